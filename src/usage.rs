@@ -1,0 +1,1264 @@
+//! Token, cost and timing accounting across attempts.
+//!
+//! Providers report usage in incompatible shapes and disagree about whether
+//! cached tokens are part of the input count. Everything is converted to one
+//! meaning first, so that attempts can be added up without double counting and
+//! without losing a field a provider introduces later:
+//!
+//! - `input` counts every input token, cached or not; `cacheRead` and
+//!   `cacheWrite` say how many of them were cache hits and cache writes;
+//! - `output` counts every output token, reasoning included; `reasoning` is the
+//!   reasoning subset;
+//! - `total` is the provider's own total when it gives one, else input + output.
+//!
+//! A number the mapping does not know is kept under `tokens` with its original
+//! name, because a guard that reports spend must never under-report it.
+
+use std::cmp::Ordering;
+
+use serde_json::{Map, Number, Value};
+
+/// The members of the common Usage shape; anything else on a response is not usage.
+const USAGE_MEMBERS: [&str; 3] = ["tokens", "cost", "timing"];
+
+/// Members that only a whole response carries. A bare usage object never has
+/// them, so their presence means that stray numbers (`created`, `index`,
+/// durations) are response metadata and must not be counted as tokens.
+const RESPONSE_MARKERS: [&str; 22] = [
+    "id",
+    "object",
+    "created",
+    "created_at",
+    "model",
+    "modelVersion",
+    "choices",
+    "candidates",
+    "content",
+    "output",
+    "message",
+    "messages",
+    "role",
+    "text",
+    "status",
+    "stop_reason",
+    "finish_reason",
+    "stopReason",
+    "finishReason",
+    "done",
+    "done_reason",
+    "response",
+];
+
+const GEMINI_KEYS: [&str; 5] = [
+    "promptTokenCount",
+    "candidatesTokenCount",
+    "totalTokenCount",
+    "cachedContentTokenCount",
+    "thoughtsTokenCount",
+];
+const OPENAI_CHAT_KEYS: [&str; 4] = [
+    "prompt_tokens",
+    "completion_tokens",
+    "prompt_tokens_details",
+    "completion_tokens_details",
+];
+const SNAKE_KEYS: [&str; 7] = [
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "input_tokens_details",
+    "output_tokens_details",
+    "cache_read_input_tokens",
+    "cache_creation_input_tokens",
+];
+const ANTHROPIC_CACHE_KEYS: [&str; 2] = ["cache_read_input_tokens", "cache_creation_input_tokens"];
+const AI_SDK_V4_KEYS: [&str; 2] = ["promptTokens", "completionTokens"];
+const CAMEL_KEYS: [&str; 9] = [
+    "inputTokens",
+    "outputTokens",
+    "totalTokens",
+    "cacheReadInputTokens",
+    "cacheWriteInputTokens",
+    "cachedInputTokens",
+    "reasoningTokens",
+    "inputTokenDetails",
+    "outputTokenDetails",
+];
+const OLLAMA_KEYS: [&str; 2] = ["prompt_eval_count", "eval_count"];
+
+/// A provider usage object, or a whole response carrying one, in the common Usage shape.
+///
+/// Reads `OpenAI` Chat and Responses, Anthropic, Gemini (`usageMetadata`),
+/// Bedrock Converse, Cohere v2, Ollama native and Vercel AI SDK usage. An input
+/// already in the Usage shape is returned unchanged; anything that is not an
+/// object gives `{}`.
+#[must_use]
+pub fn normalize_usage(usage_or_response: &Value) -> Value {
+    let Some(obj) = usage_or_response.as_object() else {
+        return Value::Object(Map::new());
+    };
+    let embedded = embedded_usage(obj);
+    if is_executor_form(obj) {
+        let mut out = usage_members(obj);
+        // An executor trace may record only timing while the raw provider usage
+        // still holds the tokens; a member the executor did record wins, so the
+        // same tokens are never counted twice.
+        if let Some(raw) = embedded {
+            for (key, value) in raw {
+                out.entry(key).or_insert(value);
+            }
+        }
+        return Value::Object(out);
+    }
+    if let Some(raw) = embedded {
+        return Value::Object(raw);
+    }
+    Value::Object(from_provider(obj, looks_like_response(obj)))
+}
+
+/// Adds up the usage of several attempts; nothing billable is dropped.
+///
+/// Every input is normalised first and null inputs are skipped. Numbers are
+/// summed at any depth, a field only one side has is kept, other values take
+/// the latest non-null one; `timing.startTime` keeps the earliest,
+/// `timing.endTime` the latest, `timing.timeSegments` are concatenated in
+/// attempt order and `cost.pricing` (rates, not amounts) keeps the latest.
+#[must_use]
+pub fn merge_usage(usages: &[Value]) -> Value {
+    let mut acc = Map::new();
+    for usage in usages {
+        if usage.is_null() {
+            continue;
+        }
+        if let Value::Object(normalized) = normalize_usage(usage) {
+            merge_map(&mut acc, normalized, Scope::Root);
+        }
+    }
+    Value::Object(acc)
+}
+
+// ---------------------------------------------------------------------------
+// Normalisation
+// ---------------------------------------------------------------------------
+
+/// The usage a whole response carries in `usage` or Gemini's `usageMetadata`.
+fn embedded_usage(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
+    if let Some(usage) = obj.get("usage").and_then(Value::as_object) {
+        if is_executor_form(usage) {
+            return Some(usage_members(usage));
+        }
+        return Some(from_provider(usage, false));
+    }
+    obj.get("usageMetadata")
+        .and_then(Value::as_object)
+        .map(|meta| from_provider(meta, false))
+}
+
+fn is_executor_form(obj: &Map<String, Value>) -> bool {
+    USAGE_MEMBERS
+        .iter()
+        .any(|key| obj.get(*key).is_some_and(Value::is_object))
+        && !is_cohere(obj)
+}
+
+/// Cohere v2 also names a member `tokens`, but with provider field names and
+/// next to `billed_units`; reading it as an executor Usage would lose both.
+fn is_cohere(obj: &Map<String, Value>) -> bool {
+    if obj.get("cost").is_some_and(Value::is_object)
+        || obj.get("timing").is_some_and(Value::is_object)
+    {
+        return false;
+    }
+    let cohere_tokens = obj
+        .get("tokens")
+        .and_then(Value::as_object)
+        .is_some_and(|tokens| {
+            has_any(tokens, &["input_tokens", "output_tokens"])
+                && !has_any(tokens, &["input", "output", "total"])
+        });
+    cohere_tokens || obj.get("billed_units").is_some_and(Value::is_object)
+}
+
+fn usage_members(obj: &Map<String, Value>) -> Map<String, Value> {
+    USAGE_MEMBERS
+        .iter()
+        .filter_map(|key| match obj.get(*key) {
+            None | Some(Value::Null) => None,
+            Some(value) => Some(((*key).to_owned(), value.clone())),
+        })
+        .collect()
+}
+
+fn looks_like_response(obj: &Map<String, Value>) -> bool {
+    has_any(obj, &RESPONSE_MARKERS)
+}
+
+fn has_any(obj: &Map<String, Value>, keys: &[&str]) -> bool {
+    keys.iter().any(|key| obj.contains_key(*key))
+}
+
+/// The canonical token counts, before they become the `tokens` object.
+#[derive(Default)]
+struct Tokens {
+    input: Option<Number>,
+    output: Option<Number>,
+    total: Option<Number>,
+    cache_read: Option<Number>,
+    cache_write: Option<Number>,
+    reasoning: Option<Number>,
+}
+
+impl Tokens {
+    fn into_map(self) -> Map<String, Value> {
+        let total = self.total.or_else(|| match (&self.input, &self.output) {
+            (None, None) => None,
+            (input, output) => sum_opt(input.clone(), output.clone()),
+        });
+        let mut map = Map::new();
+        let fields = [
+            ("input", self.input),
+            ("output", self.output),
+            ("total", total),
+            ("cacheRead", self.cache_read),
+            ("cacheWrite", self.cache_write),
+            ("reasoning", self.reasoning),
+        ];
+        for (key, value) in fields {
+            if let Some(number) = value {
+                map.insert(key.to_owned(), Value::Number(number));
+            }
+        }
+        map
+    }
+}
+
+/// Maps one provider usage object. `rest` starts as a copy of it and every
+/// mapped number is taken out, so what remains is exactly the unmapped part.
+fn from_provider(usage: &Map<String, Value>, is_response: bool) -> Map<String, Value> {
+    let mut rest = usage.clone();
+    let mut t = Tokens::default();
+    let r = &mut rest;
+
+    if has_any(usage, &GEMINI_KEYS) {
+        t.input = take(r, &["promptTokenCount"]);
+        let candidates = take(r, &["candidatesTokenCount"]);
+        let thoughts = take(r, &["thoughtsTokenCount"]);
+        t.output = sum_opt(candidates, thoughts.clone());
+        t.reasoning = thoughts;
+        t.cache_read = take(r, &["cachedContentTokenCount"]);
+        t.total = take(r, &["totalTokenCount"]);
+    } else if has_any(usage, &OPENAI_CHAT_KEYS) {
+        t.input = take(r, &["prompt_tokens"]);
+        t.output = take(r, &["completion_tokens"]);
+        t.total = take(r, &["total_tokens"]);
+        t.cache_read = take(r, &["prompt_tokens_details", "cached_tokens"]);
+        // OpenRouter reports explicit cache writes next to the reads.
+        t.cache_write = take(r, &["prompt_tokens_details", "cache_write_tokens"]);
+        t.reasoning = take(r, &["completion_tokens_details", "reasoning_tokens"]);
+    } else if has_any(usage, &ANTHROPIC_CACHE_KEYS) {
+        // Anthropic's input_tokens leaves out the cached part.
+        let uncached = take(r, &["input_tokens"]);
+        let read = take(r, &["cache_read_input_tokens"]);
+        let write = take(r, &["cache_creation_input_tokens"]);
+        t.input = sum_opt(sum_opt(uncached, read.clone()), write.clone());
+        t.cache_read = read;
+        t.cache_write = write;
+        t.output = take(r, &["output_tokens"]);
+    } else if has_any(usage, &SNAKE_KEYS) {
+        // OpenAI Responses; a plain Anthropic usage without cache fields reads
+        // the same way, since then its input_tokens already counts everything.
+        t.input = take(r, &["input_tokens"]);
+        t.output = take(r, &["output_tokens"]);
+        t.total = take(r, &["total_tokens"]);
+        t.cache_read = take(r, &["input_tokens_details", "cached_tokens"]);
+        t.reasoning = take(r, &["output_tokens_details", "reasoning_tokens"]);
+    } else if is_cohere(usage) {
+        // billed_units stays whole under its own name: it is the billing record.
+        t.input = take(r, &["tokens", "input_tokens"])
+            .or_else(|| number_at(usage, &["billed_units", "input_tokens"]));
+        t.output = take(r, &["tokens", "output_tokens"])
+            .or_else(|| number_at(usage, &["billed_units", "output_tokens"]));
+    } else if has_any(usage, &AI_SDK_V4_KEYS) {
+        t.input = take(r, &["promptTokens"]);
+        t.output = take(r, &["completionTokens"]);
+        t.total = take(r, &["totalTokens"]);
+    } else if has_any(usage, &CAMEL_KEYS) {
+        // Bedrock Converse (inputTokens leaves out cache reads and writes) and
+        // the Vercel AI SDK (inputTokens already includes them). The Bedrock
+        // cache fields are absent from AI SDK usage, so one sum serves both.
+        // Every alias is taken even when an earlier one wins, so a deprecated
+        // duplicate is not reported twice.
+        let uncached = first(
+            take(r, &["inputTokens"]),
+            take(r, &["inputTokens", "total"]),
+        );
+        let read = take(r, &["cacheReadInputTokens"]);
+        let write = take(r, &["cacheWriteInputTokens"]);
+        t.input = sum_opt(sum_opt(uncached, read.clone()), write.clone());
+        let sdk_read = first(
+            take(r, &["cachedInputTokens"]),
+            first(
+                take(r, &["inputTokenDetails", "cacheReadTokens"]),
+                take(r, &["inputTokens", "cacheRead"]),
+            ),
+        );
+        let sdk_write = first(
+            take(r, &["inputTokenDetails", "cacheWriteTokens"]),
+            take(r, &["inputTokens", "cacheWrite"]),
+        );
+        t.cache_read = first(read, sdk_read);
+        t.cache_write = first(write, sdk_write);
+        t.output = first(
+            take(r, &["outputTokens"]),
+            take(r, &["outputTokens", "total"]),
+        );
+        t.total = take(r, &["totalTokens"]);
+        t.reasoning = first(
+            take(r, &["reasoningTokens"]),
+            first(
+                take(r, &["outputTokenDetails", "reasoningTokens"]),
+                take(r, &["outputTokens", "reasoning"]),
+            ),
+        );
+    } else if has_any(usage, &OLLAMA_KEYS) {
+        t.input = take(r, &["prompt_eval_count"]);
+        t.output = take(r, &["eval_count"]);
+    }
+
+    let mut tokens = t.into_map();
+    if !is_response {
+        for (key, value) in &rest {
+            if let Some(kept) = numbers_only(value) {
+                tokens.entry(key.clone()).or_insert(kept);
+            }
+        }
+    }
+    let mut out = Map::new();
+    if !tokens.is_empty() {
+        out.insert("tokens".to_owned(), Value::Object(tokens));
+    }
+    out
+}
+
+/// Removes and returns the number at `path`; anything that is not a number is
+/// left in place (and later dropped as non-numeric).
+fn take(obj: &mut Map<String, Value>, path: &[&str]) -> Option<Number> {
+    match path {
+        [] => None,
+        [leaf] => match obj.get(*leaf) {
+            Some(Value::Number(_)) => match obj.remove(*leaf) {
+                Some(Value::Number(n)) => Some(n),
+                _ => None,
+            },
+            _ => None,
+        },
+        [head, tail @ ..] => obj
+            .get_mut(*head)
+            .and_then(Value::as_object_mut)
+            .and_then(|child| take(child, tail)),
+    }
+}
+
+fn number_at(obj: &Map<String, Value>, path: &[&str]) -> Option<Number> {
+    let (leaf, parents) = path.split_last()?;
+    let mut current = obj;
+    for key in parents {
+        current = current.get(*key)?.as_object()?;
+    }
+    current.get(*leaf)?.as_number().cloned()
+}
+
+fn first(a: Option<Number>, b: Option<Number>) -> Option<Number> {
+    a.or(b)
+}
+
+fn sum_opt(a: Option<Number>, b: Option<Number>) -> Option<Number> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(add_numbers(&x, &y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// The numeric content of an unmapped value. Arrays are kept whole when they
+/// hold a number anywhere: their elements (e.g. Gemini's per-modality
+/// `{ modality, tokenCount }`) only make sense with their labels.
+fn numbers_only(value: &Value) -> Option<Value> {
+    match value {
+        Value::Number(_) => Some(value.clone()),
+        Value::Object(map) => {
+            let kept: Map<String, Value> = map
+                .iter()
+                .filter_map(|(key, child)| numbers_only(child).map(|kept| (key.clone(), kept)))
+                .collect();
+            (!kept.is_empty()).then_some(Value::Object(kept))
+        }
+        Value::Array(_) => carries_numbers(value).then(|| value.clone()),
+        _ => None,
+    }
+}
+
+fn carries_numbers(value: &Value) -> bool {
+    match value {
+        Value::Number(_) => true,
+        Value::Object(map) => map.values().any(carries_numbers),
+        Value::Array(items) => items.iter().any(carries_numbers),
+        _ => false,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Merging
+// ---------------------------------------------------------------------------
+
+/// Where in the Usage a map sits; the exceptions to summing depend on it.
+#[derive(Clone, Copy)]
+enum Scope {
+    Root,
+    Timing,
+    Cost,
+    Plain,
+}
+
+#[derive(Clone, Copy)]
+enum Rule {
+    Deep(Scope),
+    Earliest,
+    Latest,
+    Concat,
+    Replace,
+}
+
+fn rule_for(scope: Scope, key: &str) -> Rule {
+    match (scope, key) {
+        (Scope::Root, "timing") => Rule::Deep(Scope::Timing),
+        (Scope::Root, "cost") => Rule::Deep(Scope::Cost),
+        (Scope::Timing, "startTime") => Rule::Earliest,
+        (Scope::Timing, "endTime") => Rule::Latest,
+        (Scope::Timing, "timeSegments") => Rule::Concat,
+        // Per-token rates: adding two price lists gives a meaningless price.
+        (Scope::Cost, "pricing") => Rule::Replace,
+        _ => Rule::Deep(Scope::Plain),
+    }
+}
+
+fn merge_map(dst: &mut Map<String, Value>, src: Map<String, Value>, scope: Scope) {
+    for (key, incoming) in src {
+        let rule = rule_for(scope, &key);
+        match dst.get_mut(&key) {
+            Some(existing) => merge_value(existing, incoming, rule),
+            None => {
+                if !incoming.is_null() {
+                    dst.insert(key, without_null_members(incoming));
+                }
+            }
+        }
+    }
+}
+
+/// A null member says "nothing recorded", and the Usage shape only lists
+/// members that have something. Array elements are recorded data (segments)
+/// and are left alone.
+fn without_null_members(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter(|(_, child)| !child.is_null())
+                .map(|(key, child)| (key, without_null_members(child)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+fn merge_value(existing: &mut Value, incoming: Value, rule: Rule) {
+    if incoming.is_null() {
+        return;
+    }
+    if existing.is_null() {
+        *existing = incoming;
+        return;
+    }
+    match rule {
+        Rule::Replace => *existing = incoming,
+        Rule::Earliest => keep_extreme(existing, incoming, Ordering::Less),
+        Rule::Latest => keep_extreme(existing, incoming, Ordering::Greater),
+        Rule::Concat => match (existing, incoming) {
+            (Value::Array(a), Value::Array(b)) => a.extend(b),
+            // A malformed later value must not erase the recorded segments.
+            (Value::Array(_), _) => {}
+            (slot, other) => *slot = other,
+        },
+        Rule::Deep(scope) => match (existing, incoming) {
+            (Value::Number(a), Value::Number(b)) => *a = add_numbers(a, &b),
+            (Value::Object(a), Value::Object(b)) => merge_map(a, b, scope),
+            (slot, other) => {
+                // Shapes disagree: the latest value wins, unless that would
+                // throw away numbers the latest value does not carry.
+                if !carries_numbers(slot) || carries_numbers(&other) {
+                    *slot = other;
+                }
+            }
+        },
+    }
+}
+
+/// Replaces `existing` when `incoming` is further in the `wanted` direction.
+/// Numbers compare numerically and strings lexicographically (ISO-8601 in one
+/// format sorts by time); a number and a string cannot be compared, so the
+/// value already recorded stays.
+fn keep_extreme(existing: &mut Value, incoming: Value, wanted: Ordering) {
+    let order = match (&*existing, &incoming) {
+        (Value::Number(a), Value::Number(b)) => compare_numbers(b, a),
+        (Value::String(a), Value::String(b)) => Some(b.cmp(a)),
+        _ => None,
+    };
+    if order == Some(wanted) {
+        *existing = incoming;
+    }
+}
+
+fn as_integer(n: &Number) -> Option<i128> {
+    if n.is_f64() {
+        return None;
+    }
+    n.as_i64()
+        .map(i128::from)
+        .or_else(|| n.as_u64().map(i128::from))
+}
+
+fn compare_numbers(a: &Number, b: &Number) -> Option<Ordering> {
+    match (as_integer(a), as_integer(b)) {
+        (Some(x), Some(y)) => Some(x.cmp(&y)),
+        _ => a.as_f64()?.partial_cmp(&b.as_f64()?),
+    }
+}
+
+/// Integer sums stay integers (i128 cannot overflow on two 64-bit operands);
+/// a sum outside u64/i64, or any float operand, gives an f64.
+fn add_numbers(a: &Number, b: &Number) -> Number {
+    if let (Some(x), Some(y)) = (as_integer(a), as_integer(b)) {
+        let sum = x + y;
+        if let Ok(u) = u64::try_from(sum) {
+            return Number::from(u);
+        }
+        if let Ok(i) = i64::try_from(sum) {
+            return Number::from(i);
+        }
+        return finite_number(x as f64 + y as f64);
+    }
+    finite_number(a.as_f64().unwrap_or(0.0) + b.as_f64().unwrap_or(0.0))
+}
+
+/// JSON has no infinity or NaN; two finite operands can only overflow to
+/// infinity, which saturates so the result still reads as "huge".
+fn finite_number(f: f64) -> Number {
+    let finite = if f.is_nan() {
+        0.0
+    } else if f == f64::INFINITY {
+        f64::MAX
+    } else if f == f64::NEG_INFINITY {
+        f64::MIN
+    } else {
+        f
+    };
+    Number::from_f64(finite).unwrap_or_else(|| Number::from(0u8))
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn norm(v: Value) -> Value {
+        normalize_usage(&v)
+    }
+
+    fn f(v: &Value, path: &[&str]) -> f64 {
+        let mut cur = v;
+        for key in path {
+            cur = &cur[*key];
+        }
+        cur.as_f64()
+            .unwrap_or_else(|| panic!("no number at {path:?} in {v}"))
+    }
+
+    // ---- normalize_usage: provider shapes ----
+
+    #[test]
+    fn openai_chat_usage() {
+        let got = norm(json!({
+            "prompt_tokens": 100,
+            "completion_tokens": 50,
+            "total_tokens": 150,
+            "prompt_tokens_details": { "cached_tokens": 40, "audio_tokens": 0 },
+            "completion_tokens_details": {
+                "reasoning_tokens": 20,
+                "audio_tokens": 3,
+                "accepted_prediction_tokens": 0,
+                "rejected_prediction_tokens": 1
+            }
+        }));
+        assert_eq!(
+            got,
+            json!({ "tokens": {
+                "input": 100, "output": 50, "total": 150, "cacheRead": 40, "reasoning": 20,
+                "prompt_tokens_details": { "audio_tokens": 0 },
+                "completion_tokens_details": {
+                    "audio_tokens": 3, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 1
+                }
+            }})
+        );
+    }
+
+    #[test]
+    fn openai_chat_minimal_has_no_invented_members() {
+        let got = norm(json!({ "prompt_tokens": 7, "completion_tokens": 3 }));
+        assert_eq!(
+            got,
+            json!({ "tokens": { "input": 7, "output": 3, "total": 10 } })
+        );
+    }
+
+    #[test]
+    fn openai_responses_usage() {
+        let got = norm(json!({
+            "input_tokens": 300,
+            "input_tokens_details": { "cached_tokens": 128 },
+            "output_tokens": 90,
+            "output_tokens_details": { "reasoning_tokens": 64 },
+            "total_tokens": 390
+        }));
+        assert_eq!(
+            got,
+            json!({ "tokens": { "input": 300, "output": 90, "total": 390, "cacheRead": 128, "reasoning": 64 } })
+        );
+    }
+
+    #[test]
+    fn anthropic_usage_counts_cache_as_input() {
+        let got = norm(json!({
+            "input_tokens": 10,
+            "cache_creation_input_tokens": 200,
+            "cache_read_input_tokens": 1000,
+            "output_tokens": 55,
+            "service_tier": "standard",
+            "server_tool_use": { "web_search_requests": 2 },
+            "cache_creation": { "ephemeral_5m_input_tokens": 200, "ephemeral_1h_input_tokens": 0 }
+        }));
+        assert_eq!(
+            got,
+            json!({ "tokens": {
+                "input": 1210, "output": 55, "total": 1265, "cacheRead": 1000, "cacheWrite": 200,
+                "server_tool_use": { "web_search_requests": 2 },
+                "cache_creation": { "ephemeral_5m_input_tokens": 200, "ephemeral_1h_input_tokens": 0 }
+            }})
+        );
+    }
+
+    #[test]
+    fn anthropic_without_cache_fields() {
+        let got = norm(json!({ "input_tokens": 12, "output_tokens": 8 }));
+        assert_eq!(
+            got,
+            json!({ "tokens": { "input": 12, "output": 8, "total": 20 } })
+        );
+    }
+
+    #[test]
+    fn anthropic_streaming_delta_with_output_only() {
+        let got = norm(json!({ "output_tokens": 42 }));
+        assert_eq!(got, json!({ "tokens": { "output": 42, "total": 42 } }));
+    }
+
+    #[test]
+    fn gemini_usage_metadata() {
+        let got = norm(json!({
+            "promptTokenCount": 500,
+            "cachedContentTokenCount": 300,
+            "candidatesTokenCount": 80,
+            "thoughtsTokenCount": 120,
+            "totalTokenCount": 700,
+            "toolUsePromptTokenCount": 9,
+            "promptTokensDetails": [{ "modality": "TEXT", "tokenCount": 500 }],
+            "trafficType": "ON_DEMAND"
+        }));
+        assert_eq!(
+            got,
+            json!({ "tokens": {
+                "input": 500, "output": 200, "total": 700, "cacheRead": 300, "reasoning": 120,
+                "toolUsePromptTokenCount": 9,
+                "promptTokensDetails": [{ "modality": "TEXT", "tokenCount": 500 }]
+            }})
+        );
+    }
+
+    #[test]
+    fn bedrock_converse_usage() {
+        let got = norm(json!({
+            "inputTokens": 20,
+            "outputTokens": 30,
+            "totalTokens": 350,
+            "cacheReadInputTokens": 250,
+            "cacheWriteInputTokens": 50
+        }));
+        assert_eq!(
+            got,
+            json!({ "tokens": {
+                "input": 320, "output": 30, "total": 350, "cacheRead": 250, "cacheWrite": 50
+            }})
+        );
+    }
+
+    #[test]
+    fn cohere_v2_usage() {
+        let got = norm(json!({
+            "billed_units": { "input_tokens": 5, "output_tokens": 7, "search_units": 1 },
+            "tokens": { "input_tokens": 70, "output_tokens": 7 }
+        }));
+        assert_eq!(
+            got,
+            json!({ "tokens": {
+                "input": 70, "output": 7, "total": 77,
+                "billed_units": { "input_tokens": 5, "output_tokens": 7, "search_units": 1 }
+            }})
+        );
+    }
+
+    #[test]
+    fn ai_sdk_usage_shapes() {
+        let v4 = norm(json!({ "promptTokens": 4, "completionTokens": 6, "totalTokens": 10 }));
+        assert_eq!(
+            v4,
+            json!({ "tokens": { "input": 4, "output": 6, "total": 10 } })
+        );
+
+        let v6 = norm(json!({
+            "inputTokens": 100,
+            "inputTokenDetails": { "noCacheTokens": 60, "cacheReadTokens": 40, "cacheWriteTokens": 0 },
+            "outputTokens": 30,
+            "outputTokenDetails": { "textTokens": 20, "reasoningTokens": 10 },
+            "totalTokens": 130,
+            "cachedInputTokens": 40,
+            "reasoningTokens": 10
+        }));
+        assert_eq!(
+            v6,
+            json!({ "tokens": {
+                "input": 100, "output": 30, "total": 130, "cacheRead": 40, "cacheWrite": 0, "reasoning": 10,
+                "inputTokenDetails": { "noCacheTokens": 60 },
+                "outputTokenDetails": { "textTokens": 20 }
+            }})
+        );
+    }
+
+    #[test]
+    fn ollama_native_response() {
+        let got = norm(json!({
+            "model": "llama3",
+            "created_at": "2026-01-01T00:00:00Z",
+            "message": { "role": "assistant", "content": "{}" },
+            "done": true,
+            "done_reason": "stop",
+            "total_duration": 123456789,
+            "prompt_eval_count": 26,
+            "eval_count": 290
+        }));
+        assert_eq!(
+            got,
+            json!({ "tokens": { "input": 26, "output": 290, "total": 316 } })
+        );
+    }
+
+    #[test]
+    fn unknown_provider_fields_are_kept_at_any_depth() {
+        let got = norm(json!({
+            "prompt_tokens": 10,
+            "completion_tokens": 5,
+            "total_tokens": 15,
+            "brand_new_tokens": 3,
+            "completion_tokens_details": { "reasoning_tokens": 2, "audio_tokens": 1 },
+            "cost_details": { "upstream": { "image_units": 4, "label": "x" }, "note": "n" },
+            "is_byok": false
+        }));
+        assert_eq!(
+            got,
+            json!({ "tokens": {
+                "input": 10, "output": 5, "total": 15, "reasoning": 2,
+                "brand_new_tokens": 3,
+                "completion_tokens_details": { "audio_tokens": 1 },
+                "cost_details": { "upstream": { "image_units": 4 } }
+            }})
+        );
+    }
+
+    #[test]
+    fn unknown_shape_keeps_its_numbers() {
+        let got = norm(json!({ "foo_tokens": 9, "bar": { "baz": 1.5 }, "name": "x" }));
+        assert_eq!(
+            got,
+            json!({ "tokens": { "foo_tokens": 9, "bar": { "baz": 1.5 } } })
+        );
+    }
+
+    // ---- normalize_usage: whole responses and executor form ----
+
+    #[test]
+    fn openai_chat_whole_response() {
+        let got = norm(json!({
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 1_700_000_000u64,
+            "model": "gpt-4o",
+            "choices": [{ "index": 0, "message": { "role": "assistant", "content": "{}" }, "finish_reason": "stop" }],
+            "usage": { "prompt_tokens": 11, "completion_tokens": 4, "total_tokens": 15 }
+        }));
+        assert_eq!(
+            got,
+            json!({ "tokens": { "input": 11, "output": 4, "total": 15 } })
+        );
+    }
+
+    #[test]
+    fn gemini_whole_response() {
+        let got = norm(json!({
+            "candidates": [{ "content": { "parts": [{ "text": "{}" }] }, "finishReason": "STOP", "index": 0 }],
+            "usageMetadata": { "promptTokenCount": 8, "candidatesTokenCount": 2, "totalTokenCount": 10 },
+            "modelVersion": "gemini-2.5-flash"
+        }));
+        assert_eq!(
+            got,
+            json!({ "tokens": { "input": 8, "output": 2, "total": 10 } })
+        );
+    }
+
+    #[test]
+    fn anthropic_and_bedrock_whole_responses() {
+        let anthropic = norm(json!({
+            "id": "msg_1", "type": "message", "role": "assistant", "stop_reason": "end_turn",
+            "content": [{ "type": "text", "text": "{}" }],
+            "usage": { "input_tokens": 3, "cache_read_input_tokens": 7, "output_tokens": 2 }
+        }));
+        assert_eq!(
+            anthropic,
+            json!({ "tokens": { "input": 10, "output": 2, "total": 12, "cacheRead": 7 } })
+        );
+
+        let bedrock = norm(json!({
+            "output": { "message": { "role": "assistant", "content": [{ "text": "{}" }] } },
+            "stopReason": "end_turn",
+            "usage": { "inputTokens": 5, "outputTokens": 6, "totalTokens": 11 },
+            "metrics": { "latencyMs": 300 }
+        }));
+        assert_eq!(
+            bedrock,
+            json!({ "tokens": { "input": 5, "output": 6, "total": 11 } })
+        );
+    }
+
+    #[test]
+    fn response_without_usage_counts_nothing() {
+        let got = norm(json!({
+            "id": "chatcmpl-2", "created": 1_700_000_000u64,
+            "choices": [{ "index": 0, "finish_reason": "stop" }]
+        }));
+        assert_eq!(got, json!({}));
+    }
+
+    #[test]
+    fn executor_usage_is_returned_as_is() {
+        let usage = json!({
+            "tokens": { "input": 1, "output": 2, "total": 3 },
+            "cost": { "total": 0.5, "pricing": { "input": 0.000001 } },
+            "timing": { "startTime": 1, "endTime": 2, "duration": 1, "timeSegments": [{ "type": "model" }] }
+        });
+        assert_eq!(norm(usage.clone()), usage);
+        let only_cost = json!({ "cost": { "total": 0.25 } });
+        assert_eq!(norm(only_cost.clone()), only_cost);
+    }
+
+    #[test]
+    fn executor_response_keeps_only_usage_members() {
+        let got = norm(json!({
+            "content": "{}",
+            "finishReason": "stop",
+            "created": 1_700_000_000u64,
+            "tokens": { "input": 4, "output": 1 },
+            "timing": { "duration": 12 }
+        }));
+        assert_eq!(
+            got,
+            json!({ "tokens": { "input": 4, "output": 1 }, "timing": { "duration": 12 } })
+        );
+    }
+
+    #[test]
+    fn response_whose_usage_is_executor_form() {
+        let got = norm(json!({
+            "content": "{}",
+            "usage": { "tokens": { "input": 9 }, "cost": { "total": 0.01 } }
+        }));
+        assert_eq!(
+            got,
+            json!({ "tokens": { "input": 9 }, "cost": { "total": 0.01 } })
+        );
+    }
+
+    #[test]
+    fn executor_trace_takes_missing_tokens_from_raw_usage() {
+        let got = norm(json!({
+            "timing": { "timeSegments": [{ "type": "model", "finishReason": "stop" }] },
+            "usage": { "prompt_tokens": 2, "completion_tokens": 3 }
+        }));
+        assert_eq!(
+            got,
+            json!({
+                "timing": { "timeSegments": [{ "type": "model", "finishReason": "stop" }] },
+                "tokens": { "input": 2, "output": 3, "total": 5 }
+            })
+        );
+        // Tokens recorded by the executor win over the raw copy: no double count.
+        let got = norm(json!({
+            "tokens": { "input": 2, "output": 3, "total": 5 },
+            "usage": { "prompt_tokens": 20, "completion_tokens": 30 }
+        }));
+        assert_eq!(
+            got,
+            json!({ "tokens": { "input": 2, "output": 3, "total": 5 } })
+        );
+    }
+
+    #[test]
+    fn non_objects_normalise_to_empty() {
+        for v in [
+            json!(null),
+            json!(3),
+            json!(-1.5),
+            json!("usage"),
+            json!(true),
+            json!([1, 2]),
+            json!({}),
+        ] {
+            assert_eq!(normalize_usage(&v), json!({}), "input {v}");
+        }
+    }
+
+    #[test]
+    fn mapped_fields_with_wrong_types_are_ignored() {
+        let got =
+            norm(json!({ "prompt_tokens": "12", "completion_tokens": null, "total_tokens": 4 }));
+        assert_eq!(got, json!({ "tokens": { "total": 4 } }));
+    }
+
+    // ---- merge_usage ----
+
+    #[test]
+    fn merge_of_nothing_is_empty() {
+        assert_eq!(merge_usage(&[]), json!({}));
+        assert_eq!(merge_usage(&[Value::Null, Value::Null]), json!({}));
+    }
+
+    #[test]
+    fn merge_two_openai_usages() {
+        let a = json!({
+            "prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110,
+            "prompt_tokens_details": { "cached_tokens": 0 },
+            "completion_tokens_details": { "reasoning_tokens": 4, "audio_tokens": 1 }
+        });
+        let b = json!({
+            "id": "x", "choices": [],
+            "usage": {
+                "prompt_tokens": 120, "completion_tokens": 20, "total_tokens": 140,
+                "prompt_tokens_details": { "cached_tokens": 100 },
+                "completion_tokens_details": { "reasoning_tokens": 6 }
+            }
+        });
+        assert_eq!(
+            merge_usage(&[a, b]),
+            json!({ "tokens": {
+                "input": 220, "output": 30, "total": 250, "cacheRead": 100, "reasoning": 10,
+                "completion_tokens_details": { "audio_tokens": 1 }
+            }})
+        );
+    }
+
+    #[test]
+    fn merge_executor_usages() {
+        let a = json!({
+            "tokens": { "input": 10, "output": 5, "total": 15 },
+            "cost": { "input": 0.1, "output": 0.2, "total": 0.1, "pricing": { "input": 0.01, "output": 0.04 } },
+            "timing": { "startTime": 1000, "endTime": 2000, "duration": 1000, "timeSegments": [{ "type": "model", "n": 1 }] }
+        });
+        let b = json!({
+            "tokens": { "input": 12, "output": 6, "total": 18, "audio": 3 },
+            "cost": { "input": 0.2, "output": 0.1, "total": 0.2, "toolCost": 0.05, "pricing": { "input": 0.02 } },
+            "timing": {
+                "startTime": 2500, "endTime": 3000, "duration": 500,
+                "timeSegments": [{ "type": "tool", "n": 2 }, { "type": "model", "n": 3 }]
+            }
+        });
+        let merged = merge_usage(&[a, b]);
+        assert_eq!(
+            merged["tokens"],
+            json!({ "input": 22, "output": 11, "total": 33, "audio": 3 })
+        );
+        assert!((f(&merged, &["cost", "total"]) - 0.3).abs() < 1e-12);
+        assert!((f(&merged, &["cost", "input"]) - 0.3).abs() < 1e-12);
+        assert!((f(&merged, &["cost", "output"]) - 0.3).abs() < 1e-12);
+        assert!((f(&merged, &["cost", "toolCost"]) - 0.05).abs() < 1e-12);
+        assert_eq!(merged["cost"]["pricing"], json!({ "input": 0.02 }));
+        assert_eq!(merged["timing"]["startTime"], json!(1000));
+        assert_eq!(merged["timing"]["endTime"], json!(3000));
+        assert_eq!(merged["timing"]["duration"], json!(1500));
+        assert_eq!(
+            merged["timing"]["timeSegments"],
+            json!([{ "type": "model", "n": 1 }, { "type": "tool", "n": 2 }, { "type": "model", "n": 3 }])
+        );
+    }
+
+    #[test]
+    fn integer_sums_stay_integers() {
+        let merged = merge_usage(&[
+            json!({ "tokens": { "input": 2 } }),
+            json!({ "tokens": { "input": 3 } }),
+        ]);
+        assert!(merged["tokens"]["input"].is_u64());
+        assert_eq!(merged["tokens"]["input"], json!(5));
+        let mixed = merge_usage(&[
+            json!({ "tokens": { "x": 2 } }),
+            json!({ "tokens": { "x": 0.5 } }),
+        ]);
+        assert!(mixed["tokens"]["x"].is_f64());
+        assert_eq!(mixed["tokens"]["x"], json!(2.5));
+        let signed = merge_usage(&[
+            json!({ "cost": { "adj": -5 } }),
+            json!({ "cost": { "adj": 3 } }),
+        ]);
+        assert_eq!(signed["cost"]["adj"], json!(-2));
+        assert!(signed["cost"]["adj"].is_i64());
+    }
+
+    #[test]
+    fn integer_overflow_falls_back_to_float_and_never_nan() {
+        let merged = merge_usage(&[
+            json!({ "tokens": { "x": u64::MAX } }),
+            json!({ "tokens": { "x": 1 } }),
+        ]);
+        let x = &merged["tokens"]["x"];
+        assert!(x.is_f64());
+        assert!((x.as_f64().unwrap() - 18_446_744_073_709_551_616.0).abs() < 1e4);
+
+        let merged = merge_usage(&[
+            json!({ "cost": { "x": f64::MAX } }),
+            json!({ "cost": { "x": f64::MAX } }),
+        ]);
+        let x = merged["cost"]["x"].as_f64().unwrap();
+        assert!(x.is_finite());
+        assert_eq!(x, f64::MAX);
+    }
+
+    #[test]
+    fn pricing_is_replaced_not_summed_even_when_missing_later() {
+        let merged = merge_usage(&[
+            json!({ "cost": { "total": 1, "pricing": { "input": 0.5, "output": 1.5 } } }),
+            json!({ "cost": { "total": 2 } }),
+            json!({ "cost": { "pricing": { "input": 0.5, "output": 1.5 } } }),
+        ]);
+        assert_eq!(
+            merged,
+            json!({ "cost": { "total": 3, "pricing": { "input": 0.5, "output": 1.5 } } })
+        );
+    }
+
+    #[test]
+    fn field_on_one_side_only_is_kept() {
+        let merged = merge_usage(&[
+            json!({ "tokens": { "input": 1 }, "cost": { "toolCost": 0.7 } }),
+            json!({ "tokens": { "input": 1, "cacheWrite": 8, "deep": { "a": { "b": 2 } } } }),
+        ]);
+        assert_eq!(
+            merged,
+            json!({
+                "tokens": { "input": 2, "cacheWrite": 8, "deep": { "a": { "b": 2 } } },
+                "cost": { "toolCost": 0.7 }
+            })
+        );
+    }
+
+    #[test]
+    fn start_and_end_times_as_numbers() {
+        let merged = merge_usage(&[
+            json!({ "timing": { "startTime": 5000, "endTime": 6000 } }),
+            json!({ "timing": { "startTime": 4000, "endTime": 5500 } }),
+            json!({ "timing": { "startTime": 4500.5, "endTime": 7000 } }),
+        ]);
+        assert_eq!(merged["timing"]["startTime"], json!(4000));
+        assert_eq!(merged["timing"]["endTime"], json!(7000));
+    }
+
+    #[test]
+    fn start_and_end_times_as_iso_strings() {
+        let merged = merge_usage(&[
+            json!({ "timing": { "startTime": "2026-03-01T10:00:05Z", "endTime": "2026-03-01T10:00:09Z" } }),
+            json!({ "timing": { "startTime": "2026-03-01T10:00:01Z", "endTime": "2026-03-01T10:00:20Z" } }),
+            json!({ "timing": { "startTime": "2026-03-01T10:00:03Z", "endTime": "2026-03-01T10:00:10Z" } }),
+        ]);
+        assert_eq!(merged["timing"]["startTime"], json!("2026-03-01T10:00:01Z"));
+        assert_eq!(merged["timing"]["endTime"], json!("2026-03-01T10:00:20Z"));
+    }
+
+    #[test]
+    fn number_vs_string_time_keeps_the_existing_one() {
+        let merged = merge_usage(&[
+            json!({ "timing": { "startTime": 9_999_999_999_999u64, "endTime": "2026-01-01T00:00:00Z" } }),
+            json!({ "timing": { "startTime": "1970-01-01T00:00:00Z", "endTime": 1 } }),
+        ]);
+        assert_eq!(merged["timing"]["startTime"], json!(9_999_999_999_999u64));
+        assert_eq!(merged["timing"]["endTime"], json!("2026-01-01T00:00:00Z"));
+    }
+
+    #[test]
+    fn missing_or_null_times_do_not_erase_recorded_ones() {
+        let merged = merge_usage(&[
+            json!({ "timing": { "startTime": null, "duration": 10 } }),
+            json!({ "timing": { "startTime": 300, "endTime": 400, "duration": 20 } }),
+            json!({ "timing": { "endTime": null, "duration": 30 } }),
+        ]);
+        assert_eq!(
+            merged,
+            json!({ "timing": { "startTime": 300, "duration": 60, "endTime": 400 } })
+        );
+    }
+
+    #[test]
+    fn time_segments_concatenate_in_attempt_order() {
+        let merged = merge_usage(&[
+            json!({ "timing": { "timeSegments": [1, 2] } }),
+            json!({ "timing": { "duration": 1 } }),
+            json!({ "timing": { "timeSegments": [] } }),
+            json!({ "timing": { "timeSegments": [3] } }),
+            json!({ "timing": { "timeSegments": "garbage" } }),
+        ]);
+        assert_eq!(merged["timing"]["timeSegments"], json!([1, 2, 3]));
+    }
+
+    #[test]
+    fn null_members_are_not_reported() {
+        let merged = merge_usage(&[
+            json!({ "tokens": { "input": 1, "output": null }, "cost": { "currency": null, "extra": { "a": null, "b": 2 } } }),
+            json!({ "tokens": { "reasoning": null } }),
+        ]);
+        assert_eq!(
+            merged,
+            json!({ "tokens": { "input": 1 }, "cost": { "extra": { "b": 2 } } })
+        );
+    }
+
+    #[test]
+    fn non_numeric_fields_take_the_latest_non_null() {
+        let merged = merge_usage(&[
+            json!({ "cost": { "currency": "USD", "model": "a", "flag": true }, "tokens": { "arr": [1, 2] } }),
+            json!({ "cost": { "currency": "EUR", "model": null, "flag": false }, "tokens": { "arr": [3] } }),
+        ]);
+        assert_eq!(
+            merged,
+            json!({ "cost": { "currency": "EUR", "model": "a", "flag": false }, "tokens": { "arr": [3] } })
+        );
+    }
+
+    #[test]
+    fn a_number_is_not_replaced_by_a_non_numeric_value() {
+        let merged = merge_usage(&[
+            json!({ "tokens": { "input": 5, "x": "old" } }),
+            json!({ "tokens": { "input": "n/a", "x": 2 } }),
+        ]);
+        assert_eq!(merged, json!({ "tokens": { "input": 5, "x": 2 } }));
+    }
+
+    #[test]
+    fn null_and_garbage_inputs_are_ignored() {
+        let merged = merge_usage(&[
+            Value::Null,
+            json!(42),
+            json!("hello"),
+            json!([1, 2, 3]),
+            json!(true),
+            json!({ "prompt_tokens": 1, "completion_tokens": 1 }),
+            json!([{ "tokens": { "input": 100 } }]),
+            Value::Null,
+        ]);
+        assert_eq!(
+            merged,
+            json!({ "tokens": { "input": 1, "output": 1, "total": 2 } })
+        );
+    }
+
+    #[test]
+    fn merge_raw_anthropic_with_executor_usage() {
+        let anthropic = json!({
+            "input_tokens": 5,
+            "cache_read_input_tokens": 95,
+            "output_tokens": 20,
+            "server_tool_use": { "web_search_requests": 1 }
+        });
+        let executor = json!({
+            "tokens": { "input": 50, "output": 10, "total": 60, "cacheWrite": 50, "server_tool_use": { "web_search_requests": 2 } },
+            "cost": { "total": 0.004 },
+            "timing": { "startTime": 10, "endTime": 20, "duration": 10, "timeSegments": [{ "type": "model" }] }
+        });
+        assert_eq!(
+            merge_usage(&[anthropic, executor]),
+            json!({
+                "tokens": {
+                    "input": 150, "output": 30, "total": 180, "cacheRead": 95, "cacheWrite": 50,
+                    "server_tool_use": { "web_search_requests": 3 }
+                },
+                "cost": { "total": 0.004 },
+                "timing": { "startTime": 10, "endTime": 20, "duration": 10, "timeSegments": [{ "type": "model" }] }
+            })
+        );
+    }
+
+    #[test]
+    fn merge_mixed_providers_uses_one_meaning_of_input() {
+        let merged = merge_usage(&[
+            json!({ "usageMetadata": { "promptTokenCount": 100, "cachedContentTokenCount": 60, "candidatesTokenCount": 10, "totalTokenCount": 110 } }),
+            json!({ "usage": { "inputTokens": 40, "cacheReadInputTokens": 60, "outputTokens": 10, "totalTokens": 110 } }),
+            json!({ "input_tokens": 40, "cache_read_input_tokens": 60, "output_tokens": 10 }),
+        ]);
+        assert_eq!(
+            merged,
+            json!({ "tokens": { "input": 300, "output": 30, "total": 330, "cacheRead": 180 } })
+        );
+    }
+
+    #[test]
+    fn merge_is_stable_when_reapplied() {
+        let a = json!({ "prompt_tokens": 3, "completion_tokens": 4, "completion_tokens_details": { "audio_tokens": 1 } });
+        let b = json!({ "tokens": { "input": 1 }, "timing": { "startTime": 5, "timeSegments": ["s1"] } });
+        let c =
+            json!({ "timing": { "startTime": 2, "timeSegments": ["s2"] }, "cost": { "total": 1 } });
+        let all_at_once = merge_usage(&[a.clone(), b.clone(), c.clone()]);
+        let stepwise = merge_usage(&[merge_usage(&[a, b]), c]);
+        assert_eq!(all_at_once, stepwise);
+        assert_eq!(
+            all_at_once["timing"],
+            json!({ "startTime": 2, "timeSegments": ["s1", "s2"] })
+        );
+    }
+
+    #[test]
+    fn merge_does_not_mutate_or_alias_inputs() {
+        let a = json!({ "timing": { "timeSegments": [1] } });
+        let inputs = [a.clone(), a.clone()];
+        let merged = merge_usage(&inputs);
+        assert_eq!(merged["timing"]["timeSegments"], json!([1, 1]));
+        assert_eq!(inputs[0], a);
+    }
+}
