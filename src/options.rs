@@ -1,0 +1,199 @@
+//! Reading the options objects that JavaScript callers pass.
+//!
+//! A wrong option type is misuse and must be a clear thrown error, not a
+//! silently ignored setting: `formats: "asert"` that quietly turned format
+//! checks off would be worse than no option at all.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::schema::{parse_draft, CompileOptions, FormatMode};
+use crate::verdict::{CheckOptions, OnInvalidSchema, DEFAULT_MAX_ERRORS};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArgumentError {
+    pub message: String,
+}
+
+impl ArgumentError {
+    pub fn new(message: impl Into<String>) -> Self {
+        ArgumentError {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ArgumentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ArgumentError {}
+
+fn as_map(options: &Value) -> Result<Option<&Map<String, Value>>, ArgumentError> {
+    match options {
+        Value::Null => Ok(None),
+        Value::Object(map) => Ok(Some(map)),
+        other => Err(ArgumentError::new(format!(
+            "options must be an object, not {}",
+            crate::schema::type_name(other)
+        ))),
+    }
+}
+
+/// A member that is absent or null means "use the default".
+fn member<'a>(map: Option<&'a Map<String, Value>>, key: &str) -> Option<&'a Value> {
+    map.and_then(|m| m.get(key)).filter(|v| !v.is_null())
+}
+
+fn bool_option(
+    map: Option<&Map<String, Value>>,
+    key: &str,
+    default: bool,
+) -> Result<bool, ArgumentError> {
+    match member(map, key) {
+        None => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(ArgumentError::new(format!(
+            "options.{key} must be a boolean, not {}",
+            crate::schema::type_name(other)
+        ))),
+    }
+}
+
+fn choice<'a>(
+    map: Option<&'a Map<String, Value>>,
+    key: &str,
+    allowed: &[&str],
+) -> Result<Option<&'a str>, ArgumentError> {
+    match member(map, key) {
+        None => Ok(None),
+        Some(Value::String(s)) if allowed.contains(&s.as_str()) => Ok(Some(s.as_str())),
+        Some(other) => Err(ArgumentError::new(format!(
+            "options.{key} must be one of {}, not {}",
+            allowed
+                .iter()
+                .map(|a| format!("\"{a}\""))
+                .collect::<Vec<_>>()
+                .join(", "),
+            other
+        ))),
+    }
+}
+
+/// `maxErrors`: a whole number from 0 up.
+pub fn max_errors(options: &Value) -> Result<usize, ArgumentError> {
+    let map = as_map(options)?;
+    match member(map, "maxErrors") {
+        None => Ok(DEFAULT_MAX_ERRORS),
+        Some(v) => v
+            .as_u64()
+            .or_else(|| {
+                v.as_f64()
+                    .filter(|f| f.fract() == 0.0 && *f >= 0.0)
+                    .map(|f| f as u64)
+            })
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+            .ok_or_else(|| {
+                ArgumentError::new(format!(
+                    "options.maxErrors must be a whole number from 0 up, not {v}"
+                ))
+            }),
+    }
+}
+
+pub fn compile_options(options: &Value) -> Result<CompileOptions, ArgumentError> {
+    let map = as_map(options)?;
+    let formats = match choice(map, "formats", &["assert", "annotate"])? {
+        Some("annotate") => FormatMode::Annotate,
+        _ => FormatMode::Assert,
+    };
+    let draft = match member(map, "draft") {
+        None => None,
+        Some(v) => {
+            let name = match v {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                _ => String::new(),
+            };
+            Some(parse_draft(&name).ok_or_else(|| {
+                ArgumentError::new(format!(
+                    "options.draft must be one of \"2020-12\", \"2019-09\", \"7\", \"6\", \"4\", not {v}"
+                ))
+            })?)
+        }
+    };
+    Ok(CompileOptions {
+        formats,
+        draft,
+        reject_unknown_fields: bool_option(map, "rejectUnknownFields", false)?,
+    })
+}
+
+pub fn check_options(options: &Value) -> Result<CheckOptions, ArgumentError> {
+    let map = as_map(options)?;
+    Ok(CheckOptions {
+        max_errors: max_errors(options)?,
+        require_object: bool_option(map, "requireObject", true)?,
+        on_invalid_schema: match choice(map, "onInvalidSchema", &["degrade", "throw"])? {
+            Some("throw") => OnInvalidSchema::Throw,
+            _ => OnInvalidSchema::Degrade,
+        },
+        compile: compile_options(options)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn defaults() {
+        let o = check_options(&Value::Null).unwrap();
+        assert_eq!(o, CheckOptions::default());
+        assert_eq!(o.max_errors, 5);
+        assert!(o.require_object);
+    }
+
+    #[test]
+    fn every_option_is_read() {
+        let o = check_options(&json!({
+            "maxErrors": 2, "requireObject": false, "onInvalidSchema": "throw",
+            "formats": "annotate", "draft": "7", "rejectUnknownFields": true
+        }))
+        .unwrap();
+        assert_eq!(o.max_errors, 2);
+        assert!(!o.require_object);
+        assert_eq!(o.on_invalid_schema, OnInvalidSchema::Throw);
+        assert_eq!(o.compile.formats, FormatMode::Annotate);
+        assert_eq!(o.compile.draft, parse_draft("7"));
+        assert!(o.compile.reject_unknown_fields);
+        assert_eq!(
+            compile_options(&json!({"draft": 4})).unwrap().draft,
+            parse_draft("4")
+        );
+    }
+
+    #[test]
+    fn wrong_types_are_named() {
+        let cases = [
+            (json!({"formats": "asert"}), "options.formats must be one of \"assert\", \"annotate\", not \"asert\""),
+            (json!({"maxErrors": -1}), "options.maxErrors must be a whole number from 0 up, not -1"),
+            (json!({"maxErrors": 1.5}), "options.maxErrors must be a whole number from 0 up, not 1.5"),
+            (json!({"requireObject": "yes"}), "options.requireObject must be a boolean, not a string"),
+            (json!({"draft": "3"}), "options.draft must be one of \"2020-12\", \"2019-09\", \"7\", \"6\", \"4\", not \"3\""),
+            (json!([1]), "options must be an object, not an array"),
+        ];
+        for (input, message) in cases {
+            assert_eq!(
+                check_options(&input).unwrap_err().message,
+                message,
+                "{input}"
+            );
+        }
+    }
+}

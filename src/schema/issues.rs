@@ -1,0 +1,266 @@
+//! Turning jsonschema's errors into `Issue`s people and repair loops can use.
+//!
+//! Messages are written here rather than taken from jsonschema's `Display`,
+//! which quotes the instance value: a verdict travels into logs and repair
+//! prompts, and the model's output may hold things that must not travel.
+//! Everything quoted comes from the schema, never from the instance.
+
+use std::cmp::Ordering;
+
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::{ValidationError, Validator};
+use serde::Serialize;
+use serde_json::Value;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Issue {
+    /// JSON Pointer into the instance; "" is the root.
+    pub path: String,
+    /// JSON Pointer into the schema, to the failing keyword.
+    pub schema_path: String,
+    /// The failing keyword.
+    pub code: String,
+    pub message: String,
+}
+
+/// At most `max_errors` issues in a deterministic order, and whether more exist.
+pub(super) fn collect(
+    validator: &Validator,
+    instance: &Value,
+    max_errors: usize,
+) -> (Vec<Issue>, bool) {
+    let mut issues: Vec<Issue> = validator
+        .iter_errors(instance)
+        .map(|e| to_issue(&e))
+        .collect();
+    issues.sort_by(compare_issues);
+    let more = issues.len() > max_errors;
+    issues.truncate(max_errors);
+    (issues, more)
+}
+
+pub(super) fn compare_issues(a: &Issue, b: &Issue) -> Ordering {
+    compare_pointers(&a.path, &b.path)
+        .then_with(|| a.code.cmp(&b.code))
+        .then_with(|| a.schema_path.cmp(&b.schema_path))
+}
+
+/// Array indices compare as numbers, so `/rows/2` comes before `/rows/10`.
+fn compare_pointers(a: &str, b: &str) -> Ordering {
+    let mut left = a.split('/');
+    let mut right = b.split('/');
+    loop {
+        match (left.next(), right.next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) => {
+                let order = match (x.parse::<u64>(), y.parse::<u64>()) {
+                    (Ok(m), Ok(n)) => m.cmp(&n),
+                    _ => x.cmp(y),
+                };
+                if order != Ordering::Equal {
+                    return order;
+                }
+            }
+        }
+    }
+}
+
+fn to_issue(error: &ValidationError<'_>) -> Issue {
+    let path = error.instance_path().as_str().to_owned();
+    let subject = if path.is_empty() {
+        "The response".to_owned()
+    } else {
+        format!("The value at {path}")
+    };
+    Issue {
+        schema_path: error.schema_path().as_str().to_owned(),
+        code: error.kind().keyword().to_owned(),
+        message: format!("{subject} {}.", describe(error.kind())),
+        path,
+    }
+}
+
+/// The predicate of an issue's sentence: what the value must be or do.
+fn describe(kind: &ValidationErrorKind) -> String {
+    use ValidationErrorKind as K;
+    match kind {
+        K::Type { kind } => format!("must be {}", type_phrase(kind)),
+        K::Enum { options } => format!("must be one of: {}", list_values(options)),
+        K::Constant { expected_value } => format!("must be exactly {}", short_json(expected_value)),
+        K::Required { property } => {
+            format!("is missing the required property {}", short_json(property))
+        }
+        K::Format { format } => format!("must be a valid {format} (format \"{format}\")"),
+        K::Minimum { limit } => format!("must be at least {limit}"),
+        K::Maximum { limit } => format!("must be at most {limit}"),
+        K::ExclusiveMinimum { limit } => format!("must be greater than {limit}"),
+        K::ExclusiveMaximum { limit } => format!("must be less than {limit}"),
+        K::MultipleOf { multiple_of } => format!("must be a multiple of {multiple_of}"),
+        K::MinLength { limit } => format!(
+            "must be at least {limit} {} long",
+            plural(*limit, "character")
+        ),
+        K::MaxLength { limit } => format!(
+            "must be at most {limit} {} long",
+            plural(*limit, "character")
+        ),
+        K::MinItems { limit } => format!("must have at least {limit} {}", plural(*limit, "item")),
+        K::MaxItems { limit } => format!("must have at most {limit} {}", plural(*limit, "item")),
+        K::MinProperties { limit } => {
+            format!("must have at least {limit} {}", plural(*limit, "property"))
+        }
+        K::MaxProperties { limit } => {
+            format!("must have at most {limit} {}", plural(*limit, "property"))
+        }
+        K::Pattern { pattern } => format!("must match the pattern {pattern}"),
+        K::BacktrackLimitExceeded { .. } | K::RegexEngineFailure { .. } => {
+            "could not be matched against its pattern within the work limit, so it is rejected"
+                .to_owned()
+        }
+        K::UniqueItems => "must not contain duplicate items".to_owned(),
+        K::Contains => "must contain the items that \"contains\" asks for".to_owned(),
+        K::AdditionalProperties { unexpected } | K::UnevaluatedProperties { unexpected } => {
+            let n = unexpected.len();
+            format!(
+                "has {n} {} that the schema does not allow",
+                plural(n as u64, "property")
+            )
+        }
+        K::AdditionalItems { .. } | K::UnevaluatedItems { .. } => {
+            "has more items than the schema allows".to_owned()
+        }
+        K::PropertyNames { error } => format!(
+            "has a property name that is not allowed (a name {})",
+            describe(error.kind())
+        ),
+        K::FalseSchema => "is not allowed here".to_owned(),
+        K::Not { .. } => "must not match the schema under \"not\"".to_owned(),
+        K::AnyOf { context } => format!(
+            "must match at least one alternative of anyOf ({})",
+            branches(context)
+        ),
+        K::OneOfNotValid { context } => format!(
+            "must match exactly one alternative of oneOf, but matches none ({})",
+            branches(context)
+        ),
+        K::OneOfMultipleValid { .. } => {
+            "must match exactly one alternative of oneOf, but matches more than one".to_owned()
+        }
+        K::ContentEncoding { content_encoding } => format!("must be valid {content_encoding}"),
+        K::FromUtf8 { .. } => "must decode to valid UTF-8".to_owned(),
+        K::ContentMediaType { content_media_type } => format!("must be valid {content_media_type}"),
+        K::Custom { message, .. } => message.clone(),
+        K::Referencing(_) => "could not be checked because a $ref could not be resolved".to_owned(),
+    }
+}
+
+/// "alternative 1: must be a string; alternative 2: ..." — the first problem
+/// of each of the first few branches, which is usually what tells a reader
+/// (or a model) which branch was meant.
+fn branches(context: &[Vec<ValidationError<'static>>]) -> String {
+    const SHOWN: usize = 3;
+    let mut parts: Vec<String> = context
+        .iter()
+        .take(SHOWN)
+        .enumerate()
+        .map(|(i, errors)| match errors.first() {
+            Some(first) => {
+                let at = first.instance_path().as_str();
+                let place = if at.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at {at}")
+                };
+                format!("alternative {}{place}: {}", i + 1, describe(first.kind()))
+            }
+            None => format!("alternative {}: no detail", i + 1),
+        })
+        .collect();
+    if context.len() > SHOWN {
+        parts.push(format!("{} more", context.len() - SHOWN));
+    }
+    parts.join("; ")
+}
+
+fn type_phrase(kind: &TypeKind) -> String {
+    match kind {
+        TypeKind::Single(t) => article(&t.to_string()),
+        TypeKind::Multiple(set) => {
+            let names: Vec<String> = set.iter().map(|t| t.to_string()).collect();
+            format!("one of the types {}", names.join(", "))
+        }
+    }
+}
+
+fn article(type_name: &str) -> String {
+    match type_name {
+        "null" => "null".to_owned(),
+        "array" | "object" | "integer" => format!("an {type_name}"),
+        other => format!("a {other}"),
+    }
+}
+
+fn plural(n: u64, word: &str) -> String {
+    match (n, word) {
+        (1, w) => w.to_owned(),
+        (_, "property") => "properties".to_owned(),
+        (_, w) => format!("{w}s"),
+    }
+}
+
+fn list_values(options: &Value) -> String {
+    const SHOWN: usize = 12;
+    match options {
+        Value::Array(items) => {
+            let mut parts: Vec<String> = items.iter().take(SHOWN).map(short_json).collect();
+            if items.len() > SHOWN {
+                parts.push(format!("and {} more", items.len() - SHOWN));
+            }
+            parts.join(", ")
+        }
+        other => short_json(other),
+    }
+}
+
+/// Schema values are quoted as JSON, shortened so a huge `const` cannot
+/// flood a log line.
+fn short_json(value: &Value) -> String {
+    const MAX_CHARS: usize = 80;
+    let text = value.to_string();
+    if text.chars().count() <= MAX_CHARS {
+        text
+    } else {
+        let cut: String = text.chars().take(MAX_CHARS).collect();
+        format!("{cut}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_compare_indices_numerically() {
+        assert_eq!(compare_pointers("/rows/2", "/rows/10"), Ordering::Less);
+        assert_eq!(compare_pointers("/rows/10/a", "/rows/10/b"), Ordering::Less);
+        assert_eq!(compare_pointers("", "/a"), Ordering::Less);
+        assert_eq!(compare_pointers("/b", "/a/c"), Ordering::Greater);
+    }
+
+    #[test]
+    fn long_schema_values_are_shortened() {
+        let long = Value::String("x".repeat(500));
+        assert!(short_json(&long).chars().count() <= 81);
+        assert!(short_json(&long).ends_with('…'));
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1, "item"), "item");
+        assert_eq!(plural(2, "property"), "properties");
+        assert_eq!(plural(0, "character"), "characters");
+    }
+}

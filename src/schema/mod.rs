@@ -1,0 +1,299 @@
+//! JSON Schema compilation, the bounded validator cache, and issue collection.
+//!
+//! Formats are asserted by default: a guard that treats `format` as an
+//! annotation lets `2026-02-30` through, which is exactly what native
+//! structured-output modes already do.
+
+mod cache;
+mod closed;
+mod issues;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use jsonschema::{Draft, Retrieve, Uri};
+use serde::Serialize;
+use serde_json::Value;
+
+pub use cache::{cache_len, clear_cache, set_cache_capacity, DEFAULT_CACHE_CAPACITY};
+pub use issues::Issue;
+
+use crate::hash::{content_hash, hex_digest};
+
+/// Deeper schemas are refused before compiling: compilation recurses, and a
+/// stack overflow inside wasm is a trap, not an error.
+pub const MAX_SCHEMA_DEPTH: usize = 256;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FormatMode {
+    #[default]
+    Assert,
+    Annotate,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CompileOptions {
+    pub formats: FormatMode,
+    /// `None`: taken from `$schema`, else 2020-12.
+    pub draft: Option<Draft>,
+    pub reject_unknown_fields: bool,
+}
+
+impl CompileOptions {
+    fn cache_key(&self, schema_hash: &str) -> String {
+        let draft = self.draft.map_or("auto", draft_name);
+        let formats = match self.formats {
+            FormatMode::Assert => "assert",
+            FormatMode::Annotate => "annotate",
+        };
+        let closed = if self.reject_unknown_fields {
+            "closed"
+        } else {
+            "open"
+        };
+        hex_digest(format!("{schema_hash}|{draft}|{formats}|{closed}").as_bytes())
+    }
+}
+
+pub fn parse_draft(name: &str) -> Option<Draft> {
+    match name {
+        "2020-12" => Some(Draft::Draft202012),
+        "2019-09" => Some(Draft::Draft201909),
+        "7" => Some(Draft::Draft7),
+        "6" => Some(Draft::Draft6),
+        "4" => Some(Draft::Draft4),
+        _ => None,
+    }
+}
+
+fn draft_name(draft: Draft) -> &'static str {
+    match draft {
+        Draft::Draft4 => "4",
+        Draft::Draft6 => "6",
+        Draft::Draft7 => "7",
+        Draft::Draft201909 => "2019-09",
+        _ => "2020-12",
+    }
+}
+
+/// A schema that cannot be compiled. Misuse, so it becomes a thrown error in
+/// JavaScript (unless the caller asked `checkOutput` to degrade).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaError {
+    pub message: String,
+}
+
+impl SchemaError {
+    pub fn new(message: impl Into<String>) -> Self {
+        SchemaError {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+/// The result of validating one instance.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub valid: bool,
+    pub errors: Vec<Issue>,
+    pub more_errors: bool,
+}
+
+pub struct CompiledSchema {
+    validator: jsonschema::Validator,
+    schema_hash: String,
+}
+
+impl fmt::Debug for CompiledSchema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CompiledSchema")
+            .field("schema_hash", &self.schema_hash)
+            .finish()
+    }
+}
+
+impl CompiledSchema {
+    pub fn schema_hash(&self) -> &str {
+        &self.schema_hash
+    }
+
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        self.validator.is_valid(instance)
+    }
+
+    /// Validates and returns at most `max_errors` issues, in a deterministic
+    /// order (instance path, then code). The common valid case costs one
+    /// short-circuiting pass.
+    pub fn validate(&self, instance: &Value, max_errors: usize) -> Report {
+        if self.validator.is_valid(instance) {
+            return Report {
+                valid: true,
+                errors: Vec::new(),
+                more_errors: false,
+            };
+        }
+        let (errors, more_errors) = issues::collect(&self.validator, instance, max_errors);
+        Report {
+            valid: false,
+            errors,
+            more_errors,
+        }
+    }
+}
+
+/// Compiles `schema` (or returns the cached validator for the same content
+/// and options).
+pub fn compile(
+    schema: &Value,
+    options: &CompileOptions,
+) -> Result<Arc<CompiledSchema>, SchemaError> {
+    check_shape(schema)?;
+    let schema_hash = content_hash(schema);
+    let key = options.cache_key(&schema_hash);
+    if let Some(hit) = cache::get(&key) {
+        return Ok(hit);
+    }
+    let compiled = Arc::new(build(schema, options, schema_hash)?);
+    cache::put(key, Arc::clone(&compiled));
+    Ok(compiled)
+}
+
+/// Parses schema text, naming the problem when it is not JSON.
+pub fn parse_schema_text(text: &str) -> Result<Value, SchemaError> {
+    serde_json::from_str(text)
+        .map_err(|e| SchemaError::new(format!("the schema is not valid JSON: {e}")))
+}
+
+fn check_shape(schema: &Value) -> Result<(), SchemaError> {
+    match schema {
+        Value::Object(_) | Value::Bool(_) => {}
+        other => {
+            return Err(SchemaError::new(format!(
+                "a schema must be an object or a boolean, not {}",
+                type_name(other)
+            )))
+        }
+    }
+    if depth_exceeds(schema, MAX_SCHEMA_DEPTH) {
+        return Err(SchemaError::new(format!(
+            "the schema nests deeper than {MAX_SCHEMA_DEPTH} levels"
+        )));
+    }
+    Ok(())
+}
+
+pub fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Iterative, so that measuring a hostile depth cannot itself overflow.
+pub fn depth_exceeds(value: &Value, limit: usize) -> bool {
+    let mut stack: Vec<(&Value, usize)> = vec![(value, 1)];
+    while let Some((node, depth)) = stack.pop() {
+        if depth > limit {
+            return true;
+        }
+        match node {
+            Value::Object(map) => stack.extend(map.values().map(|v| (v, depth + 1))),
+            Value::Array(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
+            _ => {}
+        }
+    }
+    false
+}
+
+fn build(
+    schema: &Value,
+    options: &CompileOptions,
+    schema_hash: String,
+) -> Result<CompiledSchema, SchemaError> {
+    let closed;
+    let effective = if options.reject_unknown_fields {
+        closed = closed::close_objects(schema, options.draft);
+        &closed
+    } else {
+        schema
+    };
+    let mut builder = jsonschema::options()
+        .should_validate_formats(options.formats == FormatMode::Assert)
+        .should_ignore_unknown_formats(true)
+        .with_retriever(OfflineRetriever::default());
+    if let Some(draft) = options.draft {
+        builder = builder.with_draft(draft);
+    }
+    let validator = builder.build(effective).map_err(|e| {
+        let at = e.instance_path().as_str();
+        let detail = e.masked().to_string();
+        let problem = if detail.is_empty() {
+            e.to_string()
+        } else {
+            detail
+        };
+        if at.is_empty() {
+            SchemaError::new(format!("the schema is invalid: {problem}"))
+        } else {
+            SchemaError::new(format!("the schema is invalid at {at}: {problem}"))
+        }
+    })?;
+    Ok(CompiledSchema {
+        validator,
+        schema_hash,
+    })
+}
+
+/// Serves only the schemas it was given; a guard never fetches a `$ref` from
+/// the network or the file system.
+#[derive(Debug, Default)]
+pub struct OfflineRetriever {
+    resources: HashMap<String, Value>,
+}
+
+#[derive(Debug)]
+struct NotFetched(String);
+
+impl fmt::Display for NotFetched {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "remote references are not fetched; {} is not among the known resources",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for NotFetched {}
+
+impl Retrieve for OfflineRetriever {
+    fn retrieve(
+        &self,
+        uri: &Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let key = uri.as_str();
+        let bare = key.trim_end_matches('#');
+        match self.resources.get(key).or_else(|| self.resources.get(bare)) {
+            Some(found) => Ok(found.clone()),
+            None => Err(Box::new(NotFetched(key.to_owned()))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,287 @@
+//! The whole post-generation check of one model response.
+//!
+//! Stages run in a fixed order and the first failure wins:
+//! truncated -> empty -> unparseable (after code-fence rescue) -> not_object
+//! -> schema. Truncation comes first because JSON cut at a token limit can
+//! still parse (`{"items": []}` with the rest lost) and must never be accepted.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::finish::is_token_limit;
+use crate::hash::hex_digest;
+use crate::rescue::{rescue_code_fence, Rescue};
+use crate::response::read_output;
+use crate::schema::{compile, CompileOptions, CompiledSchema, Issue, SchemaError};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Failure {
+    Truncated,
+    Empty,
+    Unparseable,
+    NotObject,
+    Schema,
+}
+
+impl Failure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Failure::Truncated => "truncated",
+            Failure::Empty => "empty",
+            Failure::Unparseable => "unparseable",
+            Failure::NotObject => "not_object",
+            Failure::Schema => "schema",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnInvalidSchema {
+    #[default]
+    Degrade,
+    Throw,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckOptions {
+    pub max_errors: usize,
+    pub require_object: bool,
+    pub on_invalid_schema: OnInvalidSchema,
+    pub compile: CompileOptions,
+}
+
+pub const DEFAULT_MAX_ERRORS: usize = 5;
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            max_errors: DEFAULT_MAX_ERRORS,
+            require_object: true,
+            on_invalid_schema: OnInvalidSchema::Degrade,
+            compile: CompileOptions::default(),
+        }
+    }
+}
+
+/// What to validate against.
+#[derive(Debug, Clone)]
+pub enum SchemaInput<'a> {
+    None,
+    Json(&'a Value),
+    Compiled(Arc<CompiledSchema>),
+    /// A schema was given but could not even be read (e.g. its text is not JSON).
+    Unreadable(SchemaError),
+}
+
+/// The verdict. `text` is the (rescued) JSON text whenever it parsed, so the
+/// caller can materialise the value without this module serialising it again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub failure: Option<Failure>,
+    pub message: String,
+    pub errors: Vec<Issue>,
+    pub more_errors: bool,
+    pub rescue: Rescue,
+    pub text: Option<String>,
+    pub value: Option<Value>,
+    pub schema_hash: Option<String>,
+    pub degraded: bool,
+    pub finish_reason: Option<String>,
+}
+
+impl Verdict {
+    pub fn ok(&self) -> bool {
+        self.failure.is_none()
+    }
+
+    /// The verdict as API.md shapes it, plus `text` (the JSON text that
+    /// parsed, for the caller to materialise) and `finishReason`. The parsed
+    /// value itself is left out: re-serialising it would cost as much again.
+    pub fn to_json(&self) -> Value {
+        let mut out = serde_json::Map::new();
+        out.insert("ok".into(), Value::Bool(self.ok()));
+        if let Some(failure) = self.failure {
+            out.insert("failure".into(), failure.as_str().into());
+            out.insert("message".into(), self.message.clone().into());
+            out.insert(
+                "errors".into(),
+                serde_json::to_value(&self.errors).unwrap_or_else(|_| Value::Array(Vec::new())),
+            );
+            out.insert("moreErrors".into(), Value::Bool(self.more_errors));
+            out.insert("errorHash".into(), self.error_hash().into());
+        }
+        out.insert("rescue".into(), self.rescue.as_str().into());
+        out.insert("schemaHash".into(), self.schema_hash.clone().into());
+        out.insert("degraded".into(), Value::Bool(self.degraded));
+        out.insert("finishReason".into(), self.finish_reason.clone().into());
+        if let Some(text) = &self.text {
+            out.insert("text".into(), text.clone().into());
+        }
+        Value::Object(out)
+    }
+
+    /// Equal for two verdicts with the same failure class and the same set of
+    /// (path, code) pairs, so a repair loop can see that it repeats itself.
+    pub fn error_hash(&self) -> Option<String> {
+        let failure = self.failure?;
+        let mut pairs: Vec<(&str, &str)> = self
+            .errors
+            .iter()
+            .map(|i| (i.path.as_str(), i.code.as_str()))
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut text = String::from(failure.as_str());
+        for (path, code) in pairs {
+            text.push('\n');
+            text.push_str(path);
+            text.push('\u{1f}');
+            text.push_str(code);
+        }
+        Some(hex_digest(text.as_bytes()))
+    }
+}
+
+/// Unwraps a response-format wrapper (`{ name?, schema: {...}, strict? }`):
+/// an object whose `schema` member is an object and which has no validation
+/// keywords of its own. Returns the schema and the wrapper's `strict`.
+pub fn unwrap_response_format(schema: &Value) -> (&Value, Option<bool>) {
+    let Some(map) = schema.as_object() else {
+        return (schema, None);
+    };
+    let inner = match map.get("schema") {
+        Some(inner @ Value::Object(_)) => inner,
+        _ => return (schema, None),
+    };
+    const WRAPPER_KEYS: [&str; 5] = ["name", "schema", "strict", "description", "title"];
+    if map.keys().all(|k| WRAPPER_KEYS.contains(&k.as_str())) {
+        (inner, map.get("strict").and_then(Value::as_bool))
+    } else {
+        (schema, None)
+    }
+}
+
+/// Runs every stage. Errors only when the schema cannot be compiled and the
+/// caller asked to throw.
+pub fn check_output(
+    output: &Value,
+    schema: SchemaInput<'_>,
+    options: &CheckOptions,
+) -> Result<Verdict, SchemaError> {
+    let (compiled, degraded) = match schema {
+        SchemaInput::None => (None, false),
+        SchemaInput::Compiled(c) => (Some(c), false),
+        SchemaInput::Unreadable(e) if options.on_invalid_schema == OnInvalidSchema::Throw => {
+            return Err(e)
+        }
+        SchemaInput::Unreadable(_) => (None, true),
+        SchemaInput::Json(raw) => {
+            let (inner, _) = unwrap_response_format(raw);
+            match compile(inner, &options.compile) {
+                Ok(c) => (Some(c), false),
+                Err(e) if options.on_invalid_schema == OnInvalidSchema::Throw => return Err(e),
+                Err(_) => (None, true),
+            }
+        }
+    };
+    let read = read_output(output);
+    let mut verdict = Verdict {
+        failure: None,
+        message: String::new(),
+        errors: Vec::new(),
+        more_errors: false,
+        rescue: Rescue::None,
+        text: None,
+        value: None,
+        schema_hash: compiled.as_ref().map(|c| c.schema_hash().to_owned()),
+        degraded,
+        finish_reason: read.finish_reason.clone(),
+    };
+    if let Some(reason) = read.finish_reason.as_deref().filter(|r| is_token_limit(r)) {
+        return Ok(fail(
+            verdict,
+            Failure::Truncated,
+            format!("The response stopped at the token limit (finish reason \"{reason}\"), so it may be incomplete."),
+        ));
+    }
+    let content = read.content.unwrap_or_default();
+    let rescued = rescue_code_fence(&content);
+    verdict.rescue = rescued.rescue;
+    if rescued.text.is_empty() {
+        return Ok(fail(
+            verdict,
+            Failure::Empty,
+            "The response has no content.".into(),
+        ));
+    }
+    let value: Value = match serde_json::from_str(rescued.text) {
+        Ok(v) => v,
+        Err(e) => {
+            return Ok(fail(
+                verdict,
+                Failure::Unparseable,
+                format!("The response is not valid JSON ({}).", parse_problem(&e)),
+            ))
+        }
+    };
+    verdict.text = Some(rescued.text.to_owned());
+    if options.require_object && !value.is_object() {
+        let message = format!(
+            "The response is JSON but not an object (it is {}).",
+            crate::schema::type_name(&value)
+        );
+        verdict.value = Some(value);
+        return Ok(fail(verdict, Failure::NotObject, message));
+    }
+    if let Some(compiled) = compiled {
+        let report = compiled.validate(&value, options.max_errors);
+        if !report.valid {
+            verdict.errors = report.errors;
+            verdict.more_errors = report.more_errors;
+            verdict.value = Some(value);
+            let message = schema_message(&verdict.errors, verdict.more_errors);
+            return Ok(fail(verdict, Failure::Schema, message));
+        }
+    }
+    verdict.value = Some(value);
+    Ok(verdict)
+}
+
+fn fail(mut verdict: Verdict, failure: Failure, message: String) -> Verdict {
+    verdict.failure = Some(failure);
+    verdict.message = message;
+    verdict
+}
+
+/// serde_json's message with its position; it never quotes the input.
+fn parse_problem(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    match e.classify() {
+        Category::Eof => format!("it ends early at line {} column {}", e.line(), e.column()),
+        _ => e.to_string(),
+    }
+}
+
+fn schema_message(errors: &[Issue], more: bool) -> String {
+    let shown = errors.len();
+    let count = if more {
+        format!("more than {shown} problems")
+    } else if shown == 1 {
+        "1 problem".to_owned()
+    } else {
+        format!("{shown} problems")
+    };
+    match errors.first() {
+        Some(first) => format!(
+            "The response does not match the schema ({count}); first: {}",
+            first.message
+        ),
+        None => format!("The response does not match the schema ({count})."),
+    }
+}
+
+#[cfg(test)]
+mod tests;

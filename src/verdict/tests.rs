@@ -1,0 +1,238 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use super::*;
+use serde_json::json;
+
+fn schema() -> Value {
+    json!({
+        "type": "object",
+        "required": ["observations"],
+        "properties": {
+            "observations": {"type": "array", "items": {
+                "type": "object",
+                "required": ["type", "text", "importance"],
+                "properties": {
+                    "type": {"enum": ["fact", "decision", "question"]},
+                    "text": {"type": "string"},
+                    "importance": {"type": "integer"}
+                }
+            }}
+        }
+    })
+}
+
+const VALID: &str = r#"{"observations":[{"type":"fact","text":"Sky is blue","importance":2}]}"#;
+
+fn check(output: Value) -> Verdict {
+    check_output(
+        &output,
+        SchemaInput::Json(&schema()),
+        &CheckOptions::default(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn conforming_response_is_accepted() {
+    let v = check(json!(VALID));
+    assert!(v.ok());
+    assert_eq!(v.rescue, Rescue::None);
+    assert_eq!(v.value.as_ref().unwrap()["observations"][0]["type"], "fact");
+    assert_eq!(v.schema_hash.as_deref().map(str::len), Some(32));
+    assert!(!v.degraded);
+    assert_eq!(v.error_hash(), None);
+}
+
+#[test]
+fn fenced_json_is_rescued() {
+    let v = check(json!(format!("```json\n{VALID}\n```")));
+    assert!(v.ok(), "{}", v.message);
+    assert_eq!(v.rescue, Rescue::CodeFence);
+    let inner =
+        r#"{"observations":[{"type":"fact","text":"use ```js\nx()\n``` here","importance":1}]}"#;
+    let v = check(json!(format!("```\n{inner}\n```")));
+    assert!(v.ok(), "{}", v.message);
+    assert_eq!(
+        v.value.unwrap()["observations"][0]["text"],
+        "use ```js\nx()\n``` here"
+    );
+}
+
+#[test]
+fn prose_trailing_text_and_cut_json_are_unparseable() {
+    for text in [
+        format!("Here is the JSON: {VALID}"),
+        format!("{VALID} Let me know if you need more."),
+        VALID[..VALID.len() - 10].to_owned(),
+    ] {
+        let v = check(json!(text));
+        assert_eq!(v.failure, Some(Failure::Unparseable), "{text}");
+        assert!(
+            !v.message.contains("Sky is blue"),
+            "message must not quote output"
+        );
+    }
+}
+
+#[test]
+fn token_limit_finish_reasons_are_truncated_even_when_json_parses() {
+    for reason in ["MAX_TOKENS", "length", "max_tokens", "model_length"] {
+        let v = check(json!({"content": VALID, "finishReason": reason}));
+        assert_eq!(v.failure, Some(Failure::Truncated), "{reason}");
+        assert!(v.message.contains(reason));
+    }
+    for reason in ["end_turn", "stop", "STOP"] {
+        assert!(
+            check(json!({"content": VALID, "finishReason": reason})).ok(),
+            "{reason}"
+        );
+    }
+}
+
+#[test]
+fn provider_responses_are_read() {
+    let anthropic =
+        json!({"content": [{"type": "text", "text": VALID}], "stop_reason": "max_tokens"});
+    assert_eq!(check(anthropic).failure, Some(Failure::Truncated));
+    let openai = json!({"choices": [{"message": {"content": VALID}, "finish_reason": "stop"}]});
+    assert!(check(openai).ok());
+}
+
+#[test]
+fn hollow_row_fails_schema_with_enum_at_path() {
+    let v = check(json!(
+        r#"{"observations":[{"type":"","text":"","importance":0}]}"#
+    ));
+    assert_eq!(v.failure, Some(Failure::Schema));
+    assert!(v
+        .errors
+        .iter()
+        .any(|i| i.path == "/observations/0/type" && i.code == "enum"));
+    assert!(v.error_hash().is_some());
+}
+
+#[test]
+fn root_array_is_not_object_unless_allowed() {
+    let v = check(json!("[1,2]"));
+    assert_eq!(v.failure, Some(Failure::NotObject));
+    let options = CheckOptions {
+        require_object: false,
+        ..Default::default()
+    };
+    let v = check_output(
+        &json!("[1,2]"),
+        SchemaInput::Json(&json!({"type": "array"})),
+        &options,
+    )
+    .unwrap();
+    assert!(v.ok());
+}
+
+#[test]
+fn empty_content_is_empty() {
+    for output in [
+        json!(""),
+        json!("   \n"),
+        json!({"content": null}),
+        json!("```json\n```"),
+    ] {
+        assert_eq!(
+            check(output.clone()).failure,
+            Some(Failure::Empty),
+            "{output}"
+        );
+    }
+}
+
+#[test]
+fn uncompilable_schema_degrades_or_throws() {
+    let bad = json!({"type": "strnig"});
+    let v = check_output(
+        &json!(VALID),
+        SchemaInput::Json(&bad),
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert!(v.ok());
+    assert!(v.degraded);
+    assert_eq!(v.schema_hash, None);
+    let v = check_output(
+        &json!("nope"),
+        SchemaInput::Json(&bad),
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(v.failure, Some(Failure::Unparseable));
+    assert!(v.degraded);
+    let throw = CheckOptions {
+        on_invalid_schema: OnInvalidSchema::Throw,
+        ..Default::default()
+    };
+    assert!(check_output(&json!(VALID), SchemaInput::Json(&bad), &throw).is_err());
+}
+
+#[test]
+fn response_format_wrapper_is_unwrapped() {
+    let wrapper = json!({"name": "obs", "strict": true, "schema": schema()});
+    let (inner, strict) = unwrap_response_format(&wrapper);
+    assert_eq!(inner, &schema());
+    assert_eq!(strict, Some(true));
+    let v = check_output(
+        &json!(r#"{"observations":[{"type":"?","text":"","importance":1}]}"#),
+        SchemaInput::Json(&wrapper),
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(v.failure, Some(Failure::Schema));
+    // A schema describing a property called "schema" is not a wrapper.
+    let real = json!({"type": "object", "schema": {"type": "string"}});
+    assert_eq!(unwrap_response_format(&real).0, &real);
+}
+
+#[test]
+fn error_hash_depends_on_class_and_pairs_only() {
+    let a = check(json!(
+        r#"{"observations":[{"type":"x","text":"a","importance":1}]}"#
+    ));
+    let b = check(json!(
+        r#"{"observations":[{"type":"y","text":"bbb","importance":1}]}"#
+    ));
+    let c = check(json!(
+        r#"{"observations":[{"type":"fact","text":1,"importance":1}]}"#
+    ));
+    assert_eq!(a.error_hash(), b.error_hash());
+    assert_ne!(a.error_hash(), c.error_hash());
+    let t1 = check(json!({"content": "{", "finishReason": "length"}));
+    let t2 = check(json!({"content": "{\"a\"", "finishReason": "max_tokens"}));
+    assert_eq!(t1.error_hash(), t2.error_hash());
+    assert_ne!(t1.error_hash(), a.error_hash());
+}
+
+#[test]
+fn formats_in_responses_are_rejected() {
+    let s = json!({"type": "object", "properties": {"when": {"type": "string", "format": "date"}}});
+    let v = check_output(
+        &json!(r#"{"when":"2026-02-30"}"#),
+        SchemaInput::Json(&s),
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(v.failure, Some(Failure::Schema));
+    assert_eq!(v.errors[0].code, "format");
+}
+
+#[test]
+fn json_shape_matches_the_contract() {
+    let ok = check(json!(VALID)).to_json();
+    assert_eq!(ok["ok"], json!(true));
+    assert_eq!(ok["rescue"], json!("none"));
+    assert_eq!(ok["text"], json!(VALID));
+    assert!(ok.get("failure").is_none());
+    let bad = check(json!({"content": "[]", "finishReason": "stop"})).to_json();
+    assert_eq!(bad["ok"], json!(false));
+    assert_eq!(bad["failure"], json!("not_object"));
+    assert_eq!(bad["errors"], json!([]));
+    assert_eq!(bad["moreErrors"], json!(false));
+    assert_eq!(bad["finishReason"], json!("stop"));
+    assert_eq!(bad["errorHash"].as_str().map(str::len), Some(32));
+}
