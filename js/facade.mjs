@@ -1,0 +1,228 @@
+// The public API over the raw wasm exports. Values cross into wasm as JSON
+// text (see src/wasm.rs); this file turns arguments into that text, results
+// into the shapes API.md promises, and raw errors into typed errors.
+import * as raw from "./wasm/guard.js";
+import { SchemaError, argumentError } from "./errors.mjs";
+
+let loaded = false;
+
+/** Called by a loader once the wasm instance exists. */
+export function markLoaded() {
+  loaded = true;
+}
+
+function ensureLoaded() {
+  if (!loaded) {
+    throw new Error("structured-output-guard is not loaded yet: call `await ready()` first");
+  }
+}
+
+function translate(error) {
+  if (error && error.code === "invalid_schema") return new SchemaError(error.message);
+  if (error && error.code === "invalid_argument") return argumentError(error.message);
+  if (error instanceof WebAssembly.RuntimeError) {
+    const wrapped = new Error(`structured-output-guard failed internally: ${error.message}`, { cause: error });
+    wrapped.code = "internal";
+    return wrapped;
+  }
+  return error;
+}
+
+/** Runs a raw call with the module loaded and errors typed. */
+export function callRaw(fn) {
+  ensureLoaded();
+  try {
+    return fn();
+  } catch (error) {
+    throw translate(error);
+  }
+}
+
+/** JSON text for a value, or a typed error naming what could not be serialised. */
+export function jsonText(what, value) {
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    // BigInt, cycles and nesting deeper than the JS stack end up here.
+    throw argumentError(`${what} cannot be serialised to JSON: ${error.message}`);
+  }
+  if (text === undefined) throw argumentError(`${what} must be a JSON value, not ${typeof value}`);
+  return text;
+}
+
+function optionsText(options) {
+  if (options === undefined || options === null) return "null";
+  if (typeof options !== "object" || Array.isArray(options)) {
+    throw argumentError(`options must be an object, not ${Array.isArray(options) ? "an array" : typeof options}`);
+  }
+  return jsonText("options", options);
+}
+
+function schemaText(schema) {
+  if (typeof schema === "string") return schema;
+  if (schema === undefined) throw new SchemaError("a schema is required");
+  try {
+    return jsonText("the schema", schema);
+  } catch (error) {
+    throw new SchemaError(error.message);
+  }
+}
+
+export function detectTruncation(source) {
+  const text = source === undefined ? "null" : jsonText("the source", source);
+  return callRaw(() => raw.detectTruncation(text));
+}
+
+export function rescueJson(text) {
+  if (typeof text !== "string") throw argumentError(`rescueJson takes a string, not ${typeof text}`);
+  return callRaw(() => raw.rescueJson(text));
+}
+
+const rawOf = new WeakMap();
+
+/** A compiled schema. */
+export class Validator {
+  constructor() {
+    throw new TypeError("use compileSchema(schema, options) to make a Validator");
+  }
+
+  validate(instance, options) {
+    const text = jsonText("the instance", instance);
+    return callRaw(() => rawOf.get(this).validate(text, optionsText(options)));
+  }
+
+  isValid(instance) {
+    const text = jsonText("the instance", instance);
+    return callRaw(() => rawOf.get(this).isValid(text));
+  }
+
+  /** Releases the wasm memory now instead of at garbage collection. */
+  free() {
+    const handle = rawOf.get(this);
+    if (handle) {
+      rawOf.delete(this);
+      handle.free();
+    }
+  }
+}
+
+function wrapValidator(handle) {
+  const validator = Object.create(Validator.prototype);
+  Object.defineProperty(validator, "schemaHash", { value: handle.schemaHash, enumerable: true });
+  rawOf.set(validator, handle);
+  return validator;
+}
+
+export function compileSchema(schema, options) {
+  const text = schemaText(schema);
+  const opts = optionsText(options);
+  return wrapValidator(callRaw(() => raw.compileSchema(text, opts)));
+}
+
+function outputArgument(output) {
+  if (typeof output === "string") return { text: output, isText: true };
+  if (output === undefined || output === null) return { text: "", isText: true };
+  if (typeof output !== "object") {
+    throw argumentError(`output must be a string or an object, not ${typeof output}`);
+  }
+  return { text: jsonText("the output", output), isText: false };
+}
+
+/**
+ * The check behind checkOutput and guardedCall: the verdict in API shape and
+ * the parsed value (also for failures past the parse stage, which the lenient
+ * path returns).
+ */
+export function checkDetailed(output, schema, options) {
+  const { text, isText } = outputArgument(output);
+  const opts = optionsText(options);
+  let result;
+  if (schema instanceof Validator) {
+    const handle = rawOf.get(schema);
+    if (!handle) throw argumentError("this Validator was freed");
+    result = callRaw(() => raw.checkOutputWith(text, isText, handle, opts));
+  } else {
+    const schemaJson = schema === undefined || schema === null ? undefined : schemaText(schema);
+    result = callRaw(() => raw.checkOutput(text, isText, schemaJson, opts));
+  }
+  let parsed;
+  if (result.text !== undefined) parsed = JSON.parse(result.text);
+  return { verdict: shapeVerdict(result, parsed), parsed };
+}
+
+function shapeVerdict(r, parsed) {
+  if (r.ok) {
+    return { ok: true, value: parsed, rescue: r.rescue, schemaHash: r.schemaHash, degraded: r.degraded, finishReason: r.finishReason };
+  }
+  return {
+    ok: false,
+    failure: r.failure,
+    message: r.message,
+    errors: r.errors,
+    moreErrors: r.moreErrors,
+    errorHash: r.errorHash,
+    schemaHash: r.schemaHash,
+    degraded: r.degraded,
+    rescue: r.rescue,
+    finishReason: r.finishReason,
+  };
+}
+
+export function checkOutput(output, schema, options) {
+  return checkDetailed(output, schema, options).verdict;
+}
+
+export function normalizeUsage(usageOrResponse) {
+  const text = usageOrResponse === undefined ? "null" : jsonText("the usage", usageOrResponse);
+  return callRaw(() => raw.normalizeUsage(text));
+}
+
+export function mergeUsage(...usages) {
+  const text = jsonText("the usages", usages.map((u) => (u === undefined ? null : u)));
+  return callRaw(() => raw.mergeUsage(text));
+}
+
+/** Drops every cached compiled validator. */
+export function clearSchemaCache() {
+  callRaw(() => raw.clearSchemaCache());
+}
+
+/** Sets how many compiled validators the cache keeps (default 128). */
+export function setSchemaCacheCapacity(capacity) {
+  if (!Number.isInteger(capacity) || capacity < 1) {
+    throw argumentError("the cache capacity must be a whole number from 1 up");
+  }
+  callRaw(() => raw.setSchemaCacheCapacity(capacity));
+}
+
+/** How many compiled validators are cached now. */
+export function schemaCacheSize() {
+  return callRaw(() => raw.schemaCacheSize());
+}
+
+/** The response-format wrapper's `strict` flag, if the schema is a wrapper. */
+export function wrapperStrict(schema) {
+  if (schema === null || typeof schema !== "object" || schema instanceof Validator) return undefined;
+  return callRaw(() => raw.wrapperStrict(jsonText("the schema", schema)));
+}
+
+function memberCount(value) {
+  if (Array.isArray(value)) return value.length;
+  if (value !== null && typeof value === "object") return Object.keys(value).length;
+  return 0;
+}
+
+/** Whether a request carries tools, in which case it is never resampled. */
+export function requestCarriesTools(request, hasToolsOption) {
+  const r = request !== null && typeof request === "object" ? request : {};
+  const toolConfig = r.toolConfig !== null && typeof r.toolConfig === "object" ? r.toolConfig : {};
+  return callRaw(() =>
+    raw.carriesTools(memberCount(r.tools), memberCount(r.functions), memberCount(toolConfig.tools), Boolean(hasToolsOption)),
+  );
+}
+
+/** The next step after an attempt, decided in Rust (src/policy.rs). */
+export function nextAction(attempts, failure, carriesTools, aborted, strict) {
+  return callRaw(() => raw.nextAction(attempts, failure, carriesTools, aborted, strict));
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the npm package into pkg/: release wasm, wasm-bindgen glue
+# (--target web, which Node, Bun and browsers all load), wasm-opt, the JS
+# facade, and a CommonJS entry for require().
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+say() { printf '[build] %s\n' "$*" >&2; }
+
+say "compiling the crate to wasm32 (release)"
+cargo build --quiet --lib --release --target wasm32-unknown-unknown
+
+rm -rf pkg/wasm
+mkdir -p pkg/wasm
+say "generating bindings"
+wasm-bindgen --target web --weak-refs --out-dir pkg/wasm --out-name guard \
+  target/wasm32-unknown-unknown/release/structured_output_guard.wasm
+rm -f pkg/wasm/*.d.ts
+
+say "optimising the wasm for size"
+node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+  --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd \
+  pkg/wasm/guard_bg.wasm -o pkg/wasm/guard_bg.wasm
+
+say "copying the JavaScript facade"
+find pkg -maxdepth 1 \( -name '*.mjs' -o -name '*.cjs' \) -delete
+cp js/api.mjs js/browser.mjs js/errors.mjs js/facade.mjs js/guarded-call.mjs js/node.mjs pkg/
+cp js/index.d.ts pkg/index.d.ts
+cp README.md pkg/README.md
+cp LICENSE pkg/LICENSE
+
+say "bundling the CommonJS entry"
+node_modules/.bin/esbuild pkg/node.mjs --bundle --platform=node --format=cjs \
+  --inject:js/cjs-shim.mjs --define:import.meta.url=importMetaUrl \
+  --log-level=warning --outfile=pkg/node.cjs
+
+raw=$(wc -c < pkg/wasm/guard_bg.wasm)
+gz=$(gzip -9 -c pkg/wasm/guard_bg.wasm | wc -c)
+say "pkg/ is ready: wasm ${raw} bytes raw, ${gz} bytes gzip"

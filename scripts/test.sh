@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Every test: Rust unit and integration tests (native), the JS suite against
+# the built pkg/ under Node and under Bun, and the public types under tsc.
+# Ends with one line "tests: N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build.sh || { echo "tests: 0 passed, 1 failed (the build failed)"; exit 1; }
+
+passed=0
+failed=0
+status=0
+logdir=$(mktemp -d)
+tally() { passed=$((passed + ${1:-0})); failed=$((failed + ${2:-0})); }
+
+step() { printf '\n== %s\n' "$1"; }
+
+step "Rust tests (cargo test)"
+cargo test --quiet 2>&1 | tee "$logdir/cargo.log"
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+while read -r p f; do tally "$p" "$f"; done < <(sed -nE 's/^test result: [a-zA-Z]+\. ([0-9]+) passed; ([0-9]+) failed.*/\1 \2/p' "$logdir/cargo.log")
+
+step "JS suite under Node (node --test)"
+node --test --test-reporter=spec tests/js/ 2>&1 | tee "$logdir/node.log"
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+tally "$(sed -nE 's/^ℹ pass ([0-9]+)$/\1/p' "$logdir/node.log" | tail -1)" "$(sed -nE 's/^ℹ fail ([0-9]+)$/\1/p' "$logdir/node.log" | tail -1)"
+
+step "JS suite under Bun (bun test)"
+node_modules/.bin/bun test tests/js/ 2>&1 | tee "$logdir/bun.log"
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+tally "$(sed -nE 's/^ *([0-9]+) pass$/\1/p' "$logdir/bun.log" | tail -1)" "$(sed -nE 's/^ *([0-9]+) fail$/\1/p' "$logdir/bun.log" | tail -1)"
+
+step "Public types (tsc --noEmit --strict over tests/types/usage.ts)"
+if node_modules/.bin/tsc -p tests/types; then tally 1 0; echo "types: ok"; else tally 0 1; status=1; fi
+
+rm -rf "$logdir"
+echo
+echo "tests: ${passed} passed, ${failed} failed"
+if [[ $status -ne 0 && $failed -eq 0 ]]; then echo "a runner failed without reporting a failed test (see above)"; fi
+exit $status

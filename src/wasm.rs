@@ -1,0 +1,262 @@
+//! The JavaScript boundary: the only file that knows about wasm-bindgen.
+//!
+//! Values come in as JSON text that the JS facade made with `JSON.stringify`
+//! (or that the caller already had): parsing text here is cheaper than walking
+//! JS objects through js-sys, and serde_json's recursion limit turns hostile
+//! nesting into a clear error instead of a stack overflow. Results leave
+//! through one `json_compatible` serializer, so JS sees plain objects.
+//!
+//! These exports are the raw layer; `js/facade.mjs` gives them their public
+//! names, shapes and error classes.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use crate::options::{check_options, compile_options, max_errors, ArgumentError};
+use crate::policy::{carries_tools, next_action, AttemptState, RequestTools};
+use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
+use crate::verdict::{check_output, Failure, SchemaInput};
+
+const SERIALIZER: serde_wasm_bindgen::Serializer =
+    serde_wasm_bindgen::Serializer::json_compatible();
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// An `Error` carrying a stable `code` the facade maps to its error classes.
+fn coded_error(code: &str, message: &str) -> JsValue {
+    let error = js_sys::Error::new(message);
+    // Setting a property on a fresh Error object cannot fail.
+    let _ = js_sys::Reflect::set(&error, &"code".into(), &code.into());
+    error.into()
+}
+
+fn argument_error(e: ArgumentError) -> JsValue {
+    coded_error("invalid_argument", &e.message)
+}
+
+fn schema_error(e: SchemaError) -> JsValue {
+    coded_error("invalid_schema", &e.message)
+}
+
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&SERIALIZER)
+        .map_err(|e| coded_error("internal", &format!("could not build the result: {e}")))
+}
+
+fn parse_argument(what: &str, text: &str) -> Result<Value, JsValue> {
+    serde_json::from_str(text).map_err(|e| {
+        coded_error(
+            "invalid_argument",
+            &format!("{what} could not be read as JSON ({e})"),
+        )
+    })
+}
+
+#[wasm_bindgen(js_name = detectTruncation)]
+pub fn detect_truncation(source_json: &str) -> Result<JsValue, JsValue> {
+    let source = parse_argument("the source", source_json)?;
+    let t = crate::finish::detect_truncation(&source);
+    to_js(&serde_json::json!({ "truncated": t.truncated, "finishReason": t.finish_reason }))
+}
+
+#[wasm_bindgen(js_name = rescueJson)]
+pub fn rescue_json(text: &str) -> Result<JsValue, JsValue> {
+    let r = crate::rescue::rescue_code_fence(text);
+    to_js(&serde_json::json!({ "text": r.text, "rescue": r.rescue.as_str() }))
+}
+
+/// A compiled schema. Cheap to clone on the Rust side: the compiled form is
+/// shared with the cache.
+#[wasm_bindgen(js_name = RawValidator)]
+pub struct RawValidator {
+    compiled: Arc<CompiledSchema>,
+}
+
+#[wasm_bindgen(js_class = RawValidator)]
+impl RawValidator {
+    pub fn validate(&self, instance_json: &str, options_json: &str) -> Result<JsValue, JsValue> {
+        let instance = parse_argument("the instance", instance_json)?;
+        let options = parse_argument("options", options_json)?;
+        let cap = max_errors(&options).map_err(argument_error)?;
+        to_js(&self.compiled.validate(&instance, cap))
+    }
+
+    #[wasm_bindgen(js_name = isValid)]
+    pub fn is_valid(&self, instance_json: &str) -> Result<bool, JsValue> {
+        let instance = parse_argument("the instance", instance_json)?;
+        Ok(self.compiled.is_valid(&instance))
+    }
+
+    #[wasm_bindgen(getter, js_name = schemaHash)]
+    pub fn schema_hash(&self) -> String {
+        self.compiled.schema_hash().to_owned()
+    }
+}
+
+fn schema_from_text(schema_json: &str) -> Result<Value, JsValue> {
+    parse_schema_text(schema_json).map_err(schema_error)
+}
+
+#[wasm_bindgen(js_name = compileSchema)]
+pub fn compile_schema(schema_json: &str, options_json: &str) -> Result<RawValidator, JsValue> {
+    let options = parse_argument("options", options_json)?;
+    let compile = compile_options(&options).map_err(argument_error)?;
+    let schema = schema_from_text(schema_json)?;
+    let compiled = schema::compile(&schema, &compile).map_err(schema_error)?;
+    Ok(RawValidator { compiled })
+}
+
+fn read_output_arg(output_json: &str, output_is_text: bool) -> Result<Value, JsValue> {
+    if output_is_text {
+        Ok(Value::String(output_json.to_owned()))
+    } else {
+        parse_argument("the output", output_json)
+    }
+}
+
+fn run_check(
+    output_json: &str,
+    output_is_text: bool,
+    input: SchemaInput<'_>,
+    options_json: &str,
+) -> Result<JsValue, JsValue> {
+    let options = parse_argument("options", options_json)?;
+    let check = check_options(&options).map_err(argument_error)?;
+    let output = read_output_arg(output_json, output_is_text)?;
+    let verdict = check_output(&output, input, &check).map_err(schema_error)?;
+    to_js(&verdict.to_json())
+}
+
+/// `output_json` is the output as JSON text, except that when `output_is_text`
+/// it is the content string itself (so any text, however odd, reaches the
+/// check unchanged). `schema_json` is undefined for no schema.
+#[wasm_bindgen(js_name = checkOutput)]
+pub fn check_output_js(
+    output_json: &str,
+    output_is_text: bool,
+    schema_json: Option<String>,
+    options_json: &str,
+) -> Result<JsValue, JsValue> {
+    let schema_value;
+    let input = match schema_json {
+        None => SchemaInput::None,
+        Some(text) => match parse_schema_text(&text) {
+            Ok(value) => {
+                schema_value = value;
+                SchemaInput::Json(&schema_value)
+            }
+            Err(e) => SchemaInput::Unreadable(e),
+        },
+    };
+    run_check(output_json, output_is_text, input, options_json)
+}
+
+/// The same check against an already compiled validator.
+#[wasm_bindgen(js_name = checkOutputWith)]
+pub fn check_output_with(
+    output_json: &str,
+    output_is_text: bool,
+    validator: &RawValidator,
+    options_json: &str,
+) -> Result<JsValue, JsValue> {
+    let input = SchemaInput::Compiled(Arc::clone(&validator.compiled));
+    run_check(output_json, output_is_text, input, options_json)
+}
+
+/// The strict flag a response-format wrapper carries, if `schema_json` is one.
+#[wasm_bindgen(js_name = wrapperStrict)]
+pub fn wrapper_strict(schema_json: &str) -> Option<bool> {
+    let schema: Value = serde_json::from_str(schema_json).ok()?;
+    crate::verdict::unwrap_response_format(&schema).1
+}
+
+#[wasm_bindgen(js_name = normalizeUsage)]
+pub fn normalize_usage(usage_json: &str) -> Result<JsValue, JsValue> {
+    let usage = parse_argument("the usage", usage_json)?;
+    to_js(&crate::usage::normalize_usage(&usage))
+}
+
+#[wasm_bindgen(js_name = mergeUsage)]
+pub fn merge_usage(usages_json: &str) -> Result<JsValue, JsValue> {
+    let usages = parse_argument("the usages", usages_json)?;
+    let list = match usages {
+        Value::Array(items) => items,
+        other => vec![other],
+    };
+    to_js(&crate::usage::merge_usage(&list))
+}
+
+#[wasm_bindgen(js_name = carriesTools)]
+pub fn carries_tools_js(
+    tools: u32,
+    functions: u32,
+    tool_config_tools: u32,
+    has_tools_option: bool,
+) -> bool {
+    let count = |n: u32| usize::try_from(n).unwrap_or(usize::MAX);
+    carries_tools(
+        RequestTools {
+            tools: count(tools),
+            functions: count(functions),
+            tool_config_tools: count(tool_config_tools),
+        },
+        has_tools_option,
+    )
+}
+
+fn parse_failure(name: Option<String>) -> Result<Option<Failure>, JsValue> {
+    Ok(match name.as_deref() {
+        None => None,
+        Some("truncated") => Some(Failure::Truncated),
+        Some("empty") => Some(Failure::Empty),
+        Some("unparseable") => Some(Failure::Unparseable),
+        Some("not_object") => Some(Failure::NotObject),
+        Some("schema") => Some(Failure::Schema),
+        Some(other) => {
+            return Err(coded_error(
+                "invalid_argument",
+                &format!("unknown failure class \"{other}\""),
+            ))
+        }
+    })
+}
+
+#[wasm_bindgen(js_name = nextAction)]
+pub fn next_action_js(
+    attempts: u32,
+    failure: Option<String>,
+    carries_tools: bool,
+    aborted: bool,
+    strict: bool,
+) -> Result<JsValue, JsValue> {
+    let decision = next_action(AttemptState {
+        attempts,
+        failure: parse_failure(failure)?,
+        carries_tools,
+        aborted,
+        strict,
+    });
+    to_js(&decision)
+}
+
+#[wasm_bindgen(js_name = clearSchemaCache)]
+pub fn clear_schema_cache() {
+    schema::clear_cache();
+}
+
+#[wasm_bindgen(js_name = setSchemaCacheCapacity)]
+pub fn set_schema_cache_capacity(capacity: u32) {
+    schema::set_cache_capacity(usize::try_from(capacity).unwrap_or(usize::MAX));
+}
+
+#[wasm_bindgen(js_name = schemaCacheSize)]
+pub fn schema_cache_size() -> u32 {
+    u32::try_from(schema::cache_len()).unwrap_or(u32::MAX)
+}
