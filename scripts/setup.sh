@@ -18,6 +18,17 @@ if [[ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BIN
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
+# The browser tests drive Debian's Chromium; a test tool's own browser
+# download is never used.
+if [[ ! -x /usr/bin/chromium ]]; then
+  say "installing Debian's chromium for the browser tests"
+  if [[ $(id -u) -eq 0 ]]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    say "not root: install the 'chromium' package to run the browser tests"
+  fi
+fi
+
 if [[ ! -d node_modules ]] || [[ package-lock.json -nt node_modules/.package-lock.json ]]; then
   say "installing npm dev dependencies"
   npm ci --no-audit --no-fund

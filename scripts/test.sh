@@ -29,6 +29,11 @@ node_modules/.bin/bun test tests/js/ 2>&1 | tee "$logdir/bun.log"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 tally "$(sed -nE 's/^ *([0-9]+) pass$/\1/p' "$logdir/bun.log" | tail -1)" "$(sed -nE 's/^ *([0-9]+) fail$/\1/p' "$logdir/bun.log" | tail -1)"
 
+step "Browser build in headless Chromium (node --test tests/browser/)"
+node --test --test-reporter=spec tests/browser/ 2>&1 | tee "$logdir/browser.log"
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+tally "$(sed -nE 's/^ℹ pass ([0-9]+)$/\1/p' "$logdir/browser.log" | tail -1)" "$(sed -nE 's/^ℹ fail ([0-9]+)$/\1/p' "$logdir/browser.log" | tail -1)"
+
 step "Public types (tsc --noEmit --strict over tests/types/usage.ts)"
 if node_modules/.bin/tsc -p tests/types; then tally 1 0; echo "types: ok"; else tally 0 1; status=1; fi
 

@@ -1,0 +1,63 @@
+// Loads pkg/browser.mjs in headless Chromium (Debian's, never a downloaded
+// one) from a static server on 127.0.0.1 and checks the browser entry:
+// unusable before ready(), then the same verdicts as in Node.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const types = { ".html": "text/html", ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+
+export function serveRepo() {
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+    if (path.includes("..")) return res.writeHead(403).end();
+    try {
+      const body = await readFile(join(root, path));
+      res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream" }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+export async function launchChromium() {
+  const { chromium: driver } = await import("playwright-core");
+  return driver.launch({
+    executablePath: chromium,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  });
+}
+
+test("the browser entry loads with ready() and gives the same verdicts", async () => {
+  assert.ok(existsSync(chromium), `no Chromium at ${chromium}: scripts/setup.sh installs Debian's package`);
+  const server = await serveRepo();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    await page.goto(`http://127.0.0.1:${server.address().port}/tests/browser/page.html`);
+    await page.waitForFunction(() => window.__report !== undefined || false, null, { timeout: 20000 });
+    const report = await page.evaluate(() => window.__report);
+    assert.deepEqual(problems, []);
+    assert.match(report.beforeReady, /await ready\(\)/);
+    assert.equal(report.valid.ok, true);
+    assert.equal(report.valid.rescue, "code_fence");
+    assert.deepEqual(report.valid.value, { d: "2024-02-29" });
+    assert.equal(report.invalid.failure, "schema");
+    assert.deepEqual(report.invalid.errors.map((e) => [e.path, e.code]), [["/d", "format"]]);
+    assert.deepEqual(report.truncated, { truncated: true, finishReason: "MAX_TOKENS" });
+    assert.deepEqual(report.schemaError, { isSchemaError: true, isError: true, code: "invalid_schema" });
+    assert.deepEqual(report.guarded, { value: { d: "2024-01-01" }, attempts: 2, calls: 2 });
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
