@@ -21,7 +21,7 @@ function abortReason(signal) {
 
 function checkOptionsOf(options) {
   const picked = {};
-  for (const key of ["maxErrors", "requireObject", "formats", "draft", "rejectUnknownFields"]) {
+  for (const key of ["maxErrors", "requireObject", "formats", "draft", "rejectUnknownFields", "unknownFormats", "resources", "customFormats"]) {
     if (options[key] !== undefined) picked[key] = options[key];
   }
   return picked;

@@ -24,6 +24,12 @@ export interface CompileOptions {
   draft?: Draft;
   /** Treat object schemas that say nothing about extra properties as closed. */
   rejectUnknownFields?: boolean;
+  /** "ignore" (default): an unknown format name is an annotation; "error": a SchemaError. */
+  unknownFormats?: "ignore" | "error";
+  /** Schemas that `$ref` may name by URI. Nothing else is ever fetched. */
+  resources?: Record<string, JsonSchema>;
+  /** Extra formats, each a regular expression source (Rust regex syntax). */
+  customFormats?: Record<string, string>;
 }
 
 export interface ValidateOptions {

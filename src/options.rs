@@ -129,7 +129,59 @@ pub fn compile_options(options: &Value) -> Result<CompileOptions, ArgumentError>
         formats,
         draft,
         reject_unknown_fields: bool_option(map, "rejectUnknownFields", false)?,
+        unknown_formats_error: choice(map, "unknownFormats", &["ignore", "error"])?
+            == Some("error"),
+        resources: resources(map)?,
+        custom_formats: custom_formats(map)?,
     })
+}
+
+fn object_member<'a>(
+    map: Option<&'a Map<String, Value>>,
+    key: &str,
+) -> Result<Option<&'a Map<String, Value>>, ArgumentError> {
+    match member(map, key) {
+        None => Ok(None),
+        Some(Value::Object(m)) => Ok(Some(m)),
+        Some(other) => Err(ArgumentError::new(format!(
+            "options.{key} must be an object, not {}",
+            crate::schema::type_name(other)
+        ))),
+    }
+}
+
+fn resources(map: Option<&Map<String, Value>>) -> Result<Vec<(String, Value)>, ArgumentError> {
+    let Some(entries) = object_member(map, "resources")? else {
+        return Ok(Vec::new());
+    };
+    entries
+        .iter()
+        .map(|(uri, schema)| match schema {
+            Value::Object(_) | Value::Bool(_) => Ok((uri.clone(), schema.clone())),
+            other => Err(ArgumentError::new(format!(
+                "options.resources[\"{uri}\"] must be a schema (an object or a boolean), not {}",
+                crate::schema::type_name(other)
+            ))),
+        })
+        .collect()
+}
+
+fn custom_formats(
+    map: Option<&Map<String, Value>>,
+) -> Result<Vec<(String, String)>, ArgumentError> {
+    let Some(entries) = object_member(map, "customFormats")? else {
+        return Ok(Vec::new());
+    };
+    entries
+        .iter()
+        .map(|(name, source)| match source {
+            Value::String(s) => Ok((name.clone(), s.clone())),
+            other => Err(ArgumentError::new(format!(
+                "options.customFormats[\"{name}\"] must be a regular expression source string, not {}",
+                crate::schema::type_name(other)
+            ))),
+        })
+        .collect()
 }
 
 pub fn check_options(options: &Value) -> Result<CheckOptions, ArgumentError> {
@@ -187,6 +239,9 @@ mod tests {
             (json!({"requireObject": "yes"}), "options.requireObject must be a boolean, not a string"),
             (json!({"draft": "3"}), "options.draft must be one of \"2020-12\", \"2019-09\", \"7\", \"6\", \"4\", not \"3\""),
             (json!([1]), "options must be an object, not an array"),
+            (json!({"resources": {"urn:a": 3}}), "options.resources[\"urn:a\"] must be a schema (an object or a boolean), not a number"),
+            (json!({"customFormats": {"x": 1}}), "options.customFormats[\"x\"] must be a regular expression source string, not a number"),
+            (json!({"unknownFormats": "warn"}), "options.unknownFormats must be one of \"ignore\", \"error\", not \"warn\""),
         ];
         for (input, message) in cases {
             assert_eq!(

@@ -5,10 +5,13 @@
 //! prompts, and the model's output may hold things that must not travel.
 //! Everything quoted comes from the schema, never from the instance.
 
+use std::cell::Cell;
 use std::cmp::Ordering;
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
+
+use super::view::{PrefixJson, ViewNode};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -24,20 +27,97 @@ pub struct Issue {
     pub message: String,
 }
 
-/// At most `max_errors` issues in a deterministic order, and whether more exist.
+/// At most `max_errors` issues of an instance already known to be invalid,
+/// in a deterministic order, and whether more exist.
+///
+/// The work is bounded by looking through a prefix view first (see
+/// `view.rs`): a few elements of each array and members of each object,
+/// widened fourfold while the view was cut and too few errors showed. For
+/// keywords whose verdict only gets worse as more of a container is seen,
+/// every error of a prefix is an error of the whole. The few that can flip
+/// (`not`, `contains`, "more than one oneOf branch", `unevaluated*`, and
+/// anything under `then`/`else`, whose `if` may flip) send the collection to
+/// the whole value, which is always exact.
 pub(super) fn collect(
-    validator: &Validator,
+    validator: &Validator<PrefixJson>,
     instance: &Value,
     max_errors: usize,
 ) -> (Vec<Issue>, bool) {
-    let mut issues: Vec<Issue> = validator
-        .iter_errors(instance)
-        .map(|e| to_issue(&e))
-        .collect();
+    let (issues, more, _) = collect_counted(validator, instance, max_errors);
+    (issues, more)
+}
+
+/// How much a collection cost: passes over the instance and raw errors built.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Work {
+    pub passes: usize,
+    pub errors_built: usize,
+}
+
+pub(super) fn collect_counted(
+    validator: &Validator<PrefixJson>,
+    instance: &Value,
+    max_errors: usize,
+) -> (Vec<Issue>, bool, Work) {
+    let mut work = Work::default();
+    if max_errors == 0 {
+        return (Vec::new(), true, work);
+    }
+    let mut limit = max_errors.saturating_mul(2).max(8);
+    loop {
+        let cut = Cell::new(false);
+        let errors: Vec<ValidationError<'_>> = validator
+            .iter_errors(ViewNode::prefix(instance, limit, &cut))
+            .collect();
+        work.passes += 1;
+        work.errors_built += errors.len();
+        let whole = !cut.get();
+        if !whole && errors.iter().any(may_flip) {
+            let all: Vec<ValidationError<'_>> =
+                validator.iter_errors(ViewNode::full(instance)).collect();
+            work.passes += 1;
+            work.errors_built += all.len();
+            let (issues, more) = finish(&all, max_errors);
+            return (issues, more, work);
+        }
+        if whole || errors.len() > max_errors {
+            let (issues, more) = finish(&errors, max_errors);
+            return (issues, more, work);
+        }
+        limit = limit.saturating_mul(4);
+    }
+}
+
+fn finish(errors: &[ValidationError<'_>], max_errors: usize) -> (Vec<Issue>, bool) {
+    let mut issues: Vec<Issue> = errors.iter().map(to_issue).collect();
     issues.sort_by(compare_issues);
     let more = issues.len() > max_errors;
     issues.truncate(max_errors);
     (issues, more)
+}
+
+/// Whether this error, seen through a prefix view, might not be an error of
+/// the whole value.
+fn may_flip(error: &ValidationError<'_>) -> bool {
+    use ValidationErrorKind as K;
+    let under_conditional = error
+        .schema_path()
+        .as_str()
+        .split('/')
+        .any(|s| s == "then" || s == "else");
+    under_conditional
+        || match error.kind() {
+            K::Not { .. }
+            | K::Contains
+            | K::OneOfMultipleValid { .. }
+            | K::UnevaluatedItems { .. }
+            | K::UnevaluatedProperties { .. } => true,
+            K::AnyOf { context } | K::OneOfNotValid { context } => {
+                context.iter().flatten().any(may_flip)
+            }
+            K::PropertyNames { error } => may_flip(error),
+            _ => false,
+        }
 }
 
 pub(super) fn compare_issues(a: &Issue, b: &Issue) -> Ordering {

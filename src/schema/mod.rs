@@ -7,6 +7,7 @@
 mod cache;
 mod closed;
 mod issues;
+mod view;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -39,6 +40,12 @@ pub struct CompileOptions {
     /// `None`: taken from `$schema`, else 2020-12.
     pub draft: Option<Draft>,
     pub reject_unknown_fields: bool,
+    /// An unknown `format` name is a schema error instead of an annotation.
+    pub unknown_formats_error: bool,
+    /// Schemas a `$ref` may name by URI; nothing else is ever retrieved.
+    pub resources: Vec<(String, Value)>,
+    /// Extra formats: name and regular expression source.
+    pub custom_formats: Vec<(String, String)>,
 }
 
 impl CompileOptions {
@@ -53,7 +60,29 @@ impl CompileOptions {
         } else {
             "open"
         };
-        hex_digest(format!("{schema_hash}|{draft}|{formats}|{closed}").as_bytes())
+        let unknown = if self.unknown_formats_error {
+            "error"
+        } else {
+            "ignore"
+        };
+        // Lengths before variable parts keep two different option sets from
+        // ever writing the same key.
+        let mut key = format!("{schema_hash}|{draft}|{formats}|{closed}|{unknown}");
+        let mut resources: Vec<&(String, Value)> = self.resources.iter().collect();
+        resources.sort_by(|a, b| a.0.cmp(&b.0));
+        for (uri, schema) in resources {
+            key.push_str(&format!("|r{}:{uri}:{}", uri.len(), content_hash(schema)));
+        }
+        let mut formats: Vec<&(String, String)> = self.custom_formats.iter().collect();
+        formats.sort();
+        for (name, source) in formats {
+            key.push_str(&format!(
+                "|f{}:{name}:{}:{source}",
+                name.len(),
+                source.len()
+            ));
+        }
+        hex_digest(key.as_bytes())
     }
 }
 
@@ -111,7 +140,7 @@ pub struct Report {
 }
 
 pub struct CompiledSchema {
-    validator: jsonschema::Validator,
+    validator: jsonschema::Validator<view::PrefixJson>,
     schema_hash: String,
 }
 
@@ -129,14 +158,29 @@ impl CompiledSchema {
     }
 
     pub fn is_valid(&self, instance: &Value) -> bool {
-        self.validator.is_valid(instance)
+        self.validator.is_valid(view::ViewNode::full(instance))
     }
 
     /// Validates and returns at most `max_errors` issues, in a deterministic
     /// order (instance path, then code). The common valid case costs one
     /// short-circuiting pass.
+    /// The same as `validate`, with what the issue collection cost.
+    #[cfg(test)]
+    fn validate_counted(&self, instance: &Value, max_errors: usize) -> (Report, issues::Work) {
+        let (errors, more_errors, work) =
+            issues::collect_counted(&self.validator, instance, max_errors);
+        (
+            Report {
+                valid: errors.is_empty() && !more_errors,
+                errors,
+                more_errors,
+            },
+            work,
+        )
+    }
+
     pub fn validate(&self, instance: &Value, max_errors: usize) -> Report {
-        if self.validator.is_valid(instance) {
+        if self.is_valid(instance) {
             return Report {
                 valid: true,
                 errors: Vec::new(),
@@ -232,10 +276,24 @@ fn build(
     } else {
         schema
     };
-    let mut builder = jsonschema::options()
+    let retriever = OfflineRetriever {
+        resources: options.resources.iter().cloned().collect(),
+    };
+    let mut builder = jsonschema::options_for::<view::PrefixJson>()
         .should_validate_formats(options.formats == FormatMode::Assert)
-        .should_ignore_unknown_formats(true)
-        .with_retriever(OfflineRetriever::default());
+        .should_ignore_unknown_formats(!options.unknown_formats_error)
+        .with_retriever(retriever);
+    for (name, source) in &options.custom_formats {
+        let pattern = regex::RegexBuilder::new(source)
+            .size_limit(1 << 20)
+            .build()
+            .map_err(|e| {
+                SchemaError::new(format!(
+                    "custom format \"{name}\" is not a valid regular expression: {e}"
+                ))
+            })?;
+        builder = builder.with_format(name.clone(), move |s: &str| pattern.is_match(s));
+    }
     if let Some(draft) = options.draft {
         builder = builder.with_draft(draft);
     }

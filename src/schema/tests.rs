@@ -231,3 +231,142 @@ fn draft_option_changes_semantics() {
     assert!(v.is_valid(&json!(4)));
     assert!(parse_draft("3").is_none());
 }
+
+#[test]
+fn resources_serve_refs_from_memory() {
+    let options = CompileOptions {
+        resources: vec![(
+            "https://schemas.example/id.json".into(),
+            json!({"type": "string", "pattern": "^id-"}),
+        )],
+        ..Default::default()
+    };
+    let v = compile(
+        &json!({"properties": {"id": {"$ref": "https://schemas.example/id.json"}}}),
+        &options,
+    )
+    .unwrap();
+    assert!(v.is_valid(&json!({"id": "id-1"})));
+    assert_eq!(v.validate(&json!({"id": "x"}), 5).errors[0].code, "pattern");
+}
+
+#[test]
+fn custom_formats_and_unknown_formats() {
+    let schema = json!({"format": "ticket"});
+    let plain = compile(&schema, &CompileOptions::default()).unwrap();
+    assert!(
+        plain.is_valid(&json!("anything")),
+        "unknown formats are ignored by default"
+    );
+    let strict = CompileOptions {
+        unknown_formats_error: true,
+        ..Default::default()
+    };
+    let err = compile(&schema, &strict).unwrap_err();
+    assert!(err.message.contains("ticket"), "{}", err.message);
+    let custom = CompileOptions {
+        custom_formats: vec![("ticket".into(), "^T-[0-9]+$".into())],
+        ..strict
+    };
+    let v = compile(&schema, &custom).unwrap();
+    assert!(v.is_valid(&json!("T-42")));
+    assert_eq!(v.validate(&json!("T-x"), 5).errors[0].code, "format");
+    let bad = CompileOptions {
+        custom_formats: vec![("x".into(), "(".into())],
+        ..Default::default()
+    };
+    assert!(compile(&schema, &bad)
+        .unwrap_err()
+        .message
+        .contains("custom format \"x\""));
+}
+
+fn rows_schema() -> Value {
+    json!({"type": "object", "properties": {"rows": {"type": "array", "items": {
+        "type": "object", "required": ["type", "n"],
+        "properties": {"type": {"enum": ["a", "b"]}, "n": {"type": "integer", "minimum": 0}}
+    }}}})
+}
+
+fn rows(count: usize, bad: impl Fn(usize) -> bool) -> Value {
+    let rows: Vec<Value> = (0..count)
+        .map(|i| {
+            if bad(i) {
+                json!({"type": "zz", "n": -1})
+            } else {
+                json!({"type": "a", "n": i})
+            }
+        })
+        .collect();
+    json!({ "rows": rows })
+}
+
+#[test]
+fn collecting_from_many_invalid_rows_builds_few_errors() {
+    let v = compile(&rows_schema(), &CompileOptions::default()).unwrap();
+    let (report, work) = v.validate_counted(&rows(2000, |_| true), 5);
+    assert_eq!(report.errors.len(), 5);
+    assert!(report.more_errors);
+    assert_eq!(report.errors[0].path, "/rows/0/n");
+    assert_eq!(report.errors[4].path, "/rows/2/n");
+    assert_eq!(work.passes, 1);
+    assert!(work.errors_built <= 40, "{work:?}");
+}
+
+#[test]
+fn capped_list_matches_the_head_of_the_full_list() {
+    let v = compile(&rows_schema(), &CompileOptions::default()).unwrap();
+    let instance = rows(300, |i| i % 7 == 3);
+    let capped = v.validate(&instance, 5);
+    let full = v.validate(&instance, usize::MAX);
+    assert_eq!(capped.errors[..], full.errors[..5]);
+    assert!(capped.more_errors);
+    assert!(!full.more_errors);
+}
+
+#[test]
+fn an_error_past_the_prefix_is_still_found_exactly() {
+    let v = compile(&rows_schema(), &CompileOptions::default()).unwrap();
+    let (report, work) = v.validate_counted(&rows(2000, |i| i == 1999), 5);
+    let paths: Vec<&str> = report.errors.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(paths, ["/rows/1999/n", "/rows/1999/type"]);
+    assert!(!report.more_errors);
+    assert!(work.passes > 1, "{work:?}");
+}
+
+#[test]
+fn keywords_that_can_flip_are_never_reported_from_a_prefix() {
+    // `contains` is satisfied only by an element far past any first prefix;
+    // the other elements break `items`, so the instance is invalid.
+    let schema = json!({"type": "array", "contains": {"const": "x"}, "items": {"type": "integer"}});
+    let v = compile(&schema, &CompileOptions::default()).unwrap();
+    let mut items: Vec<Value> = (0..200).map(|i| json!(i)).collect();
+    items[150] = json!("x");
+    let report = v.validate(&Value::Array(items), 5);
+    assert_eq!(codes(&report), vec![("/150".into(), "type".into())]);
+
+    let schema = json!({"type": "object", "properties": {
+        "a": {"not": {"items": {"type": "integer"}}},
+        "b": {"type": "string"}
+    }});
+    let v = compile(&schema, &CompileOptions::default()).unwrap();
+    let mut a: Vec<Value> = (0..100).map(|i| json!(i)).collect();
+    a[90] = json!("s");
+    let report = v.validate(&json!({"a": a, "b": 1}), 5);
+    assert_eq!(codes(&report), vec![("/b".into(), "type".into())]);
+
+    let schema = json!({"type": "array", "items": {"type": "integer"},
+        "oneOf": [{"maxItems": 3}, {"items": {"maximum": 10}}]});
+    let v = compile(&schema, &CompileOptions::default()).unwrap();
+    let mut big: Vec<Value> = (0..60).map(|_| json!(1)).collect();
+    big[59] = json!(99);
+    big[0] = json!("s");
+    let report = v.validate(&Value::Array(big), 5);
+    assert!(
+        report
+            .errors
+            .iter()
+            .all(|i| i.code != "oneOf" || !i.message.contains("more than one")),
+        "{report:?}"
+    );
+}
