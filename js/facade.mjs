@@ -130,9 +130,9 @@ function outputArgument(output) {
 }
 
 /**
- * The check behind checkOutput and guardedCall: the verdict in API shape and
- * the parsed value (also for failures past the parse stage, which the lenient
- * path returns).
+ * The check behind checkOutput and guardedCall: the verdict in API shape, and
+ * `parse()` for the value of a failed verdict past the parse stage, which the
+ * lenient path returns.
  */
 export function checkDetailed(output, schema, options) {
   const { text, isText } = outputArgument(output);
@@ -146,9 +146,13 @@ export function checkDetailed(output, schema, options) {
     const schemaJson = schema === undefined || schema === null ? undefined : schemaText(schema);
     result = callRaw(() => raw.checkOutput(text, isText, schemaJson, opts));
   }
-  let parsed;
-  if (result.text !== undefined) parsed = JSON.parse(result.text);
-  return { verdict: shapeVerdict(result, parsed), parsed };
+  // The JSON text is a slice of the caller's string (or, for a response
+  // object, handed back); it is parsed only when a value is returned.
+  const jsonText =
+    result.textStart !== undefined ? text.slice(result.textStart, result.textEnd) : result.text;
+  const parse = () => (jsonText === undefined ? undefined : JSON.parse(jsonText));
+  const verdict = shapeVerdict(result, result.ok ? parse() : undefined);
+  return { verdict, parse };
 }
 
 function shapeVerdict(r, parsed) {

@@ -55,7 +55,7 @@ export async function guardedCall(request, callModel, options) {
     responses.push(response);
     usages.push(usageOf ? usageOf(response) : normalizeUsage(response ?? null));
     const output = read ? read(response) : response;
-    const { verdict, parsed } = checkDetailed(output, schema, checkOptions);
+    const { verdict, parse } = checkDetailed(output, schema, checkOptions);
     verdicts.push(verdict);
     const attempts = responses.length;
     const decision = nextAction(attempts, verdict.ok ? undefined : verdict.failure, carriesTools, Boolean(signal?.aborted), strict);
@@ -64,7 +64,8 @@ export async function guardedCall(request, callModel, options) {
     switch (decision.action) {
       case "accept":
         return { value: verdict.value, response, attempts, usage, rescue: verdict.rescue, verdicts };
-      case "return_with_warning":
+      case "return_with_warning": {
+        const parsed = parse();
         return {
           value: parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : null,
           response,
@@ -73,6 +74,7 @@ export async function guardedCall(request, callModel, options) {
           warning: `${verdict.failure}: ${verdict.message}`,
           verdicts,
         };
+      }
       case "resample":
         continue;
       default: {

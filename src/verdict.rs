@@ -76,8 +76,11 @@ pub enum SchemaInput<'a> {
     Unreadable(SchemaError),
 }
 
-/// The verdict. `text` is the (rescued) JSON text whenever it parsed, so the
-/// caller can materialise the value without this module serialising it again.
+/// The verdict. `span` is the byte range of the (rescued) JSON text within
+/// the content whenever it parsed, so a caller holding the content can
+/// materialise the value itself, without this module copying or serialising
+/// it again; `text` is that JSON text when the content was read out of a
+/// response object here (the caller does not hold it then).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     pub failure: Option<Failure>,
@@ -85,6 +88,7 @@ pub struct Verdict {
     pub errors: Vec<Issue>,
     pub more_errors: bool,
     pub rescue: Rescue,
+    pub span: Option<std::ops::Range<usize>>,
     pub text: Option<String>,
     pub value: Option<Value>,
     pub schema_hash: Option<String>,
@@ -97,9 +101,9 @@ impl Verdict {
         self.failure.is_none()
     }
 
-    /// The verdict as API.md shapes it, plus `text` (the JSON text that
-    /// parsed, for the caller to materialise) and `finishReason`. The parsed
-    /// value itself is left out: re-serialising it would cost as much again.
+    /// The verdict as API.md shapes it, plus `finishReason`. The parsed value
+    /// is left out (re-serialising it would cost as much again): the caller
+    /// adds the JSON text or its position, see `span` and `text`.
     pub fn to_json(&self) -> Value {
         let mut out = serde_json::Map::new();
         out.insert("ok".into(), Value::Bool(self.ok()));
@@ -117,9 +121,6 @@ impl Verdict {
         out.insert("schemaHash".into(), self.schema_hash.clone().into());
         out.insert("degraded".into(), Value::Bool(self.degraded));
         out.insert("finishReason".into(), self.finish_reason.clone().into());
-        if let Some(text) = &self.text {
-            out.insert("text".into(), text.clone().into());
-        }
         Value::Object(out)
     }
 
@@ -171,7 +172,117 @@ pub fn check_output(
     schema: SchemaInput<'_>,
     options: &CheckOptions,
 ) -> Result<Verdict, SchemaError> {
-    let (compiled, degraded) = match schema {
+    let (compiled, degraded) = resolve_schema(schema, options)?;
+    let read = read_output(output);
+    let mut verdict = check_stages(
+        read.content.as_deref(),
+        read.finish_reason.as_deref(),
+        compiled,
+        degraded,
+        options,
+    );
+    if let (Some(content), Some(span)) = (read.content.as_deref(), verdict.span.clone()) {
+        verdict.text = content.get(span).map(str::to_owned);
+    }
+    Ok(verdict)
+}
+
+/// The same check for content the caller already holds as text (the common
+/// case): nothing is copied, and `span` locates the JSON within `content`.
+pub fn check_content(
+    content: &str,
+    finish_reason: Option<&str>,
+    schema: SchemaInput<'_>,
+    options: &CheckOptions,
+) -> Result<Verdict, SchemaError> {
+    let (compiled, degraded) = resolve_schema(schema, options)?;
+    Ok(check_stages(
+        Some(content),
+        finish_reason,
+        compiled,
+        degraded,
+        options,
+    ))
+}
+
+fn check_stages(
+    content: Option<&str>,
+    finish_reason: Option<&str>,
+    compiled: Option<Arc<CompiledSchema>>,
+    degraded: bool,
+    options: &CheckOptions,
+) -> Verdict {
+    let mut verdict = Verdict {
+        failure: None,
+        message: String::new(),
+        errors: Vec::new(),
+        more_errors: false,
+        rescue: Rescue::None,
+        span: None,
+        text: None,
+        value: None,
+        schema_hash: compiled.as_ref().map(|c| c.schema_hash().to_owned()),
+        degraded,
+        finish_reason: finish_reason.map(str::to_owned),
+    };
+    if let Some(reason) = finish_reason.filter(|r| is_token_limit(r)) {
+        return fail(
+            verdict,
+            Failure::Truncated,
+            format!("The response stopped at the token limit (finish reason \"{reason}\"), so it may be incomplete."),
+        );
+    }
+    let content = content.unwrap_or_default();
+    let rescued = rescue_code_fence(content);
+    verdict.rescue = rescued.rescue;
+    if rescued.text.is_empty() {
+        return fail(
+            verdict,
+            Failure::Empty,
+            "The response has no content.".into(),
+        );
+    }
+    let value: Value = match serde_json::from_str(rescued.text) {
+        Ok(v) => v,
+        Err(e) => {
+            return fail(
+                verdict,
+                Failure::Unparseable,
+                format!("The response is not valid JSON ({}).", parse_problem(&e)),
+            )
+        }
+    };
+    let start = (rescued.text.as_ptr() as usize).saturating_sub(content.as_ptr() as usize);
+    verdict.span = Some(start..start + rescued.text.len());
+    if options.require_object && !value.is_object() {
+        let message = format!(
+            "The response is JSON but not an object (it is {}).",
+            crate::schema::type_name(&value)
+        );
+        verdict.value = Some(value);
+        return fail(verdict, Failure::NotObject, message);
+    }
+    if let Some(compiled) = compiled {
+        let report = compiled.validate(&value, options.max_errors);
+        if !report.valid {
+            verdict.errors = report.errors;
+            verdict.more_errors = report.more_errors;
+            verdict.value = Some(value);
+            let message = schema_message(&verdict.errors, verdict.more_errors);
+            return fail(verdict, Failure::Schema, message);
+        }
+    }
+    verdict.value = Some(value);
+    verdict
+}
+
+/// The compiled schema to check against, and whether it had to be dropped
+/// (`degraded`) because it could not be compiled.
+fn resolve_schema(
+    schema: SchemaInput<'_>,
+    options: &CheckOptions,
+) -> Result<(Option<Arc<CompiledSchema>>, bool), SchemaError> {
+    Ok(match schema {
         SchemaInput::None => (None, false),
         SchemaInput::Compiled(c) => (Some(c), false),
         SchemaInput::Unreadable(e) if options.on_invalid_schema == OnInvalidSchema::Throw => {
@@ -186,68 +297,7 @@ pub fn check_output(
                 Err(_) => (None, true),
             }
         }
-    };
-    let read = read_output(output);
-    let mut verdict = Verdict {
-        failure: None,
-        message: String::new(),
-        errors: Vec::new(),
-        more_errors: false,
-        rescue: Rescue::None,
-        text: None,
-        value: None,
-        schema_hash: compiled.as_ref().map(|c| c.schema_hash().to_owned()),
-        degraded,
-        finish_reason: read.finish_reason.clone(),
-    };
-    if let Some(reason) = read.finish_reason.as_deref().filter(|r| is_token_limit(r)) {
-        return Ok(fail(
-            verdict,
-            Failure::Truncated,
-            format!("The response stopped at the token limit (finish reason \"{reason}\"), so it may be incomplete."),
-        ));
-    }
-    let content = read.content.unwrap_or_default();
-    let rescued = rescue_code_fence(&content);
-    verdict.rescue = rescued.rescue;
-    if rescued.text.is_empty() {
-        return Ok(fail(
-            verdict,
-            Failure::Empty,
-            "The response has no content.".into(),
-        ));
-    }
-    let value: Value = match serde_json::from_str(rescued.text) {
-        Ok(v) => v,
-        Err(e) => {
-            return Ok(fail(
-                verdict,
-                Failure::Unparseable,
-                format!("The response is not valid JSON ({}).", parse_problem(&e)),
-            ))
-        }
-    };
-    verdict.text = Some(rescued.text.to_owned());
-    if options.require_object && !value.is_object() {
-        let message = format!(
-            "The response is JSON but not an object (it is {}).",
-            crate::schema::type_name(&value)
-        );
-        verdict.value = Some(value);
-        return Ok(fail(verdict, Failure::NotObject, message));
-    }
-    if let Some(compiled) = compiled {
-        let report = compiled.validate(&value, options.max_errors);
-        if !report.valid {
-            verdict.errors = report.errors;
-            verdict.more_errors = report.more_errors;
-            verdict.value = Some(value);
-            let message = schema_message(&verdict.errors, verdict.more_errors);
-            return Ok(fail(verdict, Failure::Schema, message));
-        }
-    }
-    verdict.value = Some(value);
-    Ok(verdict)
+    })
 }
 
 fn fail(mut verdict: Verdict, failure: Failure, message: String) -> Verdict {

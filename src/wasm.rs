@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 use crate::options::{check_options, compile_options, max_errors, ArgumentError};
 use crate::policy::{carries_tools, next_action, AttemptState, RequestTools};
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
-use crate::verdict::{check_output, Failure, SchemaInput};
+use crate::verdict::{check_content, check_output, Failure, SchemaInput};
 
 const SERIALIZER: serde_wasm_bindgen::Serializer =
     serde_wasm_bindgen::Serializer::json_compatible();
@@ -113,14 +113,10 @@ pub fn compile_schema(schema_json: &str, options_json: &str) -> Result<RawValida
     Ok(RawValidator { compiled })
 }
 
-fn read_output_arg(output_json: &str, output_is_text: bool) -> Result<Value, JsValue> {
-    if output_is_text {
-        Ok(Value::String(output_json.to_owned()))
-    } else {
-        parse_argument("the output", output_json)
-    }
-}
-
+/// Runs the check. A plain string output is checked in place, and the JSON's
+/// position in it comes back as UTF-16 offsets (`textStart`, `textEnd`) for
+/// the facade to slice: copying the text back out of wasm would cost as much
+/// as the check. Content read out of a response object comes back as `text`.
 fn run_check(
     output_json: &str,
     output_is_text: bool,
@@ -129,9 +125,45 @@ fn run_check(
 ) -> Result<JsValue, JsValue> {
     let options = parse_argument("options", options_json)?;
     let check = check_options(&options).map_err(argument_error)?;
-    let output = read_output_arg(output_json, output_is_text)?;
-    let verdict = check_output(&output, input, &check).map_err(schema_error)?;
-    to_js(&verdict.to_json())
+    let (verdict, offsets) = if output_is_text {
+        let verdict = check_content(output_json, None, input, &check).map_err(schema_error)?;
+        let offsets = verdict
+            .span
+            .clone()
+            .map(|span| utf16_range(output_json, span));
+        (verdict, offsets)
+    } else {
+        let output = parse_argument("the output", output_json)?;
+        (
+            check_output(&output, input, &check).map_err(schema_error)?,
+            None,
+        )
+    };
+    let mut shaped = verdict.to_json();
+    if let Value::Object(map) = &mut shaped {
+        if let Some((start, end)) = offsets {
+            map.insert("textStart".into(), start.into());
+            map.insert("textEnd".into(), end.into());
+        } else if let Some(text) = verdict.text {
+            map.insert("text".into(), text.into());
+        }
+    }
+    to_js(&shaped)
+}
+
+/// A byte range of `text` as UTF-16 code unit offsets, which is how
+/// JavaScript strings are indexed.
+fn utf16_range(text: &str, span: std::ops::Range<usize>) -> (usize, usize) {
+    let units = |bytes: &str| {
+        if bytes.is_ascii() {
+            bytes.len()
+        } else {
+            bytes.chars().map(char::len_utf16).sum()
+        }
+    };
+    let before = text.get(..span.start).map_or(0, units);
+    let inside = text.get(span).map_or(0, units);
+    (before, before + inside)
 }
 
 /// `output_json` is the output as JSON text, except that when `output_is_text`

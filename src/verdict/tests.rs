@@ -222,11 +222,36 @@ fn formats_in_responses_are_rejected() {
 }
 
 #[test]
+fn span_locates_the_json_in_the_content() {
+    let fenced = format!("  ```json\n{VALID}\n```\n");
+    let v = check_content(
+        &fenced,
+        Some("stop"),
+        SchemaInput::Json(&schema()),
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert!(v.ok());
+    assert_eq!(&fenced[v.span.clone().unwrap()], VALID);
+    assert_eq!(v.text, None);
+    let from_object = check(json!({"content": fenced, "finishReason": "stop"}));
+    assert_eq!(from_object.text.as_deref(), Some(VALID));
+    let truncated = check_content(
+        VALID,
+        Some("length"),
+        SchemaInput::None,
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(truncated.span, None);
+}
+
+#[test]
 fn json_shape_matches_the_contract() {
     let ok = check(json!(VALID)).to_json();
     assert_eq!(ok["ok"], json!(true));
     assert_eq!(ok["rescue"], json!("none"));
-    assert_eq!(ok["text"], json!(VALID));
+    assert!(ok.get("text").is_none());
     assert!(ok.get("failure").is_none());
     let bad = check(json!({"content": "[]", "finishReason": "stop"})).to_json();
     assert_eq!(bad["ok"], json!(false));
