@@ -80,6 +80,17 @@ export function rescueJson(text) {
 }
 
 const rawOf = new WeakMap();
+// Every Validator carries the text it was compiled from under a registered
+// symbol, so a copy of this package loaded another way (ESM beside CJS) can
+// recompile it instead of mistaking it for a plain schema object.
+const SOURCE = Symbol.for("structured-output-guard.validator-source");
+const freed = new WeakSet();
+
+function handleOf(validator) {
+  const handle = rawOf.get(validator);
+  if (!handle) throw argumentError("this Validator was freed");
+  return handle;
+}
 
 /** A compiled schema. */
 export class Validator {
@@ -89,17 +100,19 @@ export class Validator {
 
   validate(instance, options) {
     const text = jsonText("the instance", instance);
-    return callRaw(() => rawOf.get(this).validate(text, optionsText(options)));
+    const opts = optionsText(options);
+    return callRaw(() => handleOf(this).validate(text, opts));
   }
 
   isValid(instance) {
     const text = jsonText("the instance", instance);
-    return callRaw(() => rawOf.get(this).isValid(text));
+    return callRaw(() => handleOf(this).isValid(text));
   }
 
   /** Releases the wasm memory now instead of at garbage collection. */
   free() {
     const handle = rawOf.get(this);
+    freed.add(this);
     if (handle) {
       rawOf.delete(this);
       handle.free();
@@ -107,9 +120,10 @@ export class Validator {
   }
 }
 
-function wrapValidator(handle) {
+function wrapValidator(handle, source) {
   const validator = Object.create(Validator.prototype);
   Object.defineProperty(validator, "schemaHash", { value: handle.schemaHash, enumerable: true });
+  Object.defineProperty(validator, SOURCE, { value: source });
   rawOf.set(validator, handle);
   return validator;
 }
@@ -117,7 +131,20 @@ function wrapValidator(handle) {
 export function compileSchema(schema, options) {
   const text = schemaText(schema);
   const opts = optionsText(options);
-  return wrapValidator(callRaw(() => raw.compileSchema(text, opts)));
+  return wrapValidator(callRaw(() => raw.compileSchema(text, opts)), { text, opts });
+}
+
+/** This instance's handle for a Validator made by any copy of the package. */
+function handleForAnyValidator(validator) {
+  if (rawOf.has(validator) || freed.has(validator)) return handleOf(validator);
+  const { text, opts } = validator[SOURCE];
+  const own = compileSchema(text, JSON.parse(opts));
+  rawOf.set(validator, rawOf.get(own));
+  return handleOf(validator);
+}
+
+function isValidator(schema) {
+  return schema !== null && typeof schema === "object" && (schema instanceof Validator || SOURCE in schema);
 }
 
 function outputArgument(output) {
@@ -138,12 +165,11 @@ export function checkDetailed(output, schema, options) {
   const { text, isText } = outputArgument(output);
   const opts = optionsText(options);
   let result;
-  if (schema instanceof Validator) {
-    const handle = rawOf.get(schema);
-    if (!handle) throw argumentError("this Validator was freed");
+  if (isValidator(schema)) {
+    const handle = handleForAnyValidator(schema);
     result = callRaw(() => raw.checkOutputWith(text, isText, handle, opts));
   } else {
-    const schemaJson = schema === undefined || schema === null ? undefined : schemaText(schema);
+    const schemaJson = schema === undefined || schema === null ? undefined : readableSchemaText(schema, options);
     result = callRaw(() => raw.checkOutput(text, isText, schemaJson, opts));
   }
   // The JSON text is a slice of the caller's string (or, for a response
@@ -171,6 +197,20 @@ function shapeVerdict(r, parsed) {
     rescue: r.rescue,
     finishReason: r.finishReason,
   };
+}
+
+/**
+ * Schema text for checkOutput. A schema that cannot even be serialised is
+ * uncompilable like any other: it degrades unless the caller asked to throw
+ * (an empty text reaches the core as unreadable).
+ */
+function readableSchemaText(schema, options) {
+  try {
+    return schemaText(schema);
+  } catch (error) {
+    if (options?.onInvalidSchema === "throw") throw error;
+    return "";
+  }
 }
 
 export function checkOutput(output, schema, options) {
@@ -207,9 +247,12 @@ export function schemaCacheSize() {
 
 /** The response-format wrapper's `strict` flag, if the schema is a wrapper. */
 export function wrapperStrict(schema) {
-  if (schema === null || typeof schema !== "object" || schema instanceof Validator) return undefined;
+  if (typeof schema === "string") return callRaw(() => raw.wrapperStrict(schema));
+  if (schema === null || typeof schema !== "object" || isValidator(schema)) return undefined;
   return callRaw(() => raw.wrapperStrict(jsonText("the schema", schema)));
 }
+
+export { isValidator };
 
 function memberCount(value) {
   if (Array.isArray(value)) return value.length;

@@ -2,7 +2,6 @@
 // (may we resample? is this accepted?) is asked of the Rust core; this file
 // calls the model, reads clocks and signals, and keeps the record.
 import {
-  Validator,
   checkDetailed,
   mergeUsage,
   nextAction,
@@ -35,14 +34,21 @@ export async function guardedCall(request, callModel, options) {
   for (const [name, fn] of [["read", read], ["usage", usageOf], ["onAttempt", onAttempt]]) {
     if (fn !== undefined && typeof fn !== "function") throw argumentError(`options.${name} must be a function`);
   }
+  for (const name of ["strict", "hasTools"]) {
+    if (options[name] !== undefined && typeof options[name] !== "boolean") {
+      throw argumentError(`options.${name} must be a boolean, not ${typeof options[name]}`);
+    }
+  }
+  if (signal !== undefined && (signal === null || typeof signal.aborted !== "boolean")) {
+    throw argumentError("options.signal must be an AbortSignal");
+  }
   const strict = options.strict ?? wrapperStrict(schema) ?? true;
   const checkOptions = checkOptionsOf(options);
-  // Compile before the first model call: a broken schema is the caller's bug
-  // and should cost no tokens. The compiled validator is cached, so the
-  // checks below reuse it.
-  if (options.onInvalidSchema !== "degrade" && !(schema instanceof Validator)) {
-    checkDetailed("{}", schema, { ...checkOptions, onInvalidSchema: "throw" });
-  }
+  // Check the schema and every option before the first model call: a
+  // mistake there is the caller's and should cost no tokens. Unless asked to
+  // degrade, a schema that cannot compile throws here. The compiled
+  // validator is cached, so the checks below reuse it.
+  checkDetailed("{}", schema, { ...checkOptions, onInvalidSchema: options.onInvalidSchema ?? "throw" });
   if (options.onInvalidSchema !== undefined) checkOptions.onInvalidSchema = options.onInvalidSchema;
   const carriesTools = requestCarriesTools(request, options.hasTools);
 

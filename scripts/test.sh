@@ -29,6 +29,11 @@ node_modules/.bin/bun test tests/js/ 2>&1 | tee "$logdir/bun.log"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 tally "$(sed -nE 's/^ *([0-9]+) pass$/\1/p' "$logdir/bun.log" | tail -1)" "$(sed -nE 's/^ *([0-9]+) fail$/\1/p' "$logdir/bun.log" | tail -1)"
 
+step "JSON Schema Test Suite conformance (node --test tests/conformance/)"
+node --test --test-reporter=spec tests/conformance/ 2>&1 | tee "$logdir/conformance.log"
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+tally "$(sed -nE 's/^ℹ pass ([0-9]+)$/\1/p' "$logdir/conformance.log" | tail -1)" "$(sed -nE 's/^ℹ fail ([0-9]+)$/\1/p' "$logdir/conformance.log" | tail -1)"
+
 step "Browser build in headless Chromium (node --test tests/browser/)"
 node --test --test-reporter=spec tests/browser/ 2>&1 | tee "$logdir/browser.log"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1

@@ -5,13 +5,14 @@
 //! prompts, and the model's output may hold things that must not travel.
 //! Everything quoted comes from the schema, never from the instance.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::cmp::Ordering;
+use std::collections::HashSet;
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 
-use super::view::{PrefixJson, ViewNode};
+use super::view::{self, PrefixJson, ViewNode};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -28,16 +29,19 @@ pub struct Issue {
 }
 
 /// At most `max_errors` issues of an instance already known to be invalid,
-/// in a deterministic order, and whether more exist.
+/// and whether more exist: exactly the head of the full list sorted by
+/// instance path (array indices numerically), then code.
 ///
 /// The work is bounded by looking through a prefix view first (see
-/// `view.rs`): a few elements of each array and members of each object,
-/// widened fourfold while the view was cut and too few errors showed. For
-/// keywords whose verdict only gets worse as more of a container is seen,
-/// every error of a prefix is an error of the whole. The few that can flip
-/// (`not`, `contains`, "more than one oneOf branch", `unevaluated*`, and
-/// anything under `then`/`else`, whose `if` may flip) send the collection to
-/// the whole value, which is always exact.
+/// `view.rs`): the first elements of each array, widened fourfold until the
+/// result is known to be exact. It is exact when the view cut nothing, or
+/// when more than `max_errors` issues showed and the last one reported sorts
+/// before the first hidden element of every cut array (nothing hidden can
+/// come before it). For keywords whose verdict only gets worse as more of an
+/// array is seen, every error of a prefix is an error of the whole; the few
+/// that can flip (`not`, `contains`, "more than one oneOf branch",
+/// `unevaluated*`, anything under `then`/`else`) send the collection to the
+/// whole value.
 pub(super) fn collect(
     validator: &Validator<PrefixJson>,
     instance: &Value,
@@ -65,14 +69,18 @@ pub(super) fn collect_counted(
     }
     let mut limit = max_errors.saturating_mul(2).max(8);
     loop {
-        let cut = Cell::new(false);
+        let cut = RefCell::new(Vec::new());
         let errors: Vec<ValidationError<'_>> = validator
             .iter_errors(ViewNode::prefix(instance, limit, &cut))
             .collect();
         work.passes += 1;
         work.errors_built += errors.len();
-        let whole = !cut.get();
-        if !whole && errors.iter().any(may_flip) {
+        let cut = cut.take();
+        if cut.is_empty() {
+            let (issues, more) = finish(&errors, max_errors);
+            return (issues, more, work);
+        }
+        if errors.iter().any(may_flip) {
             let all: Vec<ValidationError<'_>> =
                 validator.iter_errors(ViewNode::full(instance)).collect();
             work.passes += 1;
@@ -80,12 +88,53 @@ pub(super) fn collect_counted(
             let (issues, more) = finish(&all, max_errors);
             return (issues, more, work);
         }
-        if whole || errors.len() > max_errors {
+        if errors.len() > max_errors {
             let (issues, more) = finish(&errors, max_errors);
-            return (issues, more, work);
+            let last = issues.last().map_or("", |i| i.path.as_str());
+            if nothing_hidden_sorts_before(instance, &cut, limit, last) {
+                return (issues, more, work);
+            }
         }
         limit = limit.saturating_mul(4);
     }
+}
+
+/// Whether `last` sorts before the first hidden element of every cut array.
+fn nothing_hidden_sorts_before(instance: &Value, cut: &[usize], limit: usize, last: &str) -> bool {
+    let wanted: HashSet<usize> = cut.iter().copied().collect();
+    let mut remaining = wanted.len();
+    let mut stack: Vec<(&Value, String)> = vec![(instance, String::new())];
+    while let Some((node, path)) = stack.pop() {
+        match node {
+            Value::Array(items) => {
+                if wanted.contains(&view::address(node)) {
+                    let first_hidden = format!("{path}/{limit}");
+                    if compare_pointers(last, &first_hidden) != Ordering::Less {
+                        return false;
+                    }
+                    remaining -= 1;
+                    if remaining == 0 {
+                        return true;
+                    }
+                }
+                for (i, item) in items.iter().enumerate() {
+                    if matches!(item, Value::Array(_) | Value::Object(_)) {
+                        stack.push((item, format!("{path}/{i}")));
+                    }
+                }
+            }
+            Value::Object(map) => {
+                for (key, item) in map {
+                    if matches!(item, Value::Array(_) | Value::Object(_)) {
+                        let segment = key.replace('~', "~0").replace('/', "~1");
+                        stack.push((item, format!("{path}/{segment}")));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    remaining == 0
 }
 
 fn finish(errors: &[ValidationError<'_>], max_errors: usize) -> (Vec<Issue>, bool) {

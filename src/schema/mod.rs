@@ -23,8 +23,9 @@ pub use issues::Issue;
 use crate::hash::{content_hash, hex_digest};
 
 /// Deeper schemas are refused before compiling: compilation recurses, and a
-/// stack overflow inside wasm is a trap, not an error.
-pub const MAX_SCHEMA_DEPTH: usize = 256;
+/// stack overflow inside wasm is a trap, not an error. The same as the JSON
+/// parser's nesting limit, so a schema given as text meets the same bound.
+pub const MAX_SCHEMA_DEPTH: usize = 128;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -215,8 +216,15 @@ pub fn compile(
 
 /// Parses schema text, naming the problem when it is not JSON.
 pub fn parse_schema_text(text: &str) -> Result<Value, SchemaError> {
-    serde_json::from_str(text)
-        .map_err(|e| SchemaError::new(format!("the schema is not valid JSON: {e}")))
+    serde_json::from_str(text).map_err(|e| {
+        if e.to_string().starts_with("recursion limit exceeded") {
+            SchemaError::new(format!(
+                "the schema nests deeper than {MAX_SCHEMA_DEPTH} levels"
+            ))
+        } else {
+            SchemaError::new(format!("the schema is not valid JSON: {e}"))
+        }
+    })
 }
 
 fn check_shape(schema: &Value) -> Result<(), SchemaError> {
@@ -277,7 +285,11 @@ fn build(
         schema
     };
     let retriever = OfflineRetriever {
-        resources: options.resources.iter().cloned().collect(),
+        resources: options
+            .resources
+            .iter()
+            .map(|(uri, schema)| (resource_key(uri), schema.clone()))
+            .collect(),
     };
     let mut builder = jsonschema::options_for::<view::PrefixJson>()
         .should_validate_formats(options.formats == FormatMode::Assert)
@@ -294,7 +306,12 @@ fn build(
             })?;
         builder = builder.with_format(name.clone(), move |s: &str| pattern.is_match(s));
     }
-    if let Some(draft) = options.draft {
+    // A `$schema` naming a custom meta-schema among the resources decides the
+    // vocabulary itself; forcing a draft would skip reading it.
+    if let Some(draft) = options
+        .draft
+        .filter(|_| !names_custom_meta_schema(schema, options))
+    {
         builder = builder.with_draft(draft);
     }
     let validator = builder.build(effective).map_err(|e| {
@@ -315,6 +332,43 @@ fn build(
         validator,
         schema_hash,
     })
+}
+
+/// The form a URI takes when jsonschema asks for it: normalised (case of
+/// scheme and host, dot segments) and without an empty fragment, so that a
+/// resource keyed `http://Example.com/a.json#` is found.
+fn resource_key(uri: &str) -> String {
+    match jsonschema::uri::from_str(uri) {
+        Ok(parsed) => parsed.as_str().trim_end_matches('#').to_owned(),
+        Err(_) => uri.trim_end_matches('#').to_owned(),
+    }
+}
+
+const STANDARD_META_SCHEMAS: [&str; 5] = [
+    "json-schema.org/draft-04/schema",
+    "json-schema.org/draft-06/schema",
+    "json-schema.org/draft-07/schema",
+    "json-schema.org/draft/2019-09/schema",
+    "json-schema.org/draft/2020-12/schema",
+];
+
+fn names_custom_meta_schema(schema: &Value, options: &CompileOptions) -> bool {
+    let Some(declared) = schema.get("$schema").and_then(Value::as_str) else {
+        return false;
+    };
+    let bare = declared.trim_end_matches('#');
+    let bare = bare
+        .strip_prefix("https://")
+        .or_else(|| bare.strip_prefix("http://"))
+        .unwrap_or(bare);
+    if STANDARD_META_SCHEMAS.contains(&bare) {
+        return false;
+    }
+    let key = resource_key(declared);
+    options
+        .resources
+        .iter()
+        .any(|(uri, _)| resource_key(uri) == key)
 }
 
 /// Serves only the schemas it was given; a guard never fetches a `$ref` from
@@ -344,11 +398,10 @@ impl Retrieve for OfflineRetriever {
         &self,
         uri: &Uri<String>,
     ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
-        let key = uri.as_str();
-        let bare = key.trim_end_matches('#');
-        match self.resources.get(key).or_else(|| self.resources.get(bare)) {
+        let key = resource_key(uri.as_str());
+        match self.resources.get(&key) {
             Some(found) => Ok(found.clone()),
-            None => Err(Box::new(NotFetched(key.to_owned()))),
+            None => Err(Box::new(NotFetched(uri.as_str().to_owned()))),
         }
     }
 }

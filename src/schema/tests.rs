@@ -370,3 +370,148 @@ fn keywords_that_can_flip_are_never_reported_from_a_prefix() {
         "{report:?}"
     );
 }
+
+#[test]
+fn capped_list_does_not_depend_on_member_order() {
+    let schema = json!({"type": "object", "additionalProperties": {"type": "integer"}});
+    let v = compile(&schema, &CompileOptions::default()).unwrap();
+    let forward: serde_json::Map<String, Value> =
+        (0..30).map(|i| (format!("k{i:02}"), json!("x"))).collect();
+    let reverse: serde_json::Map<String, Value> = (0..30)
+        .rev()
+        .map(|i| (format!("k{i:02}"), json!("x")))
+        .collect();
+    let a = v.validate(&Value::Object(forward), 2);
+    let b = v.validate(&Value::Object(reverse), 2);
+    let paths: Vec<&str> = a.errors.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(paths, ["/k00", "/k01"]);
+    assert_eq!(a, b);
+}
+
+/// A small deterministic generator, so the differential test needs no crate.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[test]
+fn capped_list_is_the_head_of_the_full_sorted_list() {
+    let schema = json!({"type": "object", "properties": {
+        "rows": {"type": "array", "uniqueItems": true, "items": {
+            "type": "object", "required": ["id"],
+            "properties": {
+                "id": {"type": "integer"},
+                "tags": {"type": "array", "items": {"enum": ["a", "b"]}, "maxItems": 6},
+                "meta": {"type": "object", "additionalProperties": {"type": "string"}}
+            }
+        }},
+        "z": {"type": "string"}
+    }});
+    let v = compile(&schema, &CompileOptions::default()).unwrap();
+    let mut rng = Lcg(7);
+    for case in 0..300 {
+        let rows: Vec<Value> = (0..rng.next(60))
+            .map(|_| {
+                let mut row = serde_json::Map::new();
+                if rng.next(10) > 0 {
+                    row.insert(
+                        "id".into(),
+                        if rng.next(8) == 0 {
+                            json!("x")
+                        } else {
+                            json!(rng.next(5))
+                        },
+                    );
+                }
+                let tags: Vec<Value> = (0..rng.next(30))
+                    .map(|_| json!(["a", "b", "c"][rng.next(3) as usize]))
+                    .collect();
+                row.insert("tags".into(), Value::Array(tags));
+                let meta: serde_json::Map<String, Value> = (0..rng.next(4))
+                    .map(|k| {
+                        (
+                            format!("m{}", rng.next(20) + k),
+                            if rng.next(6) == 0 {
+                                json!(1)
+                            } else {
+                                json!("s")
+                            },
+                        )
+                    })
+                    .collect();
+                row.insert("meta".into(), Value::Object(meta));
+                Value::Object(row)
+            })
+            .collect();
+        let instance =
+            json!({"rows": rows, "z": if rng.next(3) == 0 { json!(0) } else { json!("ok") }});
+        if v.is_valid(&instance) {
+            continue;
+        }
+        let full = v.validate(&instance, usize::MAX);
+        for max in [1, 2, 5, 9] {
+            let capped = v.validate(&instance, max);
+            let head = &full.errors[..max.min(full.errors.len())];
+            assert_eq!(capped.errors, head, "case {case}, max {max}");
+            assert_eq!(
+                capped.more_errors,
+                full.errors.len() > max,
+                "case {case}, max {max}"
+            );
+        }
+    }
+}
+
+#[test]
+fn deep_schema_text_names_the_nesting_limit() {
+    let mut text = String::from("{\"type\":\"string\"}");
+    for _ in 0..70 {
+        text = format!("{{\"type\":\"object\",\"properties\":{{\"a\":{text}}}}}");
+    }
+    let err = parse_schema_text(&text).unwrap_err();
+    assert_eq!(err.message, "the schema nests deeper than 128 levels");
+}
+
+#[test]
+fn resource_keys_are_normalised_like_refs() {
+    for key in [
+        "http://example.com/int.json#",
+        "http://Example.COM/int.json",
+        "http://example.com/a/../int.json",
+    ] {
+        let options = CompileOptions {
+            resources: vec![(key.into(), json!({"type": "integer"}))],
+            ..Default::default()
+        };
+        let v = compile(&json!({"$ref": "http://example.com/int.json"}), &options)
+            .unwrap_or_else(|e| panic!("{key}: {e}"));
+        assert!(v.is_valid(&json!(1)) && !v.is_valid(&json!("a")), "{key}");
+    }
+}
+
+#[test]
+fn custom_meta_schema_vocabulary_wins_over_an_explicit_draft() {
+    let meta = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "http://localhost:1234/no-validation.json",
+        "$vocabulary": {"https://json-schema.org/draft/2020-12/vocab/core": true,
+                        "https://json-schema.org/draft/2020-12/vocab/applicator": true}
+    });
+    let options = CompileOptions {
+        draft: parse_draft("2020-12"),
+        resources: vec![("http://localhost:1234/no-validation.json".into(), meta)],
+        ..Default::default()
+    };
+    let schema = json!({"$schema": "http://localhost:1234/no-validation.json", "minimum": 10});
+    let v = compile(&schema, &options).unwrap();
+    assert!(
+        v.is_valid(&json!(1)),
+        "minimum belongs to a vocabulary the meta-schema leaves out"
+    );
+}

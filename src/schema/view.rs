@@ -1,17 +1,18 @@
 //! The instance as the validator sees it: `serde_json::Value` behind a view
-//! that can show only the first `limit` elements of every array and members
-//! of every object.
+//! that can show only the first `limit` elements of every array.
 //!
 //! jsonschema collects every error before returning any, so a 2,000-row
 //! response with every row wrong costs thousands of error objects even when
-//! the caller wants five. Validating a prefix view first bounds that work:
-//! the view still reports true lengths (`minItems`, `maxProperties` and
-//! property lookups see the whole value), only iteration is cut, and a flag
-//! records whether anything was cut so the caller knows when a wider look is
-//! needed. With no limit the view is the whole value.
+//! the caller wants five. Validating a prefix view first bounds that work.
+//! Only element iteration is cut: lengths are true (`minItems`), `uniqueItems`
+//! looks at every element, and objects are always shown whole, so every
+//! keyword about a container itself sees all of it. The view records which
+//! arrays it cut (by address), so the collector can tell whether anything
+//! hidden could sort before what it found. With no limit the view is the
+//! whole value.
 
 use std::borrow::Cow;
-use std::cell::Cell;
+use std::cell::RefCell;
 
 use jsonschema::json::{Array, Json, Node, NodeIdentity, Object};
 use jsonschema::types::JsonType;
@@ -26,7 +27,7 @@ pub struct PrefixJson;
 pub struct ViewNode<'a> {
     value: &'a Value,
     limit: usize,
-    cut: Option<&'a Cell<bool>>,
+    cut: Option<&'a RefCell<Vec<usize>>>,
 }
 
 impl<'a> ViewNode<'a> {
@@ -39,9 +40,9 @@ impl<'a> ViewNode<'a> {
         }
     }
 
-    /// At most `limit` elements or members of each container are iterated;
-    /// `cut` is set when any container had more.
-    pub fn prefix(value: &'a Value, limit: usize, cut: &'a Cell<bool>) -> Self {
+    /// At most `limit` elements of each array are iterated; the address of
+    /// every array that had more is pushed to `cut` (possibly more than once).
+    pub fn prefix(value: &'a Value, limit: usize, cut: &'a RefCell<Vec<usize>>) -> Self {
         ViewNode {
             value,
             limit,
@@ -53,10 +54,10 @@ impl<'a> ViewNode<'a> {
         ViewNode { value, ..*self }
     }
 
-    fn note_len(&self, len: usize) {
+    fn note_cut(&self, len: usize) {
         if len > self.limit {
             if let Some(cut) = self.cut {
-                cut.set(true);
+                cut.borrow_mut().push(address(self.value));
             }
         }
     }
@@ -153,8 +154,13 @@ pub struct ViewObject<'a> {
     node: ViewNode<'a>,
 }
 
+/// The address that identifies an array in `cut`.
+pub fn address(value: &Value) -> usize {
+    std::ptr::from_ref::<Value>(value) as usize
+}
+
 pub struct ViewMembers<'a> {
-    inner: std::iter::Take<serde_json::map::Iter<'a>>,
+    inner: serde_json::map::Iter<'a>,
     node: ViewNode<'a>,
 }
 
@@ -182,9 +188,8 @@ impl<'a> Object<'a, PrefixJson> for ViewObject<'a> {
     }
 
     fn members(&self) -> ViewMembers<'a> {
-        self.node.note_len(self.map.len());
         ViewMembers {
-            inner: self.map.iter().take(self.node.limit),
+            inner: self.map.iter(),
             node: self.node,
         }
     }
@@ -218,7 +223,7 @@ impl<'a> Array<'a, PrefixJson> for ViewArray<'a> {
     }
 
     fn elements(&self) -> ViewElements<'a> {
-        self.node.note_len(self.items.len());
+        self.node.note_cut(self.items.len());
         ViewElements {
             inner: self.items.iter().take(self.node.limit),
             node: self.node,
@@ -226,8 +231,6 @@ impl<'a> Array<'a, PrefixJson> for ViewArray<'a> {
     }
 
     fn is_unique(&self) -> bool {
-        self.node.note_len(self.items.len());
-        let shown = self.items.get(..self.node.limit).unwrap_or(self.items);
-        jsonschema::json::unique::is_unique(shown)
+        jsonschema::json::unique::is_unique(self.items)
     }
 }
