@@ -10,6 +10,7 @@ export {
   rescueJson,
   schemaCacheSize,
   setSchemaCacheCapacity,
+  wasmMemoryBytes,
 } from "./facade.mjs";
 export { guardedCall } from "./guarded-call.mjs";
 export { SchemaError, StructuredOutputError } from "./errors.mjs";

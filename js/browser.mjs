@@ -6,8 +6,8 @@ let loading;
 
 /** Loads the wasm module; later calls return the same promise. */
 export function ready() {
-  loading ??= init({ module_or_path: new URL("./wasm/guard_bg.wasm", import.meta.url) }).then(() => {
-    markLoaded();
+  loading ??= init({ module_or_path: new URL("./wasm/guard_bg.wasm", import.meta.url) }).then((exports) => {
+    markLoaded(exports);
   });
   return loading;
 }

@@ -5,10 +5,18 @@ import * as raw from "./wasm/guard.js";
 import { SchemaError, argumentError } from "./errors.mjs";
 
 let loaded = false;
+let memory;
 
-/** Called by a loader once the wasm instance exists. */
-export function markLoaded() {
+/** Called by a loader once the wasm instance exists, with its exports. */
+export function markLoaded(exports) {
   loaded = true;
+  memory = exports.memory;
+}
+
+/** Bytes of linear memory the wasm instance holds now (it only grows). */
+export function wasmMemoryBytes() {
+  ensureLoaded();
+  return memory.buffer.byteLength;
 }
 
 function ensureLoaded() {

@@ -156,6 +156,8 @@ export declare function clearSchemaCache(): void;
 export declare function setSchemaCacheCapacity(capacity: number): void;
 /** How many compiled validators are cached now. */
 export declare function schemaCacheSize(): number;
+/** Bytes of linear memory the wasm instance holds now (it grows, never shrinks). */
+export declare function wasmMemoryBytes(): number;
 /** Resolves once the module is loaded: immediately in Node and Bun; browsers must await it first. */
 export declare function ready(): Promise<void>;
 

@@ -3,8 +3,7 @@ import { readFileSync } from "node:fs";
 import { initSync } from "./wasm/guard.js";
 import { markLoaded } from "./facade.mjs";
 
-initSync({ module: readFileSync(new URL("./wasm/guard_bg.wasm", import.meta.url)) });
-markLoaded();
+markLoaded(initSync({ module: readFileSync(new URL("./wasm/guard_bg.wasm", import.meta.url)) }));
 
 /** Already loaded in Node and Bun; kept so the same code runs in a browser. */
 export function ready() {

@@ -311,6 +311,12 @@ fn parse_problem(e: &serde_json::Error) -> String {
     use serde_json::error::Category;
     match e.classify() {
         Category::Eof => format!("it ends early at line {} column {}", e.line(), e.column()),
+        _ if e.to_string().starts_with("recursion limit exceeded") => format!(
+            "it nests deeper than {} levels, at line {} column {}",
+            crate::schema::MAX_SCHEMA_DEPTH,
+            e.line(),
+            e.column()
+        ),
         _ => e.to_string(),
     }
 }

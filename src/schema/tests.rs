@@ -1,4 +1,9 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 use super::*;
 use serde_json::json;
@@ -513,5 +518,32 @@ fn custom_meta_schema_vocabulary_wins_over_an_explicit_draft() {
     assert!(
         v.is_valid(&json!(1)),
         "minimum belongs to a vocabulary the meta-schema leaves out"
+    );
+}
+
+#[test]
+fn one_of_and_any_of_name_each_branch_problem() {
+    let schema = json!({"type": "object", "properties": {
+        "contact": {"oneOf": [
+            {"type": "object", "required": ["email"], "properties": {"email": {"type": "string", "format": "email"}}},
+            {"type": "object", "required": ["phone"]}
+        ]},
+        "id": {"anyOf": [{"type": "integer"}, {"type": "string", "format": "uuid"}]}
+    }});
+    let v = compile(&schema, &CompileOptions::default()).unwrap();
+    let report = v.validate(&json!({"contact": {"email": "nope"}, "id": "x"}), 5);
+    let messages: Vec<&str> = report.errors.iter().map(|i| i.message.as_str()).collect();
+    assert_eq!(messages, [
+        "The value at /contact must match exactly one alternative of oneOf, but matches none (alternative 1 at /contact/email: must be a valid email (format \"email\"); alternative 2 at /contact: is missing the required property \"phone\").",
+        "The value at /id must match at least one alternative of anyOf (alternative 1 at /id: must be an integer; alternative 2 at /id: must be a valid uuid (format \"uuid\")).",
+    ]);
+    let both = v.validate(&json!({"contact": {"email": "a@b.co", "phone": "+1"}}), 5);
+    assert_eq!(both.errors[0].message, "The value at /contact must match exactly one alternative of oneOf, but matches more than one.");
+    assert!(
+        report
+            .errors
+            .iter()
+            .all(|i| !i.message.contains("nope") && !i.message.contains("\"x\"")),
+        "no instance values"
     );
 }

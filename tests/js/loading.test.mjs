@@ -20,6 +20,7 @@ const PUBLIC_NAMES = [
   "rescueJson",
   "schemaCacheSize",
   "setSchemaCacheCapacity",
+  "wasmMemoryBytes",
 ];
 const FUNCTIONS = PUBLIC_NAMES.filter((name) => !["SchemaError", "StructuredOutputError", "Validator"].includes(name));
 

@@ -11,6 +11,7 @@ import {
   normalizeUsage,
   ready,
   rescueJson,
+  wasmMemoryBytes,
   type Issue,
   type Usage,
   type Verdict,
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
   const rescued: "none" | "code_fence" = rescueJson("```json\n{}\n```").rescue;
   void rescued;
 
+  const bytes: number = wasmMemoryBytes();
+  void bytes;
   const usage: Usage = mergeUsage(normalizeUsage({ prompt_tokens: 1 }), { tokens: { input: 2 } });
   const input: number | undefined = usage.tokens?.input;
   void input;
