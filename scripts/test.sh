@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Every test: Rust unit and integration tests (native), the JS suite against
-# the built pkg/ under Node and under Bun, and the public types under tsc.
+# Every test: Rust unit and integration tests (native) and clippy's library
+# lints, the JS suite against the built pkg/ under Node and under Bun, the
+# JSON Schema Test Suite, the browser build in headless Chromium, and the
+# public types under tsc.
 # Ends with one line "tests: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +20,15 @@ step "Rust tests (cargo test)"
 cargo test --quiet 2>&1 | tee "$logdir/cargo.log"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 while read -r p f; do tally "$p" "$f"; done < <(sed -nE 's/^test result: [a-zA-Z]+\. ([0-9]+) passed; ([0-9]+) failed.*/\1 \2/p' "$logdir/cargo.log")
+
+step "Library lints: no unwrap, expect, panic or fallible indexing (cargo clippy, native and wasm32)"
+if cargo clippy --quiet --all-targets -- -D warnings && cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings; then
+  tally 1 0
+  echo "clippy: clean"
+else
+  tally 0 1
+  status=1
+fi
 
 step "JS suite under Node (node --test)"
 node --test --test-reporter=spec tests/js/ 2>&1 | tee "$logdir/node.log"
