@@ -325,6 +325,16 @@ fn from_provider(usage: &Map<String, Value>, is_response: bool) -> Map<String, V
         t.output = take(r, &["eval_count"]);
     }
 
+    // Money, not tokens: OpenRouter (and gateways like it) report the charge
+    // in dollars as a top-level `cost`, with a breakdown in `cost_details`.
+    let mut cost = Map::new();
+    if let Some(charged) = take(r, &["cost"]) {
+        cost.insert("total".to_owned(), Value::Number(charged));
+    }
+    if let Some(details) = r.remove("cost_details").as_ref().and_then(numbers_only) {
+        cost.insert("details".to_owned(), details);
+    }
+
     let mut tokens = t.into_map();
     if !is_response {
         for (key, value) in &rest {
@@ -336,6 +346,9 @@ fn from_provider(usage: &Map<String, Value>, is_response: bool) -> Map<String, V
     let mut out = Map::new();
     if !tokens.is_empty() {
         out.insert("tokens".to_owned(), Value::Object(tokens));
+    }
+    if !cost.is_empty() {
+        out.insert("cost".to_owned(), Value::Object(cost));
     }
     out
 }
@@ -792,9 +805,10 @@ mod tests {
             json!({ "tokens": {
                 "input": 10, "output": 5, "total": 15, "reasoning": 2,
                 "brand_new_tokens": 3,
-                "completion_tokens_details": { "audio_tokens": 1 },
-                "cost_details": { "upstream": { "image_units": 4 } }
-            }})
+                "completion_tokens_details": { "audio_tokens": 1 }
+            },
+            "cost": { "details": { "upstream": { "image_units": 4 } } }
+            })
         );
     }
 
@@ -1260,5 +1274,24 @@ mod tests {
         let merged = merge_usage(&inputs);
         assert_eq!(merged["timing"]["timeSegments"], json!([1, 1]));
         assert_eq!(inputs[0], a);
+    }
+
+    #[test]
+    fn gateway_dollar_cost_is_cost_not_tokens() {
+        let usage = json!({
+            "prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15,
+            "cost": 0.00012, "cost_details": { "upstream_inference_cost": 0.0001 }
+        });
+        let n = normalize_usage(&usage);
+        assert_eq!(
+            n["tokens"],
+            json!({ "input": 10, "output": 5, "total": 15 })
+        );
+        assert_eq!(
+            n["cost"],
+            json!({ "total": 0.00012, "details": { "upstream_inference_cost": 0.0001 } })
+        );
+        let merged = merge_usage(&[usage.clone(), usage]);
+        assert!((merged["cost"]["total"].as_f64().unwrap() - 0.00024).abs() < 1e-12);
     }
 }
