@@ -46,6 +46,11 @@ export function callRaw(fn) {
   }
 }
 
+/** The same for raw calls whose result is JSON text (see src/wasm.rs). */
+function callRawJson(fn) {
+  return JSON.parse(callRaw(fn));
+}
+
 /** JSON text for a value, or a typed error naming what could not be serialised. */
 export function jsonText(what, value) {
   let text;
@@ -79,12 +84,12 @@ function schemaText(schema) {
 
 export function detectTruncation(source) {
   const text = source === undefined ? "null" : jsonText("the source", source);
-  return callRaw(() => raw.detectTruncation(text));
+  return callRawJson(() => raw.detectTruncation(text));
 }
 
 export function rescueJson(text) {
   if (typeof text !== "string") throw argumentError(`rescueJson takes a string, not ${typeof text}`);
-  return callRaw(() => raw.rescueJson(text));
+  return callRawJson(() => raw.rescueJson(text));
 }
 
 const rawOf = new WeakMap();
@@ -109,7 +114,7 @@ export class Validator {
   validate(instance, options) {
     const text = jsonText("the instance", instance);
     const opts = optionsText(options);
-    return callRaw(() => handleOf(this).validate(text, opts));
+    return callRawJson(() => handleOf(this).validate(text, opts));
   }
 
   isValid(instance) {
@@ -170,15 +175,17 @@ function outputArgument(output) {
  * lenient path returns.
  */
 export function checkDetailed(output, schema, options) {
+  const lane = laneCheck(output, schema, options);
+  if (lane !== undefined) return lane;
   const { text, isText } = outputArgument(output);
   const opts = optionsText(options);
   let result;
   if (isValidator(schema)) {
     const handle = handleForAnyValidator(schema);
-    result = callRaw(() => raw.checkOutputWith(text, isText, handle, opts));
+    result = callRawJson(() => raw.checkOutputWith(text, isText, handle, opts));
   } else {
     const schemaJson = schema === undefined || schema === null ? undefined : readableSchemaText(schema, options);
-    result = callRaw(() => raw.checkOutput(text, isText, schemaJson, opts));
+    result = callRawJson(() => raw.checkOutput(text, isText, schemaJson, opts));
   }
   // The JSON text is a slice of the caller's string (or, for a response
   // object, handed back); it is parsed only when a value is returned.
@@ -187,6 +194,43 @@ export function checkDetailed(output, schema, options) {
   const parse = () => (jsonText === undefined ? undefined : JSON.parse(jsonText));
   const verdict = shapeVerdict(result, result.ok ? parse() : undefined);
   return { verdict, parse };
+}
+
+/**
+ * The hot path (a string output, a compiled Validator, no options but
+ * maxErrors) asks the core for a status only; an accepted verdict is built
+ * here from what the facade already holds. Anything else returns undefined
+ * and takes the general path.
+ */
+function laneCheck(output, schema, options) {
+  if (typeof output !== "string" || !rawOf.has(schema)) return undefined;
+  let maxErrors = 5;
+  if (options !== undefined && options !== null) {
+    const keys = Object.keys(options);
+    if (keys.length > 1 || (keys.length === 1 && keys[0] !== "maxErrors")) return undefined;
+    if (keys.length === 1) {
+      maxErrors = options.maxErrors;
+      if (!Number.isInteger(maxErrors) || maxErrors < 0 || maxErrors > 0xffffffff) return undefined;
+    }
+  }
+  const handle = rawOf.get(schema);
+  const status = callRaw(() => raw.checkTextLane(output, handle, maxErrors));
+  if (status === 2) {
+    const result = JSON.parse(raw.laneTakeVerdict());
+    const jsonText = result.textStart === undefined ? undefined : output.slice(result.textStart, result.textEnd);
+    return { verdict: shapeVerdict(result, undefined), parse: () => (jsonText === undefined ? undefined : JSON.parse(jsonText)) };
+  }
+  const jsonText = output.slice(raw.laneStart(), raw.laneEnd());
+  const value = JSON.parse(jsonText);
+  const verdict = {
+    ok: true,
+    value,
+    rescue: status === 1 ? "code_fence" : "none",
+    schemaHash: schema.schemaHash,
+    degraded: false,
+    finishReason: null,
+  };
+  return { verdict, parse: () => value };
 }
 
 function shapeVerdict(r, parsed) {
@@ -227,12 +271,12 @@ export function checkOutput(output, schema, options) {
 
 export function normalizeUsage(usageOrResponse) {
   const text = usageOrResponse === undefined ? "null" : jsonText("the usage", usageOrResponse);
-  return callRaw(() => raw.normalizeUsage(text));
+  return callRawJson(() => raw.normalizeUsage(text));
 }
 
 export function mergeUsage(...usages) {
   const text = jsonText("the usages", usages.map((u) => (u === undefined ? null : u)));
-  return callRaw(() => raw.mergeUsage(text));
+  return callRawJson(() => raw.mergeUsage(text));
 }
 
 /** Drops every cached compiled validator. */
@@ -279,5 +323,5 @@ export function requestCarriesTools(request, hasToolsOption) {
 
 /** The next step after an attempt, decided in Rust (src/policy.rs). */
 export function nextAction(attempts, failure, carriesTools, aborted, strict) {
-  return callRaw(() => raw.nextAction(attempts, failure, carriesTools, aborted, strict));
+  return callRawJson(() => raw.nextAction(attempts, failure, carriesTools, aborted, strict));
 }

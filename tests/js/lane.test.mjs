@@ -1,0 +1,52 @@
+// The hot path (a string output checked against a compiled Validator) takes
+// a lean lane through the core; it must give exactly the verdicts of the
+// general path, which a plain schema object takes.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as guard from "../../pkg/node.mjs";
+
+const schema = {
+  type: "object",
+  required: ["rows"],
+  properties: {
+    rows: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["type", "when"],
+        properties: { type: { enum: ["fact", "question"] }, when: { type: "string", format: "date" }, note: { type: "string" } },
+      },
+    },
+  },
+};
+
+const outputs = [
+  '{"rows":[{"type":"fact","when":"2024-02-29"}]}',
+  '  ```json\n{"rows":[{"type":"fact","when":"2024-02-29","note":"héllo 😀 ```x```"}]}\n```  ',
+  '😀 before {"rows":[]}',
+  '{"rows":[{"type":"other","when":"2026-02-30"},{"type":"fact"}]}',
+  JSON.stringify({ rows: Array.from({ length: 40 }, () => ({ type: "x", when: "nope" })) }),
+  "[1, 2, 3]",
+  "   ",
+  "",
+  '{"rows": [',
+  "```\n```",
+];
+
+test("the lean lane and the general path give identical verdicts", () => {
+  const validator = guard.compileSchema(schema);
+  for (const output of outputs) {
+    for (const options of [undefined, { maxErrors: 2 }, { maxErrors: 0 }]) {
+      const lane = guard.checkOutput(output, validator, options);
+      const general = guard.checkOutput(output, schema, options);
+      assert.deepEqual(lane, general, `${JSON.stringify(output).slice(0, 60)} with ${JSON.stringify(options)}`);
+    }
+  }
+});
+
+test("options the lane does not handle take the general path and still apply", () => {
+  const validator = guard.compileSchema(schema);
+  const verdict = guard.checkOutput("[1]", validator, { requireObject: false });
+  assert.equal(verdict.failure, "schema");
+  assert.throws(() => guard.checkOutput("{}", validator, { maxErrors: -1 }), { code: "invalid_argument" });
+});
