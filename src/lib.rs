@@ -11,6 +11,7 @@ pub mod policy;
 pub mod rescue;
 pub mod response;
 pub mod schema;
+pub mod tape;
 pub mod usage;
 pub mod verdict;
 

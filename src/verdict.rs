@@ -7,6 +7,8 @@
 
 use std::sync::Arc;
 
+use jsonschema::json::Node;
+use jsonschema::types::JsonType;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -76,7 +78,8 @@ pub enum SchemaInput<'a> {
     Unreadable(SchemaError),
 }
 
-/// The verdict. `span` is the byte range of the (rescued) JSON text within
+/// The verdict; it holds no parsed value (the caller has the text and
+/// `span`, and materialises it only when needed). `span` is the byte range of the (rescued) JSON text within
 /// the content whenever it parsed, so a caller holding the content can
 /// materialise the value itself, without this module copying or serialising
 /// it again; `text` is that JSON text when the content was read out of a
@@ -90,7 +93,6 @@ pub struct Verdict {
     pub rescue: Rescue,
     pub span: Option<std::ops::Range<usize>>,
     pub text: Option<String>,
-    pub value: Option<Value>,
     pub schema_hash: Option<String>,
     pub degraded: bool,
     pub finish_reason: Option<String>,
@@ -220,7 +222,6 @@ fn check_stages(
         rescue: Rescue::None,
         span: None,
         text: None,
-        value: None,
         schema_hash: compiled.as_ref().map(|c| c.schema_hash().to_owned()),
         degraded,
         finish_reason: finish_reason.map(str::to_owned),
@@ -242,8 +243,8 @@ fn check_stages(
             "The response has no content.".into(),
         );
     }
-    let value: Value = match serde_json::from_str(rescued.text) {
-        Ok(v) => v,
+    let tape = match crate::tape::parse(rescued.text) {
+        Ok(tape) => tape,
         Err(e) => {
             return fail(
                 verdict,
@@ -254,26 +255,35 @@ fn check_stages(
     };
     let start = (rescued.text.as_ptr() as usize).saturating_sub(content.as_ptr() as usize);
     verdict.span = Some(start..start + rescued.text.len());
-    if options.require_object && !value.is_object() {
+    let root = tape.root().json_type();
+    if options.require_object && root != JsonType::Object {
         let message = format!(
             "The response is JSON but not an object (it is {}).",
-            crate::schema::type_name(&value)
+            json_type_phrase(root)
         );
-        verdict.value = Some(value);
         return fail(verdict, Failure::NotObject, message);
     }
     if let Some(compiled) = compiled {
-        let report = compiled.validate(&value, options.max_errors);
+        let report = compiled.validate_tape(&tape, options.max_errors);
         if !report.valid {
             verdict.errors = report.errors;
             verdict.more_errors = report.more_errors;
-            verdict.value = Some(value);
             let message = schema_message(&verdict.errors, verdict.more_errors);
             return fail(verdict, Failure::Schema, message);
         }
     }
-    verdict.value = Some(value);
     verdict
+}
+
+fn json_type_phrase(t: JsonType) -> &'static str {
+    match t {
+        JsonType::Array => "an array",
+        JsonType::Boolean => "a boolean",
+        JsonType::Integer | JsonType::Number => "a number",
+        JsonType::Null => "null",
+        JsonType::Object => "an object",
+        JsonType::String => "a string",
+    }
 }
 
 /// The compiled schema to check against, and whether it had to be dropped
@@ -306,18 +316,19 @@ fn fail(mut verdict: Verdict, failure: Failure, message: String) -> Verdict {
     verdict
 }
 
-/// serde_json's message with its position; it never quotes the input.
-fn parse_problem(e: &serde_json::Error) -> String {
-    use serde_json::error::Category;
-    match e.classify() {
-        Category::Eof => format!("it ends early at line {} column {}", e.line(), e.column()),
-        _ if e.to_string().starts_with("recursion limit exceeded") => format!(
+/// The parser's message with its position; it never quotes the input.
+fn parse_problem(e: &crate::tape::ParseError) -> String {
+    if e.message.starts_with("EOF") {
+        format!("it ends early at line {} column {}", e.line, e.column)
+    } else if e.message.starts_with("recursion limit exceeded") {
+        format!(
             "it nests deeper than {} levels, at line {} column {}",
             crate::schema::MAX_SCHEMA_DEPTH,
-            e.line(),
-            e.column()
-        ),
-        _ => e.to_string(),
+            e.line,
+            e.column
+        )
+    } else {
+        e.to_string()
     }
 }
 

@@ -59,6 +59,16 @@ fn parse_argument(what: &str, text: &str) -> Result<Value, JsValue> {
     })
 }
 
+/// An instance the facade serialised, read as a tape.
+fn read_instance(text: &str) -> Result<crate::tape::Tape<'_>, JsValue> {
+    crate::tape::parse(text).map_err(|e| {
+        coded_error(
+            "invalid_argument",
+            &format!("the instance could not be read as JSON ({e})"),
+        )
+    })
+}
+
 #[wasm_bindgen(js_name = detectTruncation)]
 pub fn detect_truncation(source_json: &str) -> Result<JsValue, JsValue> {
     let source = parse_argument("the source", source_json)?;
@@ -82,16 +92,16 @@ pub struct RawValidator {
 #[wasm_bindgen(js_class = RawValidator)]
 impl RawValidator {
     pub fn validate(&self, instance_json: &str, options_json: &str) -> Result<JsValue, JsValue> {
-        let instance = parse_argument("the instance", instance_json)?;
         let options = parse_argument("options", options_json)?;
         let cap = max_errors(&options).map_err(argument_error)?;
-        to_js(&self.compiled.validate(&instance, cap))
+        let instance = read_instance(instance_json)?;
+        to_js(&self.compiled.validate_tape(&instance, cap))
     }
 
     #[wasm_bindgen(js_name = isValid)]
     pub fn is_valid(&self, instance_json: &str) -> Result<bool, JsValue> {
-        let instance = parse_argument("the instance", instance_json)?;
-        Ok(self.compiled.is_valid(&instance))
+        let instance = read_instance(instance_json)?;
+        Ok(self.compiled.is_valid_tape(&instance))
     }
 
     #[wasm_bindgen(getter, js_name = schemaHash)]

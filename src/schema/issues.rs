@@ -12,7 +12,9 @@ use std::collections::HashSet;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 
-use super::view::{self, PrefixJson, ViewNode};
+use jsonschema::json::{Array, Node, Object};
+
+use crate::tape::{Tape, TapeJson, TapeNode};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -43,8 +45,8 @@ pub struct Issue {
 /// `unevaluated*`, anything under `then`/`else`) send the collection to the
 /// whole value.
 pub(super) fn collect(
-    validator: &Validator<PrefixJson>,
-    instance: &Value,
+    validator: &Validator<TapeJson>,
+    instance: &Tape<'_>,
     max_errors: usize,
 ) -> (Vec<Issue>, bool) {
     let (issues, more, _) = collect_counted(validator, instance, max_errors);
@@ -59,8 +61,8 @@ pub(super) struct Work {
 }
 
 pub(super) fn collect_counted(
-    validator: &Validator<PrefixJson>,
-    instance: &Value,
+    validator: &Validator<TapeJson>,
+    instance: &Tape<'_>,
     max_errors: usize,
 ) -> (Vec<Issue>, bool, Work) {
     let mut work = Work::default();
@@ -71,7 +73,7 @@ pub(super) fn collect_counted(
     loop {
         let cut = RefCell::new(Vec::new());
         let errors: Vec<ValidationError<'_>> = validator
-            .iter_errors(ViewNode::prefix(instance, limit, &cut))
+            .iter_errors(TapeNode::prefix(instance, limit, &cut))
             .collect();
         work.passes += 1;
         work.errors_built += errors.len();
@@ -82,7 +84,7 @@ pub(super) fn collect_counted(
         }
         if errors.iter().any(may_flip) {
             let all: Vec<ValidationError<'_>> =
-                validator.iter_errors(ViewNode::full(instance)).collect();
+                validator.iter_errors(TapeNode::full(instance)).collect();
             work.passes += 1;
             work.errors_built += all.len();
             let (issues, more) = finish(&all, max_errors);
@@ -99,39 +101,36 @@ pub(super) fn collect_counted(
     }
 }
 
-/// Whether `last` sorts before the first hidden element of every cut array.
-fn nothing_hidden_sorts_before(instance: &Value, cut: &[usize], limit: usize, last: &str) -> bool {
-    let wanted: HashSet<usize> = cut.iter().copied().collect();
+/// Whether `last` sorts before the first hidden element of every cut array
+/// (arrays named by their tape index).
+fn nothing_hidden_sorts_before(instance: &Tape<'_>, cut: &[u32], limit: usize, last: &str) -> bool {
+    let wanted: HashSet<u32> = cut.iter().copied().collect();
     let mut remaining = wanted.len();
-    let mut stack: Vec<(&Value, String)> = vec![(instance, String::new())];
+    let mut stack: Vec<(TapeNode<'_>, String)> = vec![(TapeNode::full(instance), String::new())];
     while let Some((node, path)) = stack.pop() {
-        match node {
-            Value::Array(items) => {
-                if wanted.contains(&view::address(node)) {
-                    let first_hidden = format!("{path}/{limit}");
-                    if compare_pointers(last, &first_hidden) != Ordering::Less {
-                        return false;
-                    }
-                    remaining -= 1;
-                    if remaining == 0 {
-                        return true;
-                    }
+        if let Some(array) = node.as_array() {
+            if wanted.contains(&node.index()) {
+                let first_hidden = format!("{path}/{limit}");
+                if compare_pointers(last, &first_hidden) != Ordering::Less {
+                    return false;
                 }
-                for (i, item) in items.iter().enumerate() {
-                    if matches!(item, Value::Array(_) | Value::Object(_)) {
-                        stack.push((item, format!("{path}/{i}")));
-                    }
+                remaining -= 1;
+                if remaining == 0 {
+                    return true;
                 }
             }
-            Value::Object(map) => {
-                for (key, item) in map {
-                    if matches!(item, Value::Array(_) | Value::Object(_)) {
-                        let segment = key.replace('~', "~0").replace('/', "~1");
-                        stack.push((item, format!("{path}/{segment}")));
-                    }
+            for (i, item) in array.elements().enumerate() {
+                if item.as_array().is_some() || item.as_object().is_some() {
+                    stack.push((item, format!("{path}/{i}")));
                 }
             }
-            _ => {}
+        } else if let Some(object) = node.as_object() {
+            for (key, item) in object.members() {
+                if item.as_array().is_some() || item.as_object().is_some() {
+                    let segment = key.as_ref().replace('~', "~0").replace('/', "~1");
+                    stack.push((item, format!("{path}/{segment}")));
+                }
+            }
         }
     }
     remaining == 0

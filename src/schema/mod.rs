@@ -7,7 +7,6 @@
 mod cache;
 mod closed;
 mod issues;
-mod view;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -21,6 +20,7 @@ pub use cache::{cache_len, clear_cache, set_cache_capacity, DEFAULT_CACHE_CAPACI
 pub use issues::Issue;
 
 use crate::hash::{content_hash, hex_digest};
+use crate::tape::{self, ParseError, Tape, TapeJson, TapeNode};
 
 /// Deeper schemas are refused before compiling: compilation recurses, and a
 /// stack overflow inside wasm is a trap, not an error. The same as the JSON
@@ -141,7 +141,7 @@ pub struct Report {
 }
 
 pub struct CompiledSchema {
-    validator: jsonschema::Validator<view::PrefixJson>,
+    validator: jsonschema::Validator<TapeJson>,
     schema_hash: String,
 }
 
@@ -153,35 +153,50 @@ impl fmt::Debug for CompiledSchema {
     }
 }
 
+/// An instance that could not be turned into a tape (only possible for a
+/// `Value` nested deeper than the tape allows), reported as one issue.
+fn unreadable(problem: &ParseError) -> Report {
+    Report {
+        valid: false,
+        errors: vec![Issue {
+            path: String::new(),
+            schema_path: String::new(),
+            code: "parse".to_owned(),
+            message: format!("The response could not be read: {problem}."),
+        }],
+        more_errors: false,
+    }
+}
+
 impl CompiledSchema {
     pub fn schema_hash(&self) -> &str {
         &self.schema_hash
     }
 
+    /// Validation reads instances as a tape (see `crate::tape`); a `Value`
+    /// is written out and read back, which only tests and Rust callers do.
     pub fn is_valid(&self, instance: &Value) -> bool {
-        self.validator.is_valid(view::ViewNode::full(instance))
+        let text = instance.to_string();
+        tape::parse(&text).is_ok_and(|t| self.is_valid_tape(&t))
+    }
+
+    pub fn is_valid_tape(&self, instance: &Tape<'_>) -> bool {
+        self.validator.is_valid(TapeNode::full(instance))
     }
 
     /// Validates and returns at most `max_errors` issues, in a deterministic
     /// order (instance path, then code). The common valid case costs one
     /// short-circuiting pass.
-    /// The same as `validate`, with what the issue collection cost.
-    #[cfg(test)]
-    fn validate_counted(&self, instance: &Value, max_errors: usize) -> (Report, issues::Work) {
-        let (errors, more_errors, work) =
-            issues::collect_counted(&self.validator, instance, max_errors);
-        (
-            Report {
-                valid: errors.is_empty() && !more_errors,
-                errors,
-                more_errors,
-            },
-            work,
-        )
+    pub fn validate(&self, instance: &Value, max_errors: usize) -> Report {
+        let text = instance.to_string();
+        match tape::parse(&text) {
+            Ok(t) => self.validate_tape(&t, max_errors),
+            Err(problem) => unreadable(&problem),
+        }
     }
 
-    pub fn validate(&self, instance: &Value, max_errors: usize) -> Report {
-        if self.is_valid(instance) {
+    pub fn validate_tape(&self, instance: &Tape<'_>, max_errors: usize) -> Report {
+        if self.is_valid_tape(instance) {
             return Report {
                 valid: true,
                 errors: Vec::new(),
@@ -194,6 +209,31 @@ impl CompiledSchema {
             errors,
             more_errors,
         }
+    }
+
+    /// The same as `validate`, with what the issue collection cost.
+    #[cfg(test)]
+    fn validate_counted(&self, instance: &Value, max_errors: usize) -> (Report, issues::Work) {
+        let text = instance.to_string();
+        let Ok(t) = tape::parse(&text) else {
+            return (
+                Report {
+                    valid: false,
+                    errors: Vec::new(),
+                    more_errors: false,
+                },
+                issues::Work::default(),
+            );
+        };
+        let (errors, more_errors, work) = issues::collect_counted(&self.validator, &t, max_errors);
+        (
+            Report {
+                valid: errors.is_empty() && !more_errors,
+                errors,
+                more_errors,
+            },
+            work,
+        )
     }
 }
 
@@ -291,7 +331,7 @@ fn build(
             .map(|(uri, schema)| (resource_key(uri), schema.clone()))
             .collect(),
     };
-    let mut builder = jsonschema::options_for::<view::PrefixJson>()
+    let mut builder = jsonschema::options_for::<TapeJson>()
         .should_validate_formats(options.formats == FormatMode::Assert)
         .should_ignore_unknown_formats(!options.unknown_formats_error)
         .with_retriever(retriever);

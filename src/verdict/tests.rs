@@ -23,6 +23,11 @@ fn schema() -> Value {
 
 const VALID: &str = r#"{"observations":[{"type":"fact","text":"Sky is blue","importance":2}]}"#;
 
+/// The accepted JSON text, parsed (a verdict holds no value of its own).
+fn parsed(v: &Verdict) -> Value {
+    serde_json::from_str(v.text.as_deref().unwrap()).unwrap()
+}
+
 fn check(output: Value) -> Verdict {
     check_output(
         &output,
@@ -37,7 +42,7 @@ fn conforming_response_is_accepted() {
     let v = check(json!(VALID));
     assert!(v.ok());
     assert_eq!(v.rescue, Rescue::None);
-    assert_eq!(v.value.as_ref().unwrap()["observations"][0]["type"], "fact");
+    assert_eq!(parsed(&v)["observations"][0]["type"], "fact");
     assert_eq!(v.schema_hash.as_deref().map(str::len), Some(32));
     assert!(!v.degraded);
     assert_eq!(v.error_hash(), None);
@@ -53,7 +58,7 @@ fn fenced_json_is_rescued() {
     let v = check(json!(format!("```\n{inner}\n```")));
     assert!(v.ok(), "{}", v.message);
     assert_eq!(
-        v.value.unwrap()["observations"][0]["text"],
+        parsed(&v)["observations"][0]["text"],
         "use ```js\nx()\n``` here"
     );
 }
