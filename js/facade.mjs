@@ -214,7 +214,7 @@ function laneCheck(output, schema, options) {
     }
   }
   const handle = rawOf.get(schema);
-  const status = callRaw(() => raw.checkTextLane(output, handle, maxErrors));
+  const status = callRaw(() => laneStatus(output, handle, maxErrors));
   if (status === 2) {
     const result = JSON.parse(raw.laneTakeVerdict());
     const jsonText = result.textStart === undefined ? undefined : output.slice(result.textStart, result.textEnd);
@@ -231,6 +231,27 @@ function laneCheck(output, schema, options) {
     finishReason: null,
   };
   return { verdict, parse: () => value };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Encodes the response straight into wasm memory with the native encoder
+ * (most responses are nearly all ASCII, so a buffer of about the string's
+ * length usually suffices; otherwise it is encoded again into one of the
+ * largest size UTF-8 can need) and runs the lane over it.
+ */
+function laneStatus(text, handle, maxErrors) {
+  let { read, written } = encodeInput(text, text.length + (text.length >> 3) + 16);
+  if (read < text.length) ({ written } = encodeInput(text, text.length * 3));
+  return raw.checkInputLane(written, handle, maxErrors);
+}
+
+function encodeInput(text, capacity) {
+  // inputBuffer may grow the memory, which detaches the old buffer: take
+  // memory.buffer only after it returns.
+  const pointer = raw.inputBuffer(capacity);
+  return encoder.encodeInto(text, new Uint8Array(memory.buffer, pointer, capacity));
 }
 
 function shapeVerdict(r, parsed) {

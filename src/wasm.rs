@@ -224,10 +224,44 @@ const LANE_OK: u32 = 0;
 const LANE_OK_FENCE: u32 = 1;
 const LANE_FAILED: u32 = 2;
 
+thread_local! {
+    /// Where the facade encodes a response for the lane (see `inputBuffer`).
+    static INPUT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A buffer of at least `capacity` bytes for the facade to encode the next
+/// response into with `TextEncoder.encodeInto`: the browser's native encoder
+/// is several times faster than copying a string in byte by byte. The
+/// pointer is valid until the next call into the module.
+#[wasm_bindgen(js_name = inputBuffer)]
+pub fn input_buffer(capacity: usize) -> *mut u8 {
+    INPUT.with(|input| {
+        let mut buffer = input.borrow_mut();
+        if buffer.len() < capacity {
+            buffer.resize(capacity, 0);
+        }
+        buffer.as_mut_ptr()
+    })
+}
+
 /// The hot path: a string output against a compiled validator, default
-/// options but `maxErrors`. Returns a status instead of a result object, so
-/// an accepted response costs no result string at all; the offsets are read
-/// with `laneStart`/`laneEnd`, a failed verdict with `laneTakeVerdict`.
+/// options but `maxErrors`. The response is the first `len` bytes of the
+/// input buffer. Returns a status instead of a result object, so an accepted
+/// response costs no result string at all; the offsets are read with
+/// `laneStart`/`laneEnd`, a failed verdict with `laneTakeVerdict`.
+#[wasm_bindgen(js_name = checkInputLane)]
+pub fn check_input_lane(len: usize, validator: &RawValidator, max_errors: u32) -> u32 {
+    INPUT.with(|input| {
+        let buffer = input.borrow();
+        // encodeInto writes well-formed UTF-8; anything else is refused.
+        match buffer.get(..len).map(std::str::from_utf8) {
+            Some(Ok(text)) => check_text_lane(text, validator, max_errors),
+            _ => LANE_FAILED,
+        }
+    })
+}
+
+/// The lane for a response passed as a string argument.
 #[wasm_bindgen(js_name = checkTextLane)]
 pub fn check_text_lane(text: &str, validator: &RawValidator, max_errors: u32) -> u32 {
     let options = crate::verdict::CheckOptions {

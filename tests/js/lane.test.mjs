@@ -50,3 +50,19 @@ test("options the lane does not handle take the general path and still apply", (
   assert.equal(verdict.failure, "schema");
   assert.throws(() => guard.checkOutput("{}", validator, { maxErrors: -1 }), { code: "invalid_argument" });
 });
+
+test("large responses grow the input buffer and still match the general path", () => {
+  const validator = guard.compileSchema(schema);
+  const row = (i) => ({ type: i % 97 === 5 ? "other" : "fact", when: "2024-02-29", note: i % 2 ? "ascii" : "non-ascii é 😀" });
+  for (const rows of [10, 5000, 40000]) {
+    const text = JSON.stringify({ rows: Array.from({ length: rows }, (_, i) => row(i)) });
+    const ascii = text.replace(/[^\x00-\x7f]/g, "?");
+    for (const output of [text, ascii, `\`\`\`json\n${text}\n\`\`\``]) {
+      assert.deepEqual(guard.checkOutput(output, validator), guard.checkOutput(output, schema), `${rows} rows`);
+    }
+  }
+  const valid = JSON.stringify({ rows: Array.from({ length: 30000 }, () => ({ type: "fact", when: "2024-01-01", note: "é" })) });
+  const verdict = guard.checkOutput(valid, validator);
+  assert.equal(verdict.ok, true);
+  assert.equal(verdict.value.rows.length, 30000);
+});
