@@ -5,26 +5,8 @@
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { checkOutput, compileSchema } from "../pkg/node.mjs";
+import { rowsSchema as schema } from "./workloads.mjs";
 
-const schema = {
-  type: "object",
-  required: ["observations"],
-  properties: {
-    observations: {
-      type: "array",
-      items: {
-        type: "object",
-        required: ["type", "text", "importance", "observedOn"],
-        properties: {
-          type: { enum: ["fact", "decision", "question"] },
-          text: { type: "string", minLength: 1, maxLength: 400 },
-          importance: { type: "integer", minimum: 1, maximum: 5 },
-          observedOn: { type: "string", format: "date" },
-        },
-      },
-    },
-  },
-};
 
 const row = (i) => ({ type: "fact", text: `Observation number ${i} about the rollout plan`, importance: 1 + (i % 5), observedOn: "2026-11-27" });
 const badRow = () => ({ type: "", text: "", importance: 0, observedOn: "2026-02-30" });

@@ -66,11 +66,7 @@ function measureHot(cases, what) {
       c.roundMeans.push((ms * 1000) / calls);
     }
   }
-  const result = {};
-  for (const c of cases) {
-    result[c.key] = { meanUs: (c.ms * 1000) / c.calls, calls: c.calls, roundMeansUs: c.roundMeans };
-  }
-  return result;
+  return summarise(cases);
 }
 
 let unique = 0;
@@ -110,11 +106,7 @@ function measureCold(cases, what) {
       c.roundMeans.push((ms * 1000) / calls);
     }
   }
-  const result = {};
-  for (const c of cases) {
-    result[c.key] = { meanUs: (c.ms * 1000) / c.calls, calls: c.calls, roundMeansUs: c.roundMeans };
-  }
-  return result;
+  return summarise(cases);
 }
 
 const median = (xs) => {
@@ -216,3 +208,12 @@ results.sink = sinkValue();
 const json = `${JSON.stringify(results, null, 2)}\n`;
 if (outFile) writeFileSync(outFile, json);
 else process.stdout.write(json);
+
+/** Mean microseconds per call for each case, with the per-round means. */
+function summarise(cases) {
+  const result = {};
+  for (const c of cases) {
+    result[c.key] = { meanUs: (c.ms * 1000) / c.calls, calls: c.calls, roundMeansUs: c.roundMeans };
+  }
+  return result;
+}
