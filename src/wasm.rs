@@ -261,9 +261,8 @@ pub fn check_input_lane(len: usize, validator: &RawValidator, max_errors: u32) -
     })
 }
 
-/// The lane for a response passed as a string argument.
-#[wasm_bindgen(js_name = checkTextLane)]
-pub fn check_text_lane(text: &str, validator: &RawValidator, max_errors: u32) -> u32 {
+/// The lane over the response text.
+fn check_text_lane(text: &str, validator: &RawValidator, max_errors: u32) -> u32 {
     let options = crate::verdict::CheckOptions {
         max_errors: usize::try_from(max_errors).unwrap_or(usize::MAX),
         ..Default::default()
