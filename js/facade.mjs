@@ -187,8 +187,15 @@ export function checkDetailed(output, schema, options) {
     const schemaJson = schema === undefined || schema === null ? undefined : readableSchemaText(schema, options);
     result = callRawJson(() => raw.checkOutput(text, isText, schemaJson, opts));
   }
-  // The JSON text is a slice of the caller's string (or, for a response
-  // object, handed back); it is parsed only when a value is returned.
+  return detailedFrom(result, text);
+}
+
+/**
+ * A core result as { verdict, parse }. The JSON text is a slice of the
+ * caller's string (or, for a response object, handed back); it is parsed
+ * only when a value is returned.
+ */
+function detailedFrom(result, text) {
   const jsonText =
     result.textStart !== undefined ? text.slice(result.textStart, result.textEnd) : result.text;
   const parse = () => (jsonText === undefined ? undefined : JSON.parse(jsonText));
@@ -215,11 +222,8 @@ function laneCheck(output, schema, options) {
   }
   const handle = rawOf.get(schema);
   const status = callRaw(() => laneStatus(output, handle, maxErrors));
-  if (status === 2) {
-    const result = JSON.parse(raw.laneTakeVerdict());
-    const jsonText = result.textStart === undefined ? undefined : output.slice(result.textStart, result.textEnd);
-    return { verdict: shapeVerdict(result, undefined), parse: () => (jsonText === undefined ? undefined : JSON.parse(jsonText)) };
-  }
+  if (status === 3) return undefined;
+  if (status === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), output);
   const jsonText = output.slice(raw.laneStart(), raw.laneEnd());
   const value = JSON.parse(jsonText);
   const verdict = {

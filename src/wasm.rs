@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 use crate::options::{check_options, compile_options, max_errors, ArgumentError};
 use crate::policy::{carries_tools, next_action, AttemptState, RequestTools};
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
-use crate::verdict::{check_content, check_output, Failure, SchemaInput};
+use crate::verdict::{check_content, check_output, Failure, SchemaInput, Verdict};
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -149,16 +149,23 @@ fn run_check(
             None,
         )
     };
+    to_js(&shaped_with_text(&verdict, offsets))
+}
+
+/// The verdict as JSON plus where its JSON text is: UTF-16 offsets into the
+/// caller's string when there are any, else the text itself when it was
+/// read out of a response object here.
+fn shaped_with_text(verdict: &Verdict, offsets: Option<(usize, usize)>) -> Value {
     let mut shaped = verdict.to_json();
     if let Value::Object(map) = &mut shaped {
         if let Some((start, end)) = offsets {
             map.insert("textStart".into(), start.into());
             map.insert("textEnd".into(), end.into());
-        } else if let Some(text) = verdict.text {
-            map.insert("text".into(), text.into());
+        } else if let Some(text) = &verdict.text {
+            map.insert("text".into(), text.clone().into());
         }
     }
-    to_js(&shaped)
+    shaped
 }
 
 /// A byte range of `text` as UTF-16 code unit offsets, which is how
@@ -219,10 +226,13 @@ thread_local! {
         const { std::cell::RefCell::new((0, 0, None)) };
 }
 
-/// Accepted, JSON not rescued / rescued from a code fence; not accepted.
+/// Accepted, JSON not rescued / rescued from a code fence; not accepted (the
+/// verdict waits in `LANE`); not checked here, so the facade takes the
+/// general path.
 const LANE_OK: u32 = 0;
 const LANE_OK_FENCE: u32 = 1;
 const LANE_FAILED: u32 = 2;
+const LANE_UNAVAILABLE: u32 = 3;
 
 thread_local! {
     /// Where the facade encodes a response for the lane (see `inputBuffer`).
@@ -256,7 +266,7 @@ pub fn check_input_lane(len: usize, validator: &RawValidator, max_errors: u32) -
         // encodeInto writes well-formed UTF-8; anything else is refused.
         match buffer.get(..len).map(std::str::from_utf8) {
             Some(Ok(text)) => check_text_lane(text, validator, max_errors),
-            _ => LANE_FAILED,
+            _ => LANE_UNAVAILABLE,
         }
     })
 }
@@ -270,7 +280,7 @@ fn check_text_lane(text: &str, validator: &RawValidator, max_errors: u32) -> u32
     let input = SchemaInput::Compiled(Arc::clone(&validator.compiled));
     // A compiled validator cannot fail to compile, so this never errs.
     let Ok(verdict) = check_content(text, None, input, &options) else {
-        return LANE_FAILED;
+        return LANE_UNAVAILABLE;
     };
     if verdict.ok() {
         let (start, end) = verdict
@@ -285,13 +295,9 @@ fn check_text_lane(text: &str, validator: &RawValidator, max_errors: u32) -> u32
             LANE_OK
         };
     }
-    let mut shaped = verdict.to_json();
-    if let (Value::Object(map), Some(span)) = (&mut shaped, verdict.span.clone()) {
-        let (start, end) = utf16_range(text, span);
-        map.insert("textStart".into(), start.into());
-        map.insert("textEnd".into(), end.into());
-    }
-    LANE.with(|lane| lane.borrow_mut().2 = Some(shaped.to_string()));
+    let offsets = verdict.span.clone().map(|span| utf16_range(text, span));
+    let shaped = shaped_with_text(&verdict, offsets).to_string();
+    LANE.with(|lane| lane.borrow_mut().2 = Some(shaped));
     LANE_FAILED
 }
 
