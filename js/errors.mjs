@@ -10,7 +10,7 @@ export class SchemaError extends Error {
   }
 }
 
-/** A guarded call whose every allowed attempt failed the check. */
+/** A guarded call that ended without an accepted output: every allowed attempt failed the check, or the deadline passed. */
 export class StructuredOutputError extends Error {
   constructor(message, details) {
     super(message);
@@ -23,6 +23,7 @@ export class StructuredOutputError extends Error {
     this.response = details.response;
     this.verdicts = details.verdicts;
     this.stoppedBy = details.stoppedBy;
+    this.audit = details.audit;
   }
 }
 

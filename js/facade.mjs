@@ -346,7 +346,61 @@ export function requestCarriesTools(request, hasToolsOption) {
   );
 }
 
-/** The next step after an attempt, decided in Rust (src/policy.rs). */
-export function nextAction(attempts, failure, carriesTools, aborted, strict) {
-  return callRawJson(() => raw.nextAction(attempts, failure, carriesTools, aborted, strict));
+/**
+ * The next step after the last attempt of `history` ([{ failure, errorHash }]),
+ * decided in Rust (src/policy.rs).
+ */
+export function nextAction(history, budgetsText, carriesTools, aborted, deadlinePassed, strict, repair) {
+  const text = JSON.stringify(history);
+  return callRawJson(() => raw.nextAction(text, budgetsText, carriesTools, aborted, deadlinePassed, strict, repair));
+}
+
+/** Throws the typed error guardedCall would for these budgets (JSON text). */
+export function checkBudgets(budgetsText) {
+  callRaw(() => raw.checkBudgets(budgetsText));
+}
+
+/** What checked a response, for audit records. */
+export function validatorVersion() {
+  return callRaw(() => raw.validatorVersion());
+}
+
+/**
+ * The repair message for a failed verdict: each failing path, its code and
+ * the constraint `schema` sets there, never a value from the output, with
+ * anything that looks like a credential redacted.
+ */
+export function repairFeedback(verdict, schema) {
+  if (verdict === null || typeof verdict !== "object" || Array.isArray(verdict)) {
+    throw argumentError(`repairFeedback needs a verdict from checkOutput, not ${verdict === null ? "null" : Array.isArray(verdict) ? "an array" : typeof verdict}`);
+  }
+  const verdictText = jsonText("the verdict", { ok: verdict.ok, failure: verdict.failure, errors: verdict.errors, moreErrors: verdict.moreErrors });
+  let schemaJson;
+  if (isValidator(schema)) schemaJson = schema[SOURCE].text;
+  else if (schema !== undefined && schema !== null) schemaJson = schemaText(schema);
+  return callRaw(() => raw.repairFeedback(verdictText, schemaJson));
+}
+
+function argumentKind(value) {
+  if (value === null) return "null";
+  return Array.isArray(value) ? "an array" : typeof value;
+}
+
+/**
+ * The schema to send in a provider's native structured-output mode, the
+ * constraints that mode will not enforce (for post-validation), and where the
+ * sent schema lets the model answer differently from the original (see
+ * src/provider_schema.rs). `schema` is an object, JSON text, a
+ * response-format wrapper or a Validator; the caller's object is only read.
+ */
+export function toProviderSchema(schema, provider) {
+  if (typeof provider !== "string") {
+    throw argumentError(`provider must be "openai", "anthropic", "gemini" or "ollama", not ${argumentKind(provider)}`);
+  }
+  let text;
+  if (typeof schema === "string") text = schema;
+  else if (isValidator(schema)) text = schema[SOURCE].text;
+  else if (schema !== null && typeof schema === "object" && !Array.isArray(schema)) text = jsonText("the schema", schema);
+  else throw argumentError(`toProviderSchema needs a schema object or JSON text, not ${argumentKind(schema)}`);
+  return callRawJson(() => raw.toProviderSchema(text, provider));
 }

@@ -1,15 +1,21 @@
 // guardedCall: the only part of the package that awaits. Every decision
-// (may we resample? is this accepted?) is asked of the Rust core; this file
+// (may we retry? is this accepted?) is asked of the Rust core; this file
 // calls the model, reads clocks and signals, and keeps the record.
 import {
+  checkBudgets,
   checkDetailed,
+  jsonText,
   mergeUsage,
   nextAction,
   normalizeUsage,
+  repairFeedback,
   requestCarriesTools,
+  validatorVersion,
   wrapperStrict,
 } from "./facade.mjs";
 import { StructuredOutputError, argumentError } from "./errors.mjs";
+import { feedbackAppenderFor } from "./feedback.mjs";
+import { statsRecorder } from "./stats.mjs";
 
 function abortReason(signal) {
   if (signal.reason !== undefined) return signal.reason;
@@ -20,18 +26,72 @@ function abortReason(signal) {
 
 function checkOptionsOf(options) {
   const picked = {};
-  for (const key of ["maxErrors", "requireObject", "formats", "draft", "rejectUnknownFields", "unknownFormats", "resources", "customFormats"]) {
+  for (const key of ["maxErrors", "requireObject", "formats", "draft", "rejectUnknownFields", "unknownFormats", "resources", "customFormats", "rules"]) {
     if (options[key] !== undefined) picked[key] = options[key];
   }
   return picked;
 }
 
-export async function guardedCall(request, callModel, options) {
+const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
+
+/** Settles with the model's response, or rejects when the deadline passes or the caller aborts. */
+function callWithin(callModel, request, context, deadline, signal) {
+  const call = Promise.resolve().then(() => callModel(request, context));
+  if (deadline === Infinity && !signal) return call.catch((error) => Promise.reject({ thrown: error }));
+  return new Promise((resolve, reject) => {
+    let timer;
+    // A call that returns right as the caller aborts still counts: its
+    // tokens are spent and its output may be accepted. Only a call still
+    // running a moment after the abort is abandoned.
+    const onAbort = () => setTimeout(() => finish(() => reject({ aborted: abortReason(signal) })), 0);
+    let settled = false;
+    const finish = (settle) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      settle();
+    };
+    if (deadline !== Infinity) {
+      timer = setTimeout(() => finish(() => reject({ deadline: true })), Math.max(0, deadline - now()));
+    }
+    signal?.addEventListener("abort", onAbort, { once: true });
+    call.then(
+      (value) => finish(() => resolve(value)),
+      (error) => finish(() => reject({ thrown: error })),
+    );
+  });
+}
+
+/** A signal that aborts when the caller's does or the deadline passes, for callModel to pass on. */
+function attemptSignal(signal, deadline) {
+  const controller = new AbortController();
+  const cleanups = [];
+  if (signal) {
+    const forward = () => controller.abort(abortReason(signal));
+    if (signal.aborted) forward();
+    else {
+      signal.addEventListener("abort", forward, { once: true });
+      cleanups.push(() => signal.removeEventListener("abort", forward));
+    }
+  }
+  if (deadline !== Infinity) {
+    const timer = setTimeout(() => {
+      const error = new Error("The guarded call's deadline passed");
+      error.name = "TimeoutError";
+      controller.abort(error);
+    }, Math.max(0, deadline - now()));
+    cleanups.push(() => clearTimeout(timer));
+  }
+  return { signal: controller.signal, release: () => cleanups.forEach((f) => f()) };
+}
+
+function readOptions(request, callModel, options) {
   if (typeof callModel !== "function") throw argumentError("guardedCall needs callModel(request) as a function");
   if (options === null || typeof options !== "object") throw argumentError("guardedCall needs options with a schema");
-  const { schema, signal, read, usage: usageOf, onAttempt } = options;
+  const { schema, signal, read, usage: usageOf, onAttempt, appendFeedback } = options;
   if (schema === undefined || schema === null) throw argumentError("guardedCall needs options.schema");
-  for (const [name, fn] of [["read", read], ["usage", usageOf], ["onAttempt", onAttempt]]) {
+  for (const [name, fn] of [["read", read], ["usage", usageOf], ["onAttempt", onAttempt], ["appendFeedback", appendFeedback]]) {
     if (fn !== undefined && typeof fn !== "function") throw argumentError(`options.${name} must be a function`);
   }
   for (const name of ["strict", "hasTools"]) {
@@ -39,65 +99,162 @@ export async function guardedCall(request, callModel, options) {
       throw argumentError(`options.${name} must be a boolean, not ${typeof options[name]}`);
     }
   }
-  if (signal !== undefined && (signal === null || typeof signal.aborted !== "boolean")) {
+  if (signal !== undefined && (signal === null || typeof signal.aborted !== "boolean" || typeof signal.addEventListener !== "function")) {
     throw argumentError("options.signal must be an AbortSignal");
   }
-  const strict = options.strict ?? wrapperStrict(schema) ?? true;
+  const retry = options.retry ?? "resample";
+  if (retry !== "resample" && retry !== "repair") {
+    throw argumentError(`options.retry must be "resample" or "repair", not ${JSON.stringify(retry) ?? typeof retry}`);
+  }
+  const { deadlineMs } = options;
+  if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs > 0 && deadlineMs <= 2 ** 31 - 1)) {
+    throw argumentError("options.deadlineMs must be a number of milliseconds above 0 (at most 2147483647)");
+  }
+  const budgetsText = options.budgets === undefined ? "null" : jsonText("options.budgets", options.budgets);
+  checkBudgets(budgetsText);
+  const append = retry === "repair" ? appendFeedback ?? feedbackAppenderFor(request) : undefined;
+  if (retry === "repair" && !append) {
+    throw argumentError(
+      'retry: "repair" needs options.appendFeedback(request, text) for this request shape (built in: OpenAI chat, OpenAI Responses, Anthropic messages, Gemini contents)',
+    );
+  }
+  return { schema, signal, read, usageOf, onAttempt, retry, append, deadlineMs, budgetsText, record: statsRecorder(options.stats) };
+}
+
+export async function guardedCall(request, callModel, options) {
+  const o = readOptions(request, callModel, options);
+  const strict = options.strict ?? wrapperStrict(o.schema) ?? true;
   const checkOptions = checkOptionsOf(options);
-  // Check the schema and every option before the first model call: a
-  // mistake there is the caller's and should cost no tokens. Unless asked to
-  // degrade, a schema that cannot compile throws here. The compiled
-  // validator is cached, so the checks below reuse it.
-  checkDetailed("{}", schema, { ...checkOptions, onInvalidSchema: options.onInvalidSchema ?? "throw" });
+  // Check the schema, the rules and every option before the first model
+  // call: a mistake there is the caller's and should cost no tokens. Unless
+  // asked to degrade, a schema that cannot compile throws here. The
+  // compiled validator is cached, so the checks below reuse it.
+  checkDetailed("{}", o.schema, { ...checkOptions, onInvalidSchema: options.onInvalidSchema ?? "throw" });
   if (options.onInvalidSchema !== undefined) checkOptions.onInvalidSchema = options.onInvalidSchema;
   const carriesTools = requestCarriesTools(request, options.hasTools);
+  const deadline = o.deadlineMs === undefined ? Infinity : now() + o.deadlineMs;
 
   const responses = [];
   const usages = [];
   const verdicts = [];
+  const history = [];
+  let nextRequest = request;
+  let calls = 0;
+
+  const auditOf = (stoppedBy) => ({
+    attempts: verdicts.map((v) => ({ failure: v.ok ? null : v.failure, errorHash: v.ok ? null : v.errorHash, rescue: v.rescue })),
+    schemaHash: verdicts.find((v) => v.schemaHash)?.schemaHash ?? null,
+    validatorVersion: validatorVersion(),
+    stoppedBy,
+  });
+  const record = (outcome, stoppedBy) =>
+    o.record?.({
+      outcome,
+      stoppedBy,
+      attempts: verdicts.map((v, i) => ({ failure: v.ok ? null : v.failure, usage: usages[i] })),
+    });
+  const reject = (message, failure, errors, stoppedBy) => {
+    record("rejected", stoppedBy);
+    return new StructuredOutputError(message, {
+      failure,
+      errors,
+      attempts: calls,
+      usage: mergeUsage(...usages),
+      response: responses.at(-1),
+      verdicts,
+      stoppedBy,
+      audit: auditOf(stoppedBy),
+    });
+  };
+
   for (;;) {
-    if (signal?.aborted) throw abortReason(signal);
-    const response = await callModel(request);
+    if (o.signal?.aborted) {
+      record("error", "aborted");
+      throw abortReason(o.signal);
+    }
+    calls += 1;
+    const { signal: callSignal, release } = attemptSignal(o.signal, deadline);
+    let response;
+    try {
+      response = await callWithin(callModel, nextRequest, { signal: callSignal, attempt: calls }, deadline, o.signal);
+    } catch (outcome) {
+      if (outcome.deadline) {
+        const last = verdicts.at(-1);
+        throw reject(
+          `No accepted output within the deadline of ${o.deadlineMs} ms (attempt ${calls} was still running)${last ? `; the last finished attempt failed: ${last.failure}` : ""}.`,
+          last ? last.failure : "deadline",
+          last ? last.errors : [],
+          "deadline",
+        );
+      }
+      record("error", outcome.aborted !== undefined ? "aborted" : undefined);
+      throw outcome.aborted !== undefined ? outcome.aborted : outcome.thrown;
+    } finally {
+      release();
+    }
     responses.push(response);
-    usages.push(usageOf ? usageOf(response) : normalizeUsage(response ?? null));
-    const output = read ? read(response) : response;
-    const { verdict, parse } = checkDetailed(output, schema, checkOptions);
+    usages.push(o.usageOf ? o.usageOf(response) : normalizeUsage(response ?? null));
+    const output = o.read ? o.read(response) : response;
+    const { verdict, parse } = checkDetailed(output, o.schema, checkOptions);
     verdicts.push(verdict);
-    const attempts = responses.length;
-    const decision = nextAction(attempts, verdict.ok ? undefined : verdict.failure, carriesTools, Boolean(signal?.aborted), strict);
-    if (onAttempt) onAttempt({ attempt: attempts, verdict, usage: usages[attempts - 1], action: decision.action, stoppedBy: decision.stoppedBy });
-    const usage = mergeUsage(...usages);
+    history.push({ failure: verdict.ok ? null : verdict.failure, errorHash: verdict.ok ? null : verdict.errorHash });
+    const decision = nextAction(
+      history,
+      o.budgetsText,
+      carriesTools,
+      Boolean(o.signal?.aborted),
+      now() >= deadline,
+      strict,
+      o.retry === "repair",
+    );
+    if (o.onAttempt) {
+      o.onAttempt({ attempt: calls, verdict, usage: usages[calls - 1], action: decision.action, stoppedBy: decision.stoppedBy });
+    }
     switch (decision.action) {
       case "accept":
-        return { value: verdict.value, response, attempts, usage, rescue: verdict.rescue, verdicts };
+        record("accepted", "accepted");
+        return {
+          value: verdict.value,
+          response,
+          attempts: calls,
+          usage: mergeUsage(...usages),
+          rescue: verdict.rescue,
+          verdicts,
+          audit: auditOf("accepted"),
+        };
       case "return_with_warning": {
+        record("lenient", "lenient");
         const parsed = parse();
         return {
           value: parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : null,
           response,
-          attempts,
-          usage,
+          attempts: calls,
+          usage: mergeUsage(...usages),
           warning: `${verdict.failure}: ${verdict.message}`,
           verdicts,
+          audit: auditOf("lenient"),
         };
       }
       case "resample":
+        nextRequest = request;
+        continue;
+      case "repair":
+        nextRequest = o.append(request, repairFeedback(verdict, o.schema));
         continue;
       default: {
         const why = {
-          tools: "the request carries tools, so it is not resampled",
+          tools: "the request carries tools, so it is not retried",
           aborted: "the call was aborted",
-          budget: `no attempts are left after ${attempts}`,
+          deadline: "the deadline passed",
+          repeated_error: "the same error came twice in a row",
+          budget: `no retries are left after ${calls} ${calls === 1 ? "attempt" : "attempts"}`,
         }[decision.stoppedBy] ?? decision.stoppedBy;
-        throw new StructuredOutputError(`The model's output was rejected (${verdict.failure}; ${why}). ${verdict.message}`, {
-          failure: verdict.failure,
-          errors: verdict.errors,
-          attempts,
-          usage,
-          response,
-          verdicts,
-          stoppedBy: decision.stoppedBy,
-        });
+        throw reject(
+          `The model's output was rejected (${verdict.failure}; ${why}). ${verdict.message}`,
+          verdict.failure,
+          verdict.errors,
+          decision.stoppedBy,
+        );
       }
     }
   }

@@ -2,7 +2,7 @@
 // usage file (tests/types/usage.ts) with `tsc --noEmit --strict`.
 
 export type Rescue = "none" | "code_fence";
-export type FailureClass = "truncated" | "empty" | "unparseable" | "not_object" | "schema";
+export type FailureClass = "truncated" | "empty" | "unparseable" | "not_object" | "schema" | "rule";
 export type Draft = "2020-12" | "2019-09" | "7" | "6" | "4";
 
 /** One problem found by schema validation. */
@@ -14,6 +14,21 @@ export interface Issue {
   /** The failing JSON Schema keyword: "type", "enum", "required", "format", ... */
   code: string;
   /** One English sentence. Never quotes the instance's values. */
+  message: string;
+  /** For code "rule": the broken rule's name (and `message` is the rule's). */
+  rule?: string;
+}
+
+/**
+ * A business rule, checked once the schema stage passes: when the response
+ * matches `if` (or always, without one) it must match `then`.
+ */
+export interface Rule {
+  /** Unique among the rules; reported as the issue's `rule`. */
+  name: string;
+  if?: JsonSchema;
+  then: JsonSchema;
+  /** For people, logs and repair feedback. */
   message: string;
 }
 
@@ -43,11 +58,15 @@ export interface ValidationResult {
   moreErrors: boolean;
 }
 
-/** A compiled schema, from compileSchema(). */
-export declare class Validator {
+/**
+ * A compiled schema, from compileSchema(). `T` is the type the schema
+ * describes, as the caller declares it: `isValid` narrows to it, and
+ * checkOutput with this validator returns a `Verdict<T>`.
+ */
+export declare class Validator<T = unknown> {
   private constructor();
   validate(instance: unknown, options?: ValidateOptions): ValidationResult;
-  isValid(instance: unknown): boolean;
+  isValid(instance: unknown): instance is T;
   /** A stable hash of the schema content (key order does not matter). */
   readonly schemaHash: string;
   /** Releases the compiled schema's wasm memory now rather than at garbage collection. */
@@ -71,6 +90,8 @@ export interface CheckOptions extends CompileOptions, ValidateOptions {
   requireObject?: boolean;
   /** What to do when the schema cannot be compiled. Default "degrade". */
   onInvalidSchema?: "degrade" | "throw";
+  /** Business rules; a broken one is a "rule" failure. */
+  rules?: Rule[];
 }
 
 export interface OkVerdict<T = unknown> {
@@ -146,7 +167,9 @@ export interface Usage {
 
 export declare function detectTruncation(source: unknown): Truncation;
 export declare function rescueJson(text: string): { text: string; rescue: Rescue };
-export declare function compileSchema(schema: JsonSchema | string, options?: CompileOptions): Validator;
+export declare function compileSchema<T = unknown>(schema: JsonSchema | string, options?: CompileOptions): Validator<T>;
+/** With a `Validator<T>`, the verdict's value is a `T`. */
+export declare function checkOutput<T>(output: ModelOutput, schema: Validator<T>, options?: CheckOptions): Verdict<T>;
 export declare function checkOutput<T = unknown>(output: ModelOutput, schema?: SchemaInput | null, options?: CheckOptions): Verdict<T>;
 export declare function normalizeUsage(usageOrResponse: unknown): Usage;
 export declare function mergeUsage(...usages: unknown[]): Usage;
@@ -161,15 +184,152 @@ export declare function wasmMemoryBytes(): number;
 /** Resolves once the module is loaded: immediately in Node and Bun; browsers must await it first. */
 export declare function ready(): Promise<void>;
 
+/** A provider's native structured-output mode (OpenAI strict, Anthropic, Gemini responseJsonSchema, Ollama). */
+export type ProviderName = "openai" | "anthropic" | "gemini" | "ollama";
+
+/** A constraint of the original schema that the provider's mode will not enforce: validate for it afterwards. */
+export interface UnenforcedConstraint {
+  /** JSON Pointer into the original schema, to the subschema holding `keyword`, e.g. "/properties/email". */
+  path: string;
+  /** The JSON Schema keyword, e.g. "format", "minLength", "oneOf". */
+  keyword: string;
+}
+
+/**
+ * Where the sent schema lets the model answer differently from the original.
+ * "optional_nullable": an optional property (at `path`) is now required and
+ * may be null, which stands for "absent": drop it before validating against
+ * the original. "closed_object": an object (at `path`) that allowed other
+ * properties now forbids them.
+ */
+export interface ProviderSchemaChange {
+  path: string;
+  change: "optional_nullable" | "closed_object";
+}
+
+export interface ProviderSchemaResult {
+  /** The schema to send in the provider's structured-output mode. */
+  schema: Record<string, unknown>;
+  /** Sorted by path, then keyword. */
+  unenforced: UnenforcedConstraint[];
+  /** Sorted by path, then change. */
+  changes: ProviderSchemaChange[];
+}
+
+/**
+ * The schema to send in `provider`'s structured-output mode and the
+ * constraints it leaves unenforced. Never modifies `schema`. Throws a
+ * TypeError (code "invalid_argument") for an unknown provider or a schema
+ * that is not an object or text, and SchemaError when the schema does not
+ * compile or cannot be expressed in the mode (OpenAI strict mode needs an
+ * object at the root).
+ */
+export declare function toProviderSchema(
+  schema: Record<string, unknown> | string | ResponseFormatWrapper | Validator,
+  provider: ProviderName,
+): ProviderSchemaResult;
+
 export interface AttemptEvent {
   attempt: number;
   verdict: Verdict;
   usage: Usage;
-  action: "accept" | "resample" | "reject" | "return_with_warning";
+  action: "accept" | "resample" | "repair" | "reject" | "return_with_warning";
   stoppedBy: StopReason | null;
 }
 
-export type StopReason = "accepted" | "tools" | "aborted" | "budget" | "lenient";
+export type StopReason = "accepted" | "tools" | "aborted" | "deadline" | "repeated_error" | "budget" | "lenient";
+
+/**
+ * Retries allowed after failures of each class, and in total (0 to 10
+ * each). Default: `{ total: 1 }`. Without `total`, it is the largest class
+ * budget given. Whatever the budgets, the same errorHash twice in a row
+ * stops at once, and a request with tools is never retried.
+ */
+export interface Budgets {
+  truncated?: number;
+  empty?: number;
+  unparseable?: number;
+  not_object?: number;
+  schema?: number;
+  rule?: number;
+  total?: number;
+}
+
+/** What guardedCall passes to callModel besides the request. */
+export interface CallContext {
+  /** Aborts when the caller's signal does or the deadline passes: pass it to the provider's SDK. */
+  signal: AbortSignal;
+  /** 1 for the first call. */
+  attempt: number;
+}
+
+/** One attempt as the audit record keeps it. */
+export interface AuditAttempt {
+  failure: FailureClass | null;
+  errorHash: string | null;
+  rescue: Rescue;
+}
+
+export interface Audit {
+  attempts: AuditAttempt[];
+  schemaHash: string | null;
+  /** e.g. "structured-output-guard/0.1.0 jsonschema/0.61.2". */
+  validatorVersion: string;
+  stoppedBy: StopReason;
+}
+
+/** A collector for `options.stats`. */
+export interface GuardStats {
+  snapshot(): GuardStatsSnapshot;
+  reset(): void;
+}
+
+export interface TokenCounts {
+  input: number;
+  output: number;
+  total: number;
+}
+
+export interface GuardStatsSnapshot {
+  calls: number;
+  accepted: number;
+  acceptedFirstTry: number;
+  rejected: number;
+  /** Calls on the lenient (`strict: false`) path. */
+  lenient: number;
+  /** Calls that ended with callModel throwing or an abort. */
+  errors: number;
+  /** Attempts made in all calls. */
+  attempts: number;
+  /** Retries made by calls that ended accepted, per accepted call. */
+  retriesPerAccept: number;
+  retriesBeforeAccept: number;
+  /** Failed attempts by failure class. */
+  failures: Record<FailureClass, number>;
+  stoppedBy: Partial<Record<StopReason, number>>;
+  repeatedErrorStops: number;
+  /** Tokens and cost spent on attempts that failed the check. */
+  failedAttemptTokens: TokenCounts;
+  failedAttemptCost: number;
+  tokens: TokenCounts;
+  cost: number;
+}
+
+export declare function createGuardStats(): GuardStats;
+
+/**
+ * The repair message for a failed verdict: each failing path, its code and
+ * the constraint the schema sets there. Never quotes the model's output;
+ * anything that looks like a credential is redacted.
+ */
+export declare function repairFeedback(verdict: FailedVerdict, schema?: SchemaInput | null): string;
+
+/** Adds feedback to a request as one user message; never mutates `request`. */
+export type FeedbackAppender<Req = any> = (request: Req, text: string) => Req;
+export declare function appendOpenAIChatFeedback<Req extends { messages: unknown[] }>(request: Req, text: string): Req;
+export declare function appendAnthropicFeedback<Req extends { messages: unknown[] }>(request: Req, text: string): Req;
+export declare function appendGeminiFeedback<Req extends { contents: unknown[] }>(request: Req, text: string): Req;
+export declare function appendOpenAIResponsesFeedback<Req extends { input: string | unknown[] }>(request: Req, text: string): Req;
 
 export interface GuardOptions<R = unknown> extends CheckOptions {
   schema: SchemaInput;
@@ -181,6 +341,14 @@ export interface GuardOptions<R = unknown> extends CheckOptions {
   read?: (response: R) => { content: unknown; finishReason?: string | null };
   usage?: (response: R) => Usage;
   onAttempt?: (event: AttemptEvent) => void;
+  /** How a failed attempt is retried. Default "resample" (the identical request). */
+  retry?: "resample" | "repair";
+  /** For retry "repair": adds the feedback to the original request. Default: by the request's shape. */
+  appendFeedback?: FeedbackAppender;
+  budgets?: Budgets;
+  /** Wall-clock bound across all attempts, in milliseconds. */
+  deadlineMs?: number;
+  stats?: GuardStats;
 }
 
 export interface GuardResult<T, R = unknown> {
@@ -190,7 +358,8 @@ export interface GuardResult<T, R = unknown> {
   /** Every attempt's usage merged, failed attempts included. */
   usage: Usage;
   rescue: Rescue;
-  verdicts: Verdict[];
+  verdicts: Verdict<T>[];
+  audit: Audit;
 }
 
 export interface LenientGuardResult<T, R = unknown> {
@@ -201,19 +370,23 @@ export interface LenientGuardResult<T, R = unknown> {
   usage: Usage;
   /** Set when the check failed: the failure class and message. */
   warning?: string;
-  verdicts: Verdict[];
+  verdicts: Verdict<T>[];
+  audit: Audit;
 }
+
+/** A guarded call's schema; a `Validator<T>` lets guardedCall infer `T`. */
+export type GuardSchema<T> = SchemaInput | Validator<T>;
 
 /** `strict: false`: the lenient legacy path, one call, never throws for validation. */
 export declare function guardedCall<T = unknown, Req = unknown, R = unknown>(
   request: Req,
-  callModel: (request: Req) => Promise<R> | R,
-  options: GuardOptions<R> & { strict: false },
+  callModel: (request: Req, context: CallContext) => Promise<R> | R,
+  options: GuardOptions<R> & { strict: false; schema: GuardSchema<T> },
 ): Promise<LenientGuardResult<T, R>>;
 /** A response-format wrapper declaring `strict: false` makes the call lenient too. */
 export declare function guardedCall<T = unknown, Req = unknown, R = unknown>(
   request: Req,
-  callModel: (request: Req) => Promise<R> | R,
+  callModel: (request: Req, context: CallContext) => Promise<R> | R,
   options: GuardOptions<R> & { strict?: undefined; schema: ResponseFormatWrapper & { strict: false } },
 ): Promise<LenientGuardResult<T, R>>;
 /**
@@ -225,9 +398,18 @@ export declare function guardedCall<T = unknown, Req = unknown, R = unknown>(
  */
 export declare function guardedCall<T = unknown, Req = unknown, R = unknown>(
   request: Req,
-  callModel: (request: Req) => Promise<R> | R,
-  options: GuardOptions<R>,
+  callModel: (request: Req, context: CallContext) => Promise<R> | R,
+  options: GuardOptions<R> & { strict?: true; schema: GuardSchema<T> },
 ): Promise<GuardResult<T, R>>;
+/**
+ * `strict` known only at run time (a `boolean`): either result, so the
+ * value may be null until narrowed.
+ */
+export declare function guardedCall<T = unknown, Req = unknown, R = unknown>(
+  request: Req,
+  callModel: (request: Req, context: CallContext) => Promise<R> | R,
+  options: GuardOptions<R> & { schema: GuardSchema<T> },
+): Promise<GuardResult<T, R> | LenientGuardResult<T, R>>;
 
 /** A schema that cannot be compiled. */
 export declare class SchemaError extends Error {
@@ -239,9 +421,11 @@ export declare class SchemaError extends Error {
 export declare class StructuredOutputError<R = unknown> extends Error {
   name: "StructuredOutputError";
   code: "structured_output_rejected";
-  failure: FailureClass;
+  /** "deadline" when no attempt finished before `deadlineMs`. */
+  failure: FailureClass | "deadline";
   errors: Issue[];
   attempts: number;
+  audit: Audit;
   /** Every attempt's usage merged. */
   usage: Usage;
   /** The last response. */

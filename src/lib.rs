@@ -8,12 +8,42 @@ pub mod finish;
 pub mod hash;
 pub mod options;
 pub mod policy;
+/// Schemas for providers' native structured-output modes, and what they leave unenforced.
+pub mod provider_schema;
+pub mod redact;
+pub mod repair;
 pub mod rescue;
 pub mod response;
+pub mod rules;
 pub mod schema;
 pub mod tape;
 pub mod usage;
 pub mod verdict;
 
+/// This crate and the JSON Schema engine inside it, as audit records name
+/// them (the engine version is checked against Cargo.lock by a test).
+pub const VALIDATOR_VERSION: &str = concat!(
+    "structured-output-guard/",
+    env!("CARGO_PKG_VERSION"),
+    " jsonschema/0.61.2"
+);
+
 #[cfg(target_arch = "wasm32")]
 mod wasm;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn validator_version_names_the_locked_engine() {
+        let lock = include_str!("../Cargo.lock");
+        let engine = super::VALIDATOR_VERSION
+            .split(' ')
+            .find_map(|part| part.strip_prefix("jsonschema/"))
+            .unwrap_or_default();
+        assert!(
+            lock.contains(&format!("name = \"jsonschema\"\nversion = \"{engine}\"\n")),
+            "Cargo.lock does not lock jsonschema {engine}"
+        );
+        assert!(super::VALIDATOR_VERSION.starts_with(&format!("structured-output-guard/{} ", env!("CARGO_PKG_VERSION"))));
+    }
+}

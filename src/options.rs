@@ -8,8 +8,9 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::policy::{Budgets, MAX_RETRIES};
 use crate::schema::{parse_draft, CompileOptions, FormatMode};
-use crate::verdict::{CheckOptions, OnInvalidSchema, DEFAULT_MAX_ERRORS};
+use crate::verdict::{CheckOptions, Failure, OnInvalidSchema, DEFAULT_MAX_ERRORS};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArgumentError {
@@ -194,7 +195,58 @@ pub fn check_options(options: &Value) -> Result<CheckOptions, ArgumentError> {
             _ => OnInvalidSchema::Degrade,
         },
         compile: compile_options(options)?,
+        rules: crate::rules::parse_rules(member(map, "rules"))?,
     })
+}
+
+/// `budgets`: retries allowed per failure class and in total. See
+/// `crate::policy::Budgets` for what each number means.
+pub fn budgets(value: &Value) -> Result<Budgets, ArgumentError> {
+    let map = match value {
+        Value::Null => return Ok(Budgets::default()),
+        Value::Object(map) => map,
+        other => {
+            return Err(ArgumentError::new(format!(
+                "options.budgets must be an object, not {}",
+                crate::schema::type_name(other)
+            )))
+        }
+    };
+    let count = |key: &str, v: &Value| -> Result<u32, ArgumentError> {
+        v.as_u64()
+            .or_else(|| {
+                v.as_f64()
+                    .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= f64::from(MAX_RETRIES))
+                    .map(|f| f as u64)
+            })
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|n| *n <= MAX_RETRIES)
+            .ok_or_else(|| {
+                ArgumentError::new(format!(
+                    "options.budgets.{key} must be a whole number from 0 to {MAX_RETRIES}, not {v}"
+                ))
+            })
+    };
+    let mut per_class = [None; Failure::ALL.len()];
+    let mut total = None;
+    for (key, v) in map {
+        if v.is_null() {
+            continue;
+        }
+        if key == "total" {
+            total = Some(count(key, v)?);
+            continue;
+        }
+        let Some(failure) = Failure::parse(key) else {
+            return Err(ArgumentError::new(format!(
+                "options.budgets has an unknown member \"{key}\" (budgets are truncated, empty, unparseable, not_object, schema, rule and total)"
+            )));
+        };
+        if let Some(slot) = per_class.get_mut(failure.index()) {
+            *slot = Some(count(key, v)?);
+        }
+    }
+    Ok(Budgets::new(per_class, total))
 }
 
 #[cfg(test)]
@@ -242,6 +294,7 @@ mod tests {
             (json!({"resources": {"urn:a": 3}}), "options.resources[\"urn:a\"] must be a schema (an object or a boolean), not a number"),
             (json!({"customFormats": {"x": 1}}), "options.customFormats[\"x\"] must be a regular expression source string, not a number"),
             (json!({"unknownFormats": "warn"}), "options.unknownFormats must be one of \"ignore\", \"error\", not \"warn\""),
+            (json!({"rules": "none"}), "options.rules must be an array of rules, not a string"),
         ];
         for (input, message) in cases {
             assert_eq!(
@@ -249,6 +302,32 @@ mod tests {
                 message,
                 "{input}"
             );
+        }
+    }
+
+    #[test]
+    fn budgets_are_read() {
+        let b = budgets(&json!({"schema": 2, "truncated": 0, "total": 3})).unwrap();
+        assert_eq!(b.total(), 3);
+        assert_eq!(b.for_class(Failure::Schema), Some(2));
+        assert_eq!(b.for_class(Failure::Truncated), Some(0));
+        assert_eq!(b.for_class(Failure::Rule), None);
+        assert_eq!(budgets(&Value::Null).unwrap(), Budgets::default());
+        assert_eq!(budgets(&json!({"total": null})).unwrap(), Budgets::default());
+    }
+
+    #[test]
+    fn wrong_budgets_are_named() {
+        let cases = [
+            (json!([]), "options.budgets must be an object, not an array"),
+            (json!({"schema": -1}), "options.budgets.schema must be a whole number from 0 to 10, not -1"),
+            (json!({"total": 1.5}), "options.budgets.total must be a whole number from 0 to 10, not 1.5"),
+            (json!({"total": 11}), "options.budgets.total must be a whole number from 0 to 10, not 11"),
+            (json!({"total": "2"}), "options.budgets.total must be a whole number from 0 to 10, not \"2\""),
+            (json!({"schemas": 1}), "options.budgets has an unknown member \"schemas\" (budgets are truncated, empty, unparseable, not_object, schema, rule and total)"),
+        ];
+        for (input, message) in cases {
+            assert_eq!(budgets(&input).unwrap_err().message, message, "{input}");
         }
     }
 }

@@ -1,10 +1,11 @@
 //! What `guardedCall` does after each attempt.
 //!
-//! Tools run inside the provider call: resampling a request that carries
-//! tools would run them again and repeat their side effects, so such a request
-//! gets exactly one attempt however its output looks. An aborted caller gets
-//! no further attempt either. These rules live here, as pure functions, so the
-//! JavaScript wrapper only awaits and never decides.
+//! Tools run inside the provider call: retrying a request that carries tools
+//! would run them again and repeat their side effects, so such a request
+//! gets exactly one attempt however its output looks. An aborted caller, a
+//! passed deadline, a spent budget or a model that makes the same mistake
+//! twice in a row gets no further attempt either. These rules live here, as
+//! one pure function, so the JavaScript wrapper only awaits and never decides.
 
 use serde::Serialize;
 
@@ -24,21 +25,78 @@ pub fn carries_tools(request: RequestTools, has_tools_option: bool) -> bool {
     has_tools_option || request.tools > 0 || request.functions > 0 || request.tool_config_tools > 0
 }
 
-/// Everything the next-step decision depends on.
+/// No budget may allow more retries than this: a guard must end.
+pub const MAX_RETRIES: u32 = 10;
+
+/// Retries allowed after failures of each class, and in total.
+///
+/// A retry is any attempt after the first. A class with its own budget is
+/// retried at most that many times; every class shares `total`. Without any
+/// budget, `total` is 1: one retry whatever failed. When only class budgets
+/// are given, `total` defaults to the largest of them, so `{ schema: 3 }`
+/// means what it says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AttemptState {
-    /// Attempts made so far, including the one just checked.
-    pub attempts: u32,
-    /// The failure of the attempt just checked; `None` when it was accepted.
-    pub failure: Option<Failure>,
-    pub carries_tools: bool,
-    pub aborted: bool,
-    /// `false` is the lenient legacy path: one attempt, never an error.
-    pub strict: bool,
+pub struct Budgets {
+    per_class: [Option<u32>; Failure::ALL.len()],
+    total: u32,
 }
 
-/// At most this many attempts: the first and one resample.
-pub const MAX_ATTEMPTS: u32 = 2;
+impl Default for Budgets {
+    fn default() -> Self {
+        Budgets {
+            per_class: [None; Failure::ALL.len()],
+            total: 1,
+        }
+    }
+}
+
+impl Budgets {
+    pub fn new(per_class: [Option<u32>; Failure::ALL.len()], total: Option<u32>) -> Self {
+        let largest = per_class.iter().flatten().copied().max();
+        let total = total.or(largest).unwrap_or(1).min(MAX_RETRIES);
+        Budgets {
+            per_class: per_class.map(|b| b.map(|n| n.min(MAX_RETRIES))),
+            total,
+        }
+    }
+
+    pub fn total(&self) -> u32 {
+        self.total
+    }
+
+    pub fn for_class(&self, failure: Failure) -> Option<u32> {
+        self.per_class.get(failure.index()).copied().flatten()
+    }
+}
+
+/// What one attempt came to, as the record of attempts keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Attempt<'a> {
+    /// `None` when the attempt was accepted.
+    pub failure: Option<Failure>,
+    pub error_hash: Option<&'a str>,
+}
+
+/// How a failed attempt is retried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RetryMode {
+    /// The identical request again.
+    #[default]
+    Resample,
+    /// The original request plus feedback on what to fix.
+    Repair,
+}
+
+/// Everything besides the record of attempts the decision depends on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Situation {
+    pub carries_tools: bool,
+    pub aborted: bool,
+    pub deadline_passed: bool,
+    /// `false` is the lenient legacy path: one attempt, never an error.
+    pub strict: bool,
+    pub retry: RetryMode,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -47,6 +105,8 @@ pub enum Action {
     Accept,
     /// Call the model again with the identical request.
     Resample,
+    /// Call the model with the original request plus repair feedback.
+    Repair,
     /// Reject with a `StructuredOutputError`.
     Reject,
     /// Lenient path: return whatever parsed, with a warning.
@@ -59,6 +119,8 @@ pub enum StopReason {
     Accepted,
     Tools,
     Aborted,
+    Deadline,
+    RepeatedError,
     Budget,
     Lenient,
 }
@@ -67,131 +129,64 @@ pub enum StopReason {
 #[serde(rename_all = "camelCase")]
 pub struct Decision {
     pub action: Action,
-    /// Why no (further) resample happens; `None` while resampling.
+    /// Why no (further) attempt happens; `None` while retrying.
     pub stopped_by: Option<StopReason>,
 }
 
-pub fn next_action(state: AttemptState) -> Decision {
-    let stop = |action, reason| Decision {
-        action,
-        stopped_by: Some(reason),
+impl Decision {
+    fn stop(action: Action, reason: StopReason) -> Self {
+        Decision {
+            action,
+            stopped_by: Some(reason),
+        }
+    }
+}
+
+/// The next step after `current`, given the attempts before it (all failed,
+/// or there would be no `current`). Reasons to stop are checked in a fixed
+/// order, so the reported one is the most fundamental: tools, then the
+/// caller's abort, the deadline, a repeated error, and the budgets.
+pub fn next_action(previous: &[Attempt<'_>], current: Attempt<'_>, budgets: &Budgets, s: Situation) -> Decision {
+    let Some(failure) = current.failure else {
+        return Decision::stop(Action::Accept, StopReason::Accepted);
     };
-    if !state.strict {
-        return match state.failure {
-            None => stop(Action::Accept, StopReason::Accepted),
-            Some(_) => stop(Action::ReturnWithWarning, StopReason::Lenient),
-        };
+    if !s.strict {
+        return Decision::stop(Action::ReturnWithWarning, StopReason::Lenient);
     }
-    if state.failure.is_none() {
-        return stop(Action::Accept, StopReason::Accepted);
+    if s.carries_tools {
+        return Decision::stop(Action::Reject, StopReason::Tools);
     }
-    if state.carries_tools {
-        return stop(Action::Reject, StopReason::Tools);
+    if s.aborted {
+        return Decision::stop(Action::Reject, StopReason::Aborted);
     }
-    if state.aborted {
-        return stop(Action::Reject, StopReason::Aborted);
+    if s.deadline_passed {
+        return Decision::stop(Action::Reject, StopReason::Deadline);
     }
-    if state.attempts >= MAX_ATTEMPTS {
-        return stop(Action::Reject, StopReason::Budget);
+    let repeated = match (previous.last(), current.error_hash) {
+        (Some(last), Some(hash)) => last.error_hash == Some(hash),
+        _ => false,
+    };
+    if repeated {
+        return Decision::stop(Action::Reject, StopReason::RepeatedError);
+    }
+    // Every attempt before `current` failed and was retried once.
+    let retries = previous.len();
+    let class_retries = previous.iter().filter(|a| a.failure == Some(failure)).count();
+    let below = |used: usize, budget: u32| usize::try_from(budget).is_ok_and(|b| used < b);
+    let class_left = budgets
+        .for_class(failure)
+        .is_none_or(|budget| below(class_retries, budget));
+    if !below(retries, budgets.total()) || !class_left {
+        return Decision::stop(Action::Reject, StopReason::Budget);
     }
     Decision {
-        action: Action::Resample,
+        action: match s.retry {
+            RetryMode::Resample => Action::Resample,
+            RetryMode::Repair => Action::Repair,
+        },
         stopped_by: None,
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const FAILURES: [Option<Failure>; 6] = [
-        None,
-        Some(Failure::Truncated),
-        Some(Failure::Empty),
-        Some(Failure::Unparseable),
-        Some(Failure::NotObject),
-        Some(Failure::Schema),
-    ];
-
-    /// Every combination of inputs, checked against the rules stated plainly.
-    #[test]
-    fn exhaustive_rules() {
-        for failure in FAILURES {
-            for attempts in 1..=3 {
-                for carries_tools in [false, true] {
-                    for aborted in [false, true] {
-                        for strict in [false, true] {
-                            let state = AttemptState {
-                                attempts,
-                                failure,
-                                carries_tools,
-                                aborted,
-                                strict,
-                            };
-                            let d = next_action(state);
-                            let expected = match (strict, failure) {
-                                (_, None) => Action::Accept,
-                                (false, Some(_)) => Action::ReturnWithWarning,
-                                (true, Some(_)) if carries_tools || aborted || attempts >= 2 => {
-                                    Action::Reject
-                                }
-                                (true, Some(_)) => Action::Resample,
-                            };
-                            assert_eq!(d.action, expected, "{state:?}");
-                            assert_eq!(
-                                d.stopped_by.is_none(),
-                                expected == Action::Resample,
-                                "{state:?}"
-                            );
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn tools_win_over_every_other_reason() {
-        let d = next_action(AttemptState {
-            attempts: 1,
-            failure: Some(Failure::Truncated),
-            carries_tools: true,
-            aborted: true,
-            strict: true,
-        });
-        assert_eq!(
-            d,
-            Decision {
-                action: Action::Reject,
-                stopped_by: Some(StopReason::Tools)
-            }
-        );
-    }
-
-    #[test]
-    fn tool_detection() {
-        assert!(!carries_tools(RequestTools::default(), false));
-        assert!(carries_tools(RequestTools::default(), true));
-        assert!(carries_tools(
-            RequestTools {
-                tools: 1,
-                ..Default::default()
-            },
-            false
-        ));
-        assert!(carries_tools(
-            RequestTools {
-                functions: 2,
-                ..Default::default()
-            },
-            false
-        ));
-        assert!(carries_tools(
-            RequestTools {
-                tool_config_tools: 1,
-                ..Default::default()
-            },
-            false
-        ));
-    }
-}
+mod tests;

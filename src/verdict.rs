@@ -2,7 +2,7 @@
 //!
 //! Stages run in a fixed order and the first failure wins:
 //! truncated -> empty -> unparseable (after code-fence rescue) -> not_object
-//! -> schema. Truncation comes first because JSON cut at a token limit can
+//! -> schema -> rule. Truncation comes first because JSON cut at a token limit can
 //! still parse (`{"items": []}` with the rest lost) and must never be accepted.
 
 use std::sync::Arc;
@@ -16,6 +16,7 @@ use crate::finish::is_token_limit;
 use crate::hash::hex_digest;
 use crate::rescue::{rescue_code_fence, Rescue};
 use crate::response::read_output;
+use crate::rules::{check_rules, compile_rules, Rule, RuleSpec};
 use crate::schema::{compile, CompileOptions, CompiledSchema, Issue, SchemaError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -26,9 +27,29 @@ pub enum Failure {
     Unparseable,
     NotObject,
     Schema,
+    Rule,
 }
 
 impl Failure {
+    /// Every failure class, in pipeline order.
+    pub const ALL: [Failure; 6] = [
+        Failure::Truncated,
+        Failure::Empty,
+        Failure::Unparseable,
+        Failure::NotObject,
+        Failure::Schema,
+        Failure::Rule,
+    ];
+
+    /// The position in `ALL`.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn parse(name: &str) -> Option<Failure> {
+        Failure::ALL.into_iter().find(|f| f.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Failure::Truncated => "truncated",
@@ -36,6 +57,7 @@ impl Failure {
             Failure::Unparseable => "unparseable",
             Failure::NotObject => "not_object",
             Failure::Schema => "schema",
+            Failure::Rule => "rule",
         }
     }
 }
@@ -53,6 +75,8 @@ pub struct CheckOptions {
     pub require_object: bool,
     pub on_invalid_schema: OnInvalidSchema,
     pub compile: CompileOptions,
+    /// Business rules, checked once the schema stage passes.
+    pub rules: Vec<RuleSpec>,
 }
 
 pub const DEFAULT_MAX_ERRORS: usize = 5;
@@ -64,6 +88,7 @@ impl Default for CheckOptions {
             require_object: true,
             on_invalid_schema: OnInvalidSchema::Degrade,
             compile: CompileOptions::default(),
+            rules: Vec::new(),
         }
     }
 }
@@ -128,21 +153,27 @@ impl Verdict {
 
     /// Equal for two verdicts with the same failure class and the same set of
     /// (path, code) pairs, so a repair loop can see that it repeats itself.
+    /// A broken rule counts by its name as well: two different rules failing
+    /// at one path are different mistakes.
     pub fn error_hash(&self) -> Option<String> {
         let failure = self.failure?;
-        let mut pairs: Vec<(&str, &str)> = self
+        let mut pairs: Vec<(&str, &str, Option<&str>)> = self
             .errors
             .iter()
-            .map(|i| (i.path.as_str(), i.code.as_str()))
+            .map(|i| (i.path.as_str(), i.code.as_str(), i.rule.as_deref()))
             .collect();
         pairs.sort_unstable();
         pairs.dedup();
         let mut text = String::from(failure.as_str());
-        for (path, code) in pairs {
+        for (path, code, rule) in pairs {
             text.push('\n');
             text.push_str(path);
             text.push('\u{1f}');
             text.push_str(code);
+            if let Some(rule) = rule {
+                text.push('\u{1f}');
+                text.push_str(rule);
+            }
         }
         Some(hex_digest(text.as_bytes()))
     }
@@ -175,12 +206,14 @@ pub fn check_output(
     options: &CheckOptions,
 ) -> Result<Verdict, SchemaError> {
     let (compiled, degraded) = resolve_schema(schema, options)?;
+    let rules = compile_rules(&options.rules, &options.compile)?;
     let read = read_output(output);
     let mut verdict = check_stages(
         read.content.as_deref(),
         read.finish_reason.as_deref(),
         compiled,
         degraded,
+        &rules,
         options,
     );
     if let (Some(content), Some(span)) = (read.content.as_deref(), verdict.span.clone()) {
@@ -198,11 +231,13 @@ pub fn check_content(
     options: &CheckOptions,
 ) -> Result<Verdict, SchemaError> {
     let (compiled, degraded) = resolve_schema(schema, options)?;
+    let rules = compile_rules(&options.rules, &options.compile)?;
     Ok(check_stages(
         Some(content),
         finish_reason,
         compiled,
         degraded,
+        &rules,
         options,
     ))
 }
@@ -212,6 +247,7 @@ fn check_stages(
     finish_reason: Option<&str>,
     compiled: Option<Arc<CompiledSchema>>,
     degraded: bool,
+    rules: &[Rule],
     options: &CheckOptions,
 ) -> Verdict {
     let mut verdict = Verdict {
@@ -272,6 +308,15 @@ fn check_stages(
             return fail(verdict, Failure::Schema, message);
         }
     }
+    if !rules.is_empty() {
+        let (errors, more) = check_rules(rules, &tape, options.max_errors);
+        if !errors.is_empty() || more {
+            verdict.errors = errors;
+            verdict.more_errors = more;
+            let message = rule_message(&verdict.errors, verdict.more_errors);
+            return fail(verdict, Failure::Rule, message);
+        }
+    }
     verdict
 }
 
@@ -329,6 +374,23 @@ fn parse_problem(e: &crate::tape::ParseError) -> String {
         )
     } else {
         e.to_string()
+    }
+}
+
+fn rule_message(errors: &[Issue], more: bool) -> String {
+    let shown = errors.len();
+    let count = match (more, shown) {
+        (true, _) => format!("more than {shown} rules"),
+        (false, 1) => "1 rule".to_owned(),
+        (false, n) => format!("{n} rules"),
+    };
+    match errors.first() {
+        Some(first) => format!(
+            "The response breaks {count}; first: {} ({}).",
+            first.rule.as_deref().unwrap_or_default(),
+            first.message
+        ),
+        None => format!("The response breaks {count}."),
     }
 }
 

@@ -18,7 +18,9 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::options::{check_options, compile_options, max_errors, ArgumentError};
-use crate::policy::{carries_tools, next_action, AttemptState, RequestTools};
+use crate::options::budgets;
+use crate::policy::{carries_tools, next_action, Attempt, RequestTools, RetryMode, Situation};
+use crate::redact::redact_secrets;
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
 use crate::verdict::{check_content, check_output, Failure, SchemaInput, Verdict};
 
@@ -35,12 +37,14 @@ fn coded_error(code: &str, message: &str) -> JsValue {
     error.into()
 }
 
+// Both messages may quote a schema or an option value: they are redacted
+// like everything else that can reach a log.
 fn argument_error(e: ArgumentError) -> JsValue {
-    coded_error("invalid_argument", &e.message)
+    coded_error("invalid_argument", &redact_secrets(&e.message))
 }
 
 fn schema_error(e: SchemaError) -> JsValue {
-    coded_error("invalid_schema", &e.message)
+    coded_error("invalid_schema", &redact_secrets(&e.message))
 }
 
 /// A result as JSON text, for the facade to `JSON.parse`.
@@ -357,39 +361,89 @@ pub fn carries_tools_js(
     )
 }
 
-fn parse_failure(name: Option<String>) -> Result<Option<Failure>, JsValue> {
-    Ok(match name.as_deref() {
-        None => None,
-        Some("truncated") => Some(Failure::Truncated),
-        Some("empty") => Some(Failure::Empty),
-        Some("unparseable") => Some(Failure::Unparseable),
-        Some("not_object") => Some(Failure::NotObject),
-        Some("schema") => Some(Failure::Schema),
-        Some(other) => {
-            return Err(coded_error(
-                "invalid_argument",
-                &format!("unknown failure class \"{other}\""),
-            ))
-        }
-    })
+/// The record of attempts as the wrapper keeps it:
+/// `[{ failure: string | null, errorHash: string | null }]`, oldest first.
+fn read_history(history: &Value) -> Result<Vec<Attempt<'_>>, JsValue> {
+    let bad = |what: String| coded_error("invalid_argument", &what);
+    let Some(items) = history.as_array() else {
+        return Err(bad("the attempt history must be an array".into()));
+    };
+    items
+        .iter()
+        .map(|item| {
+            let failure = match item.get("failure") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(name)) => Some(
+                    Failure::parse(name)
+                        .ok_or_else(|| bad(format!("unknown failure class \"{name}\"")))?,
+                ),
+                Some(other) => return Err(bad(format!("a failure class must be a string, not {other}"))),
+            };
+            Ok(Attempt {
+                failure,
+                error_hash: item.get("errorHash").and_then(Value::as_str),
+            })
+        })
+        .collect()
 }
 
+/// The next step after the last attempt in `history_json`, decided by
+/// `crate::policy::next_action`.
 #[wasm_bindgen(js_name = nextAction)]
 pub fn next_action_js(
-    attempts: u32,
-    failure: Option<String>,
+    history_json: &str,
+    budgets_json: &str,
     carries_tools: bool,
     aborted: bool,
+    deadline_passed: bool,
     strict: bool,
+    repair: bool,
 ) -> Result<JsValue, JsValue> {
-    let decision = next_action(AttemptState {
-        attempts,
-        failure: parse_failure(failure)?,
-        carries_tools,
-        aborted,
-        strict,
-    });
+    let history = parse_argument("the attempt history", history_json)?;
+    let attempts = read_history(&history)?;
+    let Some((current, previous)) = attempts.split_last() else {
+        return Err(coded_error("invalid_argument", "the attempt history is empty"));
+    };
+    let budgets_value = parse_argument("options.budgets", budgets_json)?;
+    let budgets = budgets(&budgets_value).map_err(argument_error)?;
+    let decision = next_action(
+        previous,
+        *current,
+        &budgets,
+        Situation {
+            carries_tools,
+            aborted,
+            deadline_passed,
+            strict,
+            retry: if repair { RetryMode::Repair } else { RetryMode::Resample },
+        },
+    );
     to_js(&decision)
+}
+
+/// Throws the same error `nextAction` would for these budgets, so a
+/// mistake there costs no model call.
+#[wasm_bindgen(js_name = checkBudgets)]
+pub fn check_budgets(budgets_json: &str) -> Result<(), JsValue> {
+    let value = parse_argument("options.budgets", budgets_json)?;
+    budgets(&value).map(|_| ()).map_err(argument_error)
+}
+
+/// Feedback for a failed verdict; `schema_json` is undefined without a schema.
+#[wasm_bindgen(js_name = repairFeedback)]
+pub fn repair_feedback(verdict_json: &str, schema_json: Option<String>) -> Result<String, JsValue> {
+    let verdict = parse_argument("the verdict", verdict_json)?;
+    let schema = match schema_json {
+        None => None,
+        Some(text) => Some(parse_schema_text(&text).map_err(schema_error)?),
+    };
+    crate::repair::repair_feedback(&verdict, schema.as_ref()).map_err(argument_error)
+}
+
+/// What checked a response, for audit records.
+#[wasm_bindgen(js_name = validatorVersion)]
+pub fn validator_version() -> String {
+    crate::VALIDATOR_VERSION.to_owned()
 }
 
 #[wasm_bindgen(js_name = clearSchemaCache)]
@@ -405,4 +459,17 @@ pub fn set_schema_cache_capacity(capacity: u32) {
 #[wasm_bindgen(js_name = schemaCacheSize)]
 pub fn schema_cache_size() -> u32 {
     u32::try_from(schema::cache_len()).unwrap_or(u32::MAX)
+}
+
+/// The schema to send in a provider's structured-output mode, with what that
+/// mode leaves unenforced. An unknown provider is misuse; a schema that
+/// cannot be read, compiled or expressed in the mode is a schema error.
+#[wasm_bindgen(js_name = toProviderSchema)]
+pub fn to_provider_schema(schema_json: &str, provider: &str) -> Result<JsValue, JsValue> {
+    use crate::provider_schema::Provider;
+    let provider = Provider::parse(provider).map_err(argument_error)?;
+    let schema = schema_from_text(schema_json)?;
+    let converted =
+        crate::provider_schema::to_provider_schema(&schema, provider).map_err(schema_error)?;
+    to_js(&converted)
 }

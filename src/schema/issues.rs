@@ -28,6 +28,9 @@ pub struct Issue {
     /// The failing keyword.
     pub code: String,
     pub message: String,
+    /// The rule's name, for a broken business rule (code `rule`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 /// At most `max_errors` issues of an instance already known to be invalid,
@@ -201,13 +204,16 @@ fn to_issue(error: &ValidationError<'_>) -> Issue {
     let subject = if path.is_empty() {
         "The response".to_owned()
     } else {
-        format!("The value at {path}")
+        // The path holds object keys the model wrote.
+        format!("The value at {}", crate::redact::redact_pointer(&path))
     };
     Issue {
         schema_path: error.schema_path().as_str().to_owned(),
         code: error.kind().keyword().to_owned(),
-        message: format!("{subject} {}.", describe(error.kind())),
+        message: crate::redact::redact_secrets(&format!("{subject} {}.", describe(error.kind())))
+            .into_owned(),
         path,
+        rule: None,
     }
 }
 

@@ -163,6 +163,7 @@ fn unreadable(problem: &ParseError) -> Report {
             schema_path: String::new(),
             code: "parse".to_owned(),
             message: format!("The response could not be read: {problem}."),
+            rule: None,
         }],
         more_errors: false,
     }

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     void kind;
   } else {
     const issues: Issue[] = verdict.errors;
-    const failure: "truncated" | "empty" | "unparseable" | "not_object" | "schema" = verdict.failure;
+    const failure: "truncated" | "empty" | "unparseable" | "not_object" | "schema" | "rule" = verdict.failure;
     void issues;
     void failure;
   }
@@ -90,6 +90,54 @@ async function main(): Promise<void> {
       void code;
     }
   }
+
+  // A Validator<T> carries T: isValid narrows, checkOutput and guardedCall infer it.
+  const typed = compileSchema<Observation>(schema);
+  const candidate: unknown = { type: "fact", text: "t" };
+  if (typed.isValid(candidate)) {
+    const narrowed: Observation = candidate;
+    void narrowed;
+  }
+  const typedVerdict = checkOutput("{}", typed);
+  if (typedVerdict.ok) {
+    const text: string = typedVerdict.value.text;
+    void text;
+  }
+  const inferred = await guardedCall(request, () => "{}", { schema: typed });
+  const inferredValue: Observation = inferred.value;
+  const firstVerdict: Verdict<Observation> | undefined = inferred.verdicts[0];
+  void inferredValue;
+  void firstVerdict;
+  const inferredLenient = await guardedCall(request, () => "{}", { schema: typed, strict: false });
+  const maybeInferred: Observation | null = inferredLenient.value;
+  void maybeInferred;
+
+  // `strict` known only at run time: either result, so the value may be null.
+  const strictFlag: boolean = Math.random() < 2;
+  const either = await guardedCall<Observation>(request, () => "{}", { schema, strict: strictFlag });
+  if (either.value !== null) {
+    const checked: Observation = either.value;
+    void checked;
+  }
+  const explicitTrue = await guardedCall<Observation>(request, () => "{}", { schema, strict: true });
+  const definite: Observation = explicitTrue.value;
+  void definite;
+
+  // @ts-expect-error isValid narrows only inside the check
+  const unnarrowed: Observation = candidate;
+  void unnarrowed;
+  // @ts-expect-error an inferred verdict's value is an Observation, not a number
+  const wrongKind: number = typedVerdict.ok ? typedVerdict.value : 0;
+  void wrongKind;
+  // @ts-expect-error with a run-time strict flag the value may be null
+  const notNullEither: Observation = either.value;
+  void notNullEither;
+  // @ts-expect-error a lenient call inferred from a Validator may still return null
+  const notNullInferred: Observation = inferredLenient.value;
+  void notNullInferred;
+  // @ts-expect-error a guarded call's inferred value keeps its type
+  const wrongInferred: string = inferred.value;
+  void wrongInferred;
 
   // @ts-expect-error formats takes "assert" or "annotate" only
   checkOutput("{}", schema, { formats: "strict" });

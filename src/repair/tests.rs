@@ -1,0 +1,223 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use super::*;
+use crate::redact::tests::PLANTED;
+use crate::verdict::{check_content, CheckOptions, SchemaInput};
+use serde_json::json;
+
+fn schema() -> Value {
+    json!({
+        "type": "object",
+        "required": ["summary", "observations"],
+        "additionalProperties": false,
+        "properties": {
+            "summary": {"type": "string", "minLength": 10},
+            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+            "contact": {"type": "string", "format": "email"},
+            "observations": {"type": "array", "maxItems": 3, "items": {"$ref": "#/$defs/observation"}}
+        },
+        "$defs": {
+            "observation": {
+                "type": "object",
+                "required": ["type", "text"],
+                "properties": {
+                    "type": {"enum": ["fact", "decision", "question"]},
+                    "text": {"type": "string", "pattern": "^[A-Z]"}
+                }
+            }
+        }
+    })
+}
+
+fn verdict_of(output: &str, options: &CheckOptions) -> Value {
+    let schema = schema();
+    check_content(output, None, SchemaInput::Json(&schema), options)
+        .unwrap()
+        .to_json()
+}
+
+fn feedback(output: &str) -> String {
+    repair_feedback(&verdict_of(output, &CheckOptions::default()), Some(&schema())).unwrap()
+}
+
+#[test]
+fn names_each_path_code_and_constraint() {
+    let text = feedback(
+        r#"{"summary":"short","confidence":7,"contact":"nobody","observations":[{"type":"guess","text":"lower"}]}"#,
+    );
+    for expected in [
+        "/summary (minLength): must be at least 10 characters long",
+        "/confidence (maximum): must be at most 1",
+        "/contact (format): must be an email address",
+        "/observations/0/type (enum): must be one of: fact, decision, question",
+        "/observations/0/text (pattern): must match the regular expression ^[A-Z]",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    assert!(text.starts_with("Your previous response did not match the required JSON schema."));
+}
+
+#[test]
+fn required_and_additional_properties_come_from_the_schema() {
+    let text = feedback(r#"{"observations":[],"sideNote":"x"}"#);
+    assert!(
+        text.contains("the top-level object (required): must have the property \"summary\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("must have no properties other than: summary, confidence, contact, observations"),
+        "{text}"
+    );
+    // The unexpected key is the model's, not the schema's.
+    assert!(!text.contains("sideNote"), "{text}");
+}
+
+#[test]
+fn never_quotes_the_output() {
+    let values = [
+        "Zebra-crossing-7731",
+        "guess-kind-4410",
+        "mailbox-at-nowhere",
+        "lowercase-start-9921",
+    ];
+    let output = json!({
+        "summary": values[0],
+        "confidence": 123.456,
+        "contact": values[2],
+        "observations": [
+            {"type": values[1], "text": values[3]},
+            {"type": "fact", "text": "A"}, {"type": "fact", "text": "B"}, {"type": "fact", "text": "C"}
+        ]
+    })
+    .to_string();
+    let options = CheckOptions {
+        max_errors: 50,
+        ..Default::default()
+    };
+    let text = repair_feedback(&verdict_of(&output, &options), Some(&schema())).unwrap();
+    for v in values {
+        assert!(!text.contains(v), "{v} leaked into:\n{text}");
+    }
+    assert!(!text.contains("123.456"), "{text}");
+    assert!(text.contains("/observations (maxItems): must have at most 3 items"), "{text}");
+}
+
+#[test]
+fn planted_secrets_never_reach_the_feedback() {
+    for secret in PLANTED {
+        // A secret as an output value, as an object key (so inside a path),
+        // and in the schema's enum values and title.
+        let schema = json!({
+            "title": format!("Extraction {secret}"),
+            "type": "object",
+            "properties": {"kind": {"enum": ["a", secret]}},
+            "additionalProperties": {"type": "integer"}
+        });
+        let mut extra = Map::new();
+        extra.insert(secret.to_owned(), json!("not an integer"));
+        extra.insert("kind".into(), json!(secret.to_uppercase()));
+        let output = Value::Object(extra).to_string();
+        let options = CheckOptions {
+            max_errors: 10,
+            ..Default::default()
+        };
+        let verdict = check_content(&output, None, SchemaInput::Json(&schema), &options)
+            .unwrap()
+            .to_json();
+        let text = repair_feedback(&verdict, Some(&schema)).unwrap();
+        let message = verdict["message"].as_str().unwrap();
+        for shown in [text.as_str(), message] {
+            for part in secret.split(['\n', ' ']).filter(|p| p.len() >= 12) {
+                assert!(!shown.contains(part), "{part} leaked into:\n{shown}");
+            }
+            assert!(!shown.contains(&secret.to_uppercase()[4..]), "{shown}");
+        }
+        assert!(text.contains(crate::redact::REDACTED), "{secret}: {text}");
+    }
+}
+
+#[test]
+fn rules_give_their_message() {
+    let options = CheckOptions {
+        rules: crate::rules::parse_rules(Some(&json!([{
+            "name": "confidence-on-fail",
+            "if": {"properties": {"summary": {"const": "Verdict: fail"}}},
+            "then": {"properties": {"confidence": {"maximum": 0.5}}},
+            "message": "when the summary is a failing verdict, confidence must be at most 0.5"
+        }])))
+        .unwrap(),
+        ..Default::default()
+    };
+    let verdict = verdict_of(r#"{"summary":"Verdict: fail","confidence":0.875,"observations":[]}"#, &options);
+    assert_eq!(verdict["failure"], "rule");
+    let text = repair_feedback(&verdict, Some(&schema())).unwrap();
+    assert!(text.starts_with("Your previous response matched the schema but broke these rules."));
+    assert!(
+        text.contains("/confidence (rule \"confidence-on-fail\"): when the summary is a failing verdict, confidence must be at most 0.5"),
+        "{text}"
+    );
+    assert!(!text.contains("0.875"));
+}
+
+#[test]
+fn failures_before_the_schema_stage() {
+    let schema = schema();
+    let cases = [
+        ("", None, "was empty"),
+        ("{\"summary\": ", None, "was not valid JSON"),
+        ("[1, 2]", None, "not a JSON object"),
+        ("{}", Some("length"), "cut off at the output token limit"),
+    ];
+    for (output, finish, phrase) in cases {
+        let v = check_content(output, finish, SchemaInput::Json(&schema), &CheckOptions::default())
+            .unwrap()
+            .to_json();
+        let text = repair_feedback(&v, Some(&schema)).unwrap();
+        assert!(text.contains(phrase), "{output:?}: {text}");
+    }
+}
+
+#[test]
+fn without_a_schema_the_issue_messages_speak() {
+    let v = verdict_of(r#"{"summary":"short","observations":[]}"#, &CheckOptions::default());
+    let text = repair_feedback(&v, None).unwrap();
+    assert!(text.contains("/summary (minLength): must be at least 10 characters long"), "{text}");
+}
+
+#[test]
+fn a_wrapper_is_unwrapped() {
+    let wrapper = json!({"name": "extraction", "strict": true, "schema": schema()});
+    let v = verdict_of(r#"{"summary":"short","observations":[]}"#, &CheckOptions::default());
+    assert_eq!(
+        repair_feedback(&v, Some(&wrapper)).unwrap(),
+        repair_feedback(&v, Some(&schema())).unwrap()
+    );
+}
+
+#[test]
+fn more_errors_are_mentioned() {
+    let rows: Vec<Value> = (0..10).map(|_| json!({"type": "x", "text": "y"})).collect();
+    let output = json!({"summary": "long enough here", "observations": rows}).to_string();
+    let text = feedback(&output);
+    assert!(text.ends_with("- and more problems like these: check every field against the schema."), "{text}");
+}
+
+#[test]
+fn misuse_is_named() {
+    assert!(repair_feedback(&json!("x"), None).unwrap_err().message.contains("not a string"));
+    let ok = verdict_of(r#"{"summary":"long enough here","observations":[]}"#, &CheckOptions::default());
+    assert_eq!(ok["ok"], true);
+    assert!(repair_feedback(&ok, None).unwrap_err().message.contains("accepted"));
+    assert!(repair_feedback(&json!({"ok": false, "failure": "nope"}), None).is_err());
+    assert!(repair_feedback(&json!({"ok": false, "failure": "schema", "errors": 3}), None).is_err());
+}
+
+#[test]
+fn ref_cycles_in_the_schema_do_not_hang() {
+    let schema = json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"});
+    let v = json!({"ok": false, "failure": "schema", "errors": [
+        {"path": "", "schemaPath": "/$ref/$ref/$ref/type", "code": "type", "message": "The response must be an object."}
+    ]});
+    let text = repair_feedback(&v, Some(&schema)).unwrap();
+    assert!(text.contains("(type): must be an object"), "{text}");
+}
