@@ -26,7 +26,7 @@ node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
 
 say "copying the JavaScript facade"
 find pkg -maxdepth 1 \( -name '*.mjs' -o -name '*.cjs' \) -delete
-cp js/api.mjs js/browser.mjs js/errors.mjs js/facade.mjs js/guarded-call.mjs js/node.mjs pkg/
+cp js/api.mjs js/audit.mjs js/browser.mjs js/cli.mjs js/errors.mjs js/facade.mjs js/guarded-call.mjs js/node.mjs pkg/
 cp js/index.d.ts pkg/index.d.ts
 cp js/feedback.mjs js/stats.mjs pkg/
 cp README.md pkg/README.md
