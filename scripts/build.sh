@@ -26,8 +26,17 @@ node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
 
 say "copying the JavaScript facade"
 find pkg -maxdepth 1 \( -name '*.mjs' -o -name '*.cjs' \) -delete
-cp js/api.mjs js/audit.mjs js/browser.mjs js/cli.mjs js/errors.mjs js/facade.mjs js/guarded-call.mjs js/node.mjs pkg/
-cp js/index.d.ts pkg/index.d.ts
+cp js/api.mjs js/audit.mjs js/browser.mjs js/cli.mjs js/errors.mjs js/facade.mjs js/guarded-call.mjs js/node.mjs js/matchers.mjs js/matchers-register.mjs pkg/
+# Each declaration file twice: .d.ts for import, .d.cts for require.
+for types in index matchers matchers-register; do
+  cp "js/$types.d.ts" "pkg/$types.d.ts"
+  cp "js/$types.d.ts" "pkg/$types.d.cts"
+done
+# The matchers import the package by its own name, so their CommonJS form
+# is a plain transform (no bundle) that requires the same entry as the user.
+for entry in matchers matchers-register; do
+  node_modules/.bin/esbuild "js/$entry.mjs" --platform=node --format=cjs --log-level=warning --outfile="pkg/$entry.cjs"
+done
 cp js/feedback.mjs js/stats.mjs pkg/
 cp README.md pkg/README.md
 cp LICENSE pkg/LICENSE

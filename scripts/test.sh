@@ -50,6 +50,26 @@ node --test --test-reporter=spec tests/browser/ 2>&1 | tee "$logdir/browser.log"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 tally "$(sed -nE 's/^ℹ pass ([0-9]+)$/\1/p' "$logdir/browser.log" | tail -1)" "$(sed -nE 's/^ℹ fail ([0-9]+)$/\1/p' "$logdir/browser.log" | tail -1)"
 
+step "Test matchers under bun test (tests/matchers/bun.test.mjs)"
+node_modules/.bin/bun test tests/matchers/bun.test.mjs 2>&1 | tee "$logdir/matchers-bun.log"
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+tally "$(sed -nE 's/^ *([0-9]+) pass$/\1/p' "$logdir/matchers-bun.log" | tail -1)" "$(sed -nE 's/^ *([0-9]+) fail$/\1/p' "$logdir/matchers-bun.log" | tail -1)"
+
+step "Test matchers under Vitest (tests/matchers/vitest.test.mjs)"
+NO_COLOR=1 node_modules/.bin/vitest run --config tests/matchers/vitest.config.mjs 2>&1 | tee "$logdir/matchers-vitest.log"
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+tally "$(sed -nE 's/^ *Tests .* ([0-9]+) passed.*/\1/p' "$logdir/matchers-vitest.log" | tail -1)" "$(sed -nE 's/^ *Tests +([0-9]+) failed.*/\1/p' "$logdir/matchers-vitest.log" | tail -1)"
+
+step "Matcher types for Vitest and bun:test (tsc over tests/matchers/types/)"
+for config in tests/matchers/types/tsconfig.*.json; do
+  if node_modules/.bin/tsc -p "$config"; then tally 1 0; echo "$config: ok"; else tally 0 1; status=1; fi
+done
+
+step "npm package: publint, then the packed tarball installed into a fresh project (node --test tests/package/)"
+node --test --test-reporter=spec tests/package/ 2>&1 | tee "$logdir/package.log"
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+tally "$(sed -nE 's/^ℹ pass ([0-9]+)$/\1/p' "$logdir/package.log" | tail -1)" "$(sed -nE 's/^ℹ fail ([0-9]+)$/\1/p' "$logdir/package.log" | tail -1)"
+
 step "Public types (tsc --noEmit --strict over tests/types/usage.ts)"
 if node_modules/.bin/tsc -p tests/types; then tally 1 0; echo "types: ok"; else tally 0 1; status=1; fi
 

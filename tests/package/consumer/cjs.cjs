@@ -1,0 +1,42 @@
+// Run in a fresh project that installed the packed tarball: `node cjs.cjs`
+// and `bun cjs.cjs`. Prints one JSON report for pack.test.mjs to check.
+const guard = require("structured-output-guard");
+const { installMatchers, matchers } = require("structured-output-guard/matchers");
+
+async function main() {
+  const schema = { type: "object", required: ["d"], properties: { d: { type: "string", format: "date" } } };
+  const report = { resolved: require.resolve("structured-output-guard"), matchersResolved: require.resolve("structured-output-guard/matchers") };
+
+  await guard.ready();
+  report.accepted = guard.checkOutput('```json\n{"d":"2024-02-29"}\n```', schema);
+  report.rejected = guard.checkOutput({ content: '{"d":"2026-02-30"}', finishReason: "stop" }, schema);
+  report.truncated = guard.checkOutput({ content: '{"d":"2024-02-29"}', finishReason: "length" }, schema).failure;
+  try {
+    guard.compileSchema({ type: "strnig" });
+  } catch (error) {
+    report.schemaError = [error instanceof guard.SchemaError, error.code];
+  }
+  let calls = 0;
+  const guarded = await guard.guardedCall({ q: 1 }, () => (++calls === 1 ? { content: "{", finishReason: "length" } : { content: '{"d":"2024-01-01"}' }), { schema });
+  report.guarded = [guarded.value, guarded.attempts];
+
+  report.matcherPass = matchers.toSatisfySchema({ d: "2024-02-29" }, schema).pass;
+  const failed = matchers.toBeAcceptedOutput('{"d":"2026-02-30"}', schema);
+  report.matcherFail = [failed.pass, failed.message()];
+  const before = guard.schemaCacheSize();
+  matchers.toSatisfySchema(1, { type: "number", title: `shared cache probe ${before}` });
+  report.sharedInstance = guard.schemaCacheSize() === before + 1;
+
+  const registered = [];
+  globalThis.expect = { extend: (given) => registered.push(...Object.keys(given)) };
+  require("structured-output-guard/matchers/register");
+  report.registered = [...registered];
+  report.installReturns = installMatchers(globalThis.expect) === globalThis.expect;
+
+  console.log(JSON.stringify(report));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
