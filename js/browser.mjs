@@ -1,14 +1,33 @@
 // Browsers: `await ready()` once before the other exports.
-import init from "./wasm/guard.js";
-import { markLoaded } from "./facade.mjs";
+import { createGlue } from "./wasm/guard.js";
+import { markLoaded, pendingReload } from "./facade.mjs";
 
 let loading;
 
-/** Loads the wasm module; later calls return the same promise. */
+/**
+ * Loads the wasm module; later calls return the same promise, or, while the
+ * module is being replaced after an internal failure, one for that.
+ */
 export function ready() {
-  loading ??= init({ module_or_path: new URL("./wasm/guard_bg.wasm", import.meta.url) }).then((exports) => {
-    markLoaded(exports);
-  });
+  const reload = pendingReload();
+  if (reload) return reload;
+  loading ??= (async () => {
+    const glue = createGlue();
+    const exports = await glue.init({ module_or_path: new URL("./wasm/guard_bg.wasm", import.meta.url) });
+    const module = glue.module();
+    // After a trap the instance is replaced from the module already
+    // compiled: synchronously where the browser allows it (so the very next
+    // call works), else asynchronously (calls ask to `await ready()`).
+    const instantiate = () => {
+      const fresh = createGlue();
+      return { glue: fresh, exports: fresh.initSync({ module }) };
+    };
+    const instantiateAsync = async () => {
+      const fresh = createGlue();
+      return { glue: fresh, exports: await fresh.init({ module_or_path: module }) };
+    };
+    markLoaded(glue, exports, instantiate, instantiateAsync);
+  })();
   return loading;
 }
 

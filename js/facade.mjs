@@ -1,16 +1,96 @@
 // The public API over the raw wasm exports. Values cross into wasm as JSON
 // text (see src/wasm.rs); this file turns arguments into that text, results
 // into the shapes API.md promises, and raw errors into typed errors.
-import * as raw from "./wasm/guard.js";
 import { SchemaError, argumentError } from "./errors.mjs";
 
 let loaded = false;
+/** The current instance's glue (see scripts/glue-factory.mjs) and memory. */
+let raw;
 let memory;
+/** Makes a fresh instance after a trap; set by the loader. */
+let reinstantiate;
+/** What the cache was set to, so a fresh instance gets it too. */
+let cacheCapacity;
 
-/** Called by a loader once the wasm instance exists, with its exports. */
-export function markLoaded(exports) {
-  loaded = true;
+/** Makes a fresh instance asynchronously, where making one synchronously is refused. */
+let reinstantiateAsync;
+/** The pending asynchronous re-instantiation, if any. */
+let reloading;
+
+/**
+ * Called by a loader once a wasm instance exists: its glue, its exports,
+ * and functions that make a fresh instance ({ glue, exports }) synchronously
+ * and, optionally, asynchronously (browsers refuse synchronous instantiation
+ * of large modules on the main thread).
+ */
+export function markLoaded(glue, exports, fresh, freshAsync) {
+  raw = glue;
   memory = exports.memory;
+  reinstantiate = fresh;
+  reinstantiateAsync = freshAsync;
+  loaded = true;
+}
+
+/** A promise for the re-instantiation in progress, or undefined. */
+export function pendingReload() {
+  return reloading;
+}
+
+function adopt({ glue, exports }) {
+  raw = glue;
+  memory = exports.memory;
+  if (cacheCapacity !== undefined) raw.setSchemaCacheCapacity(cacheCapacity);
+  loaded = true;
+  loadFailure = undefined;
+}
+
+/**
+ * A trap (a panic aborts, and an abort is a trap) leaves the instance's
+ * memory in whatever state the panic found it: the instance is dropped and
+ * the next call runs on a fresh one. Compiled validators are recompiled
+ * from their source on first use; handles of the dead instance are retired
+ * so nothing can reach the new one through them.
+ */
+function recoverFromTrap() {
+  const dead = raw;
+  rawOf = new WeakMap();
+  loaded = false;
+  try {
+    adopt(reinstantiate());
+  } catch (error) {
+    if (reinstantiateAsync) {
+      // Until it is done, calls say to `await ready()`, which waits for it.
+      reloading = reinstantiateAsync().then(
+        (fresh) => {
+          adopt(fresh);
+          reloading = undefined;
+        },
+        (asyncError) => {
+          loadFailure = asyncError;
+          reloading = undefined;
+        },
+      );
+    } else {
+      // Leave the module unloaded with the reason, rather than half working.
+      loadFailure = error;
+    }
+  }
+  dead.retire();
+  traps += 1;
+}
+
+let loadFailure;
+let traps = 0;
+
+/** The current instance's raw exports, for tests that reach below the public API. */
+export function rawGlue() {
+  ensureLoaded();
+  return raw;
+}
+
+/** How many times the instance trapped and was replaced (for tests and diagnostics). */
+export function trapCount() {
+  return traps;
 }
 
 /** Bytes of linear memory the wasm instance holds now (it only grows). */
@@ -21,6 +101,12 @@ export function wasmMemoryBytes() {
 
 function ensureLoaded() {
   if (!loaded) {
+    if (reloading) {
+      throw new Error("structured-output-guard is re-instantiating after an internal failure: `await ready()` first");
+    }
+    if (loadFailure) {
+      throw new Error(`structured-output-guard could not be re-instantiated after an internal failure: ${loadFailure.message}`, { cause: loadFailure });
+    }
     throw new Error("structured-output-guard is not loaded yet: call `await ready()` first");
   }
 }
@@ -29,7 +115,8 @@ function translate(error) {
   if (error && error.code === "invalid_schema") return new SchemaError(error.message);
   if (error && error.code === "invalid_argument") return argumentError(error.message);
   if (error instanceof WebAssembly.RuntimeError) {
-    const wrapped = new Error(`structured-output-guard failed internally: ${error.message}`, { cause: error });
+    recoverFromTrap();
+    const wrapped = new Error(`structured-output-guard failed internally (the module was re-instantiated; this call's input was not checked): ${error.message}`, { cause: error });
     wrapped.code = "internal";
     return wrapped;
   }
@@ -92,7 +179,8 @@ export function rescueJson(text) {
   return callRawJson(() => raw.rescueJson(text));
 }
 
-const rawOf = new WeakMap();
+// Validator → its handle in the current instance (replaced after a trap).
+let rawOf = new WeakMap();
 // Every Validator carries the text it was compiled from under a registered
 // symbol, so a copy of this package loaded another way (ESM beside CJS) can
 // recompile it instead of mistaking it for a plain schema object.
@@ -114,12 +202,12 @@ export class Validator {
   validate(instance, options) {
     const text = jsonText("the instance", instance);
     const opts = optionsText(options);
-    return callRawJson(() => handleOf(this).validate(text, opts));
+    return callRawJson(() => handleForAnyValidator(this).validate(text, opts));
   }
 
   isValid(instance) {
     const text = jsonText("the instance", instance);
-    return callRaw(() => handleOf(this).isValid(text));
+    return callRaw(() => handleForAnyValidator(this).isValid(text));
   }
 
   /** Releases the wasm memory now instead of at garbage collection. */
@@ -150,6 +238,9 @@ export function compileSchema(schema, options) {
 /** This instance's handle for a Validator made by any copy of the package. */
 function handleForAnyValidator(validator) {
   if (rawOf.has(validator) || freed.has(validator)) return handleOf(validator);
+  if (validator === null || typeof validator !== "object" || !(SOURCE in validator)) {
+    throw argumentError("this method needs a Validator from compileSchema()");
+  }
   const { text, opts } = validator[SOURCE];
   const own = compileSchema(text, JSON.parse(opts));
   rawOf.set(validator, rawOf.get(own));
@@ -315,6 +406,7 @@ export function setSchemaCacheCapacity(capacity) {
     throw argumentError("the cache capacity must be a whole number from 1 up");
   }
   callRaw(() => raw.setSchemaCacheCapacity(capacity));
+  cacheCapacity = capacity;
 }
 
 /** How many compiled validators are cached now. */

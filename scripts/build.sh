@@ -17,6 +17,7 @@ say "generating bindings"
 wasm-bindgen --target web --weak-refs --out-dir pkg/wasm --out-name guard \
   target/wasm32-unknown-unknown/release/structured_output_guard.wasm
 rm -f pkg/wasm/*.d.ts
+node scripts/glue-factory.mjs pkg/wasm/guard.js
 
 say "optimising the wasm for size"
 node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \

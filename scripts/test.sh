@@ -7,6 +7,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh || { echo "tests: 0 passed, 1 failed (the build failed)"; exit 1; }
+# A copy with a deliberately trapping export, for the trap-recovery test.
+bash scripts/build-trap.sh || { echo "tests: 0 passed, 1 failed (the trap-test build failed)"; exit 1; }
 
 passed=0
 failed=0

@@ -473,3 +473,13 @@ pub fn to_provider_schema(schema_json: &str, provider: &str) -> Result<JsValue, 
         crate::provider_schema::to_provider_schema(&schema, provider).map_err(schema_error)?;
     to_js(&converted)
 }
+
+/// Traps on purpose (a panic aborts, and an abort is a trap), so a test can
+/// prove the loader recovers. Built only with the `debug-trap` feature,
+/// which the package build never enables.
+#[cfg(feature = "debug-trap")]
+#[wasm_bindgen(js_name = debugTrap)]
+#[allow(clippy::panic)]
+pub fn debug_trap() {
+    panic!("a deliberate trap, for the recovery test");
+}

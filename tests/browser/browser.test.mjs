@@ -61,3 +61,26 @@ test("the browser entry loads with ready() and gives the same verdicts", async (
     server.close();
   }
 });
+
+test("after a trap the browser entry re-instantiates and the next call works", async () => {
+  assert.ok(existsSync(join(root, "target/trap-pkg/browser.mjs")), "target/trap-pkg is missing: run scripts/build-trap.sh");
+  const server = await serveRepo();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    await page.goto(`http://127.0.0.1:${server.address().port}/tests/browser/trap-page.html`);
+    await page.waitForFunction(() => window.__report !== undefined || false, null, { timeout: 30000 });
+    const report = await page.evaluate(() => window.__report);
+    assert.deepEqual(problems, []);
+    assert.equal(report.before, true);
+    assert.deepEqual(report.trap, { code: "internal", isRuntimeError: true });
+    assert.equal(report.traps, 1);
+    assert.deepEqual(report.after, [["/d", "format"]]);
+    assert.equal(report.afterPlain, true);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});

@@ -1,0 +1,137 @@
+// A trap (a panic aborts, and an abort is a trap) must not poison the
+// module: the next call runs on a fresh instance. Proved with a copy of the
+// package built with the deliberately trapping `debugTrap` export
+// (scripts/build-trap.sh), which the package itself never has.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+
+const trapPkg = new URL("../../target/trap-pkg/", import.meta.url);
+if (!existsSync(new URL("node.mjs", trapPkg))) {
+  throw new Error("target/trap-pkg is missing: run scripts/build-trap.sh (scripts/test.sh does)");
+}
+const guard = await import(new URL("node.mjs", trapPkg).href);
+const facade = await import(new URL("facade.mjs", trapPkg).href);
+
+const SCHEMA = {
+  type: "object",
+  required: ["city"],
+  properties: { city: { type: "string", minLength: 2 }, when: { type: "string", format: "date" } },
+};
+
+function trap() {
+  let error;
+  try {
+    facade.callRaw(() => facade.rawGlue().debugTrap());
+  } catch (e) {
+    error = e;
+  }
+  assert.ok(error instanceof Error, "debugTrap must throw");
+  assert.equal(error.code, "internal");
+  assert.ok(error.cause instanceof WebAssembly.RuntimeError, String(error.cause));
+  return error;
+}
+
+describe("trap recovery", () => {
+  test("the next call after a trap works, on a fresh instance", () => {
+    const before = facade.trapCount();
+    assert.equal(guard.checkOutput('{"city":"Oslo"}', SCHEMA).ok, true);
+    const error = trap();
+    assert.match(error.message, /re-instantiated/);
+    assert.equal(facade.trapCount(), before + 1);
+    const verdict = guard.checkOutput('{"city":"O"}', SCHEMA);
+    assert.equal(verdict.ok, false);
+    assert.equal(verdict.failure, "schema");
+    assert.deepEqual(verdict.errors.map((e) => [e.path, e.code]), [["/city", "minLength"]]);
+  });
+
+  test("Validators compiled before the trap keep working (recompiled from their source)", () => {
+    const validator = guard.compileSchema(SCHEMA);
+    const hash = validator.schemaHash;
+    assert.equal(validator.isValid({ city: "Rome" }), true);
+    trap();
+    assert.equal(validator.isValid({ city: "Rome" }), true);
+    assert.equal(validator.isValid({ city: "R" }), false);
+    assert.equal(validator.validate({ city: "Rome", when: "2026-02-30" }).errors[0].code, "format");
+    // The fast lane and the general path both take it.
+    assert.equal(guard.checkOutput('{"city":"Rome"}', validator).ok, true);
+    assert.equal(guard.checkOutput('{"city":"Rome"}', validator, { requireObject: true }).ok, true);
+    assert.equal(guard.compileSchema(SCHEMA).schemaHash, hash);
+    validator.free();
+    assert.throws(() => validator.isValid({}), /freed/);
+  });
+
+  test("several traps in a row, each followed by working calls", () => {
+    for (let i = 0; i < 5; i++) {
+      trap();
+      assert.equal(guard.checkOutput(`{"city":"City ${i}"}`, SCHEMA).ok, true);
+      assert.equal(guard.rescueJson('```json\n{"a":1}\n```').rescue, "code_fence");
+    }
+  });
+
+  test("the schema cache capacity set before a trap holds after it", () => {
+    guard.setSchemaCacheCapacity(3);
+    trap();
+    for (let i = 0; i < 10; i++) guard.checkOutput("{}", { type: "object", title: `schema ${i}` });
+    assert.equal(guard.schemaCacheSize(), 3);
+    guard.setSchemaCacheCapacity(128);
+  });
+
+  test("a Validator freed before a trap stays freed, and free() after a trap is harmless", () => {
+    const kept = guard.compileSchema(SCHEMA);
+    const dropped = guard.compileSchema({ ...SCHEMA, title: "dropped" });
+    dropped.free();
+    trap();
+    assert.throws(() => dropped.isValid({}), /freed/);
+    kept.free();
+    kept.free();
+    assert.equal(guard.checkOutput('{"city":"Oslo"}', SCHEMA).ok, true);
+  });
+
+  test("guardedCall works after a trap", async () => {
+    trap();
+    const result = await guard.guardedCall({ messages: [] }, async () => ({ content: '{"city":"Lima"}' }), { schema: SCHEMA });
+    assert.deepEqual(result.value, { city: "Lima" });
+  });
+});
+
+describe("trap recovery where synchronous instantiation is refused", () => {
+  test("calls ask to await ready(), which waits for an asynchronous re-instantiation", async () => {
+    const { createGlue } = await import(new URL("wasm/guard.js", trapPkg).href);
+    const current = facade.rawGlue();
+    const module = current.module();
+    const fresh = () => {
+      const glue = createGlue();
+      return { glue, exports: glue.initSync({ module }) };
+    };
+    // As in a browser with a module too large to instantiate on the main thread.
+    const refused = () => {
+      throw new RangeError("WebAssembly.Instance is disallowed on the main thread");
+    };
+    facade.markLoaded(current, current.exports(), refused, async () => fresh());
+    try {
+      const validator = guard.compileSchema(SCHEMA);
+      trap();
+      assert.throws(() => guard.checkOutput('{"city":"Oslo"}', SCHEMA), /await ready\(\)/);
+      await guard.ready();
+      assert.equal(guard.checkOutput('{"city":"Oslo"}', SCHEMA).ok, true);
+      assert.equal(validator.isValid({ city: "O" }), false);
+    } finally {
+      const glue = facade.rawGlue();
+      facade.markLoaded(glue, glue.exports(), fresh);
+    }
+    assert.equal(guard.checkOutput('{"city":"Oslo"}', SCHEMA).ok, true);
+  });
+});
+
+describe("the package build has no trapping export", () => {
+  test("pkg/wasm/guard_bg.wasm does not export debugTrap", () => {
+    const bytes = readFileSync(new URL("../../pkg/wasm/guard_bg.wasm", import.meta.url));
+    const names = WebAssembly.Module.exports(new WebAssembly.Module(bytes)).map((e) => e.name);
+    assert.ok(names.includes("checkOutput"), names.join(", "));
+    assert.ok(!names.some((n) => /trap/i.test(n)), names.join(", "));
+    const trapBytes = readFileSync(new URL("wasm/guard_bg.wasm", trapPkg));
+    const trapNames = WebAssembly.Module.exports(new WebAssembly.Module(trapBytes)).map((e) => e.name);
+    assert.ok(trapNames.includes("debugTrap"), "the test build must have it, or this test proves nothing");
+  });
+});
