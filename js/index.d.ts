@@ -167,7 +167,8 @@ export interface Usage {
 
 export declare function detectTruncation(source: unknown): Truncation;
 export declare function rescueJson(text: string): { text: string; rescue: Rescue };
-export declare function compileSchema<T = unknown>(schema: JsonSchema | string, options?: CompileOptions): Validator<T>;
+/** A response-format wrapper compiles to the schema it wraps, as checkOutput reads it. */
+export declare function compileSchema<T = unknown>(schema: JsonSchema | string | ResponseFormatWrapper, options?: CompileOptions): Validator<T>;
 /** With a `Validator<T>`, the verdict's value is a `T`. */
 export declare function checkOutput<T>(output: ModelOutput, schema: Validator<T>, options?: CheckOptions): Verdict<T>;
 export declare function checkOutput<T = unknown>(output: ModelOutput, schema?: SchemaInput | null, options?: CheckOptions): Verdict<T>;

@@ -123,7 +123,10 @@ pub fn compile_schema(schema_json: &str, options_json: &str) -> Result<RawValida
     let options = parse_argument("options", options_json)?;
     let compile = compile_options(&options).map_err(argument_error)?;
     let schema = schema_from_text(schema_json)?;
-    let compiled = schema::compile(&schema, &compile).map_err(schema_error)?;
+    // A response-format wrapper compiles to its schema, as checkOutput reads
+    // it: taken as a schema itself it would accept everything.
+    let (inner, _) = crate::verdict::unwrap_response_format(&schema);
+    let compiled = schema::compile(inner, &compile).map_err(schema_error)?;
     Ok(RawValidator { compiled })
 }
 

@@ -302,3 +302,20 @@ describe("the schema cache", () => {
     assert.equal(guard.checkOutput('{"city":"","population":1}', validator).failure, "schema");
   });
 });
+
+describe("compileSchema: response-format wrappers", () => {
+  test("a wrapper compiles to the schema it wraps, as checkOutput reads it", () => {
+    const schema = { type: "object", required: ["city"], properties: { city: { type: "string", minLength: 2 } } };
+    const wrapper = { name: "city", strict: true, schema };
+    const validator = guard.compileSchema(wrapper);
+    assert.equal(validator.isValid({ city: "Oslo" }), true);
+    assert.equal(validator.isValid({ city: "O" }), false);
+    assert.equal(validator.isValid({}), false);
+    assert.equal(validator.schemaHash, guard.compileSchema(schema).schemaHash);
+    assert.equal(validator.schemaHash, guard.checkOutput('{"city":"Oslo"}', wrapper).schemaHash);
+    assert.equal(guard.compileSchema(JSON.stringify(wrapper)).isValid({ city: "O" }), false);
+    // An object with a schema member and keywords of its own is a schema.
+    const notWrapper = { type: "object", properties: { schema: { type: "object" } }, schema: { type: "string" } };
+    assert.equal(guard.compileSchema(notWrapper).isValid({ schema: {} }), true);
+  });
+});
