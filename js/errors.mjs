@@ -12,7 +12,7 @@ export class SchemaError extends Error {
 
 /** A guarded call that ended without an accepted output: every allowed attempt failed the check, or the deadline passed. */
 export class StructuredOutputError extends Error {
-  constructor(message, details) {
+  constructor(message, details = {}) {
     super(message);
     this.name = "StructuredOutputError";
     this.code = "structured_output_rejected";

@@ -144,11 +144,47 @@ export function jsonText(what, value) {
   try {
     text = JSON.stringify(value);
   } catch (error) {
-    // BigInt, cycles and nesting deeper than the JS stack end up here.
-    throw argumentError(`${what} cannot be serialised to JSON: ${error.message}`);
+    // BigInt, cycles, throwing getters and nesting deeper than the JS stack
+    // end up here. The engine's own message can quote object keys, which
+    // may hold anything, so only the kind of problem is named.
+    throw argumentError(`${what} cannot be serialised to JSON: ${serialisationProblem(error)}`);
   }
   if (text === undefined) throw argumentError(`${what} must be a JSON value, not ${typeof value}`);
-  return text;
+  return wellFormedJson(text);
+}
+
+function serialisationProblem(error) {
+  const message = String(error?.message ?? error);
+  if (error instanceof RangeError) return "it nests too deeply";
+  if (/circular|cyclic/i.test(message)) return "it contains a cycle";
+  if (/bigint/i.test(message)) return "it contains a BigInt";
+  return `reading it threw ${error?.name ?? "an error"}`;
+}
+
+/**
+ * JSON.stringify writes a lone UTF-16 surrogate as a `\udXXX` escape, which
+ * is not Unicode and which the core refuses; it becomes U+FFFD, as it does
+ * when a string with one is encoded to UTF-8 (see `wellFormed`).
+ */
+function wellFormedJson(text) {
+  if (!/\\ud[89a-f]/i.test(text)) return text;
+  return text.replace(
+    /(?<!\\)((?:\\\\)*)\\u(d[89ab][0-9a-f]{2})(\\ud[c-f][0-9a-f]{2})?|(?<!\\)((?:\\\\)*)\\ud[c-f][0-9a-f]{2}/gi,
+    (match, slashes, high, low, slashes2) => {
+      if (high !== undefined) return low !== undefined ? match : `${slashes}\\ufffd`;
+      return `${slashes2}\\ufffd`;
+    },
+  );
+}
+
+/**
+ * A string with a lone UTF-16 surrogate (a stream cut inside an emoji, say)
+ * is checked, and returned, with U+FFFD in its place: the check and the
+ * returned value must see the same text, and UTF-8 cannot carry the
+ * surrogate into the core.
+ */
+function wellFormed(text) {
+  return typeof text.isWellFormed === "function" && !text.isWellFormed() ? text.toWellFormed() : text;
 }
 
 function optionsText(options) {
@@ -156,7 +192,26 @@ function optionsText(options) {
   if (typeof options !== "object" || Array.isArray(options)) {
     throw argumentError(`options must be an object, not ${Array.isArray(options) ? "an array" : typeof options}`);
   }
+  rejectNonFinite("options", options);
   return jsonText("options", options);
+}
+
+/**
+ * JSON has no NaN or Infinity: JSON.stringify writes null, which would
+ * quietly mean "the default". A number option that is not finite is refused.
+ */
+export function rejectNonFinite(what, object) {
+  let entries;
+  try {
+    entries = Object.keys(object).map((key) => [key, object[key]]);
+  } catch (error) {
+    throw argumentError(`${what} could not be read: reading it threw ${error?.name ?? "an error"}`);
+  }
+  for (const [key, value] of entries) {
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      throw argumentError(`${what}.${key} must be a finite number, not ${value}`);
+    }
+  }
 }
 
 function schemaText(schema) {
@@ -196,7 +251,7 @@ function handleOf(validator) {
 /** A compiled schema. */
 export class Validator {
   constructor() {
-    throw new TypeError("use compileSchema(schema, options) to make a Validator");
+    throw argumentError("use compileSchema(schema, options) to make a Validator");
   }
 
   validate(instance, options) {
@@ -252,12 +307,37 @@ function isValidator(schema) {
 }
 
 function outputArgument(output) {
-  if (typeof output === "string") return { text: output, isText: true };
+  if (typeof output === "string") return { text: wellFormed(output), isText: true };
   if (output === undefined || output === null) return { text: "", isText: true };
   if (typeof output !== "object") {
     throw argumentError(`output must be a string or an object, not ${typeof output}`);
   }
-  return { text: jsonText("the output", output), isText: false };
+  return { text: responseText("the output", output), isText: false };
+}
+
+/**
+ * JSON text for a provider response. SDK objects sometimes hold what JSON
+ * cannot (a reference back to the request, a BigInt timestamp); the content,
+ * finish reason and usage are still there, so those members are written as
+ * JSON can (a repeated object left out, a BigInt as a number or, past 2^53,
+ * a string) instead of losing the response. A getter that throws is still
+ * a typed error.
+ */
+export function responseText(what, response) {
+  try {
+    return jsonText(what, response);
+  } catch (error) {
+    if (!/cycle|BigInt/.test(error.message)) throw error;
+  }
+  const seen = new WeakSet();
+  return jsonText(what, JSON.parse(JSON.stringify(response, function (key, value) {
+    if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : String(value);
+    if (value !== null && typeof value === "object") {
+      if (seen.has(value)) return undefined;
+      seen.add(value);
+    }
+    return value;
+  })));
 }
 
 /**
@@ -266,6 +346,7 @@ function outputArgument(output) {
  * lenient path returns.
  */
 export function checkDetailed(output, schema, options) {
+  if (typeof output === "string") output = wellFormed(output);
   const lane = laneCheck(output, schema, options);
   if (lane !== undefined) return lane;
   const { text, isText } = outputArgument(output);
@@ -386,7 +467,7 @@ export function checkOutput(output, schema, options) {
 }
 
 export function normalizeUsage(usageOrResponse) {
-  const text = usageOrResponse === undefined ? "null" : jsonText("the usage", usageOrResponse);
+  const text = usageOrResponse === undefined ? "null" : responseText("the usage", usageOrResponse);
   return callRawJson(() => raw.normalizeUsage(text));
 }
 
@@ -466,7 +547,13 @@ export function repairFeedback(verdict, schema) {
   if (verdict === null || typeof verdict !== "object" || Array.isArray(verdict)) {
     throw argumentError(`repairFeedback needs a verdict from checkOutput, not ${verdict === null ? "null" : Array.isArray(verdict) ? "an array" : typeof verdict}`);
   }
-  const verdictText = jsonText("the verdict", { ok: verdict.ok, failure: verdict.failure, errors: verdict.errors, moreErrors: verdict.moreErrors });
+  let fields;
+  try {
+    fields = { ok: verdict.ok, failure: verdict.failure, errors: verdict.errors, moreErrors: verdict.moreErrors };
+  } catch (error) {
+    throw argumentError(`repairFeedback could not read the verdict: reading it threw ${error?.name ?? "an error"}`);
+  }
+  const verdictText = jsonText("the verdict", fields);
   let schemaJson;
   if (isValidator(schema)) schemaJson = schema[SOURCE].text;
   else if (schema !== undefined && schema !== null) schemaJson = schemaText(schema);

@@ -6,6 +6,7 @@ import {
   checkDetailed,
   jsonText,
   mergeUsage,
+  rejectNonFinite,
   nextAction,
   normalizeUsage,
   repairFeedback,
@@ -104,12 +105,13 @@ function readOptions(request, callModel, options) {
   }
   const retry = options.retry ?? "resample";
   if (retry !== "resample" && retry !== "repair") {
-    throw argumentError(`options.retry must be "resample" or "repair", not ${JSON.stringify(retry) ?? typeof retry}`);
+    throw argumentError(`options.retry must be "resample" or "repair", not ${typeof retry === "string" ? "another string" : typeof retry}`);
   }
   const { deadlineMs } = options;
   if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs > 0 && deadlineMs <= 2 ** 31 - 1)) {
     throw argumentError("options.deadlineMs must be a number of milliseconds above 0 (at most 2147483647)");
   }
+  if (options.budgets !== null && typeof options.budgets === "object") rejectNonFinite("options.budgets", options.budgets);
   const budgetsText = options.budgets === undefined ? "null" : jsonText("options.budgets", options.budgets);
   checkBudgets(budgetsText);
   const append = retry === "repair" ? appendFeedback ?? feedbackAppenderFor(request) : undefined;
@@ -119,6 +121,31 @@ function readOptions(request, callModel, options) {
     );
   }
   return { schema, signal, read, usageOf, onAttempt, retry, append, deadlineMs, budgetsText, record: statsRecorder(options.stats) };
+}
+
+/**
+ * The usage in a response, never throwing: a response that cannot be
+ * serialised whole (a cycle, a BigInt somewhere) still has its usage read
+ * from the members providers keep it in.
+ */
+function usageOfResponse(response) {
+  try {
+    return normalizeUsage(response ?? null);
+  } catch {
+    const members = {};
+    for (const key of ["usage", "usageMetadata", "usage_metadata", "meta"]) {
+      try {
+        if (response?.[key] !== undefined) members[key] = JSON.parse(JSON.stringify(response[key]));
+      } catch {
+        // This member cannot be read either.
+      }
+    }
+    try {
+      return normalizeUsage(members);
+    } catch {
+      return {};
+    }
+  }
 }
 
 export async function guardedCall(request, callModel, options) {
@@ -193,9 +220,22 @@ export async function guardedCall(request, callModel, options) {
       release();
     }
     responses.push(response);
-    usages.push(o.usageOf ? o.usageOf(response) : normalizeUsage(response ?? null));
+    usages.push(o.usageOf ? o.usageOf(response) : usageOfResponse(response));
     const output = o.read ? o.read(response) : response;
-    const { verdict, parse } = checkDetailed(output, o.schema, checkOptions);
+    let checked;
+    try {
+      checked = checkDetailed(output, o.schema, checkOptions);
+    } catch (error) {
+      // A response that cannot even be read (a cycle, a BigInt): a typed
+      // error for the caller, and the attempt's tokens still counted.
+      o.record?.({
+        outcome: "error",
+        stoppedBy: undefined,
+        attempts: [...verdicts.map((v, i) => ({ failure: v.ok ? null : v.failure, usage: usages[i] })), { failure: "unreadable", usage: usages.at(-1) }],
+      });
+      throw error;
+    }
+    const { verdict, parse } = checked;
     verdicts.push(verdict);
     history.push({ failure: verdict.ok ? null : verdict.failure, errorHash: verdict.ok ? null : verdict.errorHash });
     const decision = nextAction(

@@ -62,8 +62,9 @@ export function createGuardStats() {
     /**
      * One guarded call's record: `outcome` is "accepted", "rejected",
      * "lenient" (the strict: false path) or "error" (callModel threw, the
-     * call was aborted); `attempts` holds each finished attempt's failure
-     * (null when accepted) and usage.
+     * call was aborted, a response could not be read); `attempts` holds
+     * each finished attempt's failure (null when accepted, "unreadable" for
+     * a response that could not be checked) and usage.
      */
     [RECORD]({ outcome, attempts, stoppedBy }) {
       state.calls += 1;
@@ -87,7 +88,8 @@ export function createGuardStats() {
         for (const key of ["input", "output", "total"]) state.tokens[key] += tokens[key];
         state.cost += cost;
         if (attempt.failure) {
-          state.failures[attempt.failure] = (state.failures[attempt.failure] ?? 0) + 1;
+          // "unreadable": a response that could not be checked at all.
+          if (attempt.failure !== "unreadable") state.failures[attempt.failure] = (state.failures[attempt.failure] ?? 0) + 1;
           for (const key of ["input", "output", "total"]) state.failedAttemptTokens[key] += tokens[key];
           state.failedAttemptCost += cost;
         }

@@ -31,13 +31,14 @@ fn patterns() -> &'static [Pattern] {
             ),
             // JSON Web Tokens: header.payload.signature, header and payload
             // being base64url JSON objects.
+            // (A `\.` as a regular expression source writes it counts too.)
             (
-                r"eyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*",
+                r"eyJ[A-Za-z0-9_\-]{4,}\\{0,2}\.eyJ[A-Za-z0-9_\-]{4,}\\{0,2}\.[A-Za-z0-9_\-]*",
                 REDACTED,
             ),
             // Authorization header values.
             (
-                r"(?i)(?P<label>\b(?:bearer|basic|token)\s+)[A-Za-z0-9._~+/\-]{8,}=*",
+                r"(?i)(?P<label>\b(?:bearer|basic|token)\s+)(?:\\{0,2}[A-Za-z0-9._~+/\-]){8,}=*",
                 "${label}[redacted]",
             ),
             // OpenAI, Anthropic and other `sk-` keys.
@@ -67,7 +68,9 @@ fn patterns() -> &'static [Pattern] {
             ),
             // Forty-character base64 secrets (AWS secret access keys and
             // the like); `looks_random` below keeps ordinary words out.
-            (r"(?:^|[^A-Za-z0-9/+=])(?P<key>[A-Za-z0-9/+]{40})(?:$|[^A-Za-z0-9/+=])", ""),
+            // Backslashes are skipped: a key written into a regular
+            // expression source escapes its `+` and `/`.
+            (r"(?:^|[^A-Za-z0-9/+=\\])(?P<key>(?:\\{0,2}[A-Za-z0-9/+]){40})(?:$|[^A-Za-z0-9/+=\\])", ""),
         ];
         sources
             .into_iter()
@@ -82,7 +85,41 @@ fn patterns() -> &'static [Pattern] {
 
 /// `text` with everything that looks like a credential replaced by
 /// `[redacted]`. Borrowed when nothing matched, which is the common case.
+/// JSON Pointers inside the text are also checked segment by segment,
+/// unescaped (see `redact_pointer`).
 pub fn redact_secrets(text: &str) -> Cow<'_, str> {
+    let out = redact_plain(text);
+    if !out.contains('~') {
+        return out;
+    }
+    let Some(pointers) = pointer_tokens() else {
+        return out;
+    };
+    if !pointers.is_match(&out) {
+        return out;
+    }
+    let replaced = pointers
+        .replace_all(&out, |caps: &regex::Captures<'_>| {
+            let token = caps.get(0).map_or("", |m| m.as_str());
+            redact_pointer(token).into_owned()
+        })
+        .into_owned();
+    if replaced == *out {
+        out
+    } else {
+        Cow::Owned(replaced)
+    }
+}
+
+/// Words that hold a JSON Pointer escape (`~0` or `~1`).
+fn pointer_tokens() -> Option<&'static Regex> {
+    static POINTERS: OnceLock<Option<Regex>> = OnceLock::new();
+    POINTERS
+        .get_or_init(|| Regex::new(r#"[^\s"'()\[\],;]*~[01][^\s"'()\[\],;]*"#).ok())
+        .as_ref()
+}
+
+fn redact_plain(text: &str) -> Cow<'_, str> {
     let mut out = Cow::Borrowed(text);
     for pattern in patterns() {
         if !pattern.regex.is_match(&out) {
@@ -110,7 +147,7 @@ pub fn redact_secrets(text: &str) -> Cow<'_, str> {
 pub fn redact_pointer(pointer: &str) -> Cow<'_, str> {
     if !pointer.split('/').any(|segment| {
         let plain = segment.replace("~1", "/").replace("~0", "~");
-        !matches!(redact_secrets(&plain), Cow::Borrowed(_))
+        !matches!(redact_plain(&plain), Cow::Borrowed(_))
     }) {
         return Cow::Borrowed(pointer);
     }
@@ -118,7 +155,7 @@ pub fn redact_pointer(pointer: &str) -> Cow<'_, str> {
         .split('/')
         .map(|segment| {
             let plain = segment.replace("~1", "/").replace("~0", "~");
-            match redact_secrets(&plain) {
+            match redact_plain(&plain) {
                 Cow::Borrowed(_) => segment.to_owned(),
                 Cow::Owned(_) => REDACTED.to_owned(),
             }
@@ -243,6 +280,40 @@ pub(crate) mod tests {
         let pointer = format!("/config/{}/port", key.replace('~', "~0").replace('/', "~1"));
         assert_eq!(redact_pointer(&pointer), "/config/[redacted]/port");
         assert!(matches!(redact_pointer("/rows/0/name"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn pointers_inside_messages_are_checked_unescaped() {
+        let key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+        let pointer = format!("/o/{}", key.replace('/', "~1"));
+        let text = format!("alternative 1 at {pointer}: must be a string; the schema is invalid at {pointer}/type");
+        let out = redact_secrets(&text);
+        assert!(!out.contains("wJalrXUtnFEMI"), "{out}");
+        assert_eq!(out.matches("/o/[redacted]").count(), 2, "{out}");
+        assert!(matches!(redact_secrets("at /a~1b/c ~ fine"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn escaped_dots_of_a_pattern_source_still_read_as_a_jwt() {
+        // As a pattern source (one backslash) and quoted as JSON (two).
+        for pattern in [
+            r"^eyJhbGciOiJIUzI1NiJ9\.eyJzdWIiOiIxMjM0NTY3ODkwIn0\.dozjgNryP4J3jVmNHl0w5N$",
+            r"^eyJhbGciOiJIUzI1NiJ9\\.eyJzdWIiOiIxMjM0NTY3ODkwIn0\\.dozjgNryP4J3jVmNHl0w5N$",
+        ] {
+            assert_eq!(redact_secrets(pattern), "^[redacted]$", "{pattern}");
+        }
+    }
+
+    #[test]
+    fn escaped_characters_of_a_pattern_source_do_not_hide_a_key() {
+        for text in [
+            r"must match the pattern ^wJalrXUtnFEMI\/K7MDENG\/bPxRfiCYEXAMPLEKEY$",
+            r"must match the pattern ^WKOh3ZbUSm00QDJHvKrN6ycV1ogT\+a9Zx2Lp0QrS$",
+            r"must match the pattern ^Bearer FXqRA\.\+/rD\+0gjLCbL/WQ4_Mu$",
+        ] {
+            let out = redact_secrets(text);
+            assert!(out.ends_with("[redacted]$"), "{text} -> {out}");
+        }
     }
 
     #[test]

@@ -288,8 +288,11 @@ fn quote(value: &Value) -> String {
 }
 
 fn shorten(text: &str) -> String {
+    // Redacted before it is shortened: a credential cut short is no longer
+    // recognisable as one.
+    let text = redact_secrets(text);
     if text.chars().count() <= MAX_QUOTE_CHARS {
-        text.to_owned()
+        text.into_owned()
     } else {
         let cut: String = text.chars().take(MAX_QUOTE_CHARS).collect();
         format!("{cut}…")

@@ -387,7 +387,7 @@ fn rule_message(errors: &[Issue], more: bool) -> String {
     match errors.first() {
         Some(first) => format!(
             "The response breaks {count}; first: {} ({}).",
-            first.rule.as_deref().unwrap_or_default(),
+            crate::redact::redact_secrets(first.rule.as_deref().unwrap_or_default()),
             first.message
         ),
         None => format!("The response breaks {count}."),

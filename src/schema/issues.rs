@@ -302,7 +302,7 @@ fn branches(context: &[Vec<ValidationError<'static>>]) -> String {
         .enumerate()
         .map(|(i, errors)| match errors.first() {
             Some(first) => {
-                let at = first.instance_path().as_str();
+                let at = crate::redact::redact_pointer(first.instance_path().as_str());
                 let place = if at.is_empty() {
                     String::new()
                 } else {
@@ -363,7 +363,9 @@ fn list_values(options: &Value) -> String {
 /// flood a log line.
 fn short_json(value: &Value) -> String {
     const MAX_CHARS: usize = 80;
-    let text = value.to_string();
+    // Redacted before it is shortened: a credential cut short is no longer
+    // recognisable as one.
+    let text = crate::redact::redact_secrets(&value.to_string()).into_owned();
     if text.chars().count() <= MAX_CHARS {
         text
     } else {

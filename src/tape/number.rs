@@ -1,5 +1,6 @@
-//! Numbers, converted from their literal on demand exactly as serde_json
-//! converts them (`float_roundtrip`, no `arbitrary_precision`).
+//! Numbers, converted from their literal on demand as serde_json converts
+//! them (`float_roundtrip`, no `arbitrary_precision`), but for integers
+//! past 2^53, which are checked as JavaScript reads them.
 
 use std::borrow::Cow;
 
@@ -15,8 +16,12 @@ enum Repr {
     Float(f64),
 }
 
+/// 2^53: every integer up to it is exactly a double.
+const MAX_SAFE_MAGNITUDE: u64 = 1 << 53;
+
 /// A number of the tape, holding the value serde_json's `Number` would hold
-/// for the same literal.
+/// for the same literal, except that integers past 2^53 hold the double
+/// JavaScript reads them as.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TapeNumber(Repr);
 
@@ -41,6 +46,15 @@ impl TapeNumber {
                         break;
                     }
                 }
+            }
+            // Past 2^53 an integer is checked as the double JavaScript's
+            // JSON.parse turns it into, because that double is the value the
+            // caller gets back: checking the exact integer could accept
+            // `[9007199254740993, 9007199254740992]` as unique items and hand
+            // back two equal numbers.
+            if fits && significand > MAX_SAFE_MAGNITUDE {
+                let rounded = significand as f64;
+                return TapeNumber(Repr::Float(if negative { -rounded } else { rounded }));
             }
             if fits {
                 if !negative {

@@ -266,3 +266,22 @@ fn json_shape_matches_the_contract() {
     assert_eq!(bad["finishReason"], json!("stop"));
     assert_eq!(bad["errorHash"].as_str().map(str::len), Some(32));
 }
+
+/// The caller gets JSON.parse's value, so integers past 2^53 are checked as
+/// the doubles JavaScript reads them as: what is accepted is what is returned.
+#[test]
+fn integers_past_2_53_are_checked_as_javascript_reads_them() {
+    let schema = json!({"type": "object", "properties": {
+        "ids": {"uniqueItems": true},
+        "n": {"exclusiveMaximum": 9007199254740992_u64}
+    }});
+    let check = |text: &str| {
+        check_content(text, None, SchemaInput::Json(&schema), &CheckOptions::default()).unwrap()
+    };
+    let v = check(r#"{"ids":[9007199254740993,9007199254740992]}"#);
+    assert_eq!(v.failure, Some(Failure::Schema));
+    assert_eq!(v.errors[0].code, "uniqueItems");
+    // 9007199254740993 reads as 9007199254740992, which is not below it.
+    assert_eq!(check(r#"{"n":9007199254740993}"#).failure, Some(Failure::Schema));
+    assert!(check(r#"{"ids":[9007199254740994,9007199254740992],"n":9007199254740991}"#).ok());
+}

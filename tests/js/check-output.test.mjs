@@ -119,7 +119,8 @@ describe("checkOutput: code-fence rescue", () => {
       ['{"city":"Zürich"}', "Zürich", "none"],
       ["\u00a0\u3000" + '{"city":"東京"}', "東京", "none"],
       ["```json 🚀\n" + '{"city":"🚀 São Paulo"}' + "\n```", "🚀 São Paulo", "code_fence"],
-      ["```\n" + '{"city":"a\ud800b"}' + "\n```", "a\ud800b", "code_fence"],
+      // A lone surrogate is not Unicode: checked, and returned, as U+FFFD.
+      ["```\n" + '{"city":"a\ud800b"}' + "\n```", "a\ufffdb", "code_fence"],
     ];
     for (const [text, city, rescue] of cases) {
       const verdict = guard.checkOutput(text, schema);

@@ -84,9 +84,16 @@ describe("values JSON cannot carry are TypeErrors, not crashes", () => {
     assertStillWorks();
   });
 
-  test("a BigInt inside an output object, a usage, a truncation source", () => {
-    assertArgumentError(thrown(() => guard.checkOutput({ content: OSLO_TEXT, finishReason: "stop", seed: 42n }, CITY_SCHEMA)), /^the output cannot be serialised to JSON: /);
-    assertArgumentError(thrown(() => guard.normalizeUsage({ prompt_tokens: 5n })), /^the usage cannot be serialised to JSON: /);
+  test("a BigInt or a cycle inside a response is read around; inside merged usages or a truncation source it is a TypeError", () => {
+    // SDK response objects may hold a BigInt timestamp or a reference back
+    // to their request: the content and usage are still read.
+    const verdict = guard.checkOutput({ content: OSLO_TEXT, finishReason: "stop", seed: 42n }, CITY_SCHEMA);
+    assert.equal(verdict.ok, true, verdict.message);
+    const cyclic = { content: OSLO_TEXT, finishReason: "length" };
+    cyclic.request = { response: cyclic };
+    assert.equal(guard.checkOutput(cyclic, CITY_SCHEMA).failure, "truncated");
+    assert.equal(guard.normalizeUsage({ prompt_tokens: 5n, completion_tokens: 2 }).tokens.input, 5);
+    assert.equal(guard.normalizeUsage({ prompt_tokens: 2n ** 60n }).tokens?.input, undefined, "a count past 2^53 is not a number");
     assertArgumentError(thrown(() => guard.mergeUsage({ tokens: { input: 1 } }, { tokens: { input: 2n } })), /^the usages cannot be serialised to JSON: /);
     assertArgumentError(thrown(() => guard.detectTruncation({ finish_reason: "stop", created: 1n })), /^the source cannot be serialised to JSON: /);
     assertStillWorks();
