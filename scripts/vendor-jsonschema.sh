@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# Rebuilds vendor/jsonschema: the published jsonschema crate with one patch
-# (patches/jsonschema-*.patch). Run it after changing the pinned version or
-# the patch; the result is committed so that a build needs nothing but Cargo.
+# Rebuilds vendor/jsonschema: the published jsonschema crate with the patches
+# in patches/jsonschema-$VERSION-*.patch, applied in name order. Run it after
+# changing the pinned version or a patch; the result is committed so that a build needs nothing but Cargo.
 #
-# Why a patch: in wasm, jsonschema rebuilt the meta-schema validator for every
+# Why patches: in wasm, jsonschema rebuilt the meta-schema validator for every
 # schema it compiled (milliseconds each), which made every first check of a
-# new schema slow. The patch keeps one per draft, as native builds already do.
+# new schema slow; wasm-meta-cache keeps one per draft, as native builds
+# already do. email-plain-address skips the full `email_address` parse (which
+# walks the address several times and allocates) for plain ASCII
+# dot-atom@host addresses, which that parse always accepts; the domain is
+# still checked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
-PATCH=patches/jsonschema-$VERSION-wasm-meta-cache.patch
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -39,14 +42,27 @@ drop = re.compile(r'^\[\[(test|bench)\]\]|^\[(target\.[^\]]*\.)?dev-dependencies
 kept = [s for s in sections if not drop.match(s)]
 open(sys.argv[2], "w").write("".join(kept))
 PY
-patch --quiet -p1 -d vendor/jsonschema < "$PATCH"
+patches=(patches/jsonschema-$VERSION-*.patch)
+for patch in "${patches[@]}"; do
+  patch --quiet -p1 -d vendor/jsonschema < "$patch"
+done
 cat > vendor/jsonschema/VENDORED.md <<MD
-# jsonschema $VERSION, vendored with one patch
+# jsonschema $VERSION, vendored with patches
 
 Made by \`scripts/vendor-jsonschema.sh\` from the crate published on crates.io,
-with \`$PATCH\` applied: wasm builds keep one meta-schema validator per draft
-instead of building one for every schema compiled. Nothing else differs from
+with these patches applied:
+
+- \`patches/jsonschema-$VERSION-wasm-meta-cache.patch\`: wasm builds keep one
+  meta-schema validator per draft instead of building one for every schema
+  compiled.
+- \`patches/jsonschema-$VERSION-email-plain-address.patch\`: \`email\` and
+  \`idn-email\` accept a plain ASCII \`dot-atom@host\` address after checking
+  only its domain, without the full \`email_address\` parse (which accepts
+  every such address with the default options; other options, and every other
+  address, still take the full parse).
+
+Nothing else differs from
 the published source except that the manifest drops test, bench,
 dev-dependency and lint sections. MIT licensed (LICENSE).
 MD
-echo "vendor/jsonschema is jsonschema $VERSION with $PATCH"
+echo "vendor/jsonschema is jsonschema $VERSION with ${patches[*]}"

@@ -449,3 +449,6 @@ impl Retrieve for OfflineRetriever {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod email_format_tests;

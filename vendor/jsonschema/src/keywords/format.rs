@@ -540,6 +540,75 @@ where
     }
 }
 
+/// `atext` (RFC 5322 section 3.2.3), ASCII only.
+const fn is_ascii_atext(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric()
+        || matches!(
+            byte,
+            b'!' | b'#'
+                | b'$'
+                | b'%'
+                | b'&'
+                | b'\''
+                | b'*'
+                | b'+'
+                | b'-'
+                | b'/'
+                | b'='
+                | b'?'
+                | b'^'
+                | b'_'
+                | b'`'
+                | b'{'
+                | b'|'
+                | b'}'
+                | b'~'
+        )
+}
+
+/// The domain of `email` when it is an ASCII `dot-atom` local part of at most 64 bytes, one
+/// `@`, and a domain of at most 254 bytes whose dot-separated labels are 1 to 63 letters,
+/// digits and hyphens that start and end with a letter or digit. `email_address` with its
+/// default options accepts every such address (its display-name, quoted and literal forms
+/// all need a byte this excludes), so only the domain remains to be checked.
+fn plain_email_domain(email: &str) -> Option<&str> {
+    let bytes = email.as_bytes();
+    let at = bytes.iter().position(|&b| b == b'@')?;
+    let (local, domain) = (&bytes[..at], &bytes[at + 1..]);
+    if local.is_empty() || local.len() > 64 || domain.is_empty() || domain.len() > 254 {
+        return None;
+    }
+    let mut previous_dot = true;
+    for &byte in local {
+        if byte == b'.' {
+            if previous_dot {
+                return None;
+            }
+            previous_dot = true;
+        } else if is_ascii_atext(byte) {
+            previous_dot = false;
+        } else {
+            return None;
+        }
+    }
+    if previous_dot {
+        return None;
+    }
+    for label in domain.split(|&b| b == b'.') {
+        let (Some(first), Some(last)) = (label.first(), label.last()) else {
+            return None;
+        };
+        if label.len() > 63
+            || !first.is_ascii_alphanumeric()
+            || !last.is_ascii_alphanumeric()
+            || !label.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-')
+        {
+            return None;
+        }
+    }
+    email.get(at + 1..)
+}
+
 fn is_valid_email_impl<F>(
     email: &str,
     is_valid_hostname_impl: F,
@@ -549,6 +618,14 @@ fn is_valid_email_impl<F>(
 where
     F: Fn(&str) -> bool,
 {
+    // Nearly every address in practice is a plain ASCII `dot-atom@host`. For those the
+    // parse below is known to succeed with its default options, so only the domain check
+    // is left; anything else takes the full parse.
+    if options.is_none() {
+        if let Some(domain) = plain_email_domain(email) {
+            return validate_email_domain(domain, &is_valid_hostname_impl);
+        }
+    }
     // `email_address` 0.2.9 rejects an empty quoted local part, which RFC 5321 allows.
     if let Some(domain) = email.strip_prefix("\"\"@") {
         return is_valid_email_impl(
