@@ -10,6 +10,10 @@
 # walks the address several times and allocates) for plain ASCII
 # dot-atom@host addresses, which that parse always accepts; the domain is
 # still checked.
+# external-schema-check adds ValidationOptions::with_schema_check and a
+# feature that leaves the built-in meta-schema validators (over
+# serde_json::Value) out, so that the package builds jsonschema's keyword
+# validators for its tape representation only (src/schema/meta.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
@@ -44,7 +48,7 @@ open(sys.argv[2], "w").write("".join(kept))
 PY
 patches=(patches/jsonschema-$VERSION-*.patch)
 for patch in "${patches[@]}"; do
-  patch --quiet -p1 -d vendor/jsonschema < "$patch"
+  patch --quiet --no-backup-if-mismatch -p1 -d vendor/jsonschema < "$patch"
 done
 cat > vendor/jsonschema/VENDORED.md <<MD
 # jsonschema $VERSION, vendored with patches
@@ -60,6 +64,11 @@ with these patches applied:
   only its domain, without the full \`email_address\` parse (which accepts
   every such address with the default options; other options, and every other
   address, still take the full parse).
+- \`patches/jsonschema-$VERSION-external-schema-check.patch\`:
+  \`ValidationOptions::with_schema_check\` checks schemas against their
+  meta-schema with a caller's function, and the \`external-schema-check\`
+  feature leaves the built-in meta-schema validators (over
+  \`serde_json::Value\`) out of the build.
 
 Nothing else differs from
 the published source except that the manifest drops test, bench,

@@ -7,6 +7,7 @@
 mod cache;
 mod closed;
 mod issues;
+mod meta;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -335,6 +336,7 @@ fn build(
     let mut builder = jsonschema::options_for::<TapeJson>()
         .should_validate_formats(options.formats == FormatMode::Assert)
         .should_ignore_unknown_formats(!options.unknown_formats_error)
+        .with_schema_check(meta::check_against_meta_schema)
         .with_retriever(retriever);
     for (name, source) in &options.custom_formats {
         let pattern = regex::RegexBuilder::new(source)

@@ -1267,7 +1267,7 @@ pub(crate) fn build_validator<F: Json>(
     let resource = draft.create_resource_ref(schema);
 
     if config.validate_schema {
-        validate_schema(draft, schema)?;
+        validate_schema(draft, schema, config.schema_check)?;
     }
 
     if let Some(registry) = config.registry {
@@ -1311,7 +1311,7 @@ pub(crate) async fn build_validator_async<F: Json>(
     let resource_ref = draft.create_resource_ref(schema); // single computation
 
     if config.validate_schema {
-        validate_schema(draft, schema)?;
+        validate_schema(draft, schema, config.schema_check)?;
     }
 
     if let Some(registry) = config.registry {
@@ -1475,9 +1475,33 @@ pub(crate) fn resolve_base_uri(
     }
 }
 
+/// One schema document against the meta-schema of `draft`: by `check` when one is given,
+/// else by the built-in meta-schema validator (left out with `external-schema-check`).
+fn check_against_meta_schema(
+    draft: Draft,
+    schema: &Value,
+    check: Option<crate::options::SchemaCheck>,
+) -> Result<(), ValidationError<'static>> {
+    if let Some(check) = check {
+        return check(draft, schema);
+    }
+    #[cfg(not(feature = "external-schema-check"))]
+    {
+        crate::meta::validator_for_draft(draft)
+            .validate(schema)
+            .map_err(ValidationError::to_owned)
+    }
+    #[cfg(feature = "external-schema-check")]
+    {
+        let _ = (draft, schema);
+        Ok(())
+    }
+}
+
 pub(crate) fn validate_schema(
     draft: Draft,
     schema: &Value,
+    check: Option<crate::options::SchemaCheck>,
 ) -> Result<(), ValidationError<'static>> {
     // Boolean schemas are always valid per the spec, skip validation
     if schema.is_boolean() {
@@ -1495,21 +1519,16 @@ pub(crate) fn validate_schema(
     if declares_nested_schema(schema) {
         collect_embedded_resources(draft, draft, schema, &mut embedded);
     }
-    let validator = crate::meta::validator_for_draft(draft);
     if embedded.is_empty() {
-        return validator
-            .validate(schema)
-            .map_err(ValidationError::to_owned);
+        return check_against_meta_schema(draft, schema, check);
     }
     // Each embedded resource with its own dialect is validated against its own meta-schema
     // (JSON Schema 2020-12 Core, Section 9.3.3), so the enclosing one sees it as `{}`.
     let mut resources = Vec::with_capacity(embedded.len());
     let enclosing = without_embedded_resources(schema, &embedded, &Location::new(), &mut resources);
-    validator
-        .validate(&enclosing)
-        .map_err(ValidationError::to_owned)?;
+    check_against_meta_schema(draft, &enclosing, check)?;
     for (location, draft, contents) in resources {
-        validate_schema(draft, contents)
+        validate_schema(draft, contents, check)
             .map_err(|error| error.with_instance_path_prefix(&location))?;
     }
     Ok(())
@@ -1891,7 +1910,7 @@ pub(crate) fn build_validator_map<F: Json>(
 ) -> Result<ValidatorMap<F>, ValidationError<'static>> {
     let draft = config.draft_for(schema)?;
     let resource = draft.create_resource_ref(schema);
-    validate_schema(draft, schema)?;
+    validate_schema(draft, schema, config.schema_check)?;
 
     if let Some(registry) = config.registry {
         let base_uri = resolve_base_uri(config.base_uri.as_ref(), resource.id())?;
@@ -1916,7 +1935,7 @@ pub(crate) async fn build_validator_map_async<F: Json>(
     let draft = config.draft_for(schema).await?;
     let resource = draft.create_resource_ref(schema);
 
-    validate_schema(draft, schema)?;
+    validate_schema(draft, schema, config.schema_check)?;
 
     if let Some(registry) = config.registry {
         let base_uri = resolve_base_uri(config.base_uri.as_ref(), resource.id())?;

@@ -1371,7 +1371,8 @@ pub use http::HttpOptions;
 pub use jsonschema_macros::validator;
 pub use keywords::custom::Keyword;
 pub use options::{
-    EmailOptions, FancyRegex, PatternCache, PatternOptions, Regex, ValidationOptions,
+    EmailOptions, FancyRegex, PatternCache, PatternOptions, Regex, SchemaCheck,
+    ValidationOptions,
 };
 pub use referencing::{
     uri, Draft, Error as ReferencingError, Registry, RegistryBuilder, Resource, Retrieve, Uri,

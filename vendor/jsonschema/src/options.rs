@@ -45,8 +45,13 @@ pub struct ValidationOptions<'i, R = Arc<dyn Retrieve>, F: Json = SerdeJson> {
     pattern_options: PatternEngineOptions,
     pattern_cache: Option<PatternCache>,
     email_options: Option<EmailAddressOptions>,
+    pub(crate) schema_check: Option<SchemaCheck>,
     representation: PhantomData<F>,
 }
+
+/// Checks a schema against the meta-schema of `draft`, in place of the built-in meta-schema
+/// validators (see [`ValidationOptions::with_schema_check`]).
+pub type SchemaCheck = fn(Draft, &Value) -> Result<(), ValidationError<'static>>;
 
 // Manual: deriving would demand `F: Clone`, and representations are marker types.
 impl<R: Clone, F: Json> Clone for ValidationOptions<'_, R, F> {
@@ -69,6 +74,7 @@ impl<R: Clone, F: Json> Clone for ValidationOptions<'_, R, F> {
             pattern_options: self.pattern_options,
             pattern_cache: self.pattern_cache.clone(),
             email_options: self.email_options,
+            schema_check: self.schema_check,
             representation: PhantomData,
         }
     }
@@ -92,6 +98,7 @@ impl<F: Json> Default for ValidationOptions<'_, Arc<dyn Retrieve>, F> {
             pattern_options: PatternEngineOptions::default(),
             pattern_cache: None,
             email_options: None,
+            schema_check: None,
             representation: PhantomData,
         }
     }
@@ -116,6 +123,7 @@ impl<F: Json> Default for ValidationOptions<'_, Arc<dyn referencing::AsyncRetrie
             pattern_options: PatternEngineOptions::default(),
             pattern_cache: None,
             email_options: None,
+            schema_check: None,
             representation: PhantomData,
         }
     }
@@ -383,6 +391,26 @@ impl<'i, R, F: Json> ValidationOptions<'i, R, F> {
     #[must_use]
     pub fn is_known_format(&self, draft: Draft, name: &str) -> bool {
         self.get_format(name).is_some() || builtin_format(draft, name).is_some()
+    }
+    /// Check schemas against their meta-schema with `check` instead of the built-in
+    /// meta-schema validators; an embedded resource with its own dialect is checked on its
+    /// own, as `check(its draft, its contents)`. With the `external-schema-check` feature the
+    /// built-in validators are left out of the build, so a schema is only checked when this is
+    /// set: a caller that validates instances in another representation then needs no
+    /// `serde_json::Value` validators at all.
+    #[inline]
+    #[must_use]
+    pub fn with_schema_check(mut self, check: SchemaCheck) -> Self {
+        self.schema_check = Some(check);
+        self
+    }
+    /// Whether schemas are checked against their meta-schema before compiling (the default).
+    /// A meta-schema compiled for [`Self::with_schema_check`] must not be checked itself.
+    #[inline]
+    #[must_use]
+    pub fn should_validate_schema(mut self, validate: bool) -> Self {
+        self.validate_schema = validate;
+        self
     }
     /// Disable schema validation during compilation.
     ///
@@ -857,6 +885,7 @@ impl<'i, F: Json> ValidationOptions<'i, Arc<dyn referencing::AsyncRetrieve>, F> 
             pattern_options: self.pattern_options,
             pattern_cache: self.pattern_cache,
             email_options: self.email_options,
+            schema_check: self.schema_check,
             representation: PhantomData,
         }
     }

@@ -407,7 +407,7 @@ fn prepare<'a, 'r: 'a>(
     let validate_formats = options
         .validate_formats
         .unwrap_or_else(|| formats_are_assertions_by_default(draft));
-    validate_schema(draft, value)?;
+    validate_schema(draft, value, None)?;
     let resource = draft.create_resource_ref(value);
     let base_uri = resolve_base_uri(options.base_uri.as_ref(), resource.id())?;
     let mut builder = match options.registry {
