@@ -396,7 +396,8 @@ function laneCheck(output, schema, options) {
   const status = callRaw(() => laneStatus(output, handle, maxErrors));
   if (status === 3) return undefined;
   if (status === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), output);
-  const jsonText = output.slice(raw.laneStart(), raw.laneEnd());
+  // 4: the JSON is the whole response; 0 and 1: it is the slice the core names.
+  const jsonText = status === 4 ? output : output.slice(raw.laneStart(), raw.laneEnd());
   const value = JSON.parse(jsonText);
   const verdict = {
     ok: true,
@@ -423,11 +424,22 @@ function laneStatus(text, handle, maxErrors) {
   return raw.checkInputLane(written, handle, maxErrors);
 }
 
+/**
+ * The view of the core's input buffer the last response was encoded into.
+ * The buffer only moves when inputBuffer grows it, so the view is reused
+ * while it is large enough and still over the current memory (a grown
+ * memory, or a replaced instance, has a new ArrayBuffer).
+ */
+let inputView = null;
+
 function encodeInput(text, capacity) {
-  // inputBuffer may grow the memory, which detaches the old buffer: take
-  // memory.buffer only after it returns.
-  const pointer = raw.inputBuffer(capacity);
-  return encoder.encodeInto(text, new Uint8Array(memory.buffer, pointer, capacity));
+  if (inputView === null || inputView.byteLength < capacity || inputView.buffer !== memory.buffer) {
+    // inputBuffer may grow the memory, which detaches the old buffer: take
+    // memory.buffer only after it returns.
+    const pointer = raw.inputBuffer(capacity);
+    inputView = new Uint8Array(memory.buffer, pointer, capacity);
+  }
+  return encoder.encodeInto(text, inputView);
 }
 
 function shapeVerdict(r, parsed) {

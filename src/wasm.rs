@@ -235,11 +235,13 @@ thread_local! {
 
 /// Accepted, JSON not rescued / rescued from a code fence; not accepted (the
 /// verdict waits in `LANE`); not checked here, so the facade takes the
-/// general path.
+/// general path; accepted, and the JSON is the whole response (the common
+/// case), so the facade needs neither the offsets nor a slice.
 const LANE_OK: u32 = 0;
 const LANE_OK_FENCE: u32 = 1;
 const LANE_FAILED: u32 = 2;
 const LANE_UNAVAILABLE: u32 = 3;
+const LANE_OK_WHOLE: u32 = 4;
 
 thread_local! {
     /// Where the facade encodes a response for the lane (see `inputBuffer`).
@@ -265,7 +267,8 @@ pub fn input_buffer(capacity: usize) -> *mut u8 {
 /// options but `maxErrors`. The response is the first `len` bytes of the
 /// input buffer. Returns a status instead of a result object, so an accepted
 /// response costs no result string at all; the offsets are read with
-/// `laneStart`/`laneEnd`, a failed verdict with `laneTakeVerdict`.
+/// `laneStart`/`laneEnd` (unless the JSON is the whole response), a failed
+/// verdict with `laneTakeVerdict`.
 #[wasm_bindgen(js_name = checkInputLane)]
 pub fn check_input_lane(len: usize, validator: &RawValidator, max_errors: u32) -> u32 {
     INPUT.with(|input| {
@@ -290,6 +293,11 @@ fn check_text_lane(text: &str, validator: &RawValidator, max_errors: u32) -> u32
         return LANE_UNAVAILABLE;
     };
     if verdict.ok() {
+        if verdict.rescue == crate::rescue::Rescue::None
+            && verdict.span.as_ref().is_some_and(|span| span.start == 0 && span.end == text.len())
+        {
+            return LANE_OK_WHOLE;
+        }
         let (start, end) = verdict
             .span
             .clone()

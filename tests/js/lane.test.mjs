@@ -66,3 +66,19 @@ test("large responses grow the input buffer and still match the general path", (
   assert.equal(verdict.ok, true);
   assert.equal(verdict.value.rows.length, 30000);
 });
+
+test("the lane still reads the right bytes after other calls grow the memory", () => {
+  const validator = guard.compileSchema(schema);
+  const small = '{"rows":[{"type":"fact","when":"2024-02-29"}]}';
+  const smallInvalid = '{"rows":[{"type":"fact","when":"2024-02-30"}]}';
+  assert.equal(guard.checkOutput(small, validator).ok, true);
+  const before = guard.wasmMemoryBytes();
+  // The general path (a schema object, not a Validator) copies this into
+  // the module as a string argument, growing the memory.
+  const big = JSON.stringify({ rows: Array.from({ length: 60000 }, () => ({ type: "fact", when: "2024-01-01", note: "x".repeat(40) })) });
+  assert.equal(guard.checkOutput(big, schema).ok, true);
+  assert.ok(guard.wasmMemoryBytes() > before, "the memory grew");
+  for (const output of [small, smallInvalid, ` ${small} `, small]) {
+    assert.deepEqual(guard.checkOutput(output, validator), guard.checkOutput(output, schema), output);
+  }
+});
