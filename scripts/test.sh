@@ -32,6 +32,10 @@ else
   status=1
 fi
 
+step "Fuzzing (cargo fuzz, time-boxed)"
+# FUZZ_SECONDS sets the box per target (default 45, four targets).
+if bash scripts/fuzz.sh; then tally 1 0; else tally 0 1; status=1; fi
+
 step "JS suite under Node (node --test)"
 node --test --test-reporter=spec tests/js/ 2>&1 | tee "$logdir/node.log"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1

@@ -488,19 +488,21 @@ fn merge_value(existing: &mut Value, incoming: Value, rule: Rule) {
     if incoming.is_null() {
         return;
     }
+    // A value that replaces another is new to the result, so it loses its
+    // null members exactly as one inserted by `merge_map` does.
     if existing.is_null() {
-        *existing = incoming;
+        *existing = without_null_members(incoming);
         return;
     }
     match rule {
-        Rule::Replace => *existing = incoming,
+        Rule::Replace => *existing = without_null_members(incoming),
         Rule::Earliest => keep_extreme(existing, incoming, Ordering::Less),
         Rule::Latest => keep_extreme(existing, incoming, Ordering::Greater),
         Rule::Concat => match (existing, incoming) {
             (Value::Array(a), Value::Array(b)) => a.extend(b),
             // A malformed later value must not erase the recorded segments.
             (Value::Array(_), _) => {}
-            (slot, other) => *slot = other,
+            (slot, other) => *slot = without_null_members(other),
         },
         Rule::Deep(scope) => match (existing, incoming) {
             (Value::Number(a), Value::Number(b)) => *a = add_numbers(a, &b),
@@ -509,7 +511,7 @@ fn merge_value(existing: &mut Value, incoming: Value, rule: Rule) {
                 // Shapes disagree: the latest value wins, unless that would
                 // throw away numbers the latest value does not carry.
                 if !carries_numbers(slot) || carries_numbers(&other) {
-                    *slot = other;
+                    *slot = without_null_members(other);
                 }
             }
         },
@@ -1172,6 +1174,28 @@ mod tests {
             merged,
             json!({ "tokens": { "input": 1 }, "cost": { "extra": { "b": 2 } } })
         );
+    }
+
+    #[test]
+    fn a_replacing_value_brings_no_null_members() {
+        // Pricing is replaced, not merged; its null members still say nothing.
+        let merged = merge_usage(&[
+            json!({ "cost": { "pricing": { "input": 1 } } }),
+            json!({ "cost": { "pricing": { "input": null, "output": 2 } } }),
+        ]);
+        assert_eq!(merged, json!({ "cost": { "pricing": { "output": 2 } } }));
+        // Shapes disagree and the later object wins.
+        let merged = merge_usage(&[
+            json!({ "tokens": { "x": "n/a" } }),
+            json!({ "tokens": { "x": { "a": null, "b": 1 } } }),
+        ]);
+        assert_eq!(merged, json!({ "tokens": { "x": { "b": 1 } } }));
+        // Segments that were not an array are replaced by the later value.
+        let merged = merge_usage(&[
+            json!({ "timing": { "timeSegments": "none" } }),
+            json!({ "timing": { "timeSegments": { "first": null, "n": 1 } } }),
+        ]);
+        assert_eq!(merged, json!({ "timing": { "timeSegments": { "n": 1 } } }));
     }
 
     #[test]
