@@ -159,6 +159,18 @@ export function openaiResponses(text, { status = "completed", reason = null } = 
 // Assertion helpers
 // ---------------------------------------------------------------------------
 
+/** A callModel that serves `responses` in order and records every request it saw. */
+export function scripted(...responses) {
+  const calls = [];
+  const callModel = async (request) => {
+    calls.push(request);
+    if (calls.length > responses.length) throw new Error(`unexpected call #${calls.length}`);
+    const next = responses[calls.length - 1];
+    return typeof next === "function" ? next(request) : next;
+  };
+  return { calls, callModel };
+}
+
 /** Runs `fn`, which must throw, and returns what it threw. */
 export function thrown(fn) {
   try {

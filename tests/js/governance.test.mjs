@@ -11,6 +11,7 @@ import {
   geminiResponse,
   openaiChat,
   rejected,
+  scripted,
   thrown,
 } from "./fixtures.mjs";
 
@@ -81,18 +82,6 @@ function chatRequest(extra = {}) {
     ],
     ...extra,
   };
-}
-
-/** A callModel that serves `responses` in order and records every request it saw. */
-function scripted(...responses) {
-  const calls = [];
-  const callModel = async (request) => {
-    calls.push(request);
-    if (calls.length > responses.length) throw new Error(`unexpected call #${calls.length}`);
-    const next = responses[calls.length - 1];
-    return typeof next === "function" ? next(request) : next;
-  };
-  return { calls, callModel };
 }
 
 describe("business rules", () => {

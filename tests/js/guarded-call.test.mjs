@@ -10,6 +10,7 @@ import {
   geminiResponse,
   openaiChat,
   rejected,
+  scripted,
 } from "./fixtures.mjs";
 
 const OSLO = { city: "Oslo", population: 709037 };
@@ -26,18 +27,6 @@ function chatRequest(extra = {}) {
     max_completion_tokens: 4096,
     ...extra,
   };
-}
-
-/** A callModel that serves `responses` in order and records every request it saw. */
-function scripted(...responses) {
-  const calls = [];
-  const callModel = async (request) => {
-    calls.push(request);
-    if (calls.length > responses.length) throw new Error(`unexpected call #${calls.length}`);
-    const next = responses[calls.length - 1];
-    return typeof next === "function" ? next(request) : next;
-  };
-  return { calls, callModel };
 }
 
 describe("guardedCall: resample once", () => {
