@@ -7,6 +7,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
+import { prng } from "./fixtures.mjs";
 
 const SCHEMA = {
   type: "object",
@@ -464,17 +465,6 @@ describe("a request that carries tools is never retried", () => {
 // Concurrency
 // ---------------------------------------------------------------------------
 
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("1,000 concurrent guarded calls sharing the module", () => {
   test("each result matches its own script, with its own usage, and nothing crosses between calls", { timeout: 60_000 }, async () => {
