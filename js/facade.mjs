@@ -368,6 +368,7 @@ export function checkDetailed(output, schema, options) {
  * only when a value is returned.
  */
 function detailedFrom(result, text) {
+  // No textEnd: the JSON runs to the end of the text.
   const jsonText =
     result.textStart !== undefined ? text.slice(result.textStart, result.textEnd) : result.text;
   const parse = () => (jsonText === undefined ? undefined : JSON.parse(jsonText));

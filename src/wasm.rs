@@ -17,8 +17,8 @@ use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use crate::options::{check_options, compile_options, max_errors, ArgumentError};
 use crate::options::budgets;
+use crate::options::{check_options, compile_options, max_errors, ArgumentError};
 use crate::policy::{carries_tools, next_action, Attempt, RequestTools, RetryMode, Situation};
 use crate::redact::redact_secrets;
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
@@ -147,7 +147,7 @@ fn run_check(
         let offsets = verdict
             .span
             .clone()
-            .map(|span| utf16_range(output_json, span));
+            .map(|span| utf16_offsets(output_json, span));
         (verdict, offsets)
     } else {
         let output = parse_argument("the output", output_json)?;
@@ -162,12 +162,14 @@ fn run_check(
 /// The verdict as JSON plus where its JSON text is: UTF-16 offsets into the
 /// caller's string when there are any, else the text itself when it was
 /// read out of a response object here.
-fn shaped_with_text(verdict: &Verdict, offsets: Option<(usize, usize)>) -> Value {
+fn shaped_with_text(verdict: &Verdict, offsets: Option<(usize, Option<usize>)>) -> Value {
     let mut shaped = verdict.to_json();
     if let Value::Object(map) = &mut shaped {
         if let Some((start, end)) = offsets {
             map.insert("textStart".into(), start.into());
-            map.insert("textEnd".into(), end.into());
+            if let Some(end) = end {
+                map.insert("textEnd".into(), end.into());
+            }
         } else if let Some(text) = &verdict.text {
             map.insert("text".into(), text.clone().into());
         }
@@ -175,19 +177,34 @@ fn shaped_with_text(verdict: &Verdict, offsets: Option<(usize, usize)>) -> Value
     shaped
 }
 
-/// A byte range of `text` as UTF-16 code unit offsets, which is how
-/// JavaScript strings are indexed.
+/// The length of `text` in UTF-16 code units, which is how JavaScript
+/// strings are indexed.
+fn utf16_units(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().map(char::len_utf16).sum()
+    }
+}
+
+/// A byte range of `text` as UTF-16 code unit offsets.
 fn utf16_range(text: &str, span: std::ops::Range<usize>) -> (usize, usize) {
-    let units = |bytes: &str| {
-        if bytes.is_ascii() {
-            bytes.len()
-        } else {
-            bytes.chars().map(char::len_utf16).sum()
-        }
-    };
-    let before = text.get(..span.start).map_or(0, units);
-    let inside = text.get(span).map_or(0, units);
+    let before = text.get(..span.start).map_or(0, utf16_units);
+    let inside = text.get(span).map_or(0, utf16_units);
     (before, before + inside)
+}
+
+/// [`utf16_range`] for a result's `textStart`/`textEnd`, without the end
+/// when the range runs to the end of the text: the facade's
+/// `slice(textStart)` then reads to the end, and a large rejected response
+/// is not walked through again just to count its UTF-16 units.
+fn utf16_offsets(text: &str, span: std::ops::Range<usize>) -> (usize, Option<usize>) {
+    if span.end == text.len() {
+        (text.get(..span.start).map_or(0, utf16_units), None)
+    } else {
+        let (start, end) = utf16_range(text, span);
+        (start, Some(end))
+    }
 }
 
 /// `output_json` is the output as JSON text, except that when `output_is_text`
@@ -294,7 +311,10 @@ fn check_text_lane(text: &str, validator: &RawValidator, max_errors: u32) -> u32
     };
     if verdict.ok() {
         if verdict.rescue == crate::rescue::Rescue::None
-            && verdict.span.as_ref().is_some_and(|span| span.start == 0 && span.end == text.len())
+            && verdict
+                .span
+                .as_ref()
+                .is_some_and(|span| span.start == 0 && span.end == text.len())
         {
             return LANE_OK_WHOLE;
         }
@@ -310,7 +330,7 @@ fn check_text_lane(text: &str, validator: &RawValidator, max_errors: u32) -> u32
             LANE_OK
         };
     }
-    let offsets = verdict.span.clone().map(|span| utf16_range(text, span));
+    let offsets = verdict.span.clone().map(|span| utf16_offsets(text, span));
     let shaped = shaped_with_text(&verdict, offsets).to_string();
     LANE.with(|lane| lane.borrow_mut().2 = Some(shaped));
     LANE_FAILED
@@ -388,7 +408,11 @@ fn read_history(history: &Value) -> Result<Vec<Attempt<'_>>, JsValue> {
                     Failure::parse(name)
                         .ok_or_else(|| bad(format!("unknown failure class \"{name}\"")))?,
                 ),
-                Some(other) => return Err(bad(format!("a failure class must be a string, not {other}"))),
+                Some(other) => {
+                    return Err(bad(format!(
+                        "a failure class must be a string, not {other}"
+                    )))
+                }
             };
             Ok(Attempt {
                 failure,
@@ -413,7 +437,10 @@ pub fn next_action_js(
     let history = parse_argument("the attempt history", history_json)?;
     let attempts = read_history(&history)?;
     let Some((current, previous)) = attempts.split_last() else {
-        return Err(coded_error("invalid_argument", "the attempt history is empty"));
+        return Err(coded_error(
+            "invalid_argument",
+            "the attempt history is empty",
+        ));
     };
     let budgets_value = parse_argument("options.budgets", budgets_json)?;
     let budgets = budgets(&budgets_value).map_err(argument_error)?;
@@ -426,7 +453,11 @@ pub fn next_action_js(
             aborted,
             deadline_passed,
             strict,
-            retry: if repair { RetryMode::Repair } else { RetryMode::Resample },
+            retry: if repair {
+                RetryMode::Repair
+            } else {
+                RetryMode::Resample
+            },
         },
     );
     to_js(&decision)

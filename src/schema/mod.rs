@@ -191,10 +191,11 @@ impl CompiledSchema {
     /// short-circuiting pass.
     pub fn validate(&self, instance: &Value, max_errors: usize) -> Report {
         let text = instance.to_string();
-        match tape::parse(&text) {
+        let report = match tape::parse(&text) {
             Ok(t) => self.validate_tape(&t, max_errors),
             Err(problem) => unreadable(&problem),
-        }
+        };
+        report
     }
 
     pub fn validate_tape(&self, instance: &Tape<'_>, max_errors: usize) -> Report {

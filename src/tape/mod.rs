@@ -113,6 +113,13 @@ pub struct Tape<'a> {
     pub(crate) fallback: Entry,
 }
 
+/// The entry buffer goes back to the parser for the next response.
+impl Drop for Tape<'_> {
+    fn drop(&mut self) {
+        parse::recycle(std::mem::take(&mut self.entries));
+    }
+}
+
 /// Sizes only: the text is the model's output and stays out of logs.
 impl std::fmt::Debug for Tape<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -106,13 +106,22 @@ impl Code {
 /// line and column), plus "input too large" for texts of 4 GiB or more,
 /// which the 32-bit offsets of the tape cannot address.
 pub fn parse(text: &str) -> Result<Tape<'_>, ParseError> {
+    let spare = SPARE.with(|spare| spare.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)));
+    let Spare {
+        mut entries,
+        mut stack,
+        mut keys,
+    } = spare.unwrap_or_default();
+    entries.clear();
+    stack.clear();
+    keys.clear();
     let mut parser = Parser {
         src: text,
         bytes: text.as_bytes(),
         pos: 0,
-        entries: Vec::new(),
-        stack: Vec::new(),
-        keys: Vec::new(),
+        entries,
+        stack,
+        keys,
         redirects: Vec::new(),
     };
     if u32::try_from(text.len()).map_or(true, |len| len == u32::MAX) {
@@ -120,12 +129,24 @@ pub fn parse(text: &str) -> Result<Tape<'_>, ParseError> {
     }
     // Roughly one entry per eight bytes of typical output; growth covers the rest.
     parser.entries.reserve(text.len() / 8 + 1);
-    parser.run()?;
+    let outcome = parser.run();
     let Parser {
         entries,
         mut redirects,
+        stack,
+        keys,
         ..
     } = parser;
+    SPARE.with(|spare| {
+        if let Ok(mut spare) = spare.try_borrow_mut() {
+            spare.stack = stack;
+            spare.keys = keys;
+        }
+    });
+    if let Err(error) = outcome {
+        recycle(entries);
+        return Err(error);
+    }
     redirects.sort_unstable_by_key(|&(key, _)| key);
     Ok(Tape {
         src: text,
@@ -133,6 +154,46 @@ pub fn parse(text: &str) -> Result<Tape<'_>, ParseError> {
         redirects,
         fallback: Entry::NULL,
     })
+}
+
+/// The parser's buffers, kept from one parse to the next: most calls check
+/// a response of a similar size to the last, and allocating and freeing
+/// three buffers cost a small response as much as parsing it.
+#[derive(Default)]
+struct Spare {
+    entries: Vec<Entry>,
+    stack: Vec<Frame>,
+    keys: Vec<Key>,
+}
+
+/// Tapes up to this many entries (768 KiB) hand their buffer back for the
+/// next parse; a larger one is freed, so one huge response does not keep
+/// its memory.
+pub(crate) const SPARE_ENTRIES: usize = 1 << 16;
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
+}
+
+/// The capacity of the entry buffer the next parse starts from.
+#[cfg(test)]
+pub(crate) fn spare_capacity() -> usize {
+    SPARE.with(|spare| spare.borrow().entries.capacity())
+}
+
+/// Keeps a dropped tape's entry buffer for the next parse.
+pub(crate) fn recycle(entries: Vec<Entry>) {
+    if entries.capacity() == 0 || entries.capacity() > SPARE_ENTRIES {
+        return;
+    }
+    // During thread teardown the spare may be gone; the buffer is then freed.
+    let _ = SPARE.try_with(|spare| {
+        if let Ok(mut spare) = spare.try_borrow_mut() {
+            if spare.entries.capacity() < entries.capacity() {
+                spare.entries = entries;
+            }
+        }
+    });
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -146,6 +207,40 @@ struct Frame {
     object: bool,
 }
 
+/// A member name of an open object: its entry, and its first eight raw
+/// bytes (zero-padded) as a number, so that finding repeated names compares
+/// two numbers for most pairs instead of two byte slices.
+#[derive(Debug, Clone, Copy)]
+struct Key {
+    index: u32,
+    prefix: u64,
+}
+
+/// The first eight bytes of the `len` bytes at `start`, zero-padded,
+/// little-endian. A name is nearly always followed by at least eight more
+/// bytes of text, so this is one load and a mask, without a copy.
+#[inline(always)]
+fn prefix_at(bytes: &[u8], start: usize, len: usize) -> u64 {
+    let word = match bytes
+        .get(start..start.saturating_add(8))
+        .map(<[u8; 8]>::try_from)
+    {
+        Some(Ok(word)) => u64::from_le_bytes(word),
+        _ => {
+            let mut word = [0_u8; 8];
+            for (to, from) in word.iter_mut().zip(bytes.get(start..).unwrap_or(&[])) {
+                *to = *from;
+            }
+            u64::from_le_bytes(word)
+        }
+    };
+    if len >= 8 {
+        word
+    } else {
+        word & ((1_u64 << (8 * len)) - 1)
+    }
+}
+
 struct Parser<'s> {
     src: &'s str,
     bytes: &'s [u8],
@@ -153,8 +248,8 @@ struct Parser<'s> {
     pos: usize,
     entries: Vec<Entry>,
     stack: Vec<Frame>,
-    /// Key entry indices of every open object, innermost last.
-    keys: Vec<u32>,
+    /// The keys of every open object, innermost last.
+    keys: Vec<Key>,
     redirects: Vec<(u32, u32)>,
 }
 
@@ -164,8 +259,46 @@ fn is_special(byte: u8) -> bool {
     byte == b'"' || byte == b'\\' || byte < 0x20
 }
 
-/// Index of the first quote, backslash or control byte at or after `pos`.
+/// Index of the first quote, backslash or control byte at or after `pos`:
+/// sixteen bytes a step with wasm's 128-bit vectors, then eight at a time.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
 fn skip_plain(bytes: &[u8], mut pos: usize) -> usize {
+    use core::arch::wasm32::{u8x16, u8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, v128_or};
+    let quote = u8x16_splat(b'"');
+    let backslash = u8x16_splat(b'\\');
+    let control = u8x16_splat(0x20);
+    while let Some(chunk) = bytes.get(pos..pos.saturating_add(16)) {
+        let Ok(c) = <[u8; 16]>::try_from(chunk) else {
+            break;
+        };
+        let v = u8x16(
+            c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13],
+            c[14], c[15],
+        );
+        let found = v128_or(
+            v128_or(u8x16_eq(v, quote), u8x16_eq(v, backslash)),
+            u8x16_lt(v, control),
+        );
+        let mask = u8x16_bitmask(found);
+        if mask != 0 {
+            return pos + mask.trailing_zeros() as usize;
+        }
+        pos += 16;
+    }
+    skip_plain_words(bytes, pos)
+}
+
+/// Index of the first quote, backslash or control byte at or after `pos`.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn skip_plain(bytes: &[u8], pos: usize) -> usize {
+    skip_plain_words(bytes, pos)
+}
+
+/// [`skip_plain`] eight bytes at a time.
+#[inline(always)]
+fn skip_plain_words(bytes: &[u8], mut pos: usize) -> usize {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGH: u64 = ONES << 7;
     while let Some(chunk) = bytes.get(pos..pos.saturating_add(8)) {
@@ -406,7 +539,8 @@ impl Parser<'_> {
         let (start, len, flags) = self.parse_string()?;
         let index = self.next_index();
         self.push(Kind::String, flags, start, len);
-        self.keys.push(index);
+        let prefix = prefix_at(self.bytes, start as usize, len as usize);
+        self.keys.push(Key { index, prefix });
         match self.peek_past_whitespace() {
             Some(b':') => {
                 self.pos += 1;
@@ -635,7 +769,7 @@ impl Parser<'_> {
 /// object, in order): every later occurrence is marked [`DUP_SKIP`], the
 /// first is marked [`DUP_REDIRECT`] to the last occurrence's value. Returns
 /// the number of distinct names.
-fn dedupe(src: &str, entries: &mut [Entry], redirects: &mut Vec<(u32, u32)>, keys: &[u32]) -> u32 {
+fn dedupe(src: &str, entries: &mut [Entry], redirects: &mut Vec<(u32, u32)>, keys: &[Key]) -> u32 {
     let source = src.as_bytes();
     let entry_at = |entries: &[Entry], index: u32| -> Entry {
         entries.get(index as usize).copied().unwrap_or(Entry::NULL)
@@ -658,9 +792,20 @@ fn dedupe(src: &str, entries: &mut [Entry], redirects: &mut Vec<(u32, u32)>, key
     let mut groups: Vec<(u32, u32)> = Vec::new();
     let mut skipped = 0_usize;
     if keys.len() <= PAIRWISE_KEYS {
-        for (position, &later) in keys.iter().enumerate() {
+        for (
+            position,
+            &Key {
+                index: later,
+                prefix: later_prefix,
+            },
+        ) in keys.iter().enumerate()
+        {
             let later_entry = entry_at(entries, later);
-            for &earlier in keys.get(..position).unwrap_or(&[]) {
+            for &Key {
+                index: earlier,
+                prefix: earlier_prefix,
+            } in keys.get(..position).unwrap_or(&[])
+            {
                 let earlier_entry = entry_at(entries, earlier);
                 if earlier_entry.has(DUP_SKIP) {
                     continue;
@@ -670,9 +815,13 @@ fn dedupe(src: &str, entries: &mut [Entry], redirects: &mut Vec<(u32, u32)>, key
                     let (later_raw, _) = raw(entries, later);
                     strings::entries_eq(earlier_raw, earlier_entry, later_raw, later_entry)
                 } else {
-                    // Most names differ in length; the rest compare bytes.
-                    earlier_entry.b == later_entry.b
-                        && bytes_of(earlier_entry) == bytes_of(later_entry)
+                    // Most names differ in length or in their first eight
+                    // bytes; only longer names with the same start compare
+                    // every byte.
+                    earlier_prefix == later_prefix
+                        && earlier_entry.b == later_entry.b
+                        && (earlier_entry.b <= 8
+                            || bytes_of(earlier_entry) == bytes_of(later_entry))
                 };
                 if same {
                     if let Some(entry) = entries.get_mut(later as usize) {
@@ -690,9 +839,9 @@ fn dedupe(src: &str, entries: &mut [Entry], redirects: &mut Vec<(u32, u32)>, key
     } else {
         let mut names: Vec<(Cow<'_, str>, u32)> = keys
             .iter()
-            .map(|&key| {
-                let (text, entry) = raw(entries, key);
-                (strings::string_of(text, entry), key)
+            .map(|&Key { index, .. }| {
+                let (text, entry) = raw(entries, index);
+                (strings::string_of(text, entry), index)
             })
             .collect();
         // Stable: equal names stay in document order.

@@ -1401,3 +1401,49 @@ fn speed_document_is_valid_both_ways() {
     assert!(!taped.is_valid(tape.root()));
     assert_eq!(taped.iter_errors(tape.root()).count(), 3);
 }
+
+/// The parser keeps its buffers from one parse to the next (and a dropped
+/// tape hands its entries back): nothing of an earlier document, a failed
+/// parse or a tape still alive may show through in a later one.
+#[test]
+fn reused_buffers_leave_nothing_behind() {
+    let rows: Vec<String> = (0..3000)
+        .map(|i| format!(r#"{{"k{i}":{i},"name":"r{i}","k{i}":"last"}}"#))
+        .collect();
+    let big = format!("[{}]", rows.join(","));
+    let small = r#"{"a":1,"b":{"a":2,"a":3},"c":[true,null]}"#;
+    let texts = [
+        big.as_str(),
+        small,
+        r#"{"a":1,"b":[1,2"#,
+        small,
+        "[]",
+        big.as_str(),
+        r#"{"x":"\u00e9","x":"é"}"#,
+        small,
+    ];
+    for text in texts {
+        check(text);
+    }
+    // A tape alive while others are parsed and dropped keeps its own entries.
+    let held = parse(small).unwrap_or_else(|e| unreachable!("{e}"));
+    let before = held.to_value();
+    for text in texts {
+        check(text);
+    }
+    assert_eq!(held.to_value(), before);
+    let expected = serde_parse(small).unwrap_or_else(|e| unreachable!("{e}"));
+    assert_same_value(&held.to_value(), &expected, small);
+}
+
+/// A tape larger than the spare limit is freed rather than kept, and one
+/// within it is kept for the next parse.
+#[test]
+fn only_moderate_buffers_are_kept() {
+    let huge = format!("[{}]", vec!["0"; 100_000].join(","));
+    drop(parse(&huge));
+    assert!(super::parse::spare_capacity() <= super::parse::SPARE_ENTRIES);
+    let moderate = format!("[{}]", vec!["0"; 1_000].join(","));
+    drop(parse(&moderate));
+    assert!(super::parse::spare_capacity() >= 1_001);
+}

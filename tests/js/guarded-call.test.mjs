@@ -201,6 +201,22 @@ describe("guardedCall: the lenient path (strict: false)", () => {
     assert.match(result.warning, /\/population/);
   });
 
+  test("a schema failure in a text output returns the value of exactly the JSON", async () => {
+    // Non-ASCII inside the JSON, so byte and UTF-16 offsets differ; the
+    // JSON runs to the end of the text or stops short of it.
+    const value = { city: "Ålesund 🌊", population: "many" };
+    const json = JSON.stringify(value);
+    const texts = [json, ` \n${json}`, `${json}\n\n`, `\`\`\`json\n${json}\n\`\`\`\n`];
+    for (const schema of [CITY_SCHEMA, guard.compileSchema(CITY_SCHEMA)]) {
+      for (const text of texts) {
+        const { callModel } = scripted(text);
+        const result = await guard.guardedCall(chatRequest(), callModel, { schema, strict: false, read: (r) => r });
+        assert.deepEqual(result.value, value, JSON.stringify(text));
+        assert.match(result.warning, /^schema: /);
+      }
+    }
+  });
+
   test("a root array returns value null", async () => {
     const { callModel } = scripted(openaiChat("[1,2]"));
     const result = await guard.guardedCall(chatRequest(), callModel, { schema: CITY_SCHEMA, strict: false });
