@@ -207,13 +207,16 @@ struct Frame {
     object: bool,
 }
 
-/// A member name of an open object: its entry, and its first eight raw
-/// bytes (zero-padded) as a number, so that finding repeated names compares
-/// two numbers for most pairs instead of two byte slices.
+/// A member name of an open object: its entry, its raw length, whether it
+/// has an escape, and its first eight raw bytes (zero-padded) as a number,
+/// so that finding repeated names compares two numbers for most pairs
+/// instead of two byte slices.
 #[derive(Debug, Clone, Copy)]
 struct Key {
-    index: u32,
     prefix: u64,
+    index: u32,
+    len: u32,
+    escaped: bool,
 }
 
 /// The first eight bytes of the `len` bytes at `start`, zero-padded,
@@ -540,7 +543,12 @@ impl Parser<'_> {
         let index = self.next_index();
         self.push(Kind::String, flags, start, len);
         let prefix = prefix_at(self.bytes, start as usize, len as usize);
-        self.keys.push(Key { index, prefix });
+        self.keys.push(Key {
+            prefix,
+            index,
+            len,
+            escaped: flags & ESCAPED != 0,
+        });
         match self.peek_past_whitespace() {
             Some(b':') => {
                 self.pos += 1;
@@ -788,6 +796,20 @@ fn dedupe(src: &str, entries: &mut [Entry], redirects: &mut Vec<(u32, u32)>, key
             .unwrap_or("");
         (text, entry)
     };
+    // Nearly every object repeats no name. Without escapes, names that
+    // differ in raw length or in their first eight bytes differ, so when no
+    // two agree in both, nothing below needs to run.
+    if keys.len() <= PAIRWISE_KEYS && keys.iter().all(|key| !key.escaped) {
+        let distinct = keys.iter().enumerate().all(|(position, later)| {
+            keys.get(..position)
+                .unwrap_or(&[])
+                .iter()
+                .all(|earlier| earlier.prefix != later.prefix || earlier.len != later.len)
+        });
+        if distinct {
+            return u32::try_from(keys.len()).unwrap_or(u32::MAX);
+        }
+    }
     // (first occurrence, last occurrence) of each repeated name.
     let mut groups: Vec<(u32, u32)> = Vec::new();
     let mut skipped = 0_usize;
@@ -797,6 +819,7 @@ fn dedupe(src: &str, entries: &mut [Entry], redirects: &mut Vec<(u32, u32)>, key
             &Key {
                 index: later,
                 prefix: later_prefix,
+                ..
             },
         ) in keys.iter().enumerate()
         {
@@ -804,6 +827,7 @@ fn dedupe(src: &str, entries: &mut [Entry], redirects: &mut Vec<(u32, u32)>, key
             for &Key {
                 index: earlier,
                 prefix: earlier_prefix,
+                ..
             } in keys.get(..position).unwrap_or(&[])
             {
                 let earlier_entry = entry_at(entries, earlier);

@@ -1447,3 +1447,24 @@ fn only_moderate_buffers_are_kept() {
     drop(parse(&moderate));
     assert!(super::parse::spare_capacity() >= 1_001);
 }
+
+/// Repeated names are found whatever part of the name differs: the first
+/// eight bytes, a later byte, the length, or only the spelling of an escape.
+#[test]
+fn repeated_names_are_found_by_content() {
+    let texts = [
+        r#"{"abcdefghX":1,"abcdefghY":2,"abcdefghX":3}"#,
+        r#"{"abcdefgh":1,"abcdefghi":2,"abcdefgh":3,"abcdefghi":4}"#,
+        r#"{"abc":1,"abd":2,"ab":3,"abc":4,"":5,"":6}"#,
+        r#"{"a":1,"\u0061":2,"b\n":3,"b\u000a":4,"\"q":5,"\u0022q":6}"#,
+        r#"{"ключ":1,"ключ":2,"\u043a\u043b\u044e\u0447":3,"ключи":4}"#,
+        r#"{"abcdefgh\u0069":1,"abcdefghi":2}"#,
+        r#"{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,
+            "k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k3":"last"}"#,
+        r#"{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,
+            "k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"\u006b3":"last"}"#,
+    ];
+    for text in texts {
+        assert!(check(text), "{text} should parse");
+    }
+}
