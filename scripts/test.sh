@@ -71,7 +71,7 @@ for config in tests/matchers/types/tsconfig.*.json; do
   if node_modules/.bin/tsc -p "$config"; then tally 1 0; echo "$config: ok"; else tally 0 1; status=1; fi
 done
 
-step "npm package: publint, then the packed tarball installed into a fresh project (node --test tests/package/)"
+step "npm package: the wasm size budget, publint, then the packed tarball installed into a fresh project (node --test tests/package/)"
 node --test --test-reporter=spec tests/package/ 2>&1 | tee "$logdir/package.log"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 tally "$(sed -nE 's/^ℹ pass ([0-9]+)$/\1/p' "$logdir/package.log" | tail -1)" "$(sed -nE 's/^ℹ fail ([0-9]+)$/\1/p' "$logdir/package.log" | tail -1)"

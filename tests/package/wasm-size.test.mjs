@@ -1,0 +1,26 @@
+// The wasm size budget: the module every user downloads (browsers) or loads
+// (Node, Bun) must not grow past WASM_GZIP_BUDGET bytes gzip, as Node's zlib
+// compresses it at level 9 (bench/RESULTS.md measures the same way under
+// each runtime; the gzip command line comes out about 2% smaller). The
+// target is 600 KB;
+// until the module is that small the budget is the size reached so far, so
+// that no change can quietly make it larger again. Lower it with every cut.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+
+export const WASM_GZIP_TARGET = 600_000;
+export const WASM_GZIP_BUDGET = 1_110_000;
+
+const wasmFile = new URL("../../pkg/wasm/guard_bg.wasm", import.meta.url);
+
+test(`the packaged wasm is at most ${WASM_GZIP_BUDGET.toLocaleString("en")} bytes gzip`, () => {
+  const bytes = readFileSync(wasmFile);
+  assert.deepEqual([...bytes.subarray(0, 4)], [0x00, 0x61, 0x73, 0x6d], "pkg/wasm/guard_bg.wasm is not a wasm module");
+  const gzip = gzipSync(bytes, { level: 9 }).length;
+  console.log(`wasm: ${bytes.length.toLocaleString("en")} bytes raw, ${gzip.toLocaleString("en")} bytes gzip ` +
+    `(budget ${WASM_GZIP_BUDGET.toLocaleString("en")}, target ${WASM_GZIP_TARGET.toLocaleString("en")})`);
+  assert.ok(gzip <= WASM_GZIP_BUDGET, `the wasm grew to ${gzip} bytes gzip, past the budget of ${WASM_GZIP_BUDGET}`);
+  assert.ok(WASM_GZIP_BUDGET >= WASM_GZIP_TARGET, "the budget never needs to be below the target");
+});
