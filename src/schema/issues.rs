@@ -139,11 +139,16 @@ fn nothing_hidden_sorts_before(instance: &Tape<'_>, cut: &[u32], limit: usize, l
     remaining == 0
 }
 
+/// The first `max_errors` issues in order, and whether there are more. The
+/// order depends only on an error's instance path, keyword and schema path,
+/// so the errors are sorted by those and only the ones reported become
+/// issues: writing a message (and redacting it) is the costly part, and a
+/// pass through a prefix view may find many more errors than are reported.
 fn finish(errors: &[ValidationError<'_>], max_errors: usize) -> (Vec<Issue>, bool) {
-    let mut issues: Vec<Issue> = errors.iter().map(to_issue).collect();
-    issues.sort_by(compare_issues);
-    let more = issues.len() > max_errors;
-    issues.truncate(max_errors);
+    let mut order: Vec<&ValidationError<'_>> = errors.iter().collect();
+    order.sort_by(|a, b| compare_issue_keys(issue_key(a), issue_key(b)));
+    let more = order.len() > max_errors;
+    let issues = order.into_iter().take(max_errors).map(to_issue).collect();
     (issues, more)
 }
 
@@ -171,10 +176,20 @@ fn may_flip(error: &ValidationError<'_>) -> bool {
         }
 }
 
-pub(super) fn compare_issues(a: &Issue, b: &Issue) -> Ordering {
-    compare_pointers(&a.path, &b.path)
-        .then_with(|| a.code.cmp(&b.code))
-        .then_with(|| a.schema_path.cmp(&b.schema_path))
+/// What an error's issue sorts by: instance path, code, schema path.
+fn issue_key<'e>(error: &'e ValidationError<'_>) -> (&'e str, &'e str, &'e str) {
+    (
+        error.instance_path().as_str(),
+        error.kind().keyword(),
+        error.schema_path().as_str(),
+    )
+}
+
+/// Issues sort by instance path, then code, then schema path.
+fn compare_issue_keys(a: (&str, &str, &str), b: (&str, &str, &str)) -> Ordering {
+    compare_pointers(a.0, b.0)
+        .then_with(|| a.1.cmp(b.1))
+        .then_with(|| a.2.cmp(b.2))
 }
 
 /// Array indices compare as numbers, so `/rows/2` comes before `/rows/10`.
