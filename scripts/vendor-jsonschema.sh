@@ -14,6 +14,10 @@
 # feature that leaves the built-in meta-schema validators (over
 # serde_json::Value) out, so that the package builds jsonschema's keyword
 # validators for its tape representation only (src/schema/meta.rs).
+# no-evaluate adds a feature that leaves `Validator::evaluate` (structured
+# output) out, and with it every keyword's `evaluate`: the package never
+# evaluates, but the validators' trait-object vtables kept that code in the
+# wasm module.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
@@ -69,6 +73,10 @@ with these patches applied:
   meta-schema with a caller's function, and the \`external-schema-check\`
   feature leaves the built-in meta-schema validators (over
   \`serde_json::Value\`) out of the build.
+- \`patches/jsonschema-$VERSION-no-evaluate.patch\`: the \`no-evaluate\`
+  feature leaves \`Validator::evaluate\` and \`jsonschema::evaluate\`
+  (structured output) out of the build, and with them every keyword's
+  \`evaluate\`; \`is_valid\`, \`validate\` and \`iter_errors\` are unchanged.
 
 Nothing else differs from
 the published source except that the manifest drops test, bench,

@@ -1,6 +1,8 @@
 #![allow(clippy::unnecessary_wraps)]
 // Runtime helpers stay `pub` for the macros-gated `__private` re-exports; without `macros` they are crate-internal.
 #![cfg_attr(not(feature = "macros"), allow(unreachable_pub))]
+// With `no-evaluate` the evaluation code is compiled out, leaving its imports and helpers unused.
+#![cfg_attr(feature = "no-evaluate", allow(unused_imports, dead_code))]
 //! A high-performance JSON Schema validator for Rust.
 //!
 //! - 📚 Support for popular JSON Schema drafts
@@ -1477,6 +1479,7 @@ pub fn validate<'i>(schema: &Value, instance: &'i Value) -> Result<(), Validatio
 /// external references that require network requests, or it will panic when attempting to block.
 /// Use `async_validator_for` for async contexts, or run this in a separate blocking thread
 /// via `tokio::task::spawn_blocking`.
+#[cfg(not(feature = "no-evaluate"))]
 #[must_use]
 #[inline]
 pub fn evaluate(schema: &Value, instance: &Value) -> Evaluation {

@@ -457,6 +457,7 @@ impl<F: Json> Validate<F> for PendingSchemaNode<F> {
         ctx.exit::<F>(target.node_id(), identity);
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -473,6 +474,7 @@ impl<F: Json> Validate<F> for PendingSchemaNode<F> {
         )
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -1106,6 +1108,7 @@ impl<F: Json> Validate<F> for SchemaNode<F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -1122,6 +1125,7 @@ impl<F: Json> Validate<F> for SchemaNode<F> {
         )
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,

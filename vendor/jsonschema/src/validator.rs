@@ -561,6 +561,7 @@ pub(crate) trait Validate<F: Json = SerdeJson>: Send + Sync {
         self.evaluate(instance, location, tracker, ctx)
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -581,6 +582,19 @@ pub(crate) trait Validate<F: Json = SerdeJson>: Send + Sync {
         } else {
             EvaluationResult::invalid_empty(errors)
         }
+    }
+
+    /// With the `no-evaluate` feature nothing evaluates (`Validator::evaluate` is compiled out),
+    /// so every validator shares this body instead of keeping an evaluation of its own.
+    #[cfg(feature = "no-evaluate")]
+    fn evaluate(
+        &self,
+        _instance: &F::Node<'_>,
+        _location: &LazyLocation,
+        _tracker: Option<&RefTracker>,
+        _ctx: &mut ValidationContext,
+    ) -> EvaluationResult {
+        unreachable!("evaluation is compiled out by the `no-evaluate` feature")
     }
 
     /// Returns the canonical location for this validator's schemaLocation output.
@@ -932,6 +946,7 @@ impl<F: Json> Validator<F> {
         unfinished_matches::errors(outcomes, || instance.lazy_value())
     }
     /// Evaluate the schema and expose structured output formats.
+    #[cfg(not(feature = "no-evaluate"))]
     #[must_use]
     #[inline]
     pub fn evaluate(&self, instance: F::Node<'_>) -> Evaluation {

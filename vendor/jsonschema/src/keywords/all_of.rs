@@ -227,6 +227,7 @@ impl<F: Json> Validate<F> for AllOfValidator<F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -243,6 +244,7 @@ impl<F: Json> Validate<F> for AllOfValidator<F> {
         )
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -305,6 +307,7 @@ impl<F: Json> Validate<F> for SingleValueAllOfValidator<F> {
             .collect_errors(instance, location, tracker, ctx, errors);
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -321,6 +324,7 @@ impl<F: Json> Validate<F> for SingleValueAllOfValidator<F> {
         )
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,

@@ -98,6 +98,7 @@ impl<F: Json> Validate<F> for ContainsValidator<F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

@@ -106,6 +106,7 @@ impl<F: Json> Validate<F> for DependenciesValidator<F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -122,6 +123,7 @@ impl<F: Json> Validate<F> for DependenciesValidator<F> {
         )
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -260,6 +262,7 @@ impl<F: Json> Validate<F> for DependentRequiredValidator<F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -276,6 +279,7 @@ impl<F: Json> Validate<F> for DependentRequiredValidator<F> {
         )
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -384,6 +388,7 @@ impl<F: Json> Validate<F> for DependentSchemasValidator<F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -400,6 +405,7 @@ impl<F: Json> Validate<F> for DependentSchemasValidator<F> {
         )
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,

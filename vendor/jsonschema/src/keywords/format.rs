@@ -1198,6 +1198,7 @@ pub fn is_valid_regex(pattern: &str) -> bool {
 /// regardless of whether the assertion passes or fails.
 macro_rules! impl_format_evaluate {
     () => {
+        #[cfg(not(feature = "no-evaluate"))]
         fn evaluate(
             &self,
             instance: &F::Node<'_>,
@@ -1564,6 +1565,7 @@ impl<F: Json> Validate<F> for AnnotationOnlyFormatValidator {
     ) {
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

@@ -82,6 +82,7 @@ impl<F: Json> Validate<F> for ItemsArrayValidator<F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -184,6 +185,7 @@ impl<F: Json> Validate<F> for ItemsObjectValidator<F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -268,6 +270,7 @@ impl<F: Json> Validate<F> for ItemsObjectSkipPrefixValidator<F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -565,6 +568,7 @@ impl<T: ItemType, F: Json> Validate<F> for ItemsTypeValidator<T, F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -948,6 +952,7 @@ impl<F: Json> Validate<F> for ArrayShapeValidator<F> {
 
     /// Evaluates `items` alone: the schema node reports the [`AbsorbedKeywords`] as their own
     /// units, as they would be without the fusion.
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

@@ -54,6 +54,7 @@ impl<F: Json> Validate<F> for MaxLengthValidator {
         Ok(())
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

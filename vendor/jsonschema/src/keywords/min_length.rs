@@ -43,6 +43,7 @@ impl<F: Json> Validate<F> for MinLengthValidator {
         Ok(())
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -140,6 +141,7 @@ impl<F: Json> Validate<F> for LengthRangeValidator {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

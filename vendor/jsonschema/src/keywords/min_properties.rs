@@ -61,6 +61,7 @@ impl<F: Json> Validate<F> for MinPropertiesValidator {
         Ok(())
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

@@ -169,6 +169,7 @@ impl<F: Json> Validate<F> for SingleOneOfValidator<F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -185,6 +186,7 @@ impl<F: Json> Validate<F> for SingleOneOfValidator<F> {
         )
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -252,6 +254,7 @@ impl<F: Json, D: Dispatch<F>> Validate<F> for OneOfValidator<F, D> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -268,6 +271,7 @@ impl<F: Json, D: Dispatch<F>> Validate<F> for OneOfValidator<F, D> {
         )
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,

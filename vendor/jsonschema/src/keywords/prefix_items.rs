@@ -79,6 +79,7 @@ impl<F: Json> Validate<F> for PrefixItemsValidator<F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

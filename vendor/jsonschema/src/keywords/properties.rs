@@ -219,6 +219,7 @@ impl<F: Json> Validate<F> for SmallPropertiesValidator<F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -448,6 +449,7 @@ impl<F: Json> Validate<F> for SmallPropertiesWithRequired2Validator<F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -595,6 +597,7 @@ impl<F: Json> Validate<F> for BigPropertiesValidator<F> {
         }
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

@@ -106,6 +106,7 @@ impl<F: Json> Validate<F> for PropertyNamesObjectValidator<F> {
             });
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

@@ -64,6 +64,7 @@ impl<F: Json> Validate<F> for RefValidator<F> {
             .collect_errors(instance, location, Some(&child_tracker), ctx, errors);
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -80,6 +81,7 @@ impl<F: Json> Validate<F> for RefValidator<F> {
         )
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -155,6 +157,7 @@ impl<F: Json, T: Validate<F>> Validate<F> for DirectRefValidator<T> {
             .collect_errors(instance, location, Some(&child_tracker), ctx, errors);
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -171,6 +174,7 @@ impl<F: Json, T: Validate<F>> Validate<F> for DirectRefValidator<T> {
         )
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,

@@ -55,6 +55,7 @@ impl<F: Json> Validate<F> for EveryDeclaredRequiredValidator<F> {
             .collect_errors(instance, location, tracker, ctx, errors);
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -67,6 +68,7 @@ impl<F: Json> Validate<F> for EveryDeclaredRequiredValidator<F> {
             .evaluate_with_location(instance, location, instance_location, tracker, ctx)
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -115,6 +117,7 @@ impl<F: Json> Validate<F> for CheckedByClosedObjectValidator<F> {
             .collect_errors(instance, location, tracker, ctx, errors);
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -127,6 +130,7 @@ impl<F: Json> Validate<F> for CheckedByClosedObjectValidator<F> {
             .evaluate_with_location(instance, location, instance_location, tracker, ctx)
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

@@ -85,6 +85,7 @@ impl<F: Json> Validate<F> for MultipleTypesValidator {
             ))
         }
     }
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -139,6 +140,7 @@ impl<F: Json> Validate<F> for NullTypeValidator {
             ))
         }
     }
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -195,6 +197,7 @@ impl<F: Json> Validate<F> for BooleanTypeValidator {
             ))
         }
     }
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -252,6 +255,7 @@ impl<F: Json> Validate<F> for StringTypeValidator {
             ))
         }
     }
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -309,6 +313,7 @@ impl<F: Json> Validate<F> for ArrayTypeValidator {
             ))
         }
     }
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -370,6 +375,7 @@ impl<F: Json> Validate<F> for ObjectTypeValidator {
             ))
         }
     }
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -426,6 +432,7 @@ impl<F: Json> Validate<F> for NumberTypeValidator {
             ))
         }
     }
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -482,6 +489,7 @@ impl<F: Json> Validate<F> for IntegerTypeValidator {
             ))
         }
     }
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

@@ -815,6 +815,7 @@ impl<F: Json> Validate<F> for UnevaluatedItemsValidator<F> {
         Ok(())
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

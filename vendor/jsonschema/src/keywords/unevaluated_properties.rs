@@ -1352,6 +1352,7 @@ impl<F: Json> Validate<F> for UnevaluatedPropertiesValidator<F> {
         true
     }
 
+    #[cfg(not(feature = "no-evaluate"))]
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
