@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Rebuilds vendor/jsonschema: the published jsonschema crate with the patches
-# in patches/jsonschema-$VERSION-*.patch, applied in name order. Run it after
-# changing the pinned version or a patch; the result is committed so that a build needs nothing but Cargo.
+# in patches/jsonschema-$VERSION-*.patch, applied in name order; and
+# vendor/jsonschema-regex, the crate jsonschema reads ECMA-262 patterns with,
+# with patches/jsonschema-regex-$VERSION-*.patch. Run it after changing the
+# pinned version or a patch; the result is committed so that a build needs nothing but Cargo.
 #
 # Why patches: in wasm, jsonschema rebuilt the meta-schema validator for every
 # schema it compiled (milliseconds each), which made every first check of a
@@ -18,6 +20,10 @@
 # output) out, and with it every keyword's `evaluate`: the package never
 # evaluates, but the validators' trait-object vtables kept that code in the
 # wasm module.
+# ecma-unicode (in both crates, manifests only) asks regex, fancy-regex and
+# regex-syntax for the Unicode properties an ECMA-262 pattern can name, not
+# for all of them: `Age` and the grapheme, word and sentence break tables
+# are left out of the wasm module, since `pattern` is ECMA-262.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
@@ -42,7 +48,8 @@ cp -r "$src/src" "$src/LICENSE" vendor/jsonschema/
 # The published manifest names test and bench targets whose files are not
 # vendored, and dev-dependencies and lints that only the crate's own
 # development needs.
-python3 - "$src/Cargo.toml" vendor/jsonschema/Cargo.toml <<'PY'
+trim_manifest() {
+  python3 - "$1" "$2" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
 sections = re.split(r'(?m)^(?=\[)', text)
@@ -50,9 +57,24 @@ drop = re.compile(r'^\[\[(test|bench)\]\]|^\[(target\.[^\]]*\.)?dev-dependencies
 kept = [s for s in sections if not drop.match(s)]
 open(sys.argv[2], "w").write("".join(kept))
 PY
+}
+trim_manifest "$src/Cargo.toml" vendor/jsonschema/Cargo.toml
 patches=(patches/jsonschema-$VERSION-*.patch)
 for patch in "${patches[@]}"; do
   patch --quiet --no-backup-if-mismatch -p1 -d vendor/jsonschema < "$patch"
+done
+
+# jsonschema-regex: its published crate has no LICENSE file; it comes from
+# the same repository as jsonschema, under the same MIT license.
+regex_src=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/jsonschema-regex-$VERSION | head -n 1)
+rm -rf vendor/jsonschema-regex
+mkdir -p vendor/jsonschema-regex
+cp -r "$regex_src/src" vendor/jsonschema-regex/
+cp "$src/LICENSE" vendor/jsonschema-regex/LICENSE
+trim_manifest "$regex_src/Cargo.toml" vendor/jsonschema-regex/Cargo.toml
+regex_patches=(patches/jsonschema-regex-$VERSION-*.patch)
+for patch in "${regex_patches[@]}"; do
+  patch --quiet --no-backup-if-mismatch -p1 -d vendor/jsonschema-regex < "$patch"
 done
 cat > vendor/jsonschema/VENDORED.md <<MD
 # jsonschema $VERSION, vendored with patches
@@ -77,9 +99,29 @@ with these patches applied:
   feature leaves \`Validator::evaluate\` and \`jsonschema::evaluate\`
   (structured output) out of the build, and with them every keyword's
   \`evaluate\`; \`is_valid\`, \`validate\` and \`iter_errors\` are unchanged.
+- \`patches/jsonschema-$VERSION-ecma-unicode.patch\` (manifest only): regex
+  and fancy-regex with only the Unicode properties an ECMA-262 pattern can
+  name; no \`Age\`, no grapheme, word or sentence break tables.
 
 Nothing else differs from
 the published source except that the manifest drops test, bench,
 dev-dependency and lint sections. MIT licensed (LICENSE).
 MD
+cat > vendor/jsonschema-regex/VENDORED.md <<MD
+# jsonschema-regex $VERSION, vendored with patches
+
+Made by \`scripts/vendor-jsonschema.sh\` from the crate published on
+crates.io, with these patches applied:
+
+- \`patches/jsonschema-regex-$VERSION-ecma-unicode.patch\` (manifest only):
+  regex-syntax with only the Unicode properties an ECMA-262 pattern can name
+  instead of its default features, which would bring in every Unicode table
+  (\`Age\`, grapheme, word and sentence breaks) for all regex users.
+
+Nothing else differs from the published source except that the manifest
+drops dev-dependency and lint sections. MIT licensed: the published crate
+has no LICENSE file, so LICENSE is the one of jsonschema, which comes from
+the same repository under the same license.
+MD
 echo "vendor/jsonschema is jsonschema $VERSION with ${patches[*]}"
+echo "vendor/jsonschema-regex is jsonschema-regex $VERSION with ${regex_patches[*]}"
