@@ -20,6 +20,10 @@
 # output) out, and with it every keyword's `evaluate`: the package never
 # evaluates, but the validators' trait-object vtables kept that code in the
 # wasm module.
+# single-pattern-engine adds a feature under which the keywords compile every
+# pattern on the fancy-regex path (as `PatternOptions::fancy_regex()`, the
+# default, does), so they keep no second set of validators for the regex
+# engine that only `PatternOptions::regex()` would choose.
 # ecma-unicode (in both crates, manifests only) asks regex, fancy-regex and
 # regex-syntax for the Unicode properties an ECMA-262 pattern can name, not
 # for all of them: `Age` and the grapheme, word and sentence break tables
@@ -99,6 +103,10 @@ with these patches applied:
   feature leaves \`Validator::evaluate\` and \`jsonschema::evaluate\`
   (structured output) out of the build, and with them every keyword's
   \`evaluate\`; \`is_valid\`, \`validate\` and \`iter_errors\` are unchanged.
+- \`patches/jsonschema-$VERSION-single-pattern-engine.patch\`: the
+  \`single-pattern-engine\` feature compiles every pattern as
+  \`PatternOptions::fancy_regex()\` (the default) does, whatever the pattern
+  options say, so the keywords keep no validators for the regex engine.
 - \`patches/jsonschema-$VERSION-ecma-unicode.patch\` (manifest only): regex
   and fancy-regex with only the Unicode properties an ECMA-262 pattern can
   name; no \`Age\`, no grapheme, word or sentence break tables.

@@ -3,6 +3,9 @@
 #![cfg_attr(not(feature = "macros"), allow(unreachable_pub))]
 // With `no-evaluate` the evaluation code is compiled out, leaving its imports and helpers unused.
 #![cfg_attr(feature = "no-evaluate", allow(unused_imports, dead_code))]
+// With `single-pattern-engine` the keywords' regex-engine code is compiled out, leaving some imports
+// and helpers unused.
+#![cfg_attr(feature = "single-pattern-engine", allow(unused_imports, dead_code))]
 //! A high-performance JSON Schema validator for Rust.
 //!
 //! - 📚 Support for popular JSON Schema drafts

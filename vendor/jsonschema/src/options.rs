@@ -955,6 +955,24 @@ pub(crate) enum PatternEngineOptions {
     },
 }
 
+/// The options under which a keyword compiles its patterns with fancy-regex: with the
+/// `single-pattern-engine` feature, all of them, so the keywords keep no validators for the
+/// regex engine (which only `PatternOptions::regex()` would choose).
+#[cfg(not(feature = "single-pattern-engine"))]
+macro_rules! fancy_regex_engine {
+    () => {
+        crate::options::PatternEngineOptions::FancyRegex { .. }
+    };
+}
+#[cfg(feature = "single-pattern-engine")]
+macro_rules! fancy_regex_engine {
+    () => {
+        crate::options::PatternEngineOptions::FancyRegex { .. }
+            | crate::options::PatternEngineOptions::Regex { .. }
+    };
+}
+pub(crate) use fancy_regex_engine;
+
 /// Compiled regular expressions shared between validator builds, see
 /// [`ValidationOptions::with_pattern_cache`].
 ///

@@ -2016,7 +2016,7 @@ pub(crate) fn compile<'a, F: Json>(
         if let Value::Object(obj) = patterns {
             // Compile all patterns & their validators to avoid doing work in the `patternProperties` validator
             match ctx.config().pattern_options() {
-                PatternEngineOptions::FancyRegex { .. } => {
+                crate::options::fancy_regex_engine!() => {
                     let patterns = match compile_fancy_regex_patterns(ctx, obj) {
                         Ok(patterns) => patterns,
                         Err(error) => return Some(Err(error)),
@@ -2089,6 +2089,7 @@ pub(crate) fn compile<'a, F: Json>(
                         }
                     }
                 }
+                #[cfg(not(feature = "single-pattern-engine"))]
                 PatternEngineOptions::Regex { .. } => {
                     let patterns = match compile_regex_patterns(ctx, obj) {
                         Ok(patterns) => patterns,

@@ -285,7 +285,7 @@ pub(crate) fn compile<'a, F: Json>(
             }
             let sequence = Arc::clone(&sequence.sequence);
             return Some(match options {
-                PatternEngineOptions::FancyRegex { .. } => match ctx.get_or_compile_regex(item) {
+                crate::options::fancy_regex_engine!() => match ctx.get_or_compile_regex(item) {
                     Ok(fallback) => Ok(Box::new(PatternValidator {
                         regex: Arc::new(SequenceMatcher { sequence, fallback }),
                         pattern: item.clone(),
@@ -293,6 +293,7 @@ pub(crate) fn compile<'a, F: Json>(
                     })),
                     Err(()) => Err(invalid_regex(ctx, schema)),
                 },
+                #[cfg(not(feature = "single-pattern-engine"))]
                 PatternEngineOptions::Regex { .. } => {
                     match ctx.get_or_compile_standard_regex(item) {
                         Ok(fallback) => Ok(Box::new(PatternValidator {
@@ -307,7 +308,7 @@ pub(crate) fn compile<'a, F: Json>(
         }
         // Fall back to regex compilation
         match ctx.config().pattern_options() {
-            PatternEngineOptions::FancyRegex { .. } => {
+            crate::options::fancy_regex_engine!() => {
                 if let Some(regex) = all_match(ctx, item) {
                     return Some(Ok(Box::new(PatternValidator {
                         regex: Arc::new(regex),
@@ -324,6 +325,7 @@ pub(crate) fn compile<'a, F: Json>(
                     location: ctx.location().join("pattern"),
                 })))
             }
+            #[cfg(not(feature = "single-pattern-engine"))]
             PatternEngineOptions::Regex { .. } => {
                 let Ok(regex) = ctx.get_or_compile_standard_regex(item) else {
                     return Some(Err(invalid_regex(ctx, schema)));

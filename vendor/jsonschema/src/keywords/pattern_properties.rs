@@ -259,7 +259,7 @@ pub(crate) fn compile<'a, F: Json>(
 
     // Fall back to regex compilation
     let result = match ctx.config().pattern_options() {
-        PatternEngineOptions::FancyRegex { .. } => {
+        crate::options::fancy_regex_engine!() => {
             compile_pattern_entries(&ctx, map, |pctx, pattern| {
                 pctx.get_or_compile_regex(pattern)
                     .map_err(|()| invalid_regex(pctx, pattern))
@@ -271,6 +271,7 @@ pub(crate) fn compile<'a, F: Json>(
                 })
             })
         }
+        #[cfg(not(feature = "single-pattern-engine"))]
         PatternEngineOptions::Regex { .. } => {
             compile_pattern_entries(&ctx, map, |pctx, pattern| {
                 pctx.get_or_compile_standard_regex(pattern)

@@ -160,13 +160,14 @@ impl Patterns {
             return Ok(());
         }
         match ctx.config().pattern_options() {
-            crate::options::PatternEngineOptions::FancyRegex { .. } => {
+            crate::options::fancy_regex_engine!() => {
                 self.fancy.push(Pattern {
                     regex: ctx.get_or_compile_regex(pattern)?,
                     location: ctx.location().clone(),
                     source: pattern.into(),
                 });
             }
+            #[cfg(not(feature = "single-pattern-engine"))]
             crate::options::PatternEngineOptions::Regex { .. } => {
                 self.standard.push(Pattern {
                     regex: ctx.get_or_compile_standard_regex(pattern)?,
