@@ -547,3 +547,34 @@ fn one_of_and_any_of_name_each_branch_problem() {
         "no instance values"
     );
 }
+
+/// Patterns are ECMA-262: Unicode general categories, scripts and binary
+/// properties work, while properties ECMA-262
+/// does not have (and whose tables the module leaves out) are schema errors.
+#[test]
+fn patterns_take_the_unicode_properties_ecma_262_has() {
+    let options = CompileOptions::default();
+    let accepts = |pattern: &str, text: &str| {
+        compile(&json!({ "type": "string", "pattern": pattern }), &options)
+            .unwrap_or_else(|e| panic!("{pattern}: {e}"))
+            .is_valid(&json!(text))
+    };
+    assert!(accepts(r"^\p{Letter}+$", "Ålesund"));
+    assert!(!accepts(r"^\p{Letter}+$", "Ålesund 2"));
+    assert!(accepts(r"^\p{Script=Greek}+$", "λόγος"));
+    assert!(!accepts(r"^\p{Script=Greek}+$", "logos"));
+    assert!(accepts(r"^\p{Alphabetic}\p{Nd}$", "ж٣"));
+    assert!(accepts(r"^\w+$", "abc_123"));
+    assert!(!accepts(r"^\w+$", "héllo"), "\\w is ASCII in ECMA-262");
+    for pattern in [
+        r"\p{Age=3.0}",
+        r"\p{Grapheme_Cluster_Break=Extend}",
+        r"\p{Word_Break=ALetter}",
+        r"\p{Sentence_Break=Upper}",
+    ] {
+        assert!(
+            compile(&json!({ "type": "string", "pattern": pattern }), &options).is_err(),
+            "{pattern} should be refused"
+        );
+    }
+}
