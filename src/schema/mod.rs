@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use jsonschema::{Draft, Retrieve, Uri};
+use jsonschema::{Draft, PatternCache, Retrieve, Uri};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -315,6 +315,32 @@ pub fn depth_exceeds(value: &Value, limit: usize) -> bool {
     false
 }
 
+/// Schema builds after which the shared pattern cache starts afresh.
+const PATTERN_CACHE_BUILDS: u32 = 128;
+
+thread_local! {
+    /// Compiled `pattern`s shared by every schema built here, with the
+    /// number of builds that used it. Revisions of one schema, and schemas
+    /// sharing `$defs`, repeat their patterns; compiling a regular
+    /// expression, and warming its matcher, was the largest part of a first
+    /// check. The cache starts afresh every [`PATTERN_CACHE_BUILDS`] builds,
+    /// so a stream of schemas with ever-new patterns holds no more than the
+    /// validator cache does.
+    static PATTERNS: std::cell::RefCell<(PatternCache, u32)> =
+        std::cell::RefCell::new((PatternCache::new(), 0));
+}
+
+fn shared_patterns() -> PatternCache {
+    PATTERNS.with(|patterns| {
+        let mut patterns = patterns.borrow_mut();
+        if patterns.1 >= PATTERN_CACHE_BUILDS {
+            *patterns = (PatternCache::new(), 0);
+        }
+        patterns.1 += 1;
+        patterns.0.clone()
+    })
+}
+
 fn build(
     schema: &Value,
     options: &CompileOptions,
@@ -338,6 +364,7 @@ fn build(
         .should_validate_formats(options.formats == FormatMode::Assert)
         .should_ignore_unknown_formats(!options.unknown_formats_error)
         .with_schema_check(meta::check_against_meta_schema)
+        .with_pattern_cache(shared_patterns())
         .with_retriever(retriever);
     for (name, source) in &options.custom_formats {
         let pattern = regex::RegexBuilder::new(source)

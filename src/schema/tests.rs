@@ -578,3 +578,28 @@ fn patterns_take_the_unicode_properties_ecma_262_has() {
         );
     }
 }
+
+/// Schemas built one after another share compiled patterns: each still
+/// matches exactly as its own, an invalid pattern is refused every time it
+/// comes back, and the sharing survives the cache starting afresh.
+#[test]
+fn schemas_share_compiled_patterns_without_changing_answers() {
+    let options = CompileOptions::default();
+    let for_schema = |i: u32, pattern: &str| {
+        json!({
+            "$comment": format!("revision {i}"),
+            "type": "object",
+            "properties": { "id": { "type": "string", "pattern": pattern }, "n": { "maximum": i } }
+        })
+    };
+    for i in 0..(PATTERN_CACHE_BUILDS * 2 + 3) {
+        let v = compile(&for_schema(i, "^C-[0-9]{5}$"), &options).unwrap();
+        assert!(v.is_valid(&json!({ "id": "C-12345", "n": i })));
+        assert!(!v.is_valid(&json!({ "id": "C-1234", "n": i })));
+        assert!(!v.is_valid(&json!({ "id": "C-12345", "n": i + 1 })));
+        let other = compile(&for_schema(i, "^[a-z]+$"), &options).unwrap();
+        assert!(other.is_valid(&json!({ "id": "abc" })));
+        assert!(!other.is_valid(&json!({ "id": "C-12345" })));
+        assert!(compile(&for_schema(i, "^(unclosed"), &options).is_err());
+    }
+}
