@@ -16,6 +16,9 @@
 # feature that leaves the built-in meta-schema validators (over
 # serde_json::Value) out, so that the package builds jsonschema's keyword
 # validators for its tape representation only (src/schema/meta.rs).
+# lean-regex-engines leaves regex's literal prefilters and bounded
+# backtracker out: schema patterns match short strings, and they were about
+# 100 KB of the wasm module.
 # no-evaluate adds a feature that leaves `Validator::evaluate` (structured
 # output) out, and with it every keyword's `evaluate`: the package never
 # evaluates, but the validators' trait-object vtables kept that code in the
@@ -110,6 +113,9 @@ with these patches applied:
 - \`patches/jsonschema-$VERSION-ecma-unicode.patch\` (manifest only): regex
   and fancy-regex with only the Unicode properties an ECMA-262 pattern can
   name; no \`Age\`, no grapheme, word or sentence break tables.
+- \`patches/jsonschema-$VERSION-lean-regex-engines.patch\` (manifest only):
+  regex and fancy-regex without the literal prefilters (aho-corasick, memchr)
+  and the bounded backtracker; the lazy DFA and the one-pass DFA stay.
 
 Nothing else differs from
 the published source except that the manifest drops test, bench,
