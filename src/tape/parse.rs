@@ -219,6 +219,15 @@ struct Key {
     escaped: bool,
 }
 
+impl Key {
+    /// Whether two unescaped names can be equal: they are when this holds
+    /// and, past eight bytes, their remaining bytes agree.
+    #[inline(always)]
+    fn may_equal(&self, other: &Key) -> bool {
+        self.prefix == other.prefix && self.len == other.len
+    }
+}
+
 /// The first eight bytes of the `len` bytes at `start`, zero-padded,
 /// little-endian. A name is nearly always followed by at least eight more
 /// bytes of text, so this is one load and a mask, without a copy.
@@ -804,7 +813,7 @@ fn dedupe(src: &str, entries: &mut [Entry], redirects: &mut Vec<(u32, u32)>, key
             keys.get(..position)
                 .unwrap_or(&[])
                 .iter()
-                .all(|earlier| earlier.prefix != later.prefix || earlier.len != later.len)
+                .all(|earlier| !earlier.may_equal(later))
         });
         if distinct {
             return u32::try_from(keys.len()).unwrap_or(u32::MAX);
@@ -814,27 +823,16 @@ fn dedupe(src: &str, entries: &mut [Entry], redirects: &mut Vec<(u32, u32)>, key
     let mut groups: Vec<(u32, u32)> = Vec::new();
     let mut skipped = 0_usize;
     if keys.len() <= PAIRWISE_KEYS {
-        for (
-            position,
-            &Key {
-                index: later,
-                prefix: later_prefix,
-                ..
-            },
-        ) in keys.iter().enumerate()
-        {
+        for (position, later_key) in keys.iter().enumerate() {
+            let later = later_key.index;
             let later_entry = entry_at(entries, later);
-            for &Key {
-                index: earlier,
-                prefix: earlier_prefix,
-                ..
-            } in keys.get(..position).unwrap_or(&[])
-            {
+            for earlier_key in keys.get(..position).unwrap_or(&[]) {
+                let earlier = earlier_key.index;
                 let earlier_entry = entry_at(entries, earlier);
                 if earlier_entry.has(DUP_SKIP) {
                     continue;
                 }
-                let same = if earlier_entry.has(ESCAPED) || later_entry.has(ESCAPED) {
+                let same = if earlier_key.escaped || later_key.escaped {
                     let (earlier_raw, _) = raw(entries, earlier);
                     let (later_raw, _) = raw(entries, later);
                     strings::entries_eq(earlier_raw, earlier_entry, later_raw, later_entry)
@@ -842,9 +840,8 @@ fn dedupe(src: &str, entries: &mut [Entry], redirects: &mut Vec<(u32, u32)>, key
                     // Most names differ in length or in their first eight
                     // bytes; only longer names with the same start compare
                     // every byte.
-                    earlier_prefix == later_prefix
-                        && earlier_entry.b == later_entry.b
-                        && (earlier_entry.b <= 8
+                    earlier_key.may_equal(later_key)
+                        && (earlier_key.len <= 8
                             || bytes_of(earlier_entry) == bytes_of(later_entry))
                 };
                 if same {
