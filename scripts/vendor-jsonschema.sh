@@ -49,9 +49,6 @@ mkdir -p "$scratch/src" && touch "$scratch/src/lib.rs"
 cargo fetch --quiet --manifest-path "$scratch/Cargo.toml"
 src=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/jsonschema-$VERSION | head -n 1)
 
-rm -rf vendor/jsonschema
-mkdir -p vendor/jsonschema
-cp -r "$src/src" "$src/LICENSE" vendor/jsonschema/
 # The published manifest names test and bench targets whose files are not
 # vendored, and dev-dependencies and lints that only the crate's own
 # development needs.
@@ -65,24 +62,25 @@ kept = [s for s in sections if not drop.match(s)]
 open(sys.argv[2], "w").write("".join(kept))
 PY
 }
-trim_manifest "$src/Cargo.toml" vendor/jsonschema/Cargo.toml
-patches=(patches/jsonschema-$VERSION-*.patch)
-for patch in "${patches[@]}"; do
-  patch --quiet --no-backup-if-mismatch -p1 -d vendor/jsonschema < "$patch"
-done
-
+# vendor_crate NAME SOURCE: SOURCE's src/ and trimmed manifest into
+# vendor/NAME with jsonschema's LICENSE, then patches/NAME-$VERSION-*.patch
+# in name order.
+vendor_crate() {
+  local name=$1 from=$2 patch
+  rm -rf "vendor/$name"
+  mkdir -p "vendor/$name"
+  cp -r "$from/src" "vendor/$name/"
+  cp "$src/LICENSE" "vendor/$name/LICENSE"
+  trim_manifest "$from/Cargo.toml" "vendor/$name/Cargo.toml"
+  for patch in patches/"$name-$VERSION"-*.patch; do
+    patch --quiet --no-backup-if-mismatch -p1 -d "vendor/$name" < "$patch"
+  done
+  echo "vendor/$name is $name $VERSION with" patches/"$name-$VERSION"-*.patch
+}
+vendor_crate jsonschema "$src"
 # jsonschema-regex: its published crate has no LICENSE file; it comes from
 # the same repository as jsonschema, under the same MIT license.
-regex_src=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/jsonschema-regex-$VERSION | head -n 1)
-rm -rf vendor/jsonschema-regex
-mkdir -p vendor/jsonschema-regex
-cp -r "$regex_src/src" vendor/jsonschema-regex/
-cp "$src/LICENSE" vendor/jsonschema-regex/LICENSE
-trim_manifest "$regex_src/Cargo.toml" vendor/jsonschema-regex/Cargo.toml
-regex_patches=(patches/jsonschema-regex-$VERSION-*.patch)
-for patch in "${regex_patches[@]}"; do
-  patch --quiet --no-backup-if-mismatch -p1 -d vendor/jsonschema-regex < "$patch"
-done
+vendor_crate jsonschema-regex "$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/jsonschema-regex-$VERSION | head -n 1)"
 cat > vendor/jsonschema/VENDORED.md <<MD
 # jsonschema $VERSION, vendored with patches
 
@@ -137,5 +135,3 @@ drops dev-dependency and lint sections. MIT licensed: the published crate
 has no LICENSE file, so LICENSE is the one of jsonschema, which comes from
 the same repository under the same license.
 MD
-echo "vendor/jsonschema is jsonschema $VERSION with ${patches[*]}"
-echo "vendor/jsonschema-regex is jsonschema-regex $VERSION with ${regex_patches[*]}"
