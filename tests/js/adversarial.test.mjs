@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import * as guard from "../../pkg/node.mjs";
-import { openaiChat } from "./fixtures.mjs";
+import { openaiChat, thrown } from "./fixtures.mjs";
 
 const LONG = { timeout: 180_000 };
 
@@ -1019,13 +1019,7 @@ describe("every export called with wrong argument types", () => {
 
   test("the Validator constructor refuses to run with a typed error", () => {
     for (const [kind, args] of WRONG()) {
-      let error;
-      try {
-        new guard.Validator(...args);
-      } catch (e) {
-        error = e;
-      }
-      assert.ok(error, `new Validator(${kind}) constructed something`);
+      const error = thrown(() => new guard.Validator(...args));
       assertTyped(error, `new Validator(${kind})`);
     }
   });

@@ -3,6 +3,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
+import { thrown } from "./fixtures.mjs";
 
 function nested(depth, leaf, wrap) {
   let value = leaf;
@@ -16,12 +17,7 @@ function stillWorks() {
 }
 
 function throwsTyped(fn, ErrorClass, code, pattern) {
-  let caught;
-  try {
-    fn();
-  } catch (error) {
-    caught = error;
-  }
+  const caught = thrown(fn);
   assert.ok(caught instanceof ErrorClass, `expected ${ErrorClass.name}, got ${caught}`);
   assert.equal(caught.code, code);
   assert.match(caught.message, pattern);

@@ -12,7 +12,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
-import { prng } from "./fixtures.mjs";
+import { prng, thrown } from "./fixtures.mjs";
 
 // ---------------------------------------------------------------------------
 // Generated credentials
@@ -528,12 +528,7 @@ describe("each channel, at its smallest", () => {
   });
 
   test("a schema property named with a key that has a slash in it is not quoted in the SchemaError", () => {
-    let error;
-    try {
-      guard.compileSchema({ properties: { [AWS_SECRET]: { type: 5 } } });
-    } catch (e) {
-      error = e;
-    }
+    const error = thrown(() => guard.compileSchema({ properties: { [AWS_SECRET]: { type: 5 } } }));
     assert.ok(error instanceof guard.SchemaError);
     assertNotQuoted(error.message, "wJalrXUtnFEMI", "SchemaError.message");
   });
@@ -573,12 +568,7 @@ describe("each channel, at its smallest", () => {
   test("a cyclic value keyed by a credential is not quoted in the TypeError", () => {
     const cyclic = {};
     cyclic[PROJECT_KEY] = cyclic;
-    let error;
-    try {
-      guard.compileSchema(true).validate(cyclic);
-    } catch (e) {
-      error = e;
-    }
+    const error = thrown(() => guard.compileSchema(true).validate(cyclic));
     assert.ok(error instanceof TypeError);
     assert.equal(error.code, "invalid_argument");
     assertNotQuoted(error.message, "Zq8fK2mN4pR7tV1x", "TypeError.message");

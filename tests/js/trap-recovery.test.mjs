@@ -5,6 +5,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { thrown } from "./fixtures.mjs";
 
 const trapPkg = new URL("../../target/trap-pkg/", import.meta.url);
 if (!existsSync(new URL("node.mjs", trapPkg))) {
@@ -20,13 +21,8 @@ const SCHEMA = {
 };
 
 function trap() {
-  let error;
-  try {
-    facade.callRaw(() => facade.rawGlue().debugTrap());
-  } catch (e) {
-    error = e;
-  }
-  assert.ok(error instanceof Error, "debugTrap must throw");
+  const error = thrown(() => facade.callRaw(() => facade.rawGlue().debugTrap()));
+  assert.ok(error instanceof Error, "debugTrap must throw an Error");
   assert.equal(error.code, "internal");
   assert.ok(error.cause instanceof WebAssembly.RuntimeError, String(error.cause));
   return error;
