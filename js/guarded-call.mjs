@@ -76,15 +76,20 @@ function attemptSignal(signal, deadline) {
       cleanups.push(() => signal.removeEventListener("abort", forward));
     }
   }
+  const expire = () => {
+    if (controller.signal.aborted) return;
+    const error = new Error("The guarded call's deadline passed");
+    error.name = "TimeoutError";
+    controller.abort(error);
+  };
   if (deadline !== Infinity) {
-    const timer = setTimeout(() => {
-      const error = new Error("The guarded call's deadline passed");
-      error.name = "TimeoutError";
-      controller.abort(error);
-    }, Math.max(0, deadline - now()));
+    const timer = setTimeout(expire, Math.max(0, deadline - now()));
     cleanups.push(() => clearTimeout(timer));
   }
-  return { signal: controller.signal, release: () => cleanups.forEach((f) => f()) };
+  // `expire` lets the caller abort the attempt when its own deadline timer
+  // wins the race with this one: both are due at the same moment, and the
+  // call must never be abandoned with its signal still live.
+  return { signal: controller.signal, expire, release: () => cleanups.forEach((f) => f()) };
 }
 
 function readOptions(request, callModel, options) {
@@ -200,12 +205,13 @@ export async function guardedCall(request, callModel, options) {
       throw abortReason(o.signal);
     }
     calls += 1;
-    const { signal: callSignal, release } = attemptSignal(o.signal, deadline);
+    const { signal: callSignal, expire, release } = attemptSignal(o.signal, deadline);
     let response;
     try {
       response = await callWithin(callModel, nextRequest, { signal: callSignal, attempt: calls }, deadline, o.signal);
     } catch (outcome) {
       if (outcome.deadline) {
+        expire();
         const last = verdicts.at(-1);
         throw reject(
           `No accepted output within the deadline of ${o.deadlineMs} ms (attempt ${calls} was still running)${last ? `; the last finished attempt failed: ${last.failure}` : ""}.`,

@@ -460,6 +460,22 @@ describe("guardedCall: deadline", () => {
     assert.ok(Date.now() - started < 5000);
   });
 
+  test("the call's signal is aborted even when the deadline is already overdue by the time timers run", async () => {
+    // callModel blocks the event loop past the deadline, so every timer due
+    // at the deadline is overdue at once and runs in the same turn.
+    let seenSignal;
+    const callModel = (request, { signal }) => {
+      seenSignal = signal;
+      const until = Date.now() + 60;
+      while (Date.now() < until);
+      return new Promise(() => {});
+    };
+    const error = await rejected(guard.guardedCall(chatRequest(), callModel, { schema: REVIEW_SCHEMA, deadlineMs: 20 }));
+    assert.equal(error.stoppedBy, "deadline");
+    assert.equal(seenSignal.aborted, true);
+    assert.equal(seenSignal.reason.name, "TimeoutError");
+  });
+
   test("the deadline spans attempts: a slow failed first attempt leaves no time for a retry", async () => {
     const slowFail = () => new Promise((resolve) => setTimeout(() => resolve(openaiChat('{"verdict": ')), 80));
     const { calls, callModel } = scripted(slowFail, openaiChat(review({})));
