@@ -58,6 +58,18 @@ export async function makeContender(name) {
         cold(w) {
           return (schema) => oursVerdict(checkOutput, w.text, compileSchema(schema));
         },
+        // What every call pays before any keyword runs: the same text against
+        // a schema with no keywords but the object type (the boundary, the
+        // parse in wasm, JSON.parse of the value), and "{}" against "{}"
+        // (the boundary and the facade alone). Both verdicts are valid.
+        noKeywords(w) {
+          const validator = compileSchema({ type: "object" });
+          return () => oursVerdict(checkOutput, w.text, validator);
+        },
+        emptyCall() {
+          const validator = compileSchema({});
+          return () => oursVerdict(checkOutput, "{}", validator);
+        },
         wasmMemoryBytes,
       };
     }
@@ -71,6 +83,12 @@ export async function makeContender(name) {
         },
         cold(w) {
           return (schema) => ajv.compile(schema)(JSON.parse(w.text));
+        },
+        // The validate function alone, on a value parsed once beforehand.
+        validateOnly(w) {
+          const validate = ajv.compile(w.schema);
+          const value = JSON.parse(w.text);
+          return () => validate(value);
         },
         // ajv keeps every compiled schema; dropped after the timed part so a
         // long cold loop does not measure ajv's growing registry.

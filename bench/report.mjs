@@ -118,6 +118,39 @@ const loadRows = runs.map((run) => {
   return [rtName(run), ...CONTENDERS.map((k) => ms(get(k))), ...ratios(get)];
 });
 
+// Where ours' time goes, beside ajv's: "floor ratio" is ours without any
+// keyword against ajv's whole call. Above 1x, no validator inside the wasm,
+// however fast, reaches the hot target on that workload.
+const floorRows = [];
+const floorRatio = (f) => f.oursNoKeywords.meanUs / f.ajvAll.meanUs;
+for (const id of workloadIds) {
+  for (const run of runs) {
+    const f = run.floor[id];
+    const get = (k) => f[k].meanUs;
+    floorRows.push([
+      workloadLabel[id],
+      rtName(run),
+      us(get("ours")),
+      us(get("oursNoKeywords")),
+      us(get("oursEmptyCall")),
+      // A rejected text is not handed to JSON.parse, so there the
+      // difference says nothing about the keywords.
+      run.workloads.find((w) => w.id === id).valid ? us(Math.max(0, get("ours") - get("oursNoKeywords"))) : "—",
+      us(get("ajvAll")),
+      us(get("ajvAllValidateOnly")),
+      us(get("parse")),
+      ratio(floorRatio(f)),
+    ]);
+  }
+}
+const outOfReach = [];
+for (const id of workloadIds) {
+  for (const run of runs) {
+    const r = floorRatio(run.floor[id]);
+    if (r > HOT_MAX) outOfReach.push(`${workloadLabel[id]} on ${rtName(run)} (${ratio(r)})`);
+  }
+}
+
 const memoryRows = [];
 for (const run of runs) {
   const floor = run.memory.parse.peakRss;
@@ -174,6 +207,27 @@ on top of validation. ${first.budgets.hot.rounds} interleaved rounds of
 ${first.budgets.hot.sliceMs} ms per case after warm-up.
 
 ${table(["workload", "bytes", "runtime", L.ours, L.ajvAll, L.ajvFirst, L.cfworker, "JSON.parse", ...ratioHead], hotRows)}
+
+## Where the time goes
+
+Mean µs per call, measured again side by side (so the "ours" and ajv columns
+can differ a little from the table above). "ours, no keywords" is the same
+text against \`{ type: "object" }\`: the boundary, the parse in wasm and
+\`JSON.parse\` of the value, before any keyword runs. "ours on {}" is the text
+\`{}\` against \`{}\`: the boundary and the facade alone. "ours' keywords" is
+the difference between ours and ours without keywords (not shown for the
+invalid rows: a rejected text never reaches \`JSON.parse\`). "ajv validate only" is
+ajv's validate function on a value parsed beforehand. "floor ratio" is ours
+without keywords against ajv's whole call: above ${HOT_MAX}x, even a validator
+that cost nothing could not meet the hot target there.
+
+${table(["workload", "runtime", L.ours, "ours, no keywords", "ours on {}", "ours' keywords", L.ajvAll, "ajv validate only", "JSON.parse", "floor ratio"], floorRows)}
+
+${
+  outOfReach.length
+    ? `Floor ratio above ${HOT_MAX}x: ${outOfReach.join("; ")}.`
+    : `The floor ratio is under ${HOT_MAX}x everywhere: a faster validator could meet every hot target.`
+}
 
 ## Cold path
 
