@@ -27,6 +27,9 @@
 # pattern on the fancy-regex path (as `PatternOptions::fancy_regex()`, the
 # default, does), so they keep no second set of validators for the regex
 # engine that only `PatternOptions::regex()` would choose.
+# rfc4648-codecs decodes contentEncoding's base16/32/64 with a small decoder
+# of its own instead of the data-encoding crate (about 30 KB of the wasm
+# module), accepting exactly what data-encoding accepted.
 # ecma-unicode (in both crates, manifests only) asks regex, fancy-regex and
 # regex-syntax for the Unicode properties an ECMA-262 pattern can name, not
 # for all of them: `Age` and the grapheme, word and sentence break tables
@@ -108,6 +111,10 @@ with these patches applied:
   \`single-pattern-engine\` feature compiles every pattern as
   \`PatternOptions::fancy_regex()\` (the default) does, whatever the pattern
   options say, so the keywords keep no validators for the regex engine.
+- \`patches/jsonschema-$VERSION-rfc4648-codecs.patch\`: \`contentEncoding\`
+  (base16, base32, base32hex, base64, base64url) is decoded by a small RFC
+  4648 decoder in \`content_encoding.rs\` instead of the \`data-encoding\`
+  crate; it accepts exactly the texts that crate accepted.
 - \`patches/jsonschema-$VERSION-ecma-unicode.patch\` (manifest only): regex
   and fancy-regex with only the Unicode properties an ECMA-262 pattern can
   name; no \`Age\`, no grapheme, word or sentence break tables.

@@ -481,4 +481,6 @@ impl Retrieve for OfflineRetriever {
 mod tests;
 
 #[cfg(test)]
+mod content_encoding_tests;
+#[cfg(test)]
 mod email_format_tests;

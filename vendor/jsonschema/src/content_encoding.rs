@@ -3,8 +3,132 @@
 
 use crate::error::ValidationError;
 use ahash::AHashMap;
-use data_encoding::{BASE32, BASE32HEX, BASE64, BASE64URL, HEXUPPER};
 use std::sync::LazyLock;
+
+/// An RFC 4648 alphabet as the decoder needs it: bits per symbol, each
+/// symbol's value, and whether groups end in `=` padding.
+struct Alphabet {
+    bits: u32,
+    value: fn(u8) -> Option<u8>,
+    padded: bool,
+}
+
+impl Alphabet {
+    /// Symbols per group: the fewest whose bits fill whole bytes.
+    const fn group(&self) -> usize {
+        match self.bits {
+            4 => 2,
+            5 => 8,
+            _ => 4,
+        }
+    }
+
+    /// The decoded bytes, or `None` when `input` is not canonical in this
+    /// alphabet. Decodes as `data_encoding` does for its padded RFC 4648
+    /// encodings (and its unpadded base16): the length is a whole number of
+    /// groups; any group may end in padding, which then stands for a valid
+    /// number of missing symbols; and the bits past the last whole byte of a
+    /// padded group are zero.
+    fn decode(&self, input: &[u8]) -> Option<Vec<u8>> {
+        let group = self.group();
+        if input.len() % group != 0 {
+            return None;
+        }
+        let mut output = Vec::with_capacity(input.len() * self.bits as usize / 8);
+        for chunk in input.chunks_exact(group) {
+            let pads = if self.padded {
+                chunk.iter().rev().take_while(|&&byte| byte == b'=').count()
+            } else {
+                0
+            };
+            let symbols = group - pads;
+            let bits = self.bits as usize * symbols;
+            // A group of 1, 3 or 6 base32 symbols, or of 1 base64 symbol,
+            // cannot end on a byte: such padding is invalid.
+            if symbols == 0 || bits % 8 >= self.bits as usize {
+                return None;
+            }
+            let mut acc: u64 = 0;
+            for &byte in &chunk[..symbols] {
+                acc = (acc << self.bits) | u64::from((self.value)(byte)?);
+            }
+            let spare = bits % 8;
+            if acc & ((1_u64 << spare) - 1) != 0 {
+                return None;
+            }
+            acc >>= spare;
+            for index in (0..bits / 8).rev() {
+                output.push((acc >> (8 * index)) as u8);
+            }
+        }
+        Some(output)
+    }
+}
+
+const BASE64: Alphabet = Alphabet {
+    bits: 6,
+    value: |byte| match byte {
+        b'A'..=b'Z' => Some(byte - b'A'),
+        b'a'..=b'z' => Some(byte - b'a' + 26),
+        b'0'..=b'9' => Some(byte - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    },
+    padded: true,
+};
+
+const BASE64URL: Alphabet = Alphabet {
+    bits: 6,
+    value: |byte| match byte {
+        b'A'..=b'Z' => Some(byte - b'A'),
+        b'a'..=b'z' => Some(byte - b'a' + 26),
+        b'0'..=b'9' => Some(byte - b'0' + 52),
+        b'-' => Some(62),
+        b'_' => Some(63),
+        _ => None,
+    },
+    padded: true,
+};
+
+const BASE32: Alphabet = Alphabet {
+    bits: 5,
+    value: |byte| match byte {
+        b'A'..=b'Z' => Some(byte - b'A'),
+        b'2'..=b'7' => Some(byte - b'2' + 26),
+        _ => None,
+    },
+    padded: true,
+};
+
+const BASE32HEX: Alphabet = Alphabet {
+    bits: 5,
+    value: |byte| match byte {
+        b'0'..=b'9' => Some(byte - b'0'),
+        b'A'..=b'V' => Some(byte - b'A' + 10),
+        _ => None,
+    },
+    padded: true,
+};
+
+/// Base16 in either case (RFC 4648 §8 calls it case-insensitive).
+const BASE16: Alphabet = Alphabet {
+    bits: 4,
+    value: |byte| match byte {
+        b'0'..=b'9' => Some(byte - b'0'),
+        b'A'..=b'F' => Some(byte - b'A' + 10),
+        b'a'..=b'f' => Some(byte - b'a' + 10),
+        _ => None,
+    },
+    padded: false,
+};
+
+fn convert(alphabet: &Alphabet, instance_string: &str) -> Result<Option<String>, ValidationError<'static>> {
+    match alphabet.decode(instance_string.as_bytes()) {
+        Some(value) => Ok(Some(String::from_utf8(value)?)),
+        None => Ok(None),
+    }
+}
 
 pub(crate) type ContentEncodingCheckType = fn(&str) -> bool;
 pub(crate) type ContentEncodingConverterType =
@@ -13,73 +137,52 @@ pub(crate) type ContentEncodingConverterType =
 // RFC 4648 §4: Base 64 Encoding
 // https://datatracker.ietf.org/doc/html/rfc4648#section-4
 pub fn is_base64(instance_string: &str) -> bool {
-    BASE64.decode(instance_string.as_bytes()).is_ok()
+    BASE64.decode(instance_string.as_bytes()).is_some()
 }
 
 pub fn from_base64(instance_string: &str) -> Result<Option<String>, ValidationError<'static>> {
-    match BASE64.decode(instance_string.as_bytes()) {
-        Ok(value) => Ok(Some(String::from_utf8(value)?)),
-        Err(_) => Ok(None),
-    }
+    convert(&BASE64, instance_string)
 }
 
 // RFC 4648 §5: Base 64 Encoding with URL and Filename Safe Alphabet
 // https://datatracker.ietf.org/doc/html/rfc4648#section-5
 pub fn is_base64url(instance_string: &str) -> bool {
-    BASE64URL.decode(instance_string.as_bytes()).is_ok()
+    BASE64URL.decode(instance_string.as_bytes()).is_some()
 }
 
 pub fn from_base64url(instance_string: &str) -> Result<Option<String>, ValidationError<'static>> {
-    match BASE64URL.decode(instance_string.as_bytes()) {
-        Ok(value) => Ok(Some(String::from_utf8(value)?)),
-        Err(_) => Ok(None),
-    }
+    convert(&BASE64URL, instance_string)
 }
 
 // RFC 4648 §6: Base 32 Encoding
 // https://datatracker.ietf.org/doc/html/rfc4648#section-6
 pub fn is_base32(instance_string: &str) -> bool {
-    BASE32.decode(instance_string.as_bytes()).is_ok()
+    BASE32.decode(instance_string.as_bytes()).is_some()
 }
 
 pub fn from_base32(instance_string: &str) -> Result<Option<String>, ValidationError<'static>> {
-    match BASE32.decode(instance_string.as_bytes()) {
-        Ok(value) => Ok(Some(String::from_utf8(value)?)),
-        Err(_) => Ok(None),
-    }
+    convert(&BASE32, instance_string)
 }
 
 // RFC 4648 §7: Base 32 Encoding with Extended Hex Alphabet
 // https://datatracker.ietf.org/doc/html/rfc4648#section-7
 pub fn is_base32hex(instance_string: &str) -> bool {
-    BASE32HEX.decode(instance_string.as_bytes()).is_ok()
+    BASE32HEX.decode(instance_string.as_bytes()).is_some()
 }
 
 pub fn from_base32hex(instance_string: &str) -> Result<Option<String>, ValidationError<'static>> {
-    match BASE32HEX.decode(instance_string.as_bytes()) {
-        Ok(value) => Ok(Some(String::from_utf8(value)?)),
-        Err(_) => Ok(None),
-    }
+    convert(&BASE32HEX, instance_string)
 }
 
 // RFC 4648 §8: Base 16 Encoding
 // https://datatracker.ietf.org/doc/html/rfc4648#section-8
 pub fn is_base16(instance_string: &str) -> bool {
-    HEXUPPER.decode(instance_string.as_bytes()).is_ok()
-        || HEXUPPER
-            .decode(instance_string.to_uppercase().as_bytes())
-            .is_ok()
+    BASE16.decode(instance_string.as_bytes()).is_some()
 }
 
 pub fn from_base16(instance_string: &str) -> Result<Option<String>, ValidationError<'static>> {
     // Base16 is case-insensitive per RFC 4648
-    let result = HEXUPPER
-        .decode(instance_string.as_bytes())
-        .or_else(|_| HEXUPPER.decode(instance_string.to_uppercase().as_bytes()));
-    match result {
-        Ok(value) => Ok(Some(String::from_utf8(value)?)),
-        Err(_) => Ok(None),
-    }
+    convert(&BASE16, instance_string)
 }
 
 // Supported in JSON Schema Draft 6, 7, 2019-09, and 2020-12
