@@ -13,6 +13,8 @@
 use data_encoding::{Encoding, BASE32, BASE32HEX, BASE64, BASE64URL, HEXUPPER};
 use serde_json::{json, Value};
 
+use super::test_rng::Rng;
+
 fn validator(schema: &Value) -> jsonschema::Validator {
     jsonschema::options()
         .with_draft(jsonschema::Draft::Draft7)
@@ -37,20 +39,6 @@ fn reference(encoding: &str, text: &str) -> Option<Vec<u8>> {
         _ => unreachable!(),
     };
     codec.decode(text.as_bytes()).ok()
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % u64::try_from(n).unwrap()).unwrap()
-    }
 }
 
 const ENCODINGS: [&str; 5] = ["base64", "base64url", "base32", "base32hex", "base16"];

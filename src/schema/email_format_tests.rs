@@ -9,6 +9,8 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
+use super::test_rng::Rng;
+
 struct Pair {
     shortcut: jsonschema::Validator,
     full: jsonschema::Validator,
@@ -41,24 +43,6 @@ fn assert_same(pairs: &[(&str, Pair)], address: &str) {
 
 fn pairs() -> Vec<(&'static str, Pair)> {
     vec![("email", pair("email")), ("idn-email", pair("idn-email"))]
-}
-
-/// A small deterministic generator (xorshift64*), so a failure reproduces.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % u64::try_from(n).unwrap()).unwrap()
-    }
-    fn pick<'a>(&mut self, items: &'a [&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
 }
 
 /// Pieces that sit on every boundary the shortcut draws: atext and its

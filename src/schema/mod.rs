@@ -484,3 +484,5 @@ mod tests;
 mod content_encoding_tests;
 #[cfg(test)]
 mod email_format_tests;
+#[cfg(test)]
+mod test_rng;
