@@ -291,7 +291,10 @@ pub fn check_input_lane(len: usize, validator: &RawValidator, max_errors: u32) -
     INPUT.with(|input| {
         let buffer = input.borrow();
         // encodeInto writes well-formed UTF-8; anything else is refused.
-        match buffer.get(..len).map(std::str::from_utf8) {
+        // simdutf8 checks it with simd128, several times faster than
+        // core's check, which goes a 32-bit word at a time in wasm: on a
+        // 425 KB response the check was about 6% of the call.
+        match buffer.get(..len).map(simdutf8::basic::from_utf8) {
             Some(Ok(text)) => check_text_lane(text, validator, max_errors),
             _ => LANE_UNAVAILABLE,
         }
