@@ -35,28 +35,31 @@ function checkOptionsOf(options) {
 
 const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
 
-/** Settles with the model's response, or rejects when the deadline passes or the caller aborts. */
-function callWithin(callModel, request, context, deadline, signal) {
+/**
+ * Settles with the model's response, or rejects when the attempt's signal
+ * aborts: at once when the deadline passed, a moment later when the caller
+ * aborted.
+ */
+function callWithin(callModel, request, context, attempt) {
   const call = Promise.resolve().then(() => callModel(request, context));
-  if (deadline === Infinity && !signal) return call.catch((error) => Promise.reject({ thrown: error }));
+  if (!attempt.bounded) return call.catch((error) => Promise.reject({ thrown: error }));
+  const { signal } = context;
   return new Promise((resolve, reject) => {
-    let timer;
     // A call that returns right as the caller aborts still counts: its
     // tokens are spent and its output may be accepted. Only a call still
     // running a moment after the abort is abandoned.
-    const onAbort = () => setTimeout(() => finish(() => reject({ aborted: abortReason(signal) })), 0);
+    const onAbort = () => {
+      if (attempt.timedOut()) finish(() => reject({ deadline: true }));
+      else setTimeout(() => finish(() => reject({ aborted: abortReason(signal) })), 0);
+    };
     let settled = false;
     const finish = (settle) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
+      signal.removeEventListener("abort", onAbort);
       settle();
     };
-    if (deadline !== Infinity) {
-      timer = setTimeout(() => finish(() => reject({ deadline: true })), Math.max(0, deadline - now()));
-    }
-    signal?.addEventListener("abort", onAbort, { once: true });
+    signal.addEventListener("abort", onAbort, { once: true });
     call.then(
       (value) => finish(() => resolve(value)),
       (error) => finish(() => reject({ thrown: error })),
@@ -64,10 +67,15 @@ function callWithin(callModel, request, context, deadline, signal) {
   });
 }
 
-/** A signal that aborts when the caller's does or the deadline passes, for callModel to pass on. */
+/**
+ * The attempt's signal, for callModel to pass on: it aborts when the caller's
+ * does or the deadline passes. It is the one clock of the attempt, so the
+ * call is never abandoned with its signal still live.
+ */
 function attemptSignal(signal, deadline) {
   const controller = new AbortController();
   const cleanups = [];
+  let timedOut = false;
   if (signal) {
     const forward = () => controller.abort(abortReason(signal));
     if (signal.aborted) forward();
@@ -76,20 +84,22 @@ function attemptSignal(signal, deadline) {
       cleanups.push(() => signal.removeEventListener("abort", forward));
     }
   }
-  const expire = () => {
-    if (controller.signal.aborted) return;
-    const error = new Error("The guarded call's deadline passed");
-    error.name = "TimeoutError";
-    controller.abort(error);
-  };
   if (deadline !== Infinity) {
-    const timer = setTimeout(expire, Math.max(0, deadline - now()));
+    const timer = setTimeout(() => {
+      if (controller.signal.aborted) return;
+      timedOut = true;
+      const error = new Error("The guarded call's deadline passed");
+      error.name = "TimeoutError";
+      controller.abort(error);
+    }, Math.max(0, deadline - now()));
     cleanups.push(() => clearTimeout(timer));
   }
-  // `expire` lets the caller abort the attempt when its own deadline timer
-  // wins the race with this one: both are due at the same moment, and the
-  // call must never be abandoned with its signal still live.
-  return { signal: controller.signal, expire, release: () => cleanups.forEach((f) => f()) };
+  return {
+    signal: controller.signal,
+    bounded: Boolean(signal) || deadline !== Infinity,
+    timedOut: () => timedOut,
+    release: () => cleanups.forEach((f) => f()),
+  };
 }
 
 function readOptions(request, callModel, options) {
@@ -205,13 +215,12 @@ export async function guardedCall(request, callModel, options) {
       throw abortReason(o.signal);
     }
     calls += 1;
-    const { signal: callSignal, expire, release } = attemptSignal(o.signal, deadline);
+    const attempt = attemptSignal(o.signal, deadline);
     let response;
     try {
-      response = await callWithin(callModel, nextRequest, { signal: callSignal, attempt: calls }, deadline, o.signal);
+      response = await callWithin(callModel, nextRequest, { signal: attempt.signal, attempt: calls }, attempt);
     } catch (outcome) {
       if (outcome.deadline) {
-        expire();
         const last = verdicts.at(-1);
         throw reject(
           `No accepted output within the deadline of ${o.deadlineMs} ms (attempt ${calls} was still running)${last ? `; the last finished attempt failed: ${last.failure}` : ""}.`,
@@ -223,7 +232,7 @@ export async function guardedCall(request, callModel, options) {
       record("error", outcome.aborted !== undefined ? "aborted" : undefined);
       throw outcome.aborted !== undefined ? outcome.aborted : outcome.thrown;
     } finally {
-      release();
+      attempt.release();
     }
     responses.push(response);
     usages.push(o.usageOf ? o.usageOf(response) : usageOfResponse(response));
