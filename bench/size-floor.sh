@@ -2,10 +2,10 @@
 # The floor under the package's wasm size while it builds on jsonschema:
 #   bash bench/size-floor.sh
 # Builds bench/size-floor (jsonschema compile + is_valid and nothing else,
-# every crate at opt-level "z"), optimises it with the same wasm-opt flags as
-# scripts/build.sh, and prints its raw and gzip sizes (Node's zlib, level 9,
+# every crate at opt-level "z"), optimises it as scripts/build.sh optimises
+# the package (scripts/wasm-opt.sh), and prints its raw and gzip sizes (Node's zlib, level 9,
 # as tests/package/wasm-size.test.mjs measures the package) beside the
-# package's. Needs what scripts/build.sh installs. About 2 minutes.
+# package's. Needs what scripts/build.sh installs. About a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -15,10 +15,7 @@ CARGO_TARGET_DIR="$out" cargo build --quiet --release --target wasm32-unknown-un
   --manifest-path bench/size-floor/Cargo.toml
 # The package's .cargo/config.toml (+simd128) applies here too: cargo reads
 # it from the directory it runs in.
-node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
-  --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-  --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd \
-  "$out/wasm32-unknown-unknown/release/size_floor.wasm" -o "$out/size_floor.wasm"
+bash scripts/wasm-opt.sh "$out/wasm32-unknown-unknown/release/size_floor.wasm" "$out/size_floor.wasm"
 
 node --input-type=module - "$out/size_floor.wasm" pkg/wasm/guard_bg.wasm <<'JS'
 import { readFileSync, existsSync } from "node:fs";

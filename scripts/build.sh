@@ -20,10 +20,7 @@ rm -f pkg/wasm/*.d.ts
 node scripts/glue-factory.mjs pkg/wasm/guard.js
 
 say "optimising the wasm for size"
-node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
-  --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-  --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd \
-  pkg/wasm/guard_bg.wasm -o pkg/wasm/guard_bg.wasm
+bash scripts/wasm-opt.sh pkg/wasm/guard_bg.wasm pkg/wasm/guard_bg.wasm
 
 say "copying the JavaScript facade"
 find pkg -maxdepth 1 \( -name '*.mjs' -o -name '*.cjs' \) -delete

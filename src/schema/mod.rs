@@ -191,6 +191,9 @@ impl CompiledSchema {
     /// short-circuiting pass.
     pub fn validate(&self, instance: &Value, max_errors: usize) -> Report {
         let text = instance.to_string();
+        // Bound before it is returned: the parse result is a temporary that
+        // borrows `text`, and a tail expression's temporaries (the `Tape`,
+        // whose `Drop` hands its buffer back) would outlive `text`.
         let report = match tape::parse(&text) {
             Ok(t) => self.validate_tape(&t, max_errors),
             Err(problem) => unreadable(&problem),
