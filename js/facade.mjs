@@ -71,12 +71,23 @@ function recoverFromTrap() {
         },
       );
     } else {
-      // Leave the module unloaded with the reason, rather than half working.
+      // Leave the module unloaded with the reason, rather than half working;
+      // the next call tries again (the failure may be passing: the stack
+      // can run out during a call made from deep recursion).
       loadFailure = error;
     }
   }
   dead.retire();
   traps += 1;
+}
+
+/** After a failed re-instantiation, one more try before refusing the call. */
+function retryLoad() {
+  try {
+    adopt(reinstantiate());
+  } catch (error) {
+    loadFailure = error;
+  }
 }
 
 let loadFailure;
@@ -100,6 +111,7 @@ export function wasmMemoryBytes() {
 }
 
 function ensureLoaded() {
+  if (!loaded && loadFailure && !reloading && reinstantiate) retryLoad();
   if (!loaded) {
     if (reloading) {
       throw new Error("structured-output-guard is re-instantiating after an internal failure: `await ready()` first");
@@ -114,7 +126,11 @@ function ensureLoaded() {
 function translate(error) {
   if (error && error.code === "invalid_schema") return new SchemaError(error.message);
   if (error && error.code === "invalid_argument") return argumentError(error.message);
-  if (error instanceof WebAssembly.RuntimeError) {
+  // A trap, or the engine's stack running out inside wasm (a RangeError):
+  // either way the call was cut off midway, with the instance's memory in
+  // whatever state it was in (a RefCell still borrowed, the allocator
+  // mid-update), so the instance is replaced before anything else runs.
+  if (error instanceof WebAssembly.RuntimeError || error instanceof RangeError) {
     recoverFromTrap();
     const wrapped = new Error(`structured-output-guard failed internally (the module was re-instantiated; this call's input was not checked): ${error.message}`, { cause: error });
     wrapped.code = "internal";
@@ -217,11 +233,81 @@ export function rejectNonFinite(what, object) {
 function schemaText(schema) {
   if (typeof schema === "string") return schema;
   if (schema === undefined) throw new SchemaError("a schema is required");
+  let problem;
+  try {
+    problem = notJsonValue(schema);
+  } catch (error) {
+    throw new SchemaError(`the schema could not be read: reading it threw ${error?.name ?? "an error"}`);
+  }
+  if (problem) throw new SchemaError(`the schema must be a JSON value (an object, an array, a boolean or JSON text), not ${problem}`);
   try {
     return jsonText("the schema", schema);
   } catch (error) {
     throw new SchemaError(error.message);
   }
+}
+
+/** Levels the JSON-value check looks into; the core refuses deeper schemas anyway. */
+const JSON_CHECK_DEPTH = 160;
+
+/**
+ * What in `value` is not a JSON value, or undefined. JSON.stringify writes
+ * a Promise, a Map or a class instance as `{}`, which as a schema accepts
+ * everything: an un-awaited schema would silently pass every response.
+ * Plain objects (of any realm) and arrays are JSON; so are strings, finite
+ * numbers, booleans and null. Iterative, so a hostile depth cannot overflow.
+ */
+function notJsonValue(value) {
+  const stack = [[value, 0, ""]];
+  while (stack.length > 0) {
+    const [node, depth, at] = stack.pop();
+    const where = at === "" ? "" : ` at ${at}`;
+    switch (typeof node) {
+      case "string":
+      case "boolean":
+        continue;
+      case "number":
+        if (!Number.isFinite(node)) return `the number ${node}${where}`;
+        continue;
+      case "object":
+        break;
+      default:
+        return `${typeof node === "undefined" ? "undefined" : `a ${typeof node}`}${where}`;
+    }
+    if (node === null) continue;
+    if (depth >= JSON_CHECK_DEPTH) continue;
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) {
+        if (node[i] !== undefined) stack.push([node[i], depth + 1, `${at}/${i}`]);
+      }
+      continue;
+    }
+    const proto = Object.getPrototypeOf(node);
+    if (proto !== null && Object.getPrototypeOf(proto) !== null) {
+      return `${describeInstance(node)}${where}`;
+    }
+    for (const key of Object.keys(node)) {
+      const member = node[key];
+      // JSON.stringify leaves undefined members out, as a schema without them.
+      if (member !== undefined) stack.push([member, depth + 1, `${at}/${pointerToken(key)}`]);
+    }
+  }
+  return undefined;
+}
+
+function pointerToken(key) {
+  return key.length > 40 ? "(a member)" : key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function describeInstance(node) {
+  if (typeof node.then === "function") return "a Promise (was the schema awaited?)";
+  if (node instanceof Map) return "a Map";
+  if (node instanceof Set) return "a Set";
+  if (node instanceof Date) return "a Date";
+  if (node instanceof RegExp) return "a RegExp";
+  if (ArrayBuffer.isView(node) || node instanceof ArrayBuffer) return "binary data";
+  const name = node.constructor?.name;
+  return typeof name === "string" && /^[A-Za-z_$][\w$]{0,40}$/.test(name) ? `an instance of ${name}` : "a class instance";
 }
 
 export function detectTruncation(source) {
@@ -285,6 +371,12 @@ function wrapValidator(handle, source) {
 }
 
 export function compileSchema(schema, options) {
+  // A Validator is already compiled: as schema text it would be read as an
+  // object of unknown keywords, which accepts everything.
+  if (isValidator(schema)) {
+    if (options === undefined) return schema;
+    return compileSchema(schema[SOURCE].text, options);
+  }
   const text = schemaText(schema);
   const opts = optionsText(options);
   return wrapValidator(callRaw(() => raw.compileSchema(text, opts)), { text, opts });
@@ -303,7 +395,13 @@ function handleForAnyValidator(validator) {
 }
 
 function isValidator(schema) {
-  return schema !== null && typeof schema === "object" && (schema instanceof Validator || SOURCE in schema);
+  if (schema === null || typeof schema !== "object") return false;
+  try {
+    return schema instanceof Validator || SOURCE in schema;
+  } catch {
+    // A Proxy that refuses to be inspected is not a Validator.
+    return false;
+  }
 }
 
 function outputArgument(output) {
@@ -512,24 +610,66 @@ export function schemaCacheSize() {
 export function wrapperStrict(schema) {
   if (typeof schema === "string") return callRaw(() => raw.wrapperStrict(schema));
   if (schema === null || typeof schema !== "object" || isValidator(schema)) return undefined;
-  return callRaw(() => raw.wrapperStrict(jsonText("the schema", schema)));
+  let text;
+  try {
+    text = schemaText(schema);
+  } catch {
+    // Not a schema at all: the check that follows says why.
+    return undefined;
+  }
+  return callRaw(() => raw.wrapperStrict(text));
 }
 
 export { isValidator };
 
-function memberCount(value) {
-  if (Array.isArray(value)) return value.length;
-  if (value !== null && typeof value === "object") return Object.keys(value).length;
-  return 0;
+/** Where requests declare tools, as the core lists them (src/providers/tools.rs). */
+let toolPaths;
+
+const decoder = new TextDecoder();
+
+/**
+ * What a request holds at one tool path, as the core's codes: 0 nothing,
+ * 1 tools, 2 could not be read, 3 a nested request's text (pushed to
+ * `texts`). Read by property access, so getters and class instances count.
+ */
+function readToolLeaf(request, { path, leaf }, texts, index) {
+  let node = request;
+  for (const key of path) {
+    if (node === null || (typeof node !== "object" && typeof node !== "function")) return 0;
+    node = node instanceof Map ? node.get(key) : node[key];
+  }
+  if (node === undefined || node === null || node === false) return 0;
+  if (leaf === "presence") return 1;
+  if (leaf === "request_text") {
+    let text;
+    if (typeof node === "string") text = node;
+    else if (ArrayBuffer.isView(node) || node instanceof ArrayBuffer) text = decoder.decode(node);
+    else return 2;
+    texts[index] = text;
+    return 3;
+  }
+  if (Array.isArray(node)) return node.length > 0 ? 1 : 0;
+  if (node instanceof Map || node instanceof Set) return node.size > 0 ? 1 : 0;
+  if (typeof node === "object" && !ArrayBuffer.isView(node)) return Object.keys(node).length > 0 ? 1 : 0;
+  // A present value of any other kind: the core counts it as tools.
+  return 2;
 }
 
 /** Whether a request carries tools, in which case it is never resampled. */
 export function requestCarriesTools(request, hasToolsOption) {
-  const r = request !== null && typeof request === "object" ? request : {};
-  const toolConfig = r.toolConfig !== null && typeof r.toolConfig === "object" ? r.toolConfig : {};
-  return callRaw(() =>
-    raw.carriesTools(memberCount(r.tools), memberCount(r.functions), memberCount(toolConfig.tools), Boolean(hasToolsOption)),
-  );
+  toolPaths ??= callRawJson(() => raw.toolDeclarationPaths());
+  const found = new Uint8Array(toolPaths.length);
+  const texts = [];
+  for (let i = 0; i < toolPaths.length; i++) {
+    try {
+      found[i] = readToolLeaf(request, toolPaths[i], texts, i);
+    } catch {
+      // A getter or a Proxy that throws: what it hides may be tools.
+      found[i] = 2;
+    }
+  }
+  const textsJson = texts.length > 0 ? JSON.stringify(Array.from(texts, (t) => t ?? null)) : undefined;
+  return callRaw(() => raw.carriesTools(found, textsJson, Boolean(hasToolsOption)));
 }
 
 /**
@@ -592,7 +732,7 @@ export function toProviderSchema(schema, provider) {
   let text;
   if (typeof schema === "string") text = schema;
   else if (isValidator(schema)) text = schema[SOURCE].text;
-  else if (schema !== null && typeof schema === "object" && !Array.isArray(schema)) text = jsonText("the schema", schema);
+  else if (schema !== null && typeof schema === "object" && !Array.isArray(schema)) text = schemaText(schema);
   else throw argumentError(`toProviderSchema needs a schema object or JSON text, not ${argumentKind(schema)}`);
   return callRawJson(() => raw.toProviderSchema(text, provider));
 }

@@ -1,11 +1,20 @@
-//! Content hashes for audit records and repair-loop detection.
+//! Content hashes for audit records, the schema cache and repair-loop
+//! detection.
 //!
 //! A schema's hash must not change when a client re-serialises it with keys in
 //! another order, so hashing goes through a canonical form: object keys sorted,
 //! no insignificant white space.
+//!
+//! Both are SHA-256. A schema's identity is the whole digest: the cache
+//! hands out the validator stored under a schema's hash, and audit records
+//! name the schema by it, so two different schemas must never share one
+//! (128-bit xxh3, used before, has a public default secret from which
+//! colliding schemas can be built). The error hash only tells a repair loop
+//! that a mistake repeats, where a collision can do no more than stop the
+//! loop early, so it keeps its 128 bits.
 
 use serde_json::Value;
-use xxhash_rust::xxh3::xxh3_128;
+use sha2::{Digest, Sha256};
 
 /// Writes `value` as canonical JSON: keys sorted by their UTF-8 bytes.
 pub fn canonical_json(value: &Value) -> String {
@@ -44,13 +53,31 @@ fn write_canonical(value: &Value, out: &mut String) {
     }
 }
 
-/// 128-bit xxh3 as 32 lowercase hex digits.
+/// The first 128 bits of SHA-256 as 32 lowercase hex digits, for the
+/// error hash (see the module docs).
 pub fn hex_digest(bytes: &[u8]) -> String {
-    format!("{:032x}", xxh3_128(bytes))
+    hex(Sha256::digest(bytes).get(..16).unwrap_or_default())
 }
 
+/// SHA-256 as 64 lowercase hex digits.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{byte:02x}");
+    }
+    out
+}
+
+/// The SHA-256 of a value's canonical form: the same for the same content
+/// whatever its key order, and different for different content.
 pub fn content_hash(value: &Value) -> String {
-    hex_digest(canonical_json(value).as_bytes())
+    sha256_hex(canonical_json(value).as_bytes())
 }
 
 #[cfg(test)]
@@ -75,7 +102,18 @@ mod tests {
             content_hash(&json!({"a": 2}))
         );
         assert_ne!(content_hash(&json!([1, 2])), content_hash(&json!([2, 1])));
-        assert_eq!(content_hash(&json!(true)).len(), 32);
+        assert_eq!(content_hash(&json!(true)).len(), 64);
+    }
+
+    #[test]
+    fn the_content_hash_is_sha256_of_the_canonical_text() {
+        // FIPS 180-2's test vector for "abc", and the canonical text of a
+        // schema hashed as a whole.
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(content_hash(&json!("abc")), sha256_hex(b"\"abc\""));
     }
 
     #[test]

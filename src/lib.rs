@@ -10,6 +10,8 @@ pub mod options;
 pub mod policy;
 /// Schemas for providers' native structured-output modes, and what they leave unenforced.
 pub mod provider_schema;
+/// Where requests and responses of each provider shape keep what the guard reads.
+pub mod providers;
 pub mod redact;
 pub mod repair;
 pub mod rescue;

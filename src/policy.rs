@@ -6,24 +6,11 @@
 //! passed deadline, a spent budget or a model that makes the same mistake
 //! twice in a row gets no further attempt either. These rules live here, as
 //! one pure function, so the JavaScript wrapper only awaits and never decides.
+//! Which requests carry tools is read by `crate::providers::tools`.
 
 use serde::Serialize;
 
 use crate::verdict::Failure;
-
-/// How many tool definitions a request carries, read from the members that
-/// providers use for them (`tools`, legacy `functions`, Bedrock's
-/// `toolConfig.tools`). A `tools` record (keyed by name) counts its keys.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RequestTools {
-    pub tools: usize,
-    pub functions: usize,
-    pub tool_config_tools: usize,
-}
-
-pub fn carries_tools(request: RequestTools, has_tools_option: bool) -> bool {
-    has_tools_option || request.tools > 0 || request.functions > 0 || request.tool_config_tools > 0
-}
 
 /// No budget may allow more retries than this: a guard must end.
 pub const MAX_RETRIES: u32 = 10;
@@ -146,7 +133,12 @@ impl Decision {
 /// or there would be no `current`). Reasons to stop are checked in a fixed
 /// order, so the reported one is the most fundamental: tools, then the
 /// caller's abort, the deadline, a repeated error, and the budgets.
-pub fn next_action(previous: &[Attempt<'_>], current: Attempt<'_>, budgets: &Budgets, s: Situation) -> Decision {
+pub fn next_action(
+    previous: &[Attempt<'_>],
+    current: Attempt<'_>,
+    budgets: &Budgets,
+    s: Situation,
+) -> Decision {
     let Some(failure) = current.failure else {
         return Decision::stop(Action::Accept, StopReason::Accepted);
     };
@@ -171,7 +163,10 @@ pub fn next_action(previous: &[Attempt<'_>], current: Attempt<'_>, budgets: &Bud
     }
     // Every attempt before `current` failed and was retried once.
     let retries = previous.len();
-    let class_retries = previous.iter().filter(|a| a.failure == Some(failure)).count();
+    let class_retries = previous
+        .iter()
+        .filter(|a| a.failure == Some(failure))
+        .count();
     let below = |used: usize, budget: u32| usize::try_from(budget).is_ok_and(|b| used < b);
     let class_left = budgets
         .for_class(failure)

@@ -19,7 +19,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::options::budgets;
 use crate::options::{check_options, compile_options, max_errors, ArgumentError};
-use crate::policy::{carries_tools, next_action, Attempt, RequestTools, RetryMode, Situation};
+use crate::policy::{next_action, Attempt, RetryMode, Situation};
 use crate::redact::redact_secrets;
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
 use crate::verdict::{check_content, check_output, Failure, SchemaInput, Verdict};
@@ -377,22 +377,42 @@ pub fn merge_usage(usages_json: &str) -> Result<JsValue, JsValue> {
     to_js(&crate::usage::merge_usage(&list))
 }
 
+/// Where requests declare tools (`crate::providers::tools::TOOL_PATHS`),
+/// as JSON text for the reader: `[{ path: string[], leaf }]`.
+#[wasm_bindgen(js_name = toolDeclarationPaths)]
+pub fn tool_declaration_paths() -> Result<JsValue, JsValue> {
+    to_js(&crate::providers::tools::TOOL_PATHS)
+}
+
+/// Whether a request carries tools, from what the reader found at each
+/// path of `toolDeclarationPaths`, in order: 0 nothing, 1 tools, 2 could
+/// not be read, 3 the text of a nested request, which is the string at the
+/// same index of `texts_json` (a JSON array, given only when there is one).
 #[wasm_bindgen(js_name = carriesTools)]
 pub fn carries_tools_js(
-    tools: u32,
-    functions: u32,
-    tool_config_tools: u32,
+    found: &[u8],
+    texts_json: Option<String>,
     has_tools_option: bool,
-) -> bool {
-    let count = |n: u32| usize::try_from(n).unwrap_or(usize::MAX);
-    carries_tools(
-        RequestTools {
-            tools: count(tools),
-            functions: count(functions),
-            tool_config_tools: count(tool_config_tools),
-        },
-        has_tools_option,
-    )
+) -> Result<bool, JsValue> {
+    use crate::providers::tools::{carries_tools, Found};
+    let texts = match texts_json {
+        Some(text) => parse_argument("the request's nested texts", &text)?,
+        None => Value::Null,
+    };
+    let found: Vec<Found> = found
+        .iter()
+        .enumerate()
+        .map(|(i, code)| match code {
+            0 => Found::Nothing,
+            1 => Found::Tools,
+            3 => match texts.get(i).and_then(Value::as_str) {
+                Some(text) => Found::Text(text.to_owned()),
+                None => Found::Unreadable,
+            },
+            _ => Found::Unreadable,
+        })
+        .collect();
+    Ok(carries_tools(&found, has_tools_option))
 }
 
 /// The record of attempts as the wrapper keeps it:

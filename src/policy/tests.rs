@@ -178,10 +178,22 @@ fn a_guarded_call_always_ends() {
             loop {
                 attempts += 1;
                 let now = Attempt {
-                    failure: Some(if attempts % 2 == 0 { Failure::Schema } else { Failure::Unparseable }),
+                    failure: Some(if attempts % 2 == 0 {
+                        Failure::Schema
+                    } else {
+                        Failure::Unparseable
+                    }),
                     error_hash: Some(hashes[attempts as usize].as_str()),
                 };
-                let d = next_action(&history, now, &budgets, Situation { strict: true, ..Default::default() });
+                let d = next_action(
+                    &history,
+                    now,
+                    &budgets,
+                    Situation {
+                        strict: true,
+                        ..Default::default()
+                    },
+                );
                 if d.action != Action::Resample {
                     assert_eq!(d.stopped_by, Some(StopReason::Budget));
                     break;
@@ -207,7 +219,10 @@ fn defaults_are_one_retry_of_anything() {
         error_hash: Some("x"),
     };
     for f in Failure::ALL {
-        assert_eq!(next_action(&[], fail(f), &b, strict).action, Action::Resample);
+        assert_eq!(
+            next_action(&[], fail(f), &b, strict).action,
+            Action::Resample
+        );
         let other = Attempt {
             failure: Some(f),
             error_hash: Some("y"),
@@ -255,31 +270,4 @@ fn tools_win_over_every_other_reason() {
             stopped_by: Some(StopReason::Tools)
         }
     );
-}
-
-#[test]
-fn tool_detection() {
-    assert!(!carries_tools(RequestTools::default(), false));
-    assert!(carries_tools(RequestTools::default(), true));
-    assert!(carries_tools(
-        RequestTools {
-            tools: 1,
-            ..Default::default()
-        },
-        false
-    ));
-    assert!(carries_tools(
-        RequestTools {
-            functions: 2,
-            ..Default::default()
-        },
-        false
-    ));
-    assert!(carries_tools(
-        RequestTools {
-            tool_config_tools: 1,
-            ..Default::default()
-        },
-        false
-    ));
 }

@@ -6,6 +6,7 @@
 
 mod cache;
 mod closed;
+mod depth;
 mod issues;
 mod meta;
 
@@ -18,9 +19,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use cache::{cache_len, clear_cache, set_cache_capacity, DEFAULT_CACHE_CAPACITY};
+pub use depth::MAX_REFERENCE_DEPTH;
 pub use issues::Issue;
 
-use crate::hash::{content_hash, hex_digest};
+use crate::hash::{canonical_json, content_hash, sha256_hex};
 use crate::tape::{self, ParseError, Tape, TapeJson, TapeNode};
 
 /// Deeper schemas are refused before compiling: compilation recurses, and a
@@ -51,6 +53,9 @@ pub struct CompileOptions {
 }
 
 impl CompileOptions {
+    /// The key a validator is cached under: the schema's SHA-256 and every
+    /// option, written out in full (never compressed by a weaker hash), so
+    /// that only the same schema with the same options finds an entry.
     fn cache_key(&self, schema_hash: &str) -> String {
         let draft = self.draft.map_or("auto", draft_name);
         let formats = match self.formats {
@@ -84,7 +89,7 @@ impl CompileOptions {
                 source.len()
             ));
         }
-        hex_digest(key.as_bytes())
+        key
     }
 }
 
@@ -249,14 +254,19 @@ pub fn compile(
     schema: &Value,
     options: &CompileOptions,
 ) -> Result<Arc<CompiledSchema>, SchemaError> {
-    check_shape(schema)?;
-    let schema_hash = content_hash(schema);
+    check_type(schema)?;
+    check_nesting(schema)?;
+    let canonical = canonical_json(schema);
+    let schema_hash = sha256_hex(canonical.as_bytes());
     let key = options.cache_key(&schema_hash);
-    if let Some(hit) = cache::get(&key) {
+    if let Some(hit) = cache::get(&key, &canonical) {
         return Ok(hit);
     }
+    // Only a schema not compiled before is measured: what the cache holds
+    // passed already.
+    check_depth(schema, options)?;
     let compiled = Arc::new(build(schema, options, schema_hash)?);
-    cache::put(key, Arc::clone(&compiled));
+    cache::put(key, canonical, Arc::clone(&compiled));
     Ok(compiled)
 }
 
@@ -273,19 +283,40 @@ pub fn parse_schema_text(text: &str) -> Result<Value, SchemaError> {
     })
 }
 
-fn check_shape(schema: &Value) -> Result<(), SchemaError> {
+fn check_type(schema: &Value) -> Result<(), SchemaError> {
     match schema {
-        Value::Object(_) | Value::Bool(_) => {}
-        other => {
-            return Err(SchemaError::new(format!(
-                "a schema must be an object or a boolean, not {}",
-                type_name(other)
-            )))
-        }
+        Value::Object(_) | Value::Bool(_) => Ok(()),
+        other => Err(SchemaError::new(format!(
+            "a schema must be an object or a boolean, not {}",
+            type_name(other)
+        ))),
     }
+}
+
+/// Nesting that canonicalising, compiling and validating recurse through
+/// safely.
+fn check_nesting(schema: &Value) -> Result<(), SchemaError> {
     if depth_exceeds(schema, MAX_SCHEMA_DEPTH) {
         return Err(SchemaError::new(format!(
             "the schema nests deeper than {MAX_SCHEMA_DEPTH} levels"
+        )));
+    }
+    Ok(())
+}
+
+/// How deep validation can recurse through the schema's references (see
+/// `depth`).
+fn check_depth(schema: &Value, options: &CompileOptions) -> Result<(), SchemaError> {
+    let resources: Vec<(&str, &Value)> = options
+        .resources
+        .iter()
+        .map(|(uri, resource)| (uri.as_str(), resource))
+        .collect();
+    let references = depth::reference_depth(schema, &resources);
+    if references > MAX_REFERENCE_DEPTH {
+        return Err(SchemaError::new(format!(
+            "the schema's references can nest about {references} subschemas deep, more than the \
+             {MAX_REFERENCE_DEPTH} a validation can walk safely"
         )));
     }
     Ok(())

@@ -136,6 +136,34 @@ fn key_order_hits_the_same_cache_entry_and_hash() {
 }
 
 #[test]
+fn a_cache_entry_is_handed_out_only_for_the_schema_it_was_compiled_from() {
+    clear_cache();
+    let options = CompileOptions::default();
+    let a = json!({"enum": ["a"]});
+    let b = json!({"enum": ["b"]});
+    let compiled_a = compile(&a, &options).unwrap();
+    // B's key holding A's validator, as a hash collision would leave it.
+    let key_b = options.cache_key(&content_hash(&b));
+    cache::put(key_b, canonical_json(&a), Arc::clone(&compiled_a));
+    let compiled_b = compile(&b, &options).unwrap();
+    assert!(!Arc::ptr_eq(&compiled_a, &compiled_b));
+    assert!(compiled_b.is_valid(&json!("b")));
+    assert!(!compiled_b.is_valid(&json!("a")));
+    // And A still finds its own.
+    assert!(Arc::ptr_eq(&compile(&a, &options).unwrap(), &compiled_a));
+}
+
+#[test]
+fn the_schema_hash_is_the_sha256_of_the_canonical_schema() {
+    let schema = json!({"type": "object", "required": ["a"]});
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    assert_eq!(
+        compiled.schema_hash(),
+        crate::hash::sha256_hex(br#"{"required":["a"],"type":"object"}"#)
+    );
+}
+
+#[test]
 fn cache_is_bounded() {
     clear_cache();
     set_cache_capacity(4);

@@ -6,6 +6,7 @@ import {
   CITY_SCHEMA,
   GOOD_OBSERVATIONS,
   HEX32,
+  HEX64,
   OBSERVATIONS_SCHEMA,
   anthropicMessage,
   assertFailure,
@@ -26,7 +27,7 @@ describe("checkOutput: a conforming response", () => {
     assert.equal(verdict.ok, true);
     assert.deepEqual(verdict.value, GOOD_OBSERVATIONS);
     assert.equal(verdict.rescue, "none");
-    assert.match(verdict.schemaHash, HEX32);
+    assert.match(verdict.schemaHash, HEX64);
     assert.equal(verdict.schemaHash, OBS_HASH);
     assert.equal(verdict.degraded, false);
     assert.equal("failure" in verdict, false);

@@ -6,8 +6,11 @@
 // `fixtures.mjs`.
 import assert from "node:assert/strict";
 
-/** 32 lowercase hex digits: the shape of schemaHash and errorHash. */
+/** 32 lowercase hex digits: the shape of errorHash. */
 export const HEX32 = /^[0-9a-f]{32}$/;
+
+/** 64 lowercase hex digits: the shape of schemaHash (SHA-256). */
+export const HEX64 = /^[0-9a-f]{64}$/;
 
 /** The observations schema from the issue: the hollow row must fail it. */
 export const OBSERVATIONS_SCHEMA = {

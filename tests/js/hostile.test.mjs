@@ -2,8 +2,10 @@
 // a trap, and the module keeps working afterwards.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import * as guard from "../../pkg/node.mjs";
-import { thrown } from "./fixtures.mjs";
+import * as facade from "../../pkg/facade.mjs";
+import { HEX64, rejected, thrown } from "./fixtures.mjs";
 
 function nested(depth, leaf, wrap) {
   let value = leaf;
@@ -112,5 +114,181 @@ describe("the compiled-schema cache", () => {
     } finally {
       guard.setSchemaCacheCapacity(128);
     }
+  });
+});
+
+/** `$defs` d0 .. d(n-1), each a `$ref` to the next; `x` refers to d0. */
+function refChain(n) {
+  const $defs = {};
+  for (let i = 0; i < n; i++) $defs[`d${i}`] = i + 1 < n ? { $ref: `#/$defs/d${i + 1}` } : { type: "string", maxLength: 2 };
+  return { type: "object", properties: { x: { $ref: "#/$defs/d0" } }, $defs };
+}
+
+/** Checks that must give their normal verdicts, whatever came before. */
+function innocentChecksHold() {
+  const city = { type: "object", required: ["city"], properties: { city: { type: "string", minLength: 2 } } };
+  const validator = guard.compileSchema(city);
+  assert.equal(guard.checkOutput('{"city":"Oslo"}', validator).ok, true);
+  assert.equal(guard.checkOutput('{"city":"O"}', validator).failure, "schema");
+  assert.equal(guard.checkOutput({ content: '{"city":"Bergen"}', finishReason: "stop" }, city).ok, true);
+  assert.equal(guard.checkOutput('{"city":1}', city).errors[0].path, "/city");
+}
+
+describe("one hostile schema never breaks the calls after it", { timeout: 60000 }, () => {
+  test("a 20,000-hop $ref chain is a SchemaError at compile time, and 40 rounds of innocent calls after it hold", () => {
+    const hostile = refChain(20000);
+    const started = performance.now();
+    throwsTyped(() => guard.compileSchema(hostile), guard.SchemaError, "invalid_schema", /references can nest about \d+ subschemas deep, more than the 4000/);
+    throwsTyped(() => guard.checkOutput('{"x":"abc"}', hostile, { onInvalidSchema: "throw" }), guard.SchemaError, "invalid_schema", /references/);
+    const degraded = guard.checkOutput('{"x":"abc"}', hostile);
+    assert.equal(degraded.ok, true);
+    assert.equal(degraded.degraded, true);
+    const traps = facade.trapCount();
+    for (let round = 0; round < 40; round++) {
+      assert.equal(guard.checkOutput('{"x":"abc"}', hostile).degraded, true);
+      innocentChecksHold();
+    }
+    assert.equal(facade.trapCount(), traps, "no call trapped");
+    assert.ok(performance.now() - started < 30000);
+  });
+
+  test("a 3,000-hop chain still compiles and checks", () => {
+    const verdict = guard.checkOutput('{"x":"abc"}', refChain(3000));
+    assert.equal(verdict.failure, "schema");
+    assert.equal(verdict.errors[0].code, "maxLength");
+  });
+
+  test("a chain across the resources option is refused the same way", () => {
+    const resources = {};
+    for (let i = 0; i < 6000; i++) resources[`https://schemas.example/r${i}.json`] = { $ref: `https://schemas.example/r${i + 1}.json` };
+    resources["https://schemas.example/r6000.json"] = { type: "string" };
+    throwsTyped(
+      () => guard.compileSchema({ $ref: "https://schemas.example/r0.json" }, { resources }),
+      guard.SchemaError,
+      "invalid_schema",
+      /references can nest/,
+    );
+    innocentChecksHold();
+  });
+
+  test("a stack that runs out during a check replaces the instance: the next calls give their normal verdicts", { timeout: 60000 }, () => {
+    // The checks run with less and less stack left (k frames above the
+    // point where the stack ran out), so that some run out inside wasm,
+    // midway through a check, with the core's state half updated.
+    const validator = guard.compileSchema({ type: "object", properties: { city: { type: "string" } } });
+    const schema = { type: "object", properties: { n: { type: "integer" } } };
+    // A chain the compiler accepts, walked with too little stack left: the
+    // stack runs out deep inside validation, with the lane's input held.
+    const chain = guard.compileSchema(refChain(3500));
+    let outOfStack = 0;
+    const RUNS = [
+      (k) => guard.checkOutput('{"x":"abcdef"}', chain),
+      (k) => guard.checkOutput(`{"city":"${"x".repeat(k)}"}`, validator),
+      (k) => guard.checkOutput(`{"n":${k}}`, schema),
+      (k) => guard.checkOutput({ content: `{"n":${k}}`, finishReason: "stop" }, validator),
+    ];
+    // One check with little stack left, then, at full depth, the innocent
+    // checks: the first call after a stack ran out must be answered normally.
+    const checkAt = (k, run) => {
+      try {
+        run(k);
+      } catch (error) {
+        if (error instanceof RangeError || error.code === "internal") outOfStack += 1;
+        else throw error;
+      }
+    };
+    const exhaust = (depth, k, run) => {
+      let deepest;
+      try {
+        deepest = exhaust(depth + 1, k, run);
+      } catch {
+        deepest = depth;
+      }
+      if (deepest - depth === k) checkAt(k, run);
+      return deepest;
+    };
+    const traps = facade.trapCount();
+    for (let k = 0; k < 1200; k += 61) {
+      for (const run of RUNS) {
+        exhaust(0, k, run);
+        innocentChecksHold();
+      }
+    }
+    assert.ok(outOfStack > 0, "some calls ran out of stack");
+    assert.ok(facade.trapCount() > traps, "some ran out inside wasm, and the instance was replaced");
+  });
+
+  test("a RangeError escaping a call into wasm replaces the instance before the next call", () => {
+    const validator = guard.compileSchema({ type: "object", required: ["a"] });
+    const traps = facade.trapCount();
+    const error = thrown(() => facade.callRaw(() => {
+      throw new RangeError("Maximum call stack size exceeded");
+    }));
+    assert.equal(error.code, "internal");
+    assert.equal(facade.trapCount(), traps + 1);
+    assert.equal(guard.checkOutput("{}", validator).failure, "schema");
+    innocentChecksHold();
+  });
+});
+
+describe("the cache never hands out another schema's validator", () => {
+  test("schemaHash is the SHA-256 of the schema's canonical text, whatever the key order", () => {
+    const a = guard.compileSchema({ type: "object", required: ["a"], properties: { a: { enum: [1, 2] } } });
+    const b = guard.compileSchema('{"properties":{"a":{"enum":[1,2]}},"required":["a"],"type":"object"}');
+    const canonical = '{"properties":{"a":{"enum":[1,2]}},"required":["a"],"type":"object"}';
+    assert.match(a.schemaHash, HEX64);
+    assert.equal(a.schemaHash, createHash("sha256").update(canonical).digest("hex"));
+    assert.equal(b.schemaHash, a.schemaHash);
+  });
+
+  test("3 KB enum schemas that differ in one member each accept only their own value", () => {
+    const members = Array.from({ length: 300 }, (_, i) => `member-${i}`);
+    const a = { enum: [...members, "only-in-a"] };
+    const b = { enum: [...members, "only-in-b"] };
+    assert.equal(guard.checkOutput('"only-in-a"', a, { requireObject: false }).ok, true);
+    assert.equal(guard.checkOutput('"only-in-a"', b, { requireObject: false }).failure, "schema");
+    assert.equal(guard.checkOutput('"only-in-b"', b, { requireObject: false }).ok, true);
+    assert.notEqual(guard.compileSchema(a).schemaHash, guard.compileSchema(b).schemaHash);
+  });
+});
+
+describe("a schema that is not a JSON value is refused, never read as {}", () => {
+  const CASES = [
+    ["an un-awaited Promise of a schema", () => Promise.resolve({ type: "object" }), /a Promise \(was the schema awaited\?\)/],
+    ["a Map", () => new Map([["type", "object"]]), /a Map/],
+    ["a Set", () => new Set(["object"]), /a Set/],
+    ["a class instance", () => new (class Schema { constructor() { this.type = "object"; } })(), /an instance of Schema/],
+    ["a Map nested in properties", () => ({ type: "object", properties: new Map() }), /a Map at \/properties/],
+    ["a Date as a keyword value", () => ({ type: "string", const: new Date(0) }), /a Date at \/const/],
+    ["a function", () => () => ({ type: "object" }), /a function/],
+    ["a BigInt keyword", () => ({ maximum: 10n }), /a bigint at \/maximum/],
+    ["NaN", () => ({ maximum: NaN }), /the number NaN at \/maximum/],
+  ];
+  for (const [label, make, pattern] of CASES) {
+    test(`${label}: a SchemaError from compileSchema, degraded under "degrade", a SchemaError under "throw"`, async () => {
+      throwsTyped(() => guard.compileSchema(make()), guard.SchemaError, "invalid_schema", pattern);
+      const verdict = guard.checkOutput('{"a":1}', make());
+      assert.equal(verdict.degraded, true, "never a silent accept-all");
+      throwsTyped(() => guard.checkOutput('{"a":1}', make(), { onInvalidSchema: "throw" }), guard.SchemaError, "invalid_schema", pattern);
+      let calls = 0;
+      const error = await rejected(guard.guardedCall({ messages: [] }, async () => { calls += 1; return '{"a":1}'; }, { schema: make() }));
+      assert.ok(error instanceof guard.SchemaError, `${error}`);
+      assert.equal(calls, 0, "refused before any model call");
+    });
+  }
+
+  test("plain objects of any prototype-less kind and of another realm are JSON", async () => {
+    const bare = Object.assign(Object.create(null), { type: "object", required: ["a"] });
+    assert.equal(guard.checkOutput("{}", bare).failure, "schema");
+    const { runInNewContext } = await import("node:vm");
+    const foreign = runInNewContext('({ type: "object", required: ["a"] })');
+    assert.equal(guard.checkOutput("{}", foreign).failure, "schema");
+  });
+
+  test("a Validator given to compileSchema is that Validator, not an object of unknown keywords", () => {
+    const validator = guard.compileSchema({ type: "object", required: ["a"] });
+    assert.equal(guard.compileSchema(validator), validator);
+    assert.equal(guard.compileSchema(validator, { rejectUnknownFields: true }).isValid({ a: 1 }), true);
+    assert.equal(guard.compileSchema(validator, { rejectUnknownFields: true }).isValid({}), false);
   });
 });

@@ -303,7 +303,13 @@ describe("toProviderSchema: bad arguments", () => {
     }
     const cyclic = { type: "object" };
     cyclic.properties = { self: cyclic };
-    assertArgumentError(thrown(() => guard.toProviderSchema(cyclic, "gemini")), /^the schema cannot be serialised to JSON: /);
+    // A schema that cannot be read is a schema problem, as one that does not compile is.
+    const error = thrown(() => guard.toProviderSchema(cyclic, "gemini"));
+    assert.ok(error instanceof guard.SchemaError, `${error}`);
+    assert.match(error.message, /^the schema cannot be serialised to JSON: it contains a cycle$/);
+    const map = thrown(() => guard.toProviderSchema({ type: "object", properties: new Map() }, "openai"));
+    assert.ok(map instanceof guard.SchemaError, `${map}`);
+    assert.match(map.message, /a Map at \/properties$/);
   });
 
   test("schema text that is not JSON, or a schema that does not compile, is a SchemaError", () => {

@@ -1,0 +1,4 @@
+//! Tables of where each provider's and SDK's requests and responses keep
+//! what the guard reads.
+
+pub mod tools;
