@@ -54,6 +54,7 @@ function adopt({ glue, exports }) {
 function recoverFromTrap() {
   const dead = raw;
   rawOf = new WeakMap();
+  forgetSchemas();
   loaded = false;
   try {
     adopt(reinstantiate());
@@ -377,9 +378,22 @@ export function compileSchema(schema, options) {
     if (options === undefined) return schema;
     return compileSchema(schema[SOURCE].text, options);
   }
-  const text = schemaText(schema);
+  const record = recordOf(schema);
+  if (record?.problem !== undefined) throw new SchemaError(record.problem);
+  const text = record === undefined ? schemaText(schema) : record.text;
   const opts = optionsText(options);
-  return wrapValidator(callRaw(() => raw.compileSchema(text, opts)), { text, opts });
+  const key = record === undefined ? undefined : compileKey(options);
+  const failed = key === undefined ? undefined : record.byKey.get(key)?.error;
+  if (failed !== undefined) throw new SchemaError(failed);
+  // Its own handle, not the cache's: the caller may free() it.
+  let handle;
+  try {
+    handle = callRaw(() => raw.compileSchema(text, opts));
+  } catch (error) {
+    if (key !== undefined && error instanceof SchemaError) rememberFailure(record, key, error.message);
+    throw error;
+  }
+  return wrapValidator(handle, { text, opts });
 }
 
 /** This instance's handle for a Validator made by any copy of the package. */
@@ -402,6 +416,173 @@ function isValidator(schema) {
     // A Proxy that refuses to be inspected is not a Validator.
     return false;
   }
+}
+
+// Schemas found by identity. Serialising a schema object, and the core
+// parsing, canonicalising and hashing the text to find its compiled form,
+// cost more than checking a small response, and executors pass the same
+// object (or the same text) on every call. So, as ajv does, a schema object
+// is read once: its text and its compiled handles are kept by the object
+// itself (a WeakMap, so they go when it goes), and JSON text by the text, in
+// a map bounded like the core's cache. A schema that fails to compile is
+// remembered too, so a hostile one is not compiled again on every call. The
+// core's content cache still serves equal schemas held in different objects.
+// The price is ajv's: a schema object must not be changed after its first use.
+
+/** The options that change what a schema compiles to; `resources` is keyed by nothing (too large). */
+const COMPILE_KEYS = ["formats", "draft", "rejectUnknownFields", "unknownFormats", "customFormats"];
+const DEFAULT_CACHE_CAPACITY = 128;
+
+/**
+ * schema object → { text, problem?, strict?, byKey: compile key → entry, lastUse };
+ * an entry is { handle?, hash, error?, lastUse }, with a handle or the
+ * error its compilation gave, or neither once its handle was evicted.
+ */
+let schemaRecords = new WeakMap();
+/** The same records for JSON text, by the text; at most the cache capacity of them. */
+let textRecords = new Map();
+/** Entries holding a handle: at most the cache capacity, so wasm memory stays bounded. */
+let liveEntries = new Set();
+/** A clock for least-recently-used eviction. */
+let uses = 0;
+
+const capacityNow = () => cacheCapacity ?? DEFAULT_CACHE_CAPACITY;
+
+/** The record for a schema already seen, if any (map look-ups only: a Proxy is not touched). */
+function knownSchema(schema) {
+  if (typeof schema === "string") return textRecords.get(schema);
+  if (schema !== null && typeof schema === "object") return schemaRecords.get(schema);
+  return undefined;
+}
+
+/**
+ * The record for a schema object (not a Validator) or JSON text, made on
+ * first use; undefined for anything else (a boolean schema is its own
+ * short text).
+ */
+function recordOf(schema) {
+  const known = knownSchema(schema);
+  if (known !== undefined) return known;
+  if (typeof schema === "string") {
+    const record = { text: schema, problem: undefined, byKey: new Map(), lastUse: ++uses };
+    textRecords.set(schema, record);
+    if (textRecords.size > capacityNow()) evictText(record);
+    return record;
+  }
+  if (schema === null || typeof schema !== "object") return undefined;
+  let text;
+  let problem;
+  try {
+    text = schemaText(schema);
+  } catch (error) {
+    if (!(error instanceof SchemaError)) throw error;
+    problem = error.message;
+  }
+  const record = { text, problem, byKey: new Map(), lastUse: ++uses };
+  schemaRecords.set(schema, record);
+  return record;
+}
+
+/**
+ * The compile key of the options: "" for none, undefined when the schema
+ * cannot be keyed (`resources`, or a value JSON cannot hold faithfully).
+ */
+function compileKey(options) {
+  if (options === undefined || options === null) return "";
+  try {
+    if (options.resources !== undefined && options.resources !== null) return undefined;
+    let picked;
+    for (const key of COMPILE_KEYS) {
+      const value = options[key];
+      if (value === undefined) continue;
+      if (typeof value === "number" && !Number.isFinite(value)) return undefined;
+      (picked ??= {})[key] = value;
+    }
+    return picked === undefined ? "" : JSON.stringify(picked);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The record's entry for these compile options, compiled on first use.
+ * Undefined when the core refuses the options: that is the caller's
+ * mistake, reported by the text path, and not the schema's to remember.
+ */
+function entryFor(record, key) {
+  let entry = record.byKey.get(key);
+  if (entry === undefined) {
+    entry = { handle: undefined, hash: null, error: undefined, lastUse: 0 };
+    record.byKey.set(key, entry);
+  }
+  entry.lastUse = record.lastUse = ++uses;
+  if (entry.handle !== undefined || entry.error !== undefined) return entry;
+  let handle;
+  try {
+    handle = callRaw(() => raw.compileSchema(record.text, key === "" ? "null" : key));
+  } catch (error) {
+    if (error instanceof SchemaError) {
+      entry.error = error.message;
+      return entry;
+    }
+    record.byKey.delete(key);
+    if (error?.code === "invalid_argument") return undefined;
+    throw error;
+  }
+  entry.handle = handle;
+  entry.hash = handle.schemaHash;
+  liveEntries.add(entry);
+  if (liveEntries.size > capacityNow()) evictHandle(entry);
+  return entry;
+}
+
+function rememberFailure(record, key, message) {
+  if (!record.byKey.has(key)) record.byKey.set(key, { handle: undefined, hash: null, error: message, lastUse: ++uses });
+}
+
+function leastUsed(items, spare) {
+  let oldest;
+  for (const item of items) {
+    if (item !== spare && (oldest === undefined || item.lastUse < oldest.lastUse)) oldest = item;
+  }
+  return oldest;
+}
+
+function releaseHandle(entry) {
+  liveEntries.delete(entry);
+  const { handle } = entry;
+  entry.handle = undefined;
+  // Owned by the cache alone (compileSchema hands out handles of its own).
+  handle?.free();
+}
+
+/** Frees least-used handles down to the capacity; their records keep the text to compile again from. */
+function evictHandle(spare) {
+  while (liveEntries.size > capacityNow()) releaseHandle(leastUsed(liveEntries, spare));
+}
+
+function evictText(spare) {
+  while (textRecords.size > capacityNow()) {
+    const record = leastUsed(textRecords.values(), spare);
+    textRecords.delete(record.text);
+    for (const entry of record.byKey.values()) if (entry.handle !== undefined) releaseHandle(entry);
+  }
+}
+
+/** Drops every record (after a trap the handles belong to the dead instance, and are not freed). */
+function forgetSchemas() {
+  schemaRecords = new WeakMap();
+  textRecords = new Map();
+  liveEntries = new Set();
+}
+
+/** The text of a schema object or JSON text, read once; SchemaError when it is not JSON. */
+function textOfSchema(schema) {
+  if (typeof schema === "string") return schema;
+  const record = recordOf(schema);
+  if (record === undefined) return schemaText(schema);
+  if (record.problem !== undefined) throw new SchemaError(record.problem);
+  return record.text;
 }
 
 function outputArgument(output) {
@@ -450,14 +631,51 @@ export function checkDetailed(output, schema, options) {
   const { text, isText } = outputArgument(output);
   const opts = optionsText(options);
   let result;
-  if (isValidator(schema)) {
+  if (schema === undefined || schema === null) {
+    result = callRawJson(() => raw.checkOutput(text, isText, undefined, opts));
+  } else if (rawOf.has(schema) || (!knownSchema(schema) && isValidator(schema))) {
     const handle = handleForAnyValidator(schema);
     result = callRawJson(() => raw.checkOutputWith(text, isText, handle, opts));
   } else {
-    const schemaJson = schema === undefined || schema === null ? undefined : readableSchemaText(schema, options);
-    result = callRawJson(() => raw.checkOutput(text, isText, schemaJson, opts));
+    result = checkAgainst(text, isText, schema, options, opts);
   }
   return detailedFrom(result, text);
+}
+
+/** The check against a schema object, wrapper or text, compiled once per options. */
+function checkAgainst(text, isText, schema, options, opts) {
+  const record = recordOf(schema);
+  if (record === undefined) {
+    const schemaJson = readableSchemaText(schema, options);
+    return callRawJson(() => raw.checkOutput(text, isText, schemaJson, opts));
+  }
+  if (record.problem !== undefined) {
+    if (options?.onInvalidSchema === "throw") throw new SchemaError(record.problem);
+    return checkWithoutSchema(text, isText, opts);
+  }
+  const key = compileKey(options);
+  const entry = key === undefined ? undefined : entryFor(record, key);
+  // `resources` (too large to key by), or options the core refuses: the
+  // text path, which says why.
+  if (entry === undefined) return callRawJson(() => raw.checkOutput(text, isText, record.text, opts));
+  if (entry.handle !== undefined) return callRawJson(() => raw.checkOutputWith(text, isText, entry.handle, opts));
+  try {
+    return checkWithoutSchema(text, isText, opts);
+  } catch (error) {
+    // Asked to throw, the core throws about the schema it was not given;
+    // the error is the one this schema's compilation gave.
+    if (error instanceof SchemaError && options?.onInvalidSchema === "throw") throw new SchemaError(entry.error);
+    throw error;
+  }
+}
+
+/**
+ * The core's check with a schema it cannot read: the options are checked
+ * and the verdict degrades exactly as for a schema that fails to compile,
+ * without handing the core the schema to fail on again.
+ */
+function checkWithoutSchema(text, isText, opts) {
+  return callRawJson(() => raw.checkOutput(text, isText, "", opts));
 }
 
 /**
@@ -475,23 +693,65 @@ function detailedFrom(result, text) {
 }
 
 /**
- * The hot path (a string output, a compiled Validator, no options but
- * maxErrors) asks the core for a status only; an accepted verdict is built
- * here from what the facade already holds. Anything else returns undefined
- * and takes the general path.
+ * What the lane needs of the options ({ maxErrors, compiled: whether
+ * compile options are given }), or undefined when they need the general
+ * path (which also gives the typed error for options that cannot be read).
+ */
+function laneOptions(options) {
+  if (options === undefined || options === null) return { maxErrors: 5, compiled: false };
+  if (typeof options !== "object" || Array.isArray(options)) return undefined;
+  let maxErrors = 5;
+  let compiled = false;
+  try {
+    for (const key of Object.keys(options)) {
+      const value = options[key];
+      // JSON.stringify leaves undefined members out, so the core never sees them.
+      if (value === undefined) continue;
+      if (key === "maxErrors") {
+        if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) return undefined;
+        maxErrors = value;
+      } else if (key === "onInvalidSchema") {
+        // Once compiled, the schema cannot fail to compile; only a value the core would refuse matters.
+        if (value !== "degrade" && value !== "throw") return undefined;
+      } else if (COMPILE_KEYS.includes(key)) {
+        compiled = true;
+      } else {
+        return undefined;
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return { maxErrors, compiled };
+}
+
+/**
+ * The hot path (a string output, a schema already compiled, no options but
+ * maxErrors, onInvalidSchema and, for a schema compiled here with them, the
+ * compile options) asks the core for a status only; an accepted verdict is
+ * built here from what the facade already holds. Anything else returns
+ * undefined and takes the general path.
  */
 function laneCheck(output, schema, options) {
-  if (typeof output !== "string" || !rawOf.has(schema)) return undefined;
-  let maxErrors = 5;
-  if (options !== undefined && options !== null) {
-    const keys = Object.keys(options);
-    if (keys.length > 1 || (keys.length === 1 && keys[0] !== "maxErrors")) return undefined;
-    if (keys.length === 1) {
-      maxErrors = options.maxErrors;
-      if (!Number.isInteger(maxErrors) || maxErrors < 0 || maxErrors > 0xffffffff) return undefined;
-    }
+  if (typeof output !== "string") return undefined;
+  const lane = laneOptions(options);
+  if (lane === undefined) return undefined;
+  const { maxErrors, compiled } = lane;
+  let handle = rawOf.get(schema);
+  let schemaHash;
+  if (handle !== undefined) {
+    // A Validator's compile options were fixed when it was compiled; the
+    // general path still checks the ones given here.
+    if (compiled) return undefined;
+    schemaHash = schema.schemaHash;
+  } else {
+    const record = knownSchema(schema);
+    const entry = record?.byKey.get(compiled ? compileKey(options) : "");
+    if (entry?.handle === undefined) return undefined;
+    entry.lastUse = record.lastUse = ++uses;
+    handle = entry.handle;
+    schemaHash = entry.hash;
   }
-  const handle = rawOf.get(schema);
   const status = callRaw(() => laneStatus(output, handle, maxErrors));
   if (status === 3) return undefined;
   if (status === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), output);
@@ -502,7 +762,7 @@ function laneCheck(output, schema, options) {
     ok: true,
     value,
     rescue: status === 1 ? "code_fence" : "none",
-    schemaHash: schema.schemaHash,
+    schemaHash,
     degraded: false,
     finishReason: null,
   };
@@ -590,6 +850,8 @@ export function mergeUsage(...usages) {
 /** Drops every cached compiled validator. */
 export function clearSchemaCache() {
   callRaw(() => raw.clearSchemaCache());
+  for (const entry of liveEntries) releaseHandle(entry);
+  forgetSchemas();
 }
 
 /** Sets how many compiled validators the cache keeps (default 128). */
@@ -599,6 +861,8 @@ export function setSchemaCacheCapacity(capacity) {
   }
   callRaw(() => raw.setSchemaCacheCapacity(capacity));
   cacheCapacity = capacity;
+  evictHandle(undefined);
+  evictText(undefined);
 }
 
 /** How many compiled validators are cached now. */
@@ -608,16 +872,12 @@ export function schemaCacheSize() {
 
 /** The response-format wrapper's `strict` flag, if the schema is a wrapper. */
 export function wrapperStrict(schema) {
-  if (typeof schema === "string") return callRaw(() => raw.wrapperStrict(schema));
-  if (schema === null || typeof schema !== "object" || isValidator(schema)) return undefined;
-  let text;
-  try {
-    text = schemaText(schema);
-  } catch {
-    // Not a schema at all: the check that follows says why.
-    return undefined;
-  }
-  return callRaw(() => raw.wrapperStrict(text));
+  if (rawOf.has(schema) || (!knownSchema(schema) && isValidator(schema))) return undefined;
+  const record = recordOf(schema);
+  // Not a schema at all: the check that follows says why.
+  if (record === undefined || record.problem !== undefined) return undefined;
+  if (!("strict" in record)) record.strict = callRaw(() => raw.wrapperStrict(record.text));
+  return record.strict;
 }
 
 export { isValidator };
@@ -709,7 +969,7 @@ export function repairFeedback(verdict, schema) {
   const verdictText = jsonText("the verdict", fields);
   let schemaJson;
   if (isValidator(schema)) schemaJson = schema[SOURCE].text;
-  else if (schema !== undefined && schema !== null) schemaJson = schemaText(schema);
+  else if (schema !== undefined && schema !== null) schemaJson = textOfSchema(schema);
   return callRaw(() => raw.repairFeedback(verdictText, schemaJson));
 }
 
@@ -732,7 +992,7 @@ export function toProviderSchema(schema, provider) {
   let text;
   if (typeof schema === "string") text = schema;
   else if (isValidator(schema)) text = schema[SOURCE].text;
-  else if (schema !== null && typeof schema === "object" && !Array.isArray(schema)) text = schemaText(schema);
+  else if (schema !== null && typeof schema === "object" && !Array.isArray(schema)) text = textOfSchema(schema);
   else throw argumentError(`toProviderSchema needs a schema object or JSON text, not ${argumentKind(schema)}`);
   return callRawJson(() => raw.toProviderSchema(text, provider));
 }

@@ -83,6 +83,7 @@ export interface ResponseFormatWrapper {
   strict?: boolean;
 }
 
+/** A schema object or wrapper is read once, on its first use: do not mutate it afterwards. */
 export type SchemaInput = JsonSchema | string | Validator | ResponseFormatWrapper;
 
 export interface CheckOptions extends CompileOptions, ValidateOptions {
@@ -167,16 +168,25 @@ export interface Usage {
 
 export declare function detectTruncation(source: unknown): Truncation;
 export declare function rescueJson(text: string): { text: string; rescue: Rescue };
-/** A response-format wrapper compiles to the schema it wraps, as checkOutput reads it. */
+/**
+ * A response-format wrapper compiles to the schema it wraps, as checkOutput reads it.
+ * A schema object is read once, on its first use, and found again by identity:
+ * do not mutate it afterwards (the change is not seen; pass a new object or call clearSchemaCache()).
+ */
 export declare function compileSchema<T = unknown>(schema: JsonSchema | string | ResponseFormatWrapper, options?: CompileOptions): Validator<T>;
 /** With a `Validator<T>`, the verdict's value is a `T`. */
 export declare function checkOutput<T>(output: ModelOutput, schema: Validator<T>, options?: CheckOptions): Verdict<T>;
+/**
+ * A schema object or wrapper is compiled on its first use and found again by
+ * identity (JSON text by the text), as ajv does: do not mutate a schema
+ * object after its first use. A schema that cannot compile is remembered too.
+ */
 export declare function checkOutput<T = unknown>(output: ModelOutput, schema?: SchemaInput | null, options?: CheckOptions): Verdict<T>;
 export declare function normalizeUsage(usageOrResponse: unknown): Usage;
 export declare function mergeUsage(...usages: unknown[]): Usage;
-/** Drops every cached compiled validator. */
+/** Drops every cached compiled validator, and forgets the schema objects and texts found by identity. */
 export declare function clearSchemaCache(): void;
-/** Sets how many compiled validators the cache keeps (default 128, at least 1). */
+/** Sets how many compiled validators the cache keeps (default 128, at least 1); it bounds the schemas found by identity too. */
 export declare function setSchemaCacheCapacity(capacity: number): void;
 /** How many compiled validators are cached now. */
 export declare function schemaCacheSize(): number;

@@ -17,28 +17,19 @@
 // "structured-output-guard" resolves to, under ESM and CommonJS alike.
 import { checkOutput, compileSchema } from "structured-output-guard";
 
-const WRAPPER_KEYS = new Set(["name", "description", "schema", "strict"]);
-
-function isPlainObject(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 function isCompiledValidator(schema) {
-  return isPlainObject(schema) && typeof schema.validate === "function" && typeof schema.schemaHash === "string";
+  return schema !== null && typeof schema === "object" && typeof schema.validate === "function" && typeof schema.schemaHash === "string";
 }
 
 /**
- * The schema a value is validated against. A response-format wrapper
- * (`{ name?, description?, schema, strict? }`) stands for the schema it
- * wraps, as it does for checkOutput: compiled as it is, its unknown members
- * would be ignored and every value would pass.
+ * The schema a value is validated against. compileSchema reads a
+ * response-format wrapper (`{ name?, description?, schema, strict? }`) as
+ * the schema it wraps, as checkOutput does, and finds a schema object it
+ * has seen before by identity: a suite asserting against one schema
+ * serialises it once.
  */
 function validatorFor(schema, options) {
-  if (isCompiledValidator(schema)) return schema;
-  if (isPlainObject(schema) && isPlainObject(schema.schema) && Object.keys(schema).every((key) => WRAPPER_KEYS.has(key))) {
-    return compileSchema(schema.schema, options);
-  }
-  return compileSchema(schema, options);
+  return isCompiledValidator(schema) ? schema : compileSchema(schema, options);
 }
 
 function compileOptionsOf(options) {
@@ -67,7 +58,14 @@ function countIssues(errors, moreErrors) {
  */
 export function toSatisfySchema(received, schema, options) {
   const { compile, validate } = compileOptionsOf(options);
-  const result = validatorFor(schema, compile).validate(received, validate);
+  const validator = validatorFor(schema, compile);
+  let result;
+  try {
+    result = validator.validate(received, validate);
+  } finally {
+    // One compiled per assertion: released now rather than at garbage collection.
+    if (validator !== schema) validator.free();
+  }
   if (result.valid) {
     return { pass: true, message: () => "expected the value not to satisfy the schema, but it does" };
   }
