@@ -33,3 +33,36 @@ export function argumentError(message) {
   error.code = "invalid_argument";
   return error;
 }
+
+/**
+ * What a public function throws when reading an argument failed in a way
+ * the function did not foresee (a revoked Proxy, a getter that throws): a
+ * typed error naming the function, with the original as `cause`. Errors
+ * that already carry a code pass through unchanged. The original's message
+ * is not repeated: a getter's error may quote anything.
+ */
+export function typedError(what, error) {
+  let code;
+  let name;
+  try {
+    code = error?.code;
+    name = error?.name;
+  } catch {
+    // The thrown value is itself hostile (a revoked Proxy): nothing to read.
+  }
+  if (typeof code === "string") return error;
+  const wrapped = argumentError(`${what} could not read its arguments: reading them threw ${typeof name === "string" && /^\w{1,40}$/.test(name) ? name : "an error"}`);
+  wrapped.cause = error;
+  return wrapped;
+}
+
+/** `fn` with every error it throws typed (see `typedError`). */
+export function withTypedErrors(what, fn) {
+  return function typed(...args) {
+    try {
+      return fn.apply(this, args);
+    } catch (error) {
+      throw typedError(what, error);
+    }
+  };
+}

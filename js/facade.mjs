@@ -1,7 +1,7 @@
 // The public API over the raw wasm exports. Values cross into wasm as JSON
 // text (see src/wasm.rs); this file turns arguments into that text, results
 // into the shapes API.md promises, and raw errors into typed errors.
-import { SchemaError, argumentError } from "./errors.mjs";
+import { SchemaError, argumentError, withTypedErrors } from "./errors.mjs";
 
 let loaded = false;
 /** The current instance's glue (see scripts/glue-factory.mjs) and memory. */
@@ -114,13 +114,16 @@ export function wasmMemoryBytes() {
 function ensureLoaded() {
   if (!loaded && loadFailure && !reloading && reinstantiate) retryLoad();
   if (!loaded) {
+    let error;
     if (reloading) {
-      throw new Error("structured-output-guard is re-instantiating after an internal failure: `await ready()` first");
+      error = new Error("structured-output-guard is re-instantiating after an internal failure: `await ready()` first");
+    } else if (loadFailure) {
+      error = new Error(`structured-output-guard could not be re-instantiated after an internal failure: ${loadFailure.message}`, { cause: loadFailure });
+    } else {
+      error = new Error("structured-output-guard is not loaded yet: call `await ready()` first");
     }
-    if (loadFailure) {
-      throw new Error(`structured-output-guard could not be re-instantiated after an internal failure: ${loadFailure.message}`, { cause: loadFailure });
-    }
-    throw new Error("structured-output-guard is not loaded yet: call `await ready()` first");
+    error.code = "not_ready";
+    throw error;
   }
 }
 
@@ -361,6 +364,16 @@ export class Validator {
       handle.free();
     }
   }
+}
+
+// Validator methods answer hostile arguments with typed errors, as the
+// package's functions do (see api.mjs).
+for (const method of ["validate", "isValid"]) {
+  Object.defineProperty(Validator.prototype, method, {
+    value: withTypedErrors(`Validator.${method}`, Validator.prototype[method]),
+    writable: true,
+    configurable: true,
+  });
 }
 
 function wrapValidator(handle, source) {

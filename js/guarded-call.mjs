@@ -14,7 +14,7 @@ import {
   validatorVersion,
   wrapperStrict,
 } from "./facade.mjs";
-import { StructuredOutputError, argumentError } from "./errors.mjs";
+import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
 import { feedbackAppenderFor } from "./feedback.mjs";
 import { statsRecorder } from "./stats.mjs";
 
@@ -163,17 +163,31 @@ function usageOfResponse(response) {
   }
 }
 
-export async function guardedCall(request, callModel, options) {
+/**
+ * Everything decided before the first model call: the options read and
+ * checked, the schema compiled. A mistake there is the caller's and should
+ * cost no tokens; a hostile argument (a revoked Proxy) is a typed error.
+ */
+function prepare(request, callModel, options) {
   const o = readOptions(request, callModel, options);
   const strict = options.strict ?? wrapperStrict(o.schema) ?? true;
   const checkOptions = checkOptionsOf(options);
-  // Check the schema, the rules and every option before the first model
-  // call: a mistake there is the caller's and should cost no tokens. Unless
-  // asked to degrade, a schema that cannot compile throws here. The
+  // Unless asked to degrade, a schema that cannot compile throws here. The
   // compiled validator is cached, so the checks below reuse it.
   checkDetailed("{}", o.schema, { ...checkOptions, onInvalidSchema: options.onInvalidSchema ?? "throw" });
   if (options.onInvalidSchema !== undefined) checkOptions.onInvalidSchema = options.onInvalidSchema;
   const carriesTools = requestCarriesTools(request, options.hasTools);
+  return { o, strict, checkOptions, carriesTools };
+}
+
+export async function guardedCall(request, callModel, options) {
+  let prepared;
+  try {
+    prepared = prepare(request, callModel, options);
+  } catch (error) {
+    throw typedError("guardedCall", error);
+  }
+  const { o, strict, checkOptions, carriesTools } = prepared;
   const deadline = o.deadlineMs === undefined ? Infinity : now() + o.deadlineMs;
 
   const responses = [];
@@ -209,6 +223,31 @@ export async function guardedCall(request, callModel, options) {
     });
   };
 
+  // A caller's callback that throws after an attempt was paid for: the
+  // error that propagates carries every attempt's usage, and the stats
+  // count them. `pending`: the current attempt has no verdict yet.
+  const callbackFailed = (name, error, pending) => {
+    const attempts = verdicts.map((v, i) => ({ failure: v.ok ? null : v.failure, usage: usages[i] }));
+    if (pending) attempts.push({ failure: "unreadable", usage: usages.at(-1) });
+    o.record?.({ outcome: "error", stoppedBy: undefined, attempts });
+    const failed = new Error(`options.${name} threw after attempt ${calls}; this error carries the usage of every attempt made, in \`usage\``, { cause: error });
+    failed.name = "GuardCallbackError";
+    failed.code = "callback_failed";
+    failed.callback = name;
+    failed.attempts = calls;
+    failed.usage = mergeUsage(...usages);
+    failed.response = responses.at(-1);
+    failed.verdicts = verdicts;
+    return failed;
+  };
+  const callback = (name, fn, pending) => {
+    try {
+      return fn();
+    } catch (error) {
+      throw callbackFailed(name, error, pending);
+    }
+  };
+
   for (;;) {
     if (o.signal?.aborted) {
       record("error", "aborted");
@@ -235,8 +274,18 @@ export async function guardedCall(request, callModel, options) {
       attempt.release();
     }
     responses.push(response);
-    usages.push(o.usageOf ? o.usageOf(response) : usageOfResponse(response));
-    const output = o.read ? o.read(response) : response;
+    if (o.usageOf) {
+      try {
+        usages.push(o.usageOf(response));
+      } catch (error) {
+        // The built-in reading, so that no paid token is lost.
+        usages.push(usageOfResponse(response));
+        throw callbackFailed("usage", error, true);
+      }
+    } else {
+      usages.push(usageOfResponse(response));
+    }
+    const output = o.read ? callback("read", () => o.read(response), true) : response;
     let checked;
     try {
       checked = checkDetailed(output, o.schema, checkOptions);
@@ -263,7 +312,9 @@ export async function guardedCall(request, callModel, options) {
       o.retry === "repair",
     );
     if (o.onAttempt) {
-      o.onAttempt({ attempt: calls, verdict, usage: usages[calls - 1], action: decision.action, stoppedBy: decision.stoppedBy });
+      callback("onAttempt", () =>
+        o.onAttempt({ attempt: calls, verdict, usage: usages[calls - 1], action: decision.action, stoppedBy: decision.stoppedBy }),
+      );
     }
     switch (decision.action) {
       case "accept":
@@ -293,9 +344,18 @@ export async function guardedCall(request, callModel, options) {
       case "resample":
         nextRequest = request;
         continue;
-      case "repair":
-        nextRequest = o.append(request, repairFeedback(verdict, o.schema));
+      case "repair": {
+        const feedback = repairFeedback(verdict, o.schema);
+        nextRequest = callback("appendFeedback", () => {
+          const next = o.append(request, feedback);
+          // Sent as is, undefined would reach the model as the request.
+          if (next === undefined || next === null) {
+            throw argumentError(`options.appendFeedback returned ${next}, not the request to send`);
+          }
+          return next;
+        });
         continue;
+      }
       default: {
         const why = {
           tools: "the request carries tools, so it is not retried",

@@ -346,7 +346,11 @@ export interface GuardOptions<R = unknown> extends CheckOptions {
   schema: SchemaInput;
   /** Default: the wrapper's `strict` when `schema` is a response-format wrapper, else true. */
   strict?: boolean;
-  /** Declare that the request carries tools even where they are not in `tools`/`functions`. */
+  /**
+   * Declare that the request carries tools where the built-in list of tool
+   * members (README, "Requests that carry tools") does not see them; false
+   * never overrides tools the request declares.
+   */
   hasTools?: boolean;
   signal?: AbortSignal;
   read?: (response: R) => { content: unknown; finishReason?: string | null };
@@ -360,6 +364,23 @@ export interface GuardOptions<R = unknown> extends CheckOptions {
   /** Wall-clock bound across all attempts, in milliseconds. */
   deadlineMs?: number;
   stats?: GuardStats;
+}
+
+/**
+ * What guardedCall rejects with when `read`, `usage`, `onAttempt` or
+ * `appendFeedback` throws (or `appendFeedback` returns nothing) after an
+ * attempt was paid for: the callback's error is the `cause`, and every
+ * attempt's usage is kept.
+ */
+export interface GuardCallbackError extends Error {
+  name: "GuardCallbackError";
+  code: "callback_failed";
+  callback: "read" | "usage" | "onAttempt" | "appendFeedback";
+  attempts: number;
+  usage: Usage;
+  response: unknown;
+  verdicts: Verdict<unknown>[];
+  cause: unknown;
 }
 
 export interface GuardResult<T, R = unknown> {

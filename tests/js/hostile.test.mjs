@@ -292,3 +292,94 @@ describe("a schema that is not a JSON value is refused, never read as {}", () =>
     assert.equal(guard.compileSchema(validator, { rejectUnknownFields: true }).isValid({}), false);
   });
 });
+
+describe("hostile arguments get typed answers", () => {
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  const validator = guard.compileSchema({ type: "object" });
+  const CALLS = [
+    ["detectTruncation", () => guard.detectTruncation(revoked())],
+    ["rescueJson", () => guard.rescueJson(revoked())],
+    ["compileSchema's schema", () => guard.compileSchema(revoked())],
+    ["compileSchema's options", () => guard.compileSchema({}, revoked())],
+    ["checkOutput's output", () => guard.checkOutput(revoked(), {})],
+    ["checkOutput's options", () => guard.checkOutput("{}", {}, revoked())],
+    ["checkOutput's options, degrading", () => guard.checkOutput("{}", revoked(), revoked())],
+    ["checkOutput's options with a Validator", () => guard.checkOutput("{}", validator, revoked())],
+    ["normalizeUsage", () => guard.normalizeUsage(revoked())],
+    ["mergeUsage", () => guard.mergeUsage(revoked(), {})],
+    ["Validator.validate's instance", () => validator.validate(revoked())],
+    ["Validator.validate's options", () => validator.validate({}, revoked())],
+    ["Validator.isValid", () => validator.isValid(revoked())],
+    ["repairFeedback's verdict", () => guard.repairFeedback(revoked(), {})],
+    ["repairFeedback's schema", () => guard.repairFeedback({ ok: false, failure: "schema", errors: [], moreErrors: false }, revoked())],
+    ["toProviderSchema", () => guard.toProviderSchema(revoked(), "openai")],
+    ["setSchemaCacheCapacity", () => guard.setSchemaCacheCapacity(revoked())],
+    ["appendOpenAIChatFeedback", () => guard.appendOpenAIChatFeedback(revoked(), "x")],
+    ["appendOpenAIResponsesFeedback", () => guard.appendOpenAIResponsesFeedback(revoked(), "x")],
+    ["appendAnthropicFeedback", () => guard.appendAnthropicFeedback(revoked(), "x")],
+    ["appendGeminiFeedback", () => guard.appendGeminiFeedback(revoked(), "x")],
+    ["a getter that throws in options", () => guard.checkOutput("{}", {}, { get maxErrors() { throw new Error("no"); } })],
+  ];
+  for (const [label, call] of CALLS) {
+    test(`a revoked Proxy as ${label}: a verdict or an error with a code`, () => {
+      let outcome;
+      try {
+        outcome = call();
+      } catch (error) {
+        assert.ok(error instanceof Error, `${label}: threw ${error}`);
+        assert.equal(typeof error.code, "string", `${label}: ${error.name}: ${error.message}`);
+        assert.doesNotMatch(error.message, /proxy/i, "the engine's message is not passed on");
+        return;
+      }
+      assert.ok(outcome === undefined || typeof outcome === "object", label);
+    });
+  }
+
+  test("guardedCall with revoked options, request or schema: a typed error before any call", async () => {
+    let calls = 0;
+    const callModel = async () => {
+      calls += 1;
+      return '{"a":1}';
+    };
+    for (const args of [[{}, callModel, revoked()], [{}, callModel, { schema: revoked() }], [revoked(), callModel, { schema: {}, retry: "repair" }]]) {
+      const error = await rejected(guard.guardedCall(...args));
+      assert.equal(typeof error.code, "string", `${error}`);
+    }
+    assert.equal(calls, 0);
+  });
+});
+
+describe("a callback that throws after a paid attempt loses no usage", () => {
+  const cut = { content: '{"a":', finishReason: "length", usage: { prompt_tokens: 100, completion_tokens: 50 } };
+  const good = { content: '{"a":1}', finishReason: "stop", usage: { prompt_tokens: 110, completion_tokens: 20 } };
+  const script = (...responses) => {
+    let i = 0;
+    return async () => responses[i++];
+  };
+  const CASES = [
+    ["onAttempt on the first attempt", { onAttempt: () => { throw new Error("log sink down"); } }, [cut, good], 1, 150],
+    ["onAttempt on the second", { onAttempt: ({ attempt }) => { if (attempt === 2) throw new Error("log sink down"); } }, [cut, good], 2, 280],
+    ["read", { read: () => { throw new Error("bad reader"); } }, [cut], 1, 150],
+    ["usage", { usage: () => { throw new Error("bad usage reader"); } }, [cut], 1, 150],
+    ["appendFeedback", { retry: "repair", appendFeedback: () => { throw new Error("bad appender"); } }, [cut, good], 1, 150],
+    ["appendFeedback returning undefined", { retry: "repair", appendFeedback: () => undefined }, [cut, good], 1, 150],
+  ];
+  for (const [label, extra, responses, attempts, total] of CASES) {
+    test(`${label}: the error carries every attempt's usage, and the stats count them`, async () => {
+      const stats = guard.createGuardStats();
+      const error = await rejected(guard.guardedCall({ messages: [] }, script(...responses), { schema: { type: "object" }, stats, ...extra }));
+      assert.equal(error.code, "callback_failed", `${error}`);
+      assert.equal(error.attempts, attempts);
+      assert.equal(error.usage.tokens.total, total);
+      assert.ok(error.cause instanceof Error);
+      const snapshot = stats.snapshot();
+      assert.equal(snapshot.calls, 1);
+      assert.equal(snapshot.attempts, attempts);
+      assert.equal(snapshot.tokens.total, total);
+    });
+  }
+});
