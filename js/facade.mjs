@@ -954,6 +954,13 @@ export function nextAction(history, budgetsText, carriesTools, aborted, deadline
   return callRawJson(() => raw.nextAction(text, budgetsText, carriesTools, aborted, deadlinePassed, strict, repair));
 }
 
+/** Every option name guardedCall takes, as the core lists them (src/options.rs). */
+let guardOptions;
+export function guardOptionNames() {
+  guardOptions ??= callRawJson(() => raw.guardOptionNames());
+  return guardOptions;
+}
+
 /** Throws the typed error guardedCall would for these budgets (JSON text). */
 export function checkBudgets(budgetsText) {
   callRaw(() => raw.checkBudgets(budgetsText));

@@ -4,6 +4,7 @@
 import {
   checkBudgets,
   checkDetailed,
+  guardOptionNames,
   jsonText,
   mergeUsage,
   rejectNonFinite,
@@ -105,6 +106,11 @@ function attemptSignal(signal, deadline) {
 function readOptions(request, callModel, options) {
   if (typeof callModel !== "function") throw argumentError("guardedCall needs callModel(request) as a function");
   if (options === null || typeof options !== "object") throw argumentError("guardedCall needs options with a schema");
+  const known = guardOptionNames();
+  const unknown = Object.keys(options).find((key) => !known.includes(key));
+  if (unknown !== undefined) {
+    throw argumentError(`"${unknown.slice(0, 40)}" is not an option of guardedCall; its options are ${known.join(", ")}`);
+  }
   const { schema, signal, read, usage: usageOf, onAttempt, appendFeedback } = options;
   if (schema === undefined || schema === null) throw argumentError("guardedCall needs options.schema");
   for (const [name, fn] of [["read", read], ["usage", usageOf], ["onAttempt", onAttempt], ["appendFeedback", appendFeedback]]) {

@@ -44,6 +44,57 @@ fn as_map(options: &Value) -> Result<Option<&Map<String, Value>>, ArgumentError>
     }
 }
 
+/// The options `compileSchema` takes.
+pub const COMPILE_OPTION_NAMES: [&str; 6] = [
+    "formats",
+    "draft",
+    "rejectUnknownFields",
+    "unknownFormats",
+    "resources",
+    "customFormats",
+];
+
+/// The options `checkOutput` takes besides `compileSchema`'s.
+pub const CHECK_OPTION_NAMES: [&str; 4] = ["maxErrors", "requireObject", "onInvalidSchema", "rules"];
+
+/// The options `guardedCall` takes besides `checkOutput`'s.
+pub const GUARD_OPTION_NAMES: [&str; 12] = [
+    "schema",
+    "strict",
+    "hasTools",
+    "signal",
+    "read",
+    "usage",
+    "onAttempt",
+    "retry",
+    "appendFeedback",
+    "budgets",
+    "deadlineMs",
+    "stats",
+];
+
+/// Refuses an option name none of `known` has: a typo such as
+/// `maxError: 0` must not quietly mean "the default".
+pub fn reject_unknown(options: &Value, known: &[&[&str]], function: &str) -> Result<(), ArgumentError> {
+    let Some(map) = as_map(options)? else {
+        return Ok(());
+    };
+    let unknown = map
+        .keys()
+        .find(|key| !known.iter().any(|names| names.contains(&key.as_str())));
+    match unknown {
+        None => Ok(()),
+        Some(key) => {
+            let shown: String = key.chars().take(40).collect();
+            let all: Vec<&str> = known.iter().flat_map(|names| names.iter().copied()).collect();
+            Err(ArgumentError::new(format!(
+                "\"{shown}\" is not an option of {function}; its options are {}",
+                all.join(", ")
+            )))
+        }
+    }
+}
+
 /// A member that is absent or null means "use the default".
 fn member<'a>(map: Option<&'a Map<String, Value>>, key: &str) -> Option<&'a Value> {
     map.and_then(|m| m.get(key)).filter(|v| !v.is_null())

@@ -18,7 +18,10 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::options::budgets;
-use crate::options::{check_options, compile_options, max_errors, ArgumentError};
+use crate::options::{
+    check_options, compile_options, max_errors, reject_unknown, ArgumentError, CHECK_OPTION_NAMES,
+    COMPILE_OPTION_NAMES, GUARD_OPTION_NAMES,
+};
 use crate::policy::{next_action, Attempt, RetryMode, Situation};
 use crate::redact::redact_secrets;
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
@@ -97,6 +100,8 @@ pub struct RawValidator {
 impl RawValidator {
     pub fn validate(&self, instance_json: &str, options_json: &str) -> Result<JsValue, JsValue> {
         let options = parse_argument("options", options_json)?;
+        reject_unknown(&options, &[&["maxErrors"]], "Validator.validate")
+            .map_err(argument_error)?;
         let cap = max_errors(&options).map_err(argument_error)?;
         let instance = read_instance(instance_json)?;
         to_js(&self.compiled.validate_tape(&instance, cap))
@@ -121,6 +126,7 @@ fn schema_from_text(schema_json: &str) -> Result<Value, JsValue> {
 #[wasm_bindgen(js_name = compileSchema)]
 pub fn compile_schema(schema_json: &str, options_json: &str) -> Result<RawValidator, JsValue> {
     let options = parse_argument("options", options_json)?;
+    reject_unknown(&options, &[&COMPILE_OPTION_NAMES], "compileSchema").map_err(argument_error)?;
     let compile = compile_options(&options).map_err(argument_error)?;
     let schema = schema_from_text(schema_json)?;
     // A response-format wrapper compiles to its schema, as checkOutput reads
@@ -141,6 +147,12 @@ fn run_check(
     options_json: &str,
 ) -> Result<JsValue, JsValue> {
     let options = parse_argument("options", options_json)?;
+    reject_unknown(
+        &options,
+        &[&COMPILE_OPTION_NAMES, &CHECK_OPTION_NAMES],
+        "checkOutput",
+    )
+    .map_err(argument_error)?;
     let check = check_options(&options).map_err(argument_error)?;
     let (verdict, offsets) = if output_is_text {
         let verdict = check_content(output_json, None, input, &check).map_err(schema_error)?;
@@ -375,6 +387,19 @@ pub fn merge_usage(usages_json: &str) -> Result<JsValue, JsValue> {
         other => vec![other],
     };
     to_js(&crate::usage::merge_usage(&list))
+}
+
+/// Every option name `guardedCall` takes, as JSON text: its own and
+/// `checkOutput`'s.
+#[wasm_bindgen(js_name = guardOptionNames)]
+pub fn guard_option_names() -> Result<JsValue, JsValue> {
+    let names: Vec<&str> = GUARD_OPTION_NAMES
+        .iter()
+        .chain(&CHECK_OPTION_NAMES)
+        .chain(&COMPILE_OPTION_NAMES)
+        .copied()
+        .collect();
+    to_js(&names)
 }
 
 /// Where requests declare tools (`crate::providers::tools::TOOL_PATHS`),

@@ -41,3 +41,33 @@ test("rejectUnknownFields closes silent object schemas; an explicit policy wins"
   assert.equal(guard.checkOutput(output, schema).ok, true);
   assert.deepEqual(codes(guard.checkOutput(output, schema, { rejectUnknownFields: true })), [["", "additionalProperties"]]);
 });
+
+test("an option name no function takes is refused, so a typo never means the default", async () => {
+  const schema = { type: "object", properties: { a: { type: "string" } } };
+  const validator = guard.compileSchema(schema);
+  const refused = (fn, name, of) => {
+    assert.throws(fn, (error) => {
+      assert.ok(error instanceof TypeError);
+      assert.equal(error.code, "invalid_argument");
+      assert.match(error.message, new RegExp(`^"${name}" is not an option of ${of}; its options are `));
+      return true;
+    });
+  };
+  refused(() => guard.checkOutput('{"a":1}', schema, { maxError: 0 }), "maxError", "checkOutput");
+  refused(() => guard.checkOutput('{"a":1}', validator, { maxError: 0 }), "maxError", "checkOutput");
+  refused(() => guard.checkOutput({ content: '{"a":1}' }, schema, { requireObjects: false }), "requireObjects", "checkOutput");
+  refused(() => guard.compileSchema(schema, { format: "annotate" }), "format", "compileSchema");
+  refused(() => guard.compileSchema(schema, { maxErrors: 3 }), "maxErrors", "compileSchema");
+  refused(() => validator.validate({ a: 1 }, { maxError: 1 }), "maxError", "Validator.validate");
+  let calls = 0;
+  await assert.rejects(
+    guard.guardedCall({ messages: [] }, async () => { calls += 1; return '{"a":"x"}'; }, { schema, deadline: 1000 }),
+    (error) => error.code === "invalid_argument" && /^"deadline" is not an option of guardedCall; its options are .*deadlineMs/.test(error.message),
+  );
+  assert.equal(calls, 0, "refused before any model call");
+  // Every documented option is still taken.
+  assert.equal(guard.checkOutput('{"a":"x"}', schema, { maxErrors: 1, requireObject: true, onInvalidSchema: "throw", formats: "assert", rules: [] }).ok, true);
+  assert.equal(validator.validate({ a: 1 }, { maxErrors: 1 }).valid, false);
+  const result = await guard.guardedCall({ messages: [] }, async () => '{"a":"x"}', { schema, strict: true, hasTools: false, retry: "resample", budgets: { total: 1 }, deadlineMs: 5000, maxErrors: 2 });
+  assert.deepEqual(result.value, { a: "x" });
+});
