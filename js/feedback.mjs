@@ -29,11 +29,30 @@ export function appendAnthropicFeedback(request, text) {
   return { ...r, messages: [...r.messages, { role: "user", content: [{ type: "text", text: textArgument(text) }] }] };
 }
 
-/** Gemini generateContent: a user content entry. */
+/**
+ * `contents` as a list of Content entries. @google/genai also takes a plain
+ * string, one Part, a list of Parts and strings (one user turn), or one
+ * Content; they are written out as the SDK itself sends them.
+ */
+function geminiContents(contents) {
+  const part = (p) => (typeof p === "string" ? { text: p } : p);
+  const isContent = (c) => c !== null && typeof c === "object" && Array.isArray(c.parts);
+  if (typeof contents === "string") return [{ role: "user", parts: [{ text: contents }] }];
+  if (Array.isArray(contents)) {
+    if (contents.length > 0 && !contents.some(isContent)) return [{ role: "user", parts: contents.map(part) }];
+    return contents;
+  }
+  if (isContent(contents)) return [contents];
+  if (contents !== null && typeof contents === "object") return [{ role: "user", parts: [contents] }];
+  return undefined;
+}
+
+/** Gemini generateContent (REST and @google/genai): a user content entry. */
 export function appendGeminiFeedback(request, text) {
   const r = objectRequest(request, "appendGeminiFeedback");
-  if (!Array.isArray(r.contents)) throw argumentError("appendGeminiFeedback needs a request with a contents array");
-  return { ...r, contents: [...r.contents, { role: "user", parts: [{ text: textArgument(text) }] }] };
+  const contents = geminiContents(r.contents);
+  if (contents === undefined) throw argumentError("appendGeminiFeedback needs a request with contents (a string, a part, or a list)");
+  return { ...r, contents: [...contents, { role: "user", parts: [{ text: textArgument(text) }] }] };
 }
 
 /** OpenAI Responses: a user input item (a string input becomes a list). */
@@ -45,14 +64,14 @@ export function appendOpenAIResponsesFeedback(request, text) {
 }
 
 /**
- * The appender for a request of a known shape, or undefined: `contents` is
- * Gemini, `input` is OpenAI Responses, `messages` with a top-level `system`
+ * The appender for a request of a known shape, or undefined: `contents`
+ * (a list, or @google/genai's string or part) is Gemini, `input` is OpenAI Responses, `messages` with a top-level `system`
  * or `max_tokens` and a Claude model (or `anthropic_version`) is Anthropic,
  * any other `messages` is the OpenAI-compatible chat shape.
  */
 export function feedbackAppenderFor(request) {
   if (request === null || typeof request !== "object") return undefined;
-  if (Array.isArray(request.contents)) return appendGeminiFeedback;
+  if (request.contents !== undefined && request.contents !== null) return appendGeminiFeedback;
   if (Array.isArray(request.input) || typeof request.input === "string") return appendOpenAIResponsesFeedback;
   if (Array.isArray(request.messages)) {
     const anthropic =
