@@ -264,6 +264,7 @@ fn from_provider(usage: &Map<String, Value>, is_response: bool) -> Map<String, V
         t.cache_read = read;
         t.cache_write = write;
         t.output = take(r, &["output_tokens"]);
+        t.reasoning = take(r, &["output_tokens_details", "thinking_tokens"]);
     } else if has_any(usage, &SNAKE_KEYS) {
         // OpenAI Responses; a plain Anthropic usage without cache fields reads
         // the same way, since then its input_tokens already counts everything.
@@ -271,7 +272,12 @@ fn from_provider(usage: &Map<String, Value>, is_response: bool) -> Map<String, V
         t.output = take(r, &["output_tokens"]);
         t.total = take(r, &["total_tokens"]);
         t.cache_read = take(r, &["input_tokens_details", "cached_tokens"]);
-        t.reasoning = take(r, &["output_tokens_details", "reasoning_tokens"]);
+        t.cache_write = take(r, &["input_tokens_details", "cache_write_tokens"]);
+        // Responses says reasoning, Anthropic (without cache fields) thinking.
+        t.reasoning = first(
+            take(r, &["output_tokens_details", "reasoning_tokens"]),
+            take(r, &["output_tokens_details", "thinking_tokens"]),
+        );
     } else if is_cohere(usage) {
         // billed_units stays whole under its own name: it is the billing record.
         t.input = take(r, &["tokens", "input_tokens"])
@@ -507,6 +513,9 @@ fn merge_value(existing: &mut Value, incoming: Value, rule: Rule) {
         Rule::Deep(scope) => match (existing, incoming) {
             (Value::Number(a), Value::Number(b)) => *a = add_numbers(a, &b),
             (Value::Object(a), Value::Object(b)) => merge_map(a, b, scope),
+            (Value::Array(a), Value::Array(b)) if keyed_counts(a) && keyed_counts(&b) => {
+                merge_keyed(a, b, scope)
+            }
             (slot, other) => {
                 // Shapes disagree: the latest value wins, unless that would
                 // throw away numbers the latest value does not carry.
@@ -515,6 +524,36 @@ fn merge_value(existing: &mut Value, incoming: Value, rule: Rule) {
                 }
             }
         },
+    }
+}
+
+/// A list of counts keyed by their other members, such as Gemini's
+/// `promptTokensDetails: [{ modality: "TEXT", tokenCount: 10 }]`: objects
+/// that carry numbers.
+fn keyed_counts(items: &[Value]) -> bool {
+    items
+        .iter()
+        .all(|item| item.as_object().is_some_and(|map| map.values().any(Value::is_number)))
+}
+
+/// What identifies an entry of such a list: its members that are not numbers.
+fn entry_key(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
+    map.iter().filter(|(_, v)| !v.is_number()).collect()
+}
+
+/// Sums the entries of two keyed lists that share a key, and keeps the rest
+/// in order: the second attempt's per-modality counts add to the first's.
+fn merge_keyed(existing: &mut Vec<Value>, incoming: Vec<Value>, scope: Scope) {
+    for item in incoming {
+        let Value::Object(map) = item else { continue };
+        let position = existing.iter().position(|e| {
+            e.as_object()
+                .is_some_and(|e| entry_key(e) == entry_key(&map))
+        });
+        match position.and_then(|i| existing.get_mut(i)) {
+            Some(Value::Object(slot)) => merge_map(slot, map, scope),
+            _ => existing.push(without_null_members(Value::Object(map))),
+        }
     }
 }
 
@@ -1317,5 +1356,50 @@ mod tests {
         );
         let merged = merge_usage(&[usage.clone(), usage]);
         assert!((merged["cost"]["total"].as_f64().unwrap() - 0.00024).abs() < 1e-12);
+    }
+
+    #[test]
+    fn responses_cache_writes_and_anthropic_thinking_tokens() {
+        let responses = json!({
+            "input_tokens": 100, "output_tokens": 40, "total_tokens": 140,
+            "input_tokens_details": { "cached_tokens": 30, "cache_write_tokens": 50 },
+            "output_tokens_details": { "reasoning_tokens": 12 }
+        });
+        let t = &normalize_usage(&responses)["tokens"];
+        assert_eq!(t["cacheWrite"], 50);
+        assert_eq!(t["cacheRead"], 30);
+        assert_eq!(t["reasoning"], 12);
+        let anthropic = json!({
+            "input_tokens": 10, "cache_read_input_tokens": 5, "cache_creation_input_tokens": 0,
+            "output_tokens": 80, "output_tokens_details": { "thinking_tokens": 60 }
+        });
+        let t = &normalize_usage(&anthropic)["tokens"];
+        assert_eq!(t["reasoning"], 60);
+        assert_eq!(t["input"], 15);
+        let plain = json!({ "input_tokens": 10, "output_tokens": 80, "output_tokens_details": { "thinking_tokens": 60 } });
+        assert_eq!(normalize_usage(&plain)["tokens"]["reasoning"], 60);
+    }
+
+    #[test]
+    fn per_modality_counts_are_summed_by_modality() {
+        let first = json!({ "usageMetadata": {
+            "promptTokenCount": 12, "candidatesTokenCount": 4, "totalTokenCount": 16,
+            "promptTokensDetails": [{ "modality": "TEXT", "tokenCount": 10 }, { "modality": "IMAGE", "tokenCount": 2 }]
+        }});
+        let second = json!({ "usageMetadata": {
+            "promptTokenCount": 8, "candidatesTokenCount": 3, "totalTokenCount": 11,
+            "promptTokensDetails": [{ "modality": "TEXT", "tokenCount": 7 }, { "modality": "AUDIO", "tokenCount": 1 }]
+        }});
+        let merged = merge_usage(&[normalize_usage(&first), normalize_usage(&second)]);
+        assert_eq!(merged["tokens"]["input"], 20);
+        assert_eq!(
+            merged["tokens"]["promptTokensDetails"],
+            json!([
+                { "modality": "TEXT", "tokenCount": 17 },
+                { "modality": "IMAGE", "tokenCount": 2 },
+                { "modality": "AUDIO", "tokenCount": 1 }
+            ]),
+            "{merged}"
+        );
     }
 }
