@@ -46,11 +46,8 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
 fi
 
 if [[ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]]; then
-  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a minute or two, once)"
-  # Optimised less than cargo's release default: it compiles in about half
-  # the time, and the CLI still processes the package's module in a second.
-  CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=false \
-    cargo install --quiet wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about three minutes, once)"
+  cargo install --quiet wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
 status=0
