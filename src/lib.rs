@@ -6,8 +6,8 @@
 //!
 //! The hot path (the tape parser, schema compilation and validation, and the
 //! hashing and redaction they use) is the workspace member `crates/engine`
-//! (`guard_engine`), so that it can be built for speed and this crate for size;
-//! its modules are re-exported here under their own names.
+//! (`guard_engine`), built for speed while this crate is built for size; its
+//! modules are re-exported here under their own names.
 
 pub use guard_engine::{hash, redact, schema, tape};
 

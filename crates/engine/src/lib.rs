@@ -4,8 +4,8 @@
 //! redaction the validator's results need.
 //!
 //! A crate of its own so that it can be optimised for speed
-//! (`opt-level = 3` in the workspace's Cargo.toml) with a profile of its
-//! own. The main crate re-exports these modules
+//! (`opt-level = 3` in the workspace's Cargo.toml) while the rest of the
+//! guard is optimised for size. The main crate re-exports these modules
 //! under the same names, so `crate::tape`, `crate::schema` and so on mean
 //! the same there as here.
 
