@@ -15,7 +15,7 @@
 # external-schema-check adds ValidationOptions::with_schema_check and a
 # feature that leaves the built-in meta-schema validators (over
 # serde_json::Value) out, so that the package builds jsonschema's keyword
-# validators for its tape representation only (src/schema/meta.rs).
+# validators for its tape representation only (crates/engine/src/schema/meta.rs).
 # lean-regex-engines leaves regex's literal prefilters and bounded
 # backtracker out: schema patterns match short strings, and they were about
 # 100 KB of the wasm module.

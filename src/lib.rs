@@ -3,22 +3,25 @@
 //!
 //! Every decision lives here as a pure function over `serde_json::Value`, so it
 //! is tested natively; `wasm.rs` is the only file that knows about JavaScript.
+//!
+//! The hot path (the tape parser, schema compilation and validation, and the
+//! hashing and redaction they use) is the workspace member `crates/engine`
+//! (`guard_engine`), built for speed while this crate is built for size; its
+//! modules are re-exported here under their own names.
+
+pub use guard_engine::{hash, redact, schema, tape};
 
 pub mod finish;
-pub mod hash;
 pub mod options;
 pub mod policy;
 /// Schemas for providers' native structured-output modes, and what they leave unenforced.
 pub mod provider_schema;
 /// Where requests and responses of each provider shape keep what the guard reads.
 pub mod providers;
-pub mod redact;
 pub mod repair;
 pub mod rescue;
 pub mod response;
 pub mod rules;
-pub mod schema;
-pub mod tape;
 pub mod usage;
 pub mod verdict;
 

@@ -1,7 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use super::*;
-use crate::redact::tests::PLANTED;
+use crate::redact::planted::PLANTED;
 use crate::verdict::{check_content, CheckOptions, SchemaInput};
 use serde_json::json;
 

@@ -197,10 +197,10 @@ fn looks_random(token: &str) -> bool {
     upper && lower && digit
 }
 
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-
+/// Test data shared with the main crate's tests, which reach it through
+/// the `test-support` feature.
+#[cfg(any(test, feature = "test-support"))]
+pub mod planted {
     /// Credentials of every kind redacted here, as they appear in the wild
     /// (made up, with the real shapes).
     pub const PLANTED: [&str; 14] = [
@@ -219,6 +219,12 @@ pub(crate) mod tests {
         "password: correct-horse-battery",
         "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
     ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::planted::PLANTED;
+    use super::*;
 
     /// The part of each planted credential that must never survive.
     fn secret_part(planted: &str) -> &str {
