@@ -7,6 +7,7 @@
 // chunks with a cap on line length, and every table the audit keeps (issue
 // paths, issue codes, failure classes, open request ids) has a fixed bound.
 import { checkOutput, compileSchema, normalizeUsage } from "./node.mjs";
+import { redactPath } from "./facade.mjs";
 
 /** The failure classes of the verdict pipeline, in order: the report lists each, even at zero, and any other class (such as "rule") once a verdict carries it. */
 export const FAILURE_CLASSES = ["truncated", "empty", "unparseable", "not_object", "schema"];
@@ -375,7 +376,9 @@ export class Audit {
   recordIssues(verdict) {
     const errors = Array.isArray(verdict.errors) ? verdict.errors : [];
     for (const issue of errors) {
-      const full = typeof issue.path === "string" ? issue.path : "";
+      // Redacted before anything is kept: the path names the output's own
+      // keys, and a model can write a credential as a key.
+      const full = typeof issue.path === "string" ? redactPath(issue.path) : "";
       const path = full.length > MAX_PATH_LENGTH ? `${full.slice(0, MAX_PATH_LENGTH)}...` : full;
       const code = typeof issue.code === "string" ? issue.code.slice(0, MAX_PATH_LENGTH) : "unknown";
       this.issues.add(`${this.exactPaths ? path : collapseIndices(path)}\u0000${code}`);

@@ -11,6 +11,7 @@
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { Audit, DEFAULTS, LineSplitter, formatReport, loadSchema } from "./audit.mjs";
+import { checkOutput } from "./node.mjs";
 
 const USAGE = `Usage: structured-output-guard audit --schema <schema.json> [options] [log.jsonl | -]
 
@@ -100,6 +101,18 @@ function parse(argv) {
   };
 }
 
+/**
+ * Where the text stops being JSON, as a line and column, read by the core's
+ * parser: the engine's JSON.parse message quotes the file's bytes, and a
+ * schema file can hold a key.
+ */
+function whereParsingStopped(text) {
+  const verdict = checkOutput(text, undefined, { requireObject: false });
+  const at = /line (\d+) column (\d+)/.exec(verdict.message ?? "");
+  if (at) return ` (it stops being JSON at line ${at[1]}, column ${at[2]})`;
+  return /ends early/.test(verdict.message ?? "") ? " (it ends early)" : "";
+}
+
 function readSchema(file, formats) {
   let text;
   try {
@@ -111,7 +124,7 @@ function readSchema(file, formats) {
   try {
     schema = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`the schema file ${file} is not JSON: ${error.message}`);
+    throw new UsageError(`the schema file ${file} is not JSON${whereParsingStopped(text)}`);
   }
   try {
     return loadSchema(schema, { formats });

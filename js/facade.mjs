@@ -966,6 +966,23 @@ export function checkBudgets(budgetsText) {
   callRaw(() => raw.checkBudgets(budgetsText));
 }
 
+/** Paths already redacted, as the audit prints the same few again and again. */
+const redactedPaths = new Map();
+
+/**
+ * An issue path with anything that looks like a credential redacted (the
+ * path names the output's keys, which the model wrote), for printing.
+ */
+export function redactPath(path) {
+  let redacted = redactedPaths.get(path);
+  if (redacted === undefined) {
+    redacted = callRaw(() => raw.redactPointer(path));
+    if (redactedPaths.size >= 1024) redactedPaths.clear();
+    redactedPaths.set(path, redacted);
+  }
+  return redacted;
+}
+
 /** What checked a response, for audit records. */
 export function validatorVersion() {
   return callRaw(() => raw.validatorVersion());

@@ -530,6 +530,14 @@ pub fn repair_feedback(verdict_json: &str, schema_json: Option<String>) -> Resul
     crate::repair::repair_feedback(&verdict, schema.as_ref()).map_err(argument_error)
 }
 
+/// A JSON Pointer with every segment that looks like a credential redacted,
+/// for the audit's tables (an issue's path names the output's own keys,
+/// which the model wrote).
+#[wasm_bindgen(js_name = redactPointer)]
+pub fn redact_pointer(pointer: &str) -> String {
+    crate::redact::redact_pointer(pointer).into_owned()
+}
+
 /// What checked a response, for audit records.
 #[wasm_bindgen(js_name = validatorVersion)]
 pub fn validator_version() -> String {
@@ -562,14 +570,4 @@ pub fn to_provider_schema(schema_json: &str, provider: &str) -> Result<JsValue, 
     let converted =
         crate::provider_schema::to_provider_schema(&schema, provider).map_err(schema_error)?;
     to_js(&converted)
-}
-
-/// Traps on purpose (a panic aborts, and an abort is a trap), so a test can
-/// prove the loader recovers. Built only with the `debug-trap` feature,
-/// which the package build never enables.
-#[cfg(feature = "debug-trap")]
-#[wasm_bindgen(js_name = debugTrap)]
-#[allow(clippy::panic)]
-pub fn debug_trap() {
-    panic!("a deliberate trap, for the recovery test");
 }

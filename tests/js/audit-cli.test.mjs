@@ -410,6 +410,31 @@ describe("audit: bad arguments exit 2 with one clear message", { timeout: 60_000
     await refused(["audit", "--schema", file, LOG_FILE], /not-json\.json is not JSON/);
   });
 
+  test("a schema file that is not JSON is refused without echoing its bytes", SPAWNS, async () => {
+    const secret = `sk-proj-${"Q7x9".repeat(12)}`;
+    const file = join(dir, "leaky.json");
+    writeFileSync(file, `{"type": "object",\n "description": ${secret}}`);
+    const stderr = await refused(["audit", "--schema", file, LOG_FILE], /leaky\.json is not JSON \(it stops being JSON at line 2, column \d+\)/);
+    assert.ok(!stderr.includes("sk-proj"), stderr);
+  });
+
+  test("model-written keys that look like credentials are redacted in the table and in --json", SPAWNS, async () => {
+    const secret = `sk-proj-${"Zk3m".repeat(12)}`;
+    const schema = join(dir, "closed.json");
+    writeFileSync(schema, JSON.stringify({ type: "object", additionalProperties: false, properties: { city: { type: "string" }, [secret]: { type: "integer" } } }));
+    const log = join(dir, "leaky.jsonl");
+    const lines = [JSON.stringify({ content: JSON.stringify({ city: "Oslo", [secret]: "not a number" }) }), JSON.stringify({ content: JSON.stringify({ city: 1, nested: { [secret]: 1 } }) })];
+    writeFileSync(log, `${lines.join("\n")}\n`);
+    const table = await runCli(["audit", "--schema", schema, log]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /\[redacted\]/);
+    assert.ok(!table.stdout.includes(secret.slice(0, 20)), table.stdout);
+    const json = await runCli(["audit", "--schema", schema, log, "--json"]);
+    assert.equal(json.code, 0, json.stderr);
+    assert.ok(!json.stdout.includes(secret.slice(0, 20)), json.stdout);
+    assert.match(json.stdout, /\[redacted\]/);
+  });
+
   test("an invalid schema gives the SchemaError message", SPAWNS, async () => {
     const invalid = { type: "object", properties: { a: { type: "integr" } } };
     let message;
