@@ -1195,7 +1195,7 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     }
     for provider in Provider::ALL {
         let err = to_provider_schema(&schema, provider).unwrap_err();
-        assert_eq!(err.message, "the schema nests deeper than 128 levels");
+        assert_eq!(err.message, "the schema nests deeper than 127 levels");
     }
     // The walk is bounded on its own too, whatever checked the schema first.
     let mut walker = Walker {
@@ -1207,7 +1207,7 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     };
     assert_eq!(
         walker.convert(&schema, "", 0).unwrap_err().message,
-        "the schema nests deeper than 128 levels"
+        "the schema nests deeper than 127 levels"
     );
 }
 

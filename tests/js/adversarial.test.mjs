@@ -225,7 +225,7 @@ describe("100,000-deep nesting", () => {
       ]) {
         assert.equal(verdict.ok, false, name);
         assert.equal(verdict.failure, "unparseable", name);
-        assert.match(verdict.message, /nests deeper than 128 levels/, name);
+        assert.match(verdict.message, /nests deeper than 127 levels/, name);
       }
     }
     stillWorks();
@@ -283,7 +283,7 @@ describe("100,000-deep nesting", () => {
     ]) {
       const { error } = outcome(() => guard.compileSchema(text));
       assert.ok(error instanceof guard.SchemaError, String(error));
-      assert.match(error.message, /nests deeper than 128 levels/);
+      assert.match(error.message, /nests deeper than 127 levels/);
       assert.equal(guard.checkOutput("{}", text).degraded, true);
       assert.ok(outcome(() => guard.toProviderSchema(text, "gemini")).error instanceof guard.SchemaError);
     }

@@ -53,18 +53,29 @@ describe("hostile input", { timeout: 20000 }, () => {
 
   test("a 1,000-level nested schema is a SchemaError that names the nesting", () => {
     const schema = nested(1000, { type: "string" }, (inner) => ({ type: "object", properties: { a: inner } }));
-    throwsTyped(() => guard.compileSchema(schema), guard.SchemaError, "invalid_schema", /nests deeper than 128 levels/);
+    throwsTyped(() => guard.compileSchema(schema), guard.SchemaError, "invalid_schema", /nests deeper than 127 levels/);
     const degraded = guard.checkOutput('{"a":1}', schema);
     assert.equal(degraded.ok, true);
     assert.equal(degraded.degraded, true);
     stillWorks();
   });
 
+  test("127 containers deep is the deepest JSON accepted, in responses and schemas, as the messages say", () => {
+    const array = (n) => "[".repeat(n) + "]".repeat(n);
+    const object = (n) => '{"a":'.repeat(n - 1) + "{}" + "}".repeat(n - 1);
+    assert.equal(guard.checkOutput(array(127), {}, { requireObject: false }).ok, true);
+    const refused = guard.checkOutput(array(128), {}, { requireObject: false });
+    assert.equal(refused.failure, "unparseable");
+    assert.match(refused.message, /nests deeper than 127 levels/);
+    guard.compileSchema(object(127));
+    throwsTyped(() => guard.compileSchema(object(128)), guard.SchemaError, "invalid_schema", /nests deeper than 127 levels/);
+  });
+
   test("a 100,000-level nested instance gives a verdict or a typed error", () => {
     const text = "[".repeat(100000) + "]".repeat(100000);
     const verdict = guard.checkOutput(text, { type: "array" }, { requireObject: false });
     assert.equal(verdict.failure, "unparseable");
-    assert.match(verdict.message, /nests deeper than 128 levels/);
+    assert.match(verdict.message, /nests deeper than 127 levels/);
     const value = nested(100000, 1, (inner) => [inner]);
     const v = guard.compileSchema({ type: "array" });
     throwsTyped(() => v.validate(value), TypeError, "invalid_argument", /cannot be serialised/);

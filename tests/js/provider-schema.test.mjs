@@ -335,7 +335,7 @@ describe("toProviderSchema: bad arguments", () => {
     for (const provider of PROVIDERS) {
       const error = thrown(() => guard.toProviderSchema(deep, provider));
       assert.ok(error instanceof guard.SchemaError, `${provider}: ${error}`);
-      assert.equal(error.message, "the schema nests deeper than 128 levels");
+      assert.equal(error.message, "the schema nests deeper than 127 levels");
     }
     assert.equal(guard.toProviderSchema(invoiceSchema(), "openai").schema.type, "object");
   });

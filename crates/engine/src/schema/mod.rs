@@ -25,10 +25,12 @@ pub use issues::Issue;
 use crate::hash::{canonical_json, content_hash, sha256_hex};
 use crate::tape::{self, ParseError, Tape, TapeJson, TapeNode};
 
-/// Deeper schemas are refused before compiling: compilation recurses, and a
-/// stack overflow inside wasm is a trap, not an error. The same as the JSON
-/// parser's nesting limit, so a schema given as text meets the same bound.
-pub const MAX_SCHEMA_DEPTH: usize = 128;
+/// The deepest nesting accepted, in containers: deeper schemas are refused
+/// before compiling (compilation recurses, and a stack overflow inside wasm
+/// is a trap, not an error). The same as the JSON parser's limit
+/// (`tape::MAX_DEPTH - 1`, as serde_json's), so schemas and responses,
+/// given as text or as values, meet one bound, and messages name it.
+pub const MAX_SCHEMA_DEPTH: usize = tape::MAX_DEPTH - 1;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -508,7 +508,7 @@ fn deep_schema_text_names_the_nesting_limit() {
         text = format!("{{\"type\":\"object\",\"properties\":{{\"a\":{text}}}}}");
     }
     let err = parse_schema_text(&text).unwrap_err();
-    assert_eq!(err.message, "the schema nests deeper than 128 levels");
+    assert_eq!(err.message, "the schema nests deeper than 127 levels");
 }
 
 #[test]
