@@ -209,12 +209,13 @@ export async function guardedCall(request, callModel, options) {
     validatorVersion: validatorVersion(),
     stoppedBy,
   });
-  const record = (outcome, stoppedBy) =>
-    o.record?.({
-      outcome,
-      stoppedBy,
-      attempts: verdicts.map((v, i) => ({ failure: v.ok ? null : v.failure, usage: usages[i] })),
-    });
+  // The stats' record of this call. `pending`: the last attempt was paid
+  // for but has no verdict (its response could not be checked).
+  const record = (outcome, stoppedBy, pending = false) => {
+    const attempts = verdicts.map((v, i) => ({ failure: v.ok ? null : v.failure, usage: usages[i] }));
+    if (pending) attempts.push({ failure: "unreadable", usage: usages.at(-1) });
+    o.record?.({ outcome, stoppedBy, attempts });
+  };
   const reject = (message, failure, errors, stoppedBy) => {
     record("rejected", stoppedBy);
     return new StructuredOutputError(message, {
@@ -233,9 +234,7 @@ export async function guardedCall(request, callModel, options) {
   // error that propagates carries every attempt's usage, and the stats
   // count them. `pending`: the current attempt has no verdict yet.
   const callbackFailed = (name, error, pending) => {
-    const attempts = verdicts.map((v, i) => ({ failure: v.ok ? null : v.failure, usage: usages[i] }));
-    if (pending) attempts.push({ failure: "unreadable", usage: usages.at(-1) });
-    o.record?.({ outcome: "error", stoppedBy: undefined, attempts });
+    record("error", undefined, pending);
     const failed = new Error(`options.${name} threw after attempt ${calls}; this error carries the usage of every attempt made, in \`usage\``, { cause: error });
     failed.name = "GuardCallbackError";
     failed.code = "callback_failed";
@@ -298,11 +297,7 @@ export async function guardedCall(request, callModel, options) {
     } catch (error) {
       // A response that cannot even be read (a cycle, a BigInt): a typed
       // error for the caller, and the attempt's tokens still counted.
-      o.record?.({
-        outcome: "error",
-        stoppedBy: undefined,
-        attempts: [...verdicts.map((v, i) => ({ failure: v.ok ? null : v.failure, usage: usages[i] })), { failure: "unreadable", usage: usages.at(-1) }],
-      });
+      record("error", undefined, true);
       throw error;
     }
     const { verdict, parse } = checked;
