@@ -106,12 +106,13 @@ fn text_carries_tools(text: &str, nesting: usize) -> bool {
     if nesting >= MAX_NESTING {
         return false;
     }
-    match serde_json::from_str::<Value>(text) {
-        Ok(request) => value_found(&request)
-            .iter()
-            .any(|f| found_tools(f, nesting + 1)),
-        Err(_) => false,
-    }
+    serde_json::from_str::<Value>(text)
+        .is_ok_and(|request| nested_carries_tools(&request, nesting + 1))
+}
+
+/// Whether a nested request, read at `nesting`, declares tools.
+fn nested_carries_tools(request: &Value, nesting: usize) -> bool {
+    value_found(request).iter().any(|f| found_tools(f, nesting))
 }
 
 /// What a reader finds at each path of a request already held as JSON (a
@@ -142,15 +143,8 @@ fn value_leaf(value: &Value, leaf: Leaf) -> Found {
         (_, Leaf::Collection) => Found::Tools,
         // A body held as JSON but not as text (an object): read it as the
         // request it is.
-        (Value::Object(_), Leaf::RequestText) => {
-            if value_found(value)
-                .iter()
-                .any(|f| found_tools(f, MAX_NESTING))
-            {
-                Found::Tools
-            } else {
-                Found::Nothing
-            }
+        (Value::Object(_), Leaf::RequestText) if nested_carries_tools(value, MAX_NESTING) => {
+            Found::Tools
         }
         (_, Leaf::RequestText) => Found::Nothing,
     }

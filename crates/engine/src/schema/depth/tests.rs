@@ -3,17 +3,28 @@
 use super::*;
 use serde_json::json;
 
+/// `n` members named by `name(i)`, each the schema `def(i)`.
+fn members(
+    n: usize,
+    name: impl Fn(usize) -> String,
+    def: impl Fn(usize) -> Value,
+) -> serde_json::Map<String, Value> {
+    (0..n).map(|i| (name(i), def(i))).collect()
+}
+
+fn d(i: usize) -> String {
+    format!("d{i}")
+}
+
 /// `$defs` d0 .. d(n-1), each a `$ref` to the next; the root refers to d0.
 fn chain(n: usize) -> Value {
-    let mut defs = serde_json::Map::new();
-    for i in 0..n {
-        let def = if i + 1 < n {
+    let defs = members(n, d, |i| {
+        if i + 1 < n {
             json!({ "$ref": format!("#/$defs/d{}", i + 1) })
         } else {
             json!({ "type": "string" })
-        };
-        defs.insert(format!("d{i}"), def);
-    }
+        }
+    });
     json!({ "properties": { "x": { "$ref": "#/$defs/d0" } }, "$defs": defs })
 }
 
@@ -28,31 +39,25 @@ fn a_reference_chain_counts_each_hop() {
 
 #[test]
 fn anchors_ids_and_percent_encoded_pointers_are_followed() {
-    let mut defs = serde_json::Map::new();
-    for i in 0..3_000 {
-        defs.insert(
-            format!("d {i}"),
-            json!({ "$anchor": format!("a{i}"), "$ref": format!("#/$defs/d%20{}", i + 1) }),
-        );
-    }
+    let defs = members(
+        3_000,
+        |i| format!("d {i}"),
+        |i| json!({ "$anchor": format!("a{i}"), "$ref": format!("#/$defs/d%20{}", i + 1) }),
+    );
     assert!(reference_depth(&json!({ "$ref": "#/$defs/d%200", "$defs": defs }), &[]) >= 3_000);
 
-    let mut anchored = serde_json::Map::new();
-    for i in 0..3_000 {
-        anchored.insert(
-            format!("d{i}"),
-            json!({ "$anchor": format!("a{i}"), "$ref": format!("#a{}", i + 1) }),
-        );
-    }
+    let anchored = members(
+        3_000,
+        d,
+        |i| json!({ "$anchor": format!("a{i}"), "$ref": format!("#a{}", i + 1) }),
+    );
     assert!(reference_depth(&json!({ "$ref": "#a0", "$defs": anchored }), &[]) >= 3_000);
 
-    let mut resources = serde_json::Map::new();
-    for i in 0..3_000 {
-        resources.insert(
-            format!("d{i}"),
-            json!({ "$id": format!("https://example.com/s{i}.json"), "$ref": format!("s{}.json", i + 1) }),
-        );
-    }
+    let resources = members(
+        3_000,
+        d,
+        |i| json!({ "$id": format!("https://example.com/s{i}.json"), "$ref": format!("s{}.json", i + 1) }),
+    );
     assert!(reference_depth(&json!({ "$ref": "s0.json", "$defs": resources }), &[]) >= 3_000);
 }
 
@@ -65,13 +70,7 @@ fn a_cycle_in_place_counts_once_and_one_into_the_instance_counts_per_level() {
     assert!(depth > MAX_SCHEMA_DEPTH && depth < 1_000, "{depth}");
     // A long chain inside a cycle that moves one level into the instance
     // is walked again at every level.
-    let mut defs = serde_json::Map::new();
-    for i in 0..100 {
-        defs.insert(
-            format!("d{i}"),
-            json!({ "$ref": format!("#/$defs/d{}", i + 1) }),
-        );
-    }
+    let mut defs = members(100, d, |i| json!({ "$ref": format!("#/$defs/d{}", i + 1) }));
     defs.insert(
         "d100".into(),
         json!({ "properties": { "next": { "$ref": "#/$defs/d0" } } }),
@@ -83,14 +82,10 @@ fn a_cycle_in_place_counts_once_and_one_into_the_instance_counts_per_level() {
 #[test]
 fn diamonds_are_measured_without_walking_every_path() {
     // Each level an anyOf of two references to the next: 2^60 paths.
-    let mut defs = serde_json::Map::new();
-    for i in 0..60 {
+    let mut defs = members(60, d, |i| {
         let next = format!("#/$defs/d{}", i + 1);
-        defs.insert(
-            format!("d{i}"),
-            json!({ "anyOf": [{ "$ref": next }, { "$ref": next }] }),
-        );
-    }
+        json!({ "anyOf": [{ "$ref": next }, { "$ref": next }] })
+    });
     defs.insert("d60".into(), json!({ "type": "string" }));
     let started = std::time::Instant::now();
     let depth = reference_depth(&json!({ "$ref": "#/$defs/d0", "$defs": defs }), &[]);
