@@ -2,6 +2,7 @@
 // text (see src/wasm.rs); this file turns arguments into that text, results
 // into the shapes API.md promises, and raw errors into typed errors.
 import { SchemaError, argumentError, withTypedErrors } from "./errors.mjs";
+import { copyAlong } from "./read.mjs";
 
 let loaded = false;
 /** The current instance's glue (see scripts/glue-factory.mjs) and memory. */
@@ -315,8 +316,36 @@ function describeInstance(node) {
 }
 
 export function detectTruncation(source) {
-  const text = source === undefined ? "null" : jsonText("the source", source);
+  const text = source === undefined ? "null" : readText("the source", source, "output");
   return callRawJson(() => raw.detectTruncation(text));
+}
+
+/** The core's read plans (src/providers/read.rs), the same for every instance. */
+let plans;
+
+function readPlans() {
+  plans ??= JSON.parse(callRaw(() => raw.readPlans()));
+  return plans;
+}
+
+/**
+ * What `readPlans()[plan]` asks of `value`, copied by property access (see
+ * js/read.mjs); with `texts`, the strings under text nodes go there. A
+ * getter that throws, or a revoked Proxy, is a typed error.
+ */
+function readCopy(what, value, plan, texts) {
+  const node = readPlans()[plan];
+  try {
+    return copyAlong(value, node, plans, texts);
+  } catch (error) {
+    throw argumentError(`${what} could not be read: ${serialisationProblem(error)}`);
+  }
+}
+
+/** JSON text of what `plan` reads of a response, a usage object or a truncation source. */
+export function readText(what, value, plan) {
+  if (typeof value === "string") return jsonText(what, value);
+  return jsonText(what, readCopy(what, value, plan));
 }
 
 export function rescueJson(text) {
@@ -604,32 +633,7 @@ function outputArgument(output) {
   if (typeof output !== "object") {
     throw argumentError(`output must be a string or an object, not ${typeof output}`);
   }
-  return { text: responseText("the output", output), isText: false };
-}
-
-/**
- * JSON text for a provider response. SDK objects sometimes hold what JSON
- * cannot (a reference back to the request, a BigInt timestamp); the content,
- * finish reason and usage are still there, so those members are written as
- * JSON can (a repeated object left out, a BigInt as a number or, past 2^53,
- * a string) instead of losing the response. A getter that throws is still
- * a typed error.
- */
-export function responseText(what, response) {
-  try {
-    return jsonText(what, response);
-  } catch (error) {
-    if (!/cycle|BigInt/.test(error.message)) throw error;
-  }
-  const seen = new WeakSet();
-  return jsonText(what, JSON.parse(JSON.stringify(response, function (key, value) {
-    if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : String(value);
-    if (value !== null && typeof value === "object") {
-      if (seen.has(value)) return undefined;
-      seen.add(value);
-    }
-    return value;
-  })));
+  return { text: readText("the output", output, "output"), isText: false };
 }
 
 /**
@@ -746,7 +750,8 @@ function laneOptions(options) {
  * undefined and takes the general path.
  */
 function laneCheck(output, schema, options) {
-  if (typeof output !== "string") return undefined;
+  const isText = typeof output === "string";
+  if (!isText && (output === null || typeof output !== "object")) return undefined;
   const lane = laneOptions(options);
   if (lane === undefined) return undefined;
   const { maxErrors, compiled } = lane;
@@ -765,6 +770,7 @@ function laneCheck(output, schema, options) {
     handle = entry.handle;
     schemaHash = entry.hash;
   }
+  if (!isText) return readLane(output, handle, maxErrors, schemaHash);
   const status = callRaw(() => laneStatus(output, handle, maxErrors));
   if (status === 3) return undefined;
   if (status === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), output);
@@ -780,6 +786,67 @@ function laneCheck(output, schema, options) {
     finishReason: null,
   };
   return { verdict, parse: () => value };
+}
+
+/**
+ * The lane for a response object: what the output plan reads of it goes to
+ * the core in one call (see `checkReadLane` in src/wasm.rs), the answer
+ * text encoded once into wasm memory and checked there. A status above 3
+ * carries flags: 8 when the response gave a finish reason, and from bit 4
+ * up the index of the text the answer is.
+ */
+function readLane(output, handle, maxErrors, schemaHash) {
+  const texts = [];
+  const copy = readCopy("the output", output, "output", texts);
+  const status = callRaw(() => readLaneStatus(texts, copy, handle, maxErrors));
+  const code = status & 7;
+  if (code === 3) return undefined;
+  const text = texts[status >>> 4];
+  const finishReason = (status & 8) !== 0 ? raw.laneFinishReason() ?? null : null;
+  if (code === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), text);
+  const jsonText = code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd());
+  const value = JSON.parse(jsonText);
+  const verdict = {
+    ok: true,
+    value,
+    rescue: code === 1 ? "code_fence" : "none",
+    schemaHash,
+    degraded: false,
+    finishReason,
+  };
+  return { verdict, parse: () => value };
+}
+
+/**
+ * Encodes the texts one after another into wasm memory and then the copy
+ * as `[[byte length of each text], copy]`, and runs the lane over them. As
+ * for a string, a buffer of about the texts' length usually suffices; when
+ * something does not fit, it is encoded again into one of the largest size
+ * UTF-8 can need for what is known by then.
+ */
+function readLaneStatus(texts, copy, handle, maxErrors) {
+  let units = 0;
+  for (const text of texts) units += text.length;
+  let capacity = units + (units >> 3) + 256;
+  for (;;) {
+    const view = inputOf(capacity);
+    const lengths = [];
+    let at = 0;
+    for (const text of texts) {
+      const { read, written } = encoder.encodeInto(text, view.subarray(at));
+      if (read < text.length) break;
+      lengths.push(written);
+      at += written;
+    }
+    if (lengths.length < texts.length) {
+      capacity = units * 3 + 256;
+      continue;
+    }
+    const copyText = jsonText("the output", [lengths, copy]);
+    const { read, written } = encoder.encodeInto(copyText, view.subarray(at));
+    if (read === copyText.length) return raw.checkReadLane(at, written, handle, maxErrors);
+    capacity = at + copyText.length * 3 + 256;
+  }
 }
 
 const encoder = new TextEncoder();
@@ -805,13 +872,17 @@ function laneStatus(text, handle, maxErrors) {
 let inputView = null;
 
 function encodeInput(text, capacity) {
+  return encoder.encodeInto(text, inputOf(capacity));
+}
+
+function inputOf(capacity) {
   if (inputView === null || inputView.byteLength < capacity || inputView.buffer !== memory.buffer) {
     // inputBuffer may grow the memory, which detaches the old buffer: take
     // memory.buffer only after it returns.
     const pointer = raw.inputBuffer(capacity);
     inputView = new Uint8Array(memory.buffer, pointer, capacity);
   }
-  return encoder.encodeInto(text, inputView);
+  return inputView;
 }
 
 function shapeVerdict(r, parsed) {
@@ -851,7 +922,7 @@ export function checkOutput(output, schema, options) {
 }
 
 export function normalizeUsage(usageOrResponse) {
-  const text = usageOrResponse === undefined ? "null" : responseText("the usage", usageOrResponse);
+  const text = usageOrResponse === undefined ? "null" : readText("the usage", usageOrResponse, "usage");
   return callRawJson(() => raw.normalizeUsage(text));
 }
 

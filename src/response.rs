@@ -91,10 +91,20 @@ fn object_content(object: &Value) -> Option<String> {
         return read;
     }
 
-    // Ollama generate, then the Vercel AI SDK result.
-    ["response", "text"]
+    // Ollama generate, then the Vercel AI SDK's generateText result.
+    if let Some(text) = ["response", "text"]
         .iter()
-        .find_map(|key| object.get(*key).and_then(Value::as_str).map(str::to_owned))
+        .find_map(|key| object.get(*key).and_then(Value::as_str))
+    {
+        return Some(text.to_owned());
+    }
+
+    // The Vercel AI SDK's generateObject result: the value it parsed, which
+    // its own `jsonSchema()` does not validate.
+    match object.get("object") {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(value.to_string()),
+    }
 }
 
 /// `Some(read)` when the field has a recognisable shape (so the search stops
@@ -174,6 +184,18 @@ mod tests {
         );
         assert_eq!(read_output(&json!("length")), output(Some("length"), None));
         assert_eq!(read_output(&json!("")), output(Some(""), None));
+    }
+
+    #[test]
+    fn an_ai_sdk_object_result_is_its_value() {
+        let given = json!({ "object": { "colour": "red" }, "finishReason": "stop" });
+        assert_eq!(
+            read_output(&given),
+            output(Some("{\"colour\":\"red\"}"), Some("stop"))
+        );
+        let text_first = json!({ "text": "{}", "object": { "a": 1 } });
+        assert_eq!(read_output(&text_first).content.as_deref(), Some("{}"));
+        assert_eq!(read_output(&json!({ "object": null })).content, None);
     }
 
     #[test]

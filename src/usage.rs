@@ -24,7 +24,7 @@ const USAGE_MEMBERS: [&str; 3] = ["tokens", "cost", "timing"];
 /// Members that only a whole response carries. A bare usage object never has
 /// them, so their presence means that stray numbers (`created`, `index`,
 /// durations) are response metadata and must not be counted as tokens.
-const RESPONSE_MARKERS: [&str; 22] = [
+pub(crate) const RESPONSE_MARKERS: [&str; 22] = [
     "id",
     "object",
     "created",
@@ -141,9 +141,14 @@ pub fn merge_usage(usages: &[Value]) -> Value {
 // Normalisation
 // ---------------------------------------------------------------------------
 
-/// The usage a whole response carries in `usage` or Gemini's `usageMetadata`.
+/// The usage a whole response carries in `usage` or Gemini's `usageMetadata`;
+/// a Vercel AI SDK result's `totalUsage` (every step) before its `usage`
+/// (the last step only).
 fn embedded_usage(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
-    if let Some(usage) = obj.get("usage").and_then(Value::as_object) {
+    let usage = ["totalUsage", "usage"]
+        .iter()
+        .find_map(|key| obj.get(*key).and_then(Value::as_object));
+    if let Some(usage) = usage {
         if is_executor_form(usage) {
             return Some(usage_members(usage));
         }
@@ -531,9 +536,10 @@ fn merge_value(existing: &mut Value, incoming: Value, rule: Rule) {
 /// `promptTokensDetails: [{ modality: "TEXT", tokenCount: 10 }]`: objects
 /// that carry numbers.
 fn keyed_counts(items: &[Value]) -> bool {
-    items
-        .iter()
-        .all(|item| item.as_object().is_some_and(|map| map.values().any(Value::is_number)))
+    items.iter().all(|item| {
+        item.as_object()
+            .is_some_and(|map| map.values().any(Value::is_number))
+    })
 }
 
 /// What identifies an entry of such a list: its members that are not numbers.
@@ -783,6 +789,19 @@ mod tests {
                 "billed_units": { "input_tokens": 5, "output_tokens": 7, "search_units": 1 }
             }})
         );
+    }
+
+    #[test]
+    fn an_ai_sdk_result_counts_every_step() {
+        // `usage` is the last step's; `totalUsage` what the call cost.
+        let result = json!({
+            "text": "{}",
+            "usage": { "inputTokens": 4, "outputTokens": 2 },
+            "totalUsage": { "inputTokens": 10, "outputTokens": 6 }
+        });
+        let usage = normalize_usage(&result);
+        assert_eq!(usage["tokens"]["input"], json!(10));
+        assert_eq!(usage["tokens"]["output"], json!(6));
     }
 
     #[test]

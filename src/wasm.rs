@@ -307,21 +307,97 @@ pub fn check_input_lane(len: usize, validator: &RawValidator, max_errors: u32) -
         // core's check, which goes a 32-bit word at a time in wasm: on a
         // 425 KB response the check was about 6% of the call.
         match buffer.get(..len).map(simdutf8::basic::from_utf8) {
-            Some(Ok(text)) => check_text_lane(text, validator, max_errors),
+            Some(Ok(text)) => check_text_lane(text, None, validator, max_errors),
             _ => LANE_UNAVAILABLE,
         }
     })
 }
 
+/// Set in a lane status when the response gave a finish reason, which
+/// `laneFinishReason` then returns.
+const LANE_HAS_REASON: u32 = 8;
+
+/// How far a lane status shifts the index of the text the answer is (see
+/// `checkReadLane`).
+const LANE_TEXT_SHIFT: u32 = 4;
+
+/// The lane for a response object, read by the facade's reader along
+/// `readPlans().output`. The input buffer holds the strings under the
+/// plan's text nodes, one after another, and then, at `copy_start`, the
+/// reader's copy as JSON text: `[[byte length of each string], copy]`, where
+/// the copy has `{"\u0000": i}` in place of string `i`. When the answer is
+/// exactly one of those strings (the common case: no parts to join), it is
+/// checked where it lies, and the status carries its index above
+/// `LANE_TEXT_SHIFT` so the facade slices its own string; anything else
+/// (no answer, parts to join, a copy that cannot be read) is
+/// `LANE_UNAVAILABLE`.
+#[wasm_bindgen(js_name = checkReadLane)]
+pub fn check_read_lane(
+    copy_start: usize,
+    copy_len: usize,
+    validator: &RawValidator,
+    max_errors: u32,
+) -> u32 {
+    INPUT.with(|input| {
+        let buffer = input.borrow();
+        let Some(Ok(whole)) = buffer
+            .get(..copy_start.saturating_add(copy_len))
+            .map(simdutf8::basic::from_utf8)
+        else {
+            return LANE_UNAVAILABLE;
+        };
+        let Some((texts, copy)) = crate::providers::read::read_copy(whole, copy_start) else {
+            return LANE_UNAVAILABLE;
+        };
+        let read = crate::response::read_output(&copy);
+        let Some((index, text)) = read
+            .content
+            .as_deref()
+            .and_then(crate::providers::read::text_index)
+            .and_then(|index| Some((index, *texts.get(index)?)))
+        else {
+            return LANE_UNAVAILABLE;
+        };
+        let Ok(index) = u32::try_from(index) else {
+            return LANE_UNAVAILABLE;
+        };
+        if index >= u32::MAX >> LANE_TEXT_SHIFT {
+            return LANE_UNAVAILABLE;
+        }
+        let status = check_text_lane(text, read.finish_reason.as_deref(), validator, max_errors);
+        if status == LANE_UNAVAILABLE {
+            return status;
+        }
+        let has_reason = read.finish_reason.is_some();
+        LANE_REASON.with(|reason| *reason.borrow_mut() = read.finish_reason);
+        status | if has_reason { LANE_HAS_REASON } else { 0 } | (index << LANE_TEXT_SHIFT)
+    })
+}
+
+thread_local! {
+    /// The finish reason of the last `checkReadLane` call.
+    static LANE_REASON: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+#[wasm_bindgen(js_name = laneFinishReason)]
+pub fn lane_finish_reason() -> Option<String> {
+    LANE_REASON.with(|reason| reason.borrow_mut().take())
+}
+
 /// The lane over the response text.
-fn check_text_lane(text: &str, validator: &RawValidator, max_errors: u32) -> u32 {
+fn check_text_lane(
+    text: &str,
+    finish_reason: Option<&str>,
+    validator: &RawValidator,
+    max_errors: u32,
+) -> u32 {
     let options = crate::verdict::CheckOptions {
         max_errors: usize::try_from(max_errors).unwrap_or(usize::MAX),
         ..Default::default()
     };
     let input = SchemaInput::Compiled(Arc::clone(&validator.compiled));
     // A compiled validator cannot fail to compile, so this never errs.
-    let Ok(verdict) = check_content(text, None, input, &options) else {
+    let Ok(verdict) = check_content(text, finish_reason, input, &options) else {
         return LANE_UNAVAILABLE;
     };
     if verdict.ok() {
@@ -400,6 +476,13 @@ pub fn guard_option_names() -> Result<JsValue, JsValue> {
         .copied()
         .collect();
     to_js(&names)
+}
+
+/// Which members of a response the reader copies
+/// (`crate::providers::read`), as JSON text.
+#[wasm_bindgen(js_name = readPlans)]
+pub fn read_plans() -> String {
+    crate::providers::read::plans_json()
 }
 
 /// Where requests declare tools (`crate::providers::tools::TOOL_PATHS`),

@@ -2,3 +2,4 @@
 //! what the guard reads.
 
 pub mod tools;
+pub mod read;

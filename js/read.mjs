@@ -1,0 +1,156 @@
+// The reader: walks a live response object along one of the core's read
+// plans (src/providers/read.rs, where the walk is specified) and copies only
+// the members the plan lists. Property access, not serialisation: getters on
+// a class's prototype (the Vercel AI SDK's results, @google/genai's
+// responses) read as the values they return, and members no plan lists (a
+// request body, headers, a deeply nested extension) are never touched.
+
+const TEXT_REFERENCE = "\u0000";
+
+/**
+ * The copy of `value` that `node` asks for. With `texts`, each string under
+ * a text node is pushed there (with any lone surrogate replaced, as encoding
+ * it to UTF-8 would) and the copy holds `{ "\u0000": index }` instead; without,
+ * it is copied like any other string.
+ */
+export function copyAlong(value, node, plans, texts) {
+  if (node.whole === true) return value;
+  switch (typeof value) {
+    case "string":
+      if (texts !== undefined && node.text === true) {
+        texts.push(value.isWellFormed?.() === false ? value.toWellFormed() : value);
+        return { [TEXT_REFERENCE]: texts.length - 1 };
+      }
+      return value;
+    case "number":
+    case "boolean":
+      return value;
+    case "bigint":
+      return bigintValue(value);
+    case "object":
+      break;
+    default:
+      // undefined, functions and symbols, which JSON leaves out.
+      return undefined;
+  }
+  if (value === null) return null;
+  if (node.deep === true) return deepCopy(value, 0, plans.deep_limit, new WeakSet());
+  if (Array.isArray(value)) {
+    if (node.each !== undefined) {
+      const out = new Array(value.length);
+      for (let i = 0; i < value.length; i++) out[i] = copyAlong(value[i], node.each, plans, texts) ?? null;
+      return out;
+    }
+    if (node.first !== undefined) return value.length > 0 ? [copyAlong(value[0], node.first, plans, texts) ?? null] : [];
+    return [];
+  }
+  const out = {};
+  if (node.deep_unless !== undefined) {
+    // `in`, not a read: a getter there (@google/genai's `text`) is not run.
+    const present = node.deep_unless.filter((name) => name in value);
+    if (present.length === 0) return deepCopy(value, 0, plans.deep_limit, new WeakSet());
+    // Kept as null, so that the copy is still recognised as a response.
+    for (const name of present) out[name] = null;
+  }
+  if (node.primitives === true) {
+    for (const name of Object.keys(value)) {
+      const member = primitive(readMember(value, name));
+      if (member !== undefined) out[name] = member;
+    }
+  }
+  if (node.members === undefined) return out;
+  if (Object.getPrototypeOf(value) === Object.prototype && node.primitives !== true) {
+    // A plain object (what JSON.parse and most SDKs give) has no getters to
+    // find on its prototype, so its own keys, usually fewer than the plan's,
+    // say everything that is there.
+    const index = indexOf(node);
+    for (const name of Object.keys(value)) {
+      const child = index.get(name);
+      if (child === undefined) continue;
+      const copied = copyAlong(readMember(value, name), child, plans, texts);
+      if (copied !== undefined) out[name] = copied;
+    }
+    return out;
+  }
+  const unless = node.unless;
+  for (const [name, child] of node.members) {
+    if (unless !== undefined && unless[name] !== undefined && unless[name].some((other) => copiedSomething(out[other]))) continue;
+    const member = readMember(value, name);
+    if (member === undefined) continue;
+    const copied = copyAlong(member, child, plans, texts);
+    if (copied !== undefined) out[name] = copied;
+  }
+  return out;
+}
+
+/**
+ * A member's value; undefined when reading it throws: a getter that refuses
+ * (the AI SDK's `output` when no output was asked for) has nothing to give.
+ */
+function readMember(value, name) {
+  try {
+    return value[name];
+  } catch {
+    return undefined;
+  }
+}
+
+function copiedSomething(copy) {
+  return copy !== undefined && !(Array.isArray(copy) && copy.length === 0);
+}
+
+const indexes = new WeakMap();
+
+/** A node's members by name. */
+function indexOf(node) {
+  let index = indexes.get(node);
+  if (index === undefined) {
+    index = new Map(node.members);
+    indexes.set(node, index);
+  }
+  return index;
+}
+
+/** A string, number, boolean or null as JSON has it; anything else undefined. */
+function primitive(value) {
+  if (value === null) return null;
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+      return value;
+    case "bigint":
+      return bigintValue(value);
+    default:
+      return undefined;
+  }
+}
+
+/** A BigInt (a timestamp, a token count) as a number, or past 2^53 as a string. */
+function bigintValue(value) {
+  const number = Number(value);
+  return Number.isSafeInteger(number) ? number : String(value);
+}
+
+/**
+ * Own enumerable members at any depth up to `limit` (deeper, null), a
+ * repeated object left out: for usage objects, whose counters providers
+ * keep adding.
+ */
+function deepCopy(value, depth, limit, seen) {
+  if (value === null || typeof value !== "object") return primitive(value);
+  if (depth >= limit) return null;
+  if (seen.has(value)) return undefined;
+  seen.add(value);
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = deepCopy(value[i], depth + 1, limit, seen) ?? null;
+    return out;
+  }
+  const out = {};
+  for (const name of Object.keys(value)) {
+    const copied = deepCopy(value[name], depth + 1, limit, seen);
+    if (copied !== undefined) out[name] = copied;
+  }
+  return out;
+}

@@ -1,0 +1,430 @@
+//! Which members of a response the guard reads, for every provider and SDK
+//! shape: the one list behind the JavaScript reader.
+//!
+//! A response handed to checkOutput is a live object: SDK class instances
+//! keep members as getters (the Vercel AI SDK's `text`, `finishReason` and
+//! `usage`, @google/genai's `text`), hold references back to the request,
+//! and carry members nobody needs (raw headers, a request body, a deeply
+//! nested provider extension). So the reader does not serialise the
+//! response: it walks it by property access along these plans and hands the
+//! core a copy of just the members listed here. `response.rs`, `finish.rs`
+//! and `usage.rs` then read that copy exactly as they would read the whole
+//! response; `read/tests.rs` holds that equality for every shape they read.
+//!
+//! A plan is a tree of [`Node`]s. At a node the reader takes the live value
+//! and copies:
+//! - a string, number, boolean or null as it is (a BigInt as a number, or
+//!   past 2^53 as a string; functions and symbols not at all);
+//! - an array: with `each`, every element read with that node; with
+//!   `first`, only the first; otherwise nothing of it (an empty array);
+//! - an object: the listed `members` that are present (not undefined), each
+//!   read with its node, in the order listed, and a member that throws when
+//!   read taken as absent; a member named in `unless` only when none of the
+//!   members listed with it was copied before it, an empty list counting as
+//!   not copied (reading the answer where
+//!   a provider's own reader would, and no further: @google/genai's `text`
+//!   getter, say, logs a warning when a response has parts that are not
+//!   text); with `primitives`, also every own enumerable member whose value
+//!   is a string, number, boolean or null;
+//! - with `deep`, or with `deep_unless` when none of those members is
+//!   present, the whole value: own enumerable members at any depth up to
+//!   [`DEEP_LIMIT`], a repeated object left out; when some of them are
+//!   present, each of those as null (so the copy is still recognised as
+//!   what it is) beside `members` and `primitives`.
+//!
+//! A node marked `whole` takes the value as it is, to be written as JSON
+//! with the rest of the copy (a value the SDK already parsed, which must
+//! reach the check unchanged, however deep).
+//!
+//! Strings under a node marked `text` can be long (they are the model's
+//! answer); the reader may hand them to the core by reference into its input
+//! buffer rather than inside the copy.
+
+/// How deep a `deep` copy goes; usage objects are two or three levels deep.
+pub const DEEP_LIMIT: usize = 16;
+
+/// One node of a read plan; see the module documentation.
+#[derive(Debug)]
+pub struct Node {
+    pub members: &'static [(&'static str, &'static Node)],
+    pub each: Option<&'static Node>,
+    pub first: Option<&'static Node>,
+    pub primitives: bool,
+    pub deep: bool,
+    pub deep_unless: &'static [&'static str],
+    pub unless: &'static [(&'static str, &'static [&'static str])],
+    pub text: bool,
+    pub whole: bool,
+}
+
+impl Node {
+    /// The node as the reader loads it: `{ members: [[name, node]], each,
+    /// first, primitives, deep, deep_unless, text }`, each member only when
+    /// it says something. Written by hand: the names and words in a plan
+    /// need no escaping, and a derived serialiser costs the wasm kilobytes.
+    fn write_json(&self, out: &mut String) {
+        let mut fields: Vec<(&str, String)> = Vec::new();
+        if !self.members.is_empty() {
+            let mut list = String::from("[");
+            for (i, (name, node)) in self.members.iter().enumerate() {
+                if i > 0 {
+                    list.push(',');
+                }
+                list.push_str("[\"");
+                list.push_str(name);
+                list.push_str("\",");
+                node.write_json(&mut list);
+                list.push(']');
+            }
+            list.push(']');
+            fields.push(("members", list));
+        }
+        for (key, child) in [("each", self.each), ("first", self.first)] {
+            if let Some(node) = child {
+                let mut text = String::new();
+                node.write_json(&mut text);
+                fields.push((key, text));
+            }
+        }
+        let flags = [
+            ("primitives", self.primitives),
+            ("deep", self.deep),
+            ("text", self.text),
+            ("whole", self.whole),
+        ];
+        for (key, flag) in flags {
+            if flag {
+                fields.push((key, "true".to_owned()));
+            }
+        }
+        if !self.deep_unless.is_empty() {
+            fields.push(("deep_unless", names_json(self.deep_unless)));
+        }
+        if !self.unless.is_empty() {
+            let pairs: Vec<String> = self
+                .unless
+                .iter()
+                .map(|(name, others)| format!("\"{name}\":{}", names_json(others)))
+                .collect();
+            fields.push(("unless", format!("{{{}}}", pairs.join(","))));
+        }
+        out.push('{');
+        for (i, (key, value)) in fields.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push('"');
+            out.push_str(key);
+            out.push_str("\":");
+            out.push_str(value);
+        }
+        out.push('}');
+    }
+}
+
+const fn node() -> Node {
+    Node {
+        members: &[],
+        each: None,
+        first: None,
+        primitives: false,
+        deep: false,
+        deep_unless: &[],
+        unless: &[],
+        text: false,
+        whole: false,
+    }
+}
+
+fn names_json(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|name| format!("\"{name}\"")).collect();
+    format!("[{}]", quoted.join(","))
+}
+
+/// A value read for what it is, with nothing inside it.
+static LEAF: Node = node();
+
+/// A string that may be the model's answer.
+static TEXT: Node = Node {
+    text: true,
+    ..node()
+};
+
+/// Everything inside, for usage objects, whose members providers keep adding.
+static DEEP: Node = Node {
+    deep: true,
+    ..node()
+};
+
+/// A value the SDK parsed from the answer, checked as it is.
+static WHOLE: Node = Node {
+    whole: true,
+    ..node()
+};
+
+/// A content part (OpenAI, Anthropic, Gemini, Bedrock, Cohere, the AI SDK):
+/// its kind, its text and Gemini's reasoning mark.
+static PART: Node = Node {
+    members: &[("type", &LEAF), ("text", &TEXT), ("thought", &LEAF)],
+    ..node()
+};
+
+/// A content member: a string, null, or a list of parts.
+static CONTENT: Node = Node {
+    each: Some(&PART),
+    text: true,
+    ..node()
+};
+
+/// A message holding content (OpenAI Chat, Bedrock Converse, Cohere, Ollama).
+static MESSAGE: Node = Node {
+    members: &[("content", &CONTENT)],
+    ..node()
+};
+
+/// The AI SDK's finish reason: a word, or `{ unified, raw }`.
+static SDK_REASON: Node = Node {
+    members: &[("unified", &LEAF), ("raw", &LEAF)],
+    ..node()
+};
+
+static CHOICE: Node = Node {
+    members: &[
+        ("message", &MESSAGE),
+        ("text", &TEXT),
+        ("finish_reason", &LEAF),
+        ("native_finish_reason", &LEAF),
+    ],
+    ..node()
+};
+
+/// A Responses output item (messages beside reasoning and tool calls).
+static OUTPUT_ITEM: Node = Node {
+    members: &[("type", &LEAF), ("content", &CONTENT)],
+    ..node()
+};
+
+/// `output`: the Responses item list, or Bedrock Converse's `{ message }`.
+static OUTPUT: Node = Node {
+    members: &[("message", &MESSAGE)],
+    each: Some(&OUTPUT_ITEM),
+    ..node()
+};
+
+static GEMINI_CONTENT: Node = Node {
+    members: &[("parts", &PARTS)],
+    ..node()
+};
+
+static PARTS: Node = Node {
+    each: Some(&PART),
+    ..node()
+};
+
+static CANDIDATE: Node = Node {
+    members: &[("content", &GEMINI_CONTENT), ("finishReason", &LEAF)],
+    ..node()
+};
+
+/// An executor's time segment: which kind of call, and how it ended.
+static SEGMENT: Node = Node {
+    members: &[("type", &LEAF), ("finishReason", &SDK_REASON)],
+    ..node()
+};
+
+static SEGMENTS: Node = Node {
+    each: Some(&SEGMENT),
+    ..node()
+};
+
+static TIMING: Node = Node {
+    members: &[("timeSegments", &SEGMENTS)],
+    ..node()
+};
+
+static INCOMPLETE: Node = Node {
+    members: &[("reason", &LEAF)],
+    ..node()
+};
+
+/// A root that is a list: parts to join, or an executor's time segments.
+static ROOT_ITEM: Node = Node {
+    members: &[
+        ("type", &LEAF),
+        ("text", &TEXT),
+        ("thought", &LEAF),
+        ("finishReason", &SDK_REASON),
+    ],
+    ..node()
+};
+
+/// What checkOutput and detectTruncation read: the answer text and the
+/// finish reason, wherever each provider keeps them.
+pub static OUTPUT_PLAN: Node = Node {
+    members: &[
+        ("content", &CONTENT),
+        ("choices", &CHOICES),
+        ("output_text", &TEXT),
+        ("output", &OUTPUT),
+        ("candidates", &CANDIDATES),
+        ("message", &MESSAGE),
+        ("response", &TEXT),
+        ("text", &TEXT),
+        ("timing", &TIMING),
+        ("timeSegments", &SEGMENTS),
+        ("stop_reason", &LEAF),
+        ("stopReason", &LEAF),
+        ("finish_reason", &LEAF),
+        ("native_finish_reason", &LEAF),
+        ("done_reason", &LEAF),
+        ("finishReason", &SDK_REASON),
+        ("status", &LEAF),
+        ("incomplete_details", &INCOMPLETE),
+        ("object", &WHOLE),
+    ],
+    each: Some(&ROOT_ITEM),
+    // Ollama's `response` and the AI SDK's `text` are read only where no
+    // provider's own content is.
+    unless: &[
+        ("response", &EARLIER_ANSWERS),
+        ("text", &EARLIER_ANSWERS_AND_RESPONSE),
+    ],
+    ..node()
+};
+
+const EARLIER_ANSWERS: [&str; 6] = [
+    "content",
+    "choices",
+    "output_text",
+    "output",
+    "candidates",
+    "message",
+];
+const EARLIER_ANSWERS_AND_RESPONSE: [&str; 7] = [
+    "content",
+    "choices",
+    "output_text",
+    "output",
+    "candidates",
+    "message",
+    "response",
+];
+
+static CHOICES: Node = Node {
+    first: Some(&CHOICE),
+    ..node()
+};
+
+static CANDIDATES: Node = Node {
+    first: Some(&CANDIDATE),
+    ..node()
+};
+
+/// What normalizeUsage and guardedCall's accounting read. A bare usage
+/// object is read whole (a provider's new counter must not be lost); a
+/// response, recognised by the members only a response has, gives its usage
+/// members whole and its own top-level numbers (Ollama keeps its counts
+/// there), never its content, request or headers.
+pub static USAGE_PLAN: Node = Node {
+    members: &[
+        ("totalUsage", &DEEP),
+        ("usage", &DEEP),
+        ("usageMetadata", &DEEP),
+        ("billed_units", &DEEP),
+        ("tokens", &DEEP),
+        ("cost", &DEEP),
+        ("timing", &DEEP),
+    ],
+    primitives: true,
+    deep_unless: &crate::usage::RESPONSE_MARKERS,
+    ..node()
+};
+
+/// Both plans, as the JavaScript reader loads them:
+/// `{ output, usage, deep_limit }`.
+#[must_use]
+pub fn plans_json() -> String {
+    let mut out = String::from("{\"output\":");
+    OUTPUT_PLAN.write_json(&mut out);
+    out.push_str(",\"usage\":");
+    USAGE_PLAN.write_json(&mut out);
+    out.push_str(&format!(",\"deep_limit\":{DEEP_LIMIT}}}"));
+    out
+}
+
+/// The member name of a reference to a text string in the reader's copy.
+const TEXT_REFERENCE: &str = "\u{0}";
+
+/// Reads what the facade's reader put in the input buffer (`whole`): text
+/// strings from the start, and at `copy_start` the JSON text
+/// `[[byte length of each string], copy]`. Gives the strings and the copy
+/// with each reference `{"\u0000": i}` replaced by the string
+/// `"\u0000" + i`, a stand-in that only [`text_index`] reads: the readers
+/// never look inside the answer text, so it stays where it is, uncopied.
+#[must_use]
+pub fn read_copy(whole: &str, copy_start: usize) -> Option<(Vec<&str>, serde_json::Value)> {
+    // Read as a Value, whose parser the crate has anyway: a typed parse of
+    // the pair would add its own code to the wasm.
+    let serde_json::Value::Array(mut pair) = serde_json::from_str(whole.get(copy_start..)?).ok()?
+    else {
+        return None;
+    };
+    if pair.len() != 2 {
+        return None;
+    }
+    let mut copy = pair.pop()?;
+    let lengths = pair.pop()?;
+    let lengths = lengths.as_array()?;
+    let mut texts = Vec::with_capacity(lengths.len());
+    let mut at = 0usize;
+    for length in lengths {
+        let end = at.checked_add(usize::try_from(length.as_u64()?).ok()?)?;
+        if end > copy_start {
+            return None;
+        }
+        texts.push(whole.get(at..end)?);
+        at = end;
+    }
+    stand_in(&mut copy, texts.len(), 0)?;
+    Some((texts, copy))
+}
+
+/// Replaces each text reference with its stand-in; `None` for a reference
+/// to no string, or a copy deeper than any plan.
+fn stand_in(value: &mut serde_json::Value, count: usize, depth: usize) -> Option<()> {
+    use serde_json::Value;
+    if depth > 64 {
+        return None;
+    }
+    match value {
+        Value::Object(map) => {
+            if let Some(index) = map.get(TEXT_REFERENCE) {
+                let index = usize::try_from(index.as_u64()?)
+                    .ok()
+                    .filter(|i| *i < count)?;
+                *value = Value::String(format!("{TEXT_REFERENCE}{index}"));
+                return Some(());
+            }
+            map.values_mut()
+                .try_for_each(|member| stand_in(member, count, depth + 1))
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .try_for_each(|item| stand_in(item, count, depth + 1)),
+        _ => Some(()),
+    }
+}
+
+/// The index of the text string an answer read from the copy is, when it
+/// is exactly one of them (not several joined).
+#[must_use]
+pub fn text_index(answer: &str) -> Option<usize> {
+    let digits = answer.strip_prefix(TEXT_REFERENCE)?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,345 @@
+//! The plans cover what the readers read: for every response shape the core
+//! reads, reading the copy a plan makes gives exactly what reading the whole
+//! response gives. `prune` is the copy the JavaScript reader makes, written
+//! over JSON values.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+use super::*;
+use crate::finish::finish_reason_of;
+use crate::response::read_output;
+use crate::usage::normalize_usage;
+use serde_json::{json, Map, Value};
+
+fn prune(value: &Value, node: &Node) -> Value {
+    prune_as(value, node, true)
+}
+
+/// The copy as the reader makes it of a class instance (`lazy`: members in
+/// plan order, `unless` observed) or of a plain object (every listed member
+/// that is there).
+fn prune_as(value: &Value, node: &Node, lazy: bool) -> Value {
+    if node.whole {
+        return value.clone();
+    }
+    match value {
+        Value::Array(items) => {
+            if node.deep {
+                return deep(value, 0);
+            }
+            if let Some(each) = node.each {
+                Value::Array(
+                    items
+                        .iter()
+                        .map(|item| prune_as(item, each, lazy))
+                        .collect(),
+                )
+            } else if let Some(first) = node.first {
+                Value::Array(
+                    items
+                        .first()
+                        .map(|item| prune_as(item, first, lazy))
+                        .into_iter()
+                        .collect(),
+                )
+            } else {
+                Value::Array(Vec::new())
+            }
+        }
+        Value::Object(map) => {
+            if node.deep {
+                return deep(value, 0);
+            }
+            let present: Vec<&str> = node
+                .deep_unless
+                .iter()
+                .copied()
+                .filter(|marker| map.contains_key(*marker))
+                .collect();
+            if !node.deep_unless.is_empty() && present.is_empty() {
+                return deep(value, 0);
+            }
+            let mut out = Map::new();
+            if node.primitives {
+                for (key, member) in map {
+                    if !member.is_object() && !member.is_array() {
+                        out.insert(key.clone(), member.clone());
+                    }
+                }
+            }
+            for marker in present {
+                out.entry(marker.to_owned()).or_insert(Value::Null);
+            }
+            for (key, child) in node.members {
+                let skipped = lazy
+                    && node.unless.iter().any(|(name, others)| {
+                        name == key
+                            && others.iter().any(|other| {
+                                out.get(*other).is_some_and(|copied| copied != &json!([]))
+                            })
+                    });
+                if skipped {
+                    continue;
+                }
+                if let Some(member) = map.get(*key) {
+                    out.insert((*key).to_owned(), prune_as(member, child, lazy));
+                }
+            }
+            Value::Object(out)
+        }
+        other => other.clone(),
+    }
+}
+
+fn deep(value: &Value, depth: usize) -> Value {
+    match value {
+        Value::Array(items) if depth < DEEP_LIMIT => {
+            Value::Array(items.iter().map(|item| deep(item, depth + 1)).collect())
+        }
+        Value::Object(map) if depth < DEEP_LIMIT => Value::Object(
+            map.iter()
+                .map(|(key, member)| (key.clone(), deep(member, depth + 1)))
+                .collect(),
+        ),
+        Value::Array(_) | Value::Object(_) => Value::Null,
+        other => other.clone(),
+    }
+}
+
+/// A member no plan lists, which a reader must never need.
+fn with_decoys(mut value: Value) -> Value {
+    if let Value::Object(map) = &mut value {
+        map.insert(
+            "request".into(),
+            json!({ "body": { "messages": [{ "content": "secret prompt" }] } }),
+        );
+        map.insert("headers".into(), json!({ "x-request-id": "abc" }));
+        map.insert(
+            "providerExtension".into(),
+            json!({ "a": { "b": { "c": [1, 2, 3] } } }),
+        );
+    }
+    value
+}
+
+fn responses() -> Vec<Value> {
+    let part = |text: &str| json!({ "type": "text", "text": text });
+    vec![
+        json!("{\"a\":1}"),
+        json!({ "content": "{\"a\":1}", "finishReason": "stop" }),
+        json!({ "content": null, "finishReason": "tool_calls" }),
+        json!({ "content": null, "text": "{\"stale\":true}", "finishReason": "stop" }),
+        json!([part("{\"a\":"), part("1}")]),
+        json!([{ "type": "model", "finishReason": "length" }, { "type": "tool" }]),
+        // OpenAI Chat, with a refusal and with a tool call.
+        json!({
+            "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt",
+            "choices": [{ "index": 0, "message": { "role": "assistant", "content": "{\"a\":1}", "refusal": null },
+                          "finish_reason": "stop", "logprobs": null }],
+            "usage": { "prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15,
+                       "prompt_tokens_details": { "cached_tokens": 2, "audio_tokens": 0 },
+                       "completion_tokens_details": { "reasoning_tokens": 1 } },
+            "system_fingerprint": "fp"
+        }),
+        json!({ "choices": [{ "message": { "content": null, "tool_calls": [{ "id": "t" }] }, "finish_reason": "tool_calls" },
+                            { "message": { "content": "second" } }] }),
+        json!({ "choices": [{ "text": "{\"a\":1}", "finish_reason": "length" }] }),
+        json!({ "choices": [{ "message": { "content": [part("{\"a\":1}")] }, "finish_reason": null, "native_finish_reason": "MAX_TOKENS" }] }),
+        json!({ "choices": [] , "text": "x" }),
+        // OpenAI Responses.
+        json!({
+            "id": "resp_1", "object": "response", "status": "incomplete",
+            "incomplete_details": { "reason": "max_output_tokens" },
+            "output": [
+                { "type": "reasoning", "summary": [{ "type": "summary_text", "text": "thinking" }] },
+                { "type": "message", "role": "assistant", "content": [{ "type": "output_text", "text": "{\"a\":", "annotations": [] }] }
+            ],
+            "usage": { "input_tokens": 3, "output_tokens": 4, "total_tokens": 7,
+                       "input_tokens_details": { "cached_tokens": 1 }, "output_tokens_details": { "reasoning_tokens": 2 } }
+        }),
+        json!({ "object": "response", "status": "completed", "output_text": "{\"a\":1}", "output": [] }),
+        // Anthropic Messages, with thinking.
+        json!({
+            "id": "msg_1", "type": "message", "role": "assistant", "model": "claude",
+            "content": [{ "type": "thinking", "thinking": "hm", "signature": "s" }, part("{\"a\":1}")],
+            "stop_reason": "max_tokens", "stop_sequence": null,
+            "usage": { "input_tokens": 5, "output_tokens": 6, "cache_read_input_tokens": 1,
+                       "cache_creation_input_tokens": 2, "server_tool_use": { "web_search_requests": 1 } }
+        }),
+        // Gemini, with a thought part.
+        json!({
+            "candidates": [{ "content": { "role": "model", "parts": [{ "text": "plan", "thought": true }, { "text": "{\"a\":1}" }] },
+                             "finishReason": "MAX_TOKENS", "safetyRatings": [] }],
+            "usageMetadata": { "promptTokenCount": 4, "candidatesTokenCount": 5, "totalTokenCount": 9,
+                               "thoughtsTokenCount": 2, "promptTokensDetails": [{ "modality": "TEXT", "tokenCount": 4 }] },
+            "modelVersion": "gemini"
+        }),
+        // Bedrock Converse.
+        json!({
+            "output": { "message": { "role": "assistant", "content": [{ "text": "{\"a\":1}" }] } },
+            "stopReason": "max_tokens",
+            "usage": { "inputTokens": 3, "outputTokens": 4, "totalTokens": 7, "cacheReadInputTokens": 1 },
+            "metrics": { "latencyMs": 10 }
+        }),
+        // Cohere v2.
+        json!({
+            "id": "c", "finish_reason": "MAX_TOKENS",
+            "message": { "role": "assistant", "content": [part("{\"a\":1}")] },
+            "usage": { "billed_units": { "input_tokens": 3, "output_tokens": 4 }, "tokens": { "input_tokens": 5, "output_tokens": 6 } }
+        }),
+        json!({ "meta": { "billed_units": { "input_tokens": 1 } }, "text": "{}" }),
+        // Ollama chat and generate.
+        json!({ "model": "llama", "message": { "role": "assistant", "content": "{\"a\":1}" }, "done": true,
+                "done_reason": "length", "prompt_eval_count": 3, "eval_count": 4, "total_duration": 100 }),
+        json!({ "model": "llama", "response": "{\"a\":1}", "done": true, "done_reason": "stop", "eval_count": 2 }),
+        // The Vercel AI SDK result, as its getters read.
+        json!({
+            "text": "{\"a\":1}", "content": [{ "type": "reasoning", "text": "why" }, part("{\"a\":1}")],
+            "finishReason": { "unified": "length", "raw": "max_tokens" },
+            "usage": { "inputTokens": { "total": 3, "cacheRead": 1 }, "outputTokens": { "total": 4, "reasoning": 1 }, "totalTokens": 7 }
+        }),
+        json!({ "text": "{}", "finishReason": "stop", "usage": { "promptTokens": 1, "completionTokens": 2, "totalTokens": 3 } }),
+        // The AI SDK's generateObject result.
+        json!({ "object": { "colour": "red", "deep": [[[{ "a": 1 }]]] }, "finishReason": "stop",
+                "response": { "id": "r", "headers": { "h": "v" } }, "usage": { "inputTokens": 1 } }),
+        json!({ "object": "red", "finishReason": "length" }),
+        json!({ "text": "{}", "usage": { "inputTokens": 1, "outputTokens": 2 }, "totalUsage": { "inputTokens": 3, "outputTokens": 5 },
+                "steps": [{ "text": "prompt and answer", "usage": { "inputTokens": 2 } }] }),
+        // An executor's record.
+        json!({
+            "content": "{\"a\":1}",
+            "timing": { "startTime": 1, "timeSegments": [{ "type": "model", "finishReason": "length" }, { "type": "tool", "finishReason": "stop" }] },
+            "tokens": { "input": 1, "output": 2 }, "cost": { "total": 0.1 },
+            "usage": { "prompt_tokens": 1 }
+        }),
+        json!({ "timeSegments": [{ "type": "model", "finishReason": { "unified": "stop" } }], "content": "{}" }),
+        // Bare usage objects, read whole.
+        json!({ "prompt_tokens": 1, "completion_tokens": 2, "prompt_tokens_details": { "cached_tokens": 1 }, "new_counter": { "x": 3 } }),
+        json!({ "input_tokens": 1, "output_tokens": 2, "server_tool_use": { "web_search_requests": 2 } }),
+        json!({ "promptTokenCount": 1, "candidatesTokenCount": 2, "cacheTokensDetails": [{ "modality": "TEXT", "tokenCount": 1 }] }),
+        json!({ "tokens": { "input": 1 }, "cost": { "total": 2 }, "timing": { "timeSegments": [] } }),
+        json!({ "status": "incomplete", "incomplete_details": { "reason": "content_filter" } }),
+        json!({ "status": "  " }),
+        json!(null),
+        json!(7),
+        json!({}),
+    ]
+}
+
+#[test]
+fn the_output_plan_reads_what_the_readers_read() {
+    for response in responses() {
+        for given in [response.clone(), with_decoys(response.clone())] {
+            for lazy in [true, false] {
+                let copy = prune_as(&given, &OUTPUT_PLAN, lazy);
+                assert_eq!(
+                    read_output(&copy),
+                    read_output(&given),
+                    "content of {given}"
+                );
+                assert_eq!(
+                    finish_reason_of(&copy),
+                    finish_reason_of(&given),
+                    "finish reason of {given}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_usage_plan_reads_what_normalize_usage_reads() {
+    for response in responses() {
+        let copy = prune(&response, &USAGE_PLAN);
+        assert_eq!(
+            normalize_usage(&copy),
+            normalize_usage(&response),
+            "usage of {response}"
+        );
+    }
+}
+
+#[test]
+fn a_response_gives_no_content_request_or_headers_to_the_usage() {
+    let response = with_decoys(json!({
+        "choices": [{ "message": { "content": "the answer" } }],
+        "usage": { "prompt_tokens": 1, "completion_tokens": 2 }
+    }));
+    let copy = prune(&response, &USAGE_PLAN);
+    let text = copy.to_string();
+    assert!(
+        !text.contains("the answer")
+            && !text.contains("secret prompt")
+            && !text.contains("x-request-id"),
+        "{text}"
+    );
+    assert_eq!(normalize_usage(&copy), normalize_usage(&response));
+}
+
+#[test]
+fn a_class_instance_is_read_no_further_than_its_answer() {
+    // @google/genai's `text` getter warns about non-text parts; it is not read.
+    let response =
+        json!({ "candidates": [{ "content": { "parts": [{ "text": "{}" }] } }], "text": "{}" });
+    let copy = prune(&response, &OUTPUT_PLAN);
+    assert!(copy.get("text").is_none(), "{copy}");
+    assert!(prune(&json!({ "text": "{}" }), &OUTPUT_PLAN)
+        .get("text")
+        .is_some());
+}
+
+#[test]
+fn the_output_plan_leaves_unread_members_out() {
+    let copy = prune(&with_decoys(json!({ "content": "x" })), &OUTPUT_PLAN);
+    assert_eq!(copy, json!({ "content": "x" }));
+}
+
+#[test]
+fn the_plans_serialise_for_the_reader() {
+    let plans: Value = serde_json::from_str(&plans_json()).unwrap();
+    assert_eq!(plans["deep_limit"], json!(DEEP_LIMIT));
+    assert_eq!(plans["output"]["members"][0][0], json!("content"));
+    assert_eq!(plans["output"]["members"][0][1]["text"], json!(true));
+    assert_eq!(plans["usage"]["primitives"], json!(true));
+    assert_eq!(plans["usage"]["deep_unless"][0], json!("id"));
+    assert_eq!(
+        plans["output"]["members"][1][1]["first"]["members"][0][0],
+        json!("message")
+    );
+    assert!(plans["output"]["members"][0][1].get("deep").is_none());
+}
+
+#[test]
+fn the_copy_refers_to_texts_in_the_buffer() {
+    let texts = "{\"a\":1}é";
+    let copy = r#"[[7,2],{"choices":[{"message":{"content":{"\u0000":0}},"finish_reason":"stop"}],"text":{"\u0000":1}}]"#;
+    let whole = format!("{texts}{copy}");
+    let (found, value) = read_copy(&whole, texts.len()).unwrap();
+    assert_eq!(found, vec!["{\"a\":1}", "é"]);
+    let read = read_output(&value);
+    assert_eq!(read.content.as_deref().and_then(text_index), Some(0));
+    assert_eq!(read.finish_reason.as_deref(), Some("stop"));
+}
+
+#[test]
+fn joined_parts_are_not_one_text() {
+    let texts = "{\"a\":1}";
+    let copy = r#"[[4,3],{"content":[{"type":"text","text":{"\u0000":0}},{"type":"text","text":{"\u0000":1}}]}]"#;
+    let whole = format!("{texts}{copy}");
+    let (found, value) = read_copy(&whole, texts.len()).unwrap();
+    assert_eq!(found, vec!["{\"a\"", ":1}"]);
+    assert_eq!(
+        read_output(&value).content.as_deref().and_then(text_index),
+        None
+    );
+}
+
+#[test]
+fn a_bad_copy_is_refused() {
+    // A length past the copy, a reference to no string, a copy that is not JSON.
+    assert!(read_copy(r#"ab[[3],{"text":{"\u0000":0}}]"#, 2).is_none());
+    assert!(read_copy(r#"ab[[2],{"text":{"\u0000":1}}]"#, 2).is_none());
+    assert!(read_copy(r#"ab[[2],{"text""#, 2).is_none());
+    assert_eq!(text_index("\u{0}"), None);
+    assert_eq!(text_index("\u{0}1x"), None);
+    assert_eq!(text_index("1"), None);
+}
