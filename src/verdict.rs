@@ -181,17 +181,33 @@ impl Verdict {
 
 /// Unwraps a response-format wrapper (`{ name?, schema: {...}, strict? }`):
 /// an object whose `schema` member is an object and which has no validation
-/// keywords of its own. Returns the schema and the wrapper's `strict`.
+/// keywords of its own. Returns the schema and the wrapper's `strict`. The
+/// providers' own request forms unwrap too: OpenAI Chat's `response_format`
+/// (`{ type: "json_schema", json_schema: { name, schema, strict } }`) and
+/// the Responses API's `text.format` (`{ type: "json_schema", name, schema,
+/// strict }`).
 pub fn unwrap_response_format(schema: &Value) -> (&Value, Option<bool>) {
     let Some(map) = schema.as_object() else {
         return (schema, None);
     };
+    let provider_form = map.get("type").and_then(Value::as_str) == Some("json_schema");
+    if provider_form && map.len() == 2 {
+        if let Some(inner @ Value::Object(_)) = map.get("json_schema") {
+            let unwrapped = unwrap_response_format(inner);
+            if !std::ptr::eq(unwrapped.0, inner) {
+                return unwrapped;
+            }
+        }
+    }
     let inner = match map.get("schema") {
         Some(inner @ Value::Object(_)) => inner,
         _ => return (schema, None),
     };
     const WRAPPER_KEYS: [&str; 5] = ["name", "schema", "strict", "description", "title"];
-    if map.keys().all(|k| WRAPPER_KEYS.contains(&k.as_str())) {
+    if map
+        .keys()
+        .all(|k| WRAPPER_KEYS.contains(&k.as_str()) || (provider_form && k == "type"))
+    {
         (inner, map.get("strict").and_then(Value::as_bool))
     } else {
         (schema, None)

@@ -195,6 +195,32 @@ fn response_format_wrapper_is_unwrapped() {
 }
 
 #[test]
+fn the_providers_request_forms_unwrap_too() {
+    // OpenAI Chat's response_format.
+    let chat = json!({"type": "json_schema", "json_schema": {"name": "obs", "strict": false, "schema": schema()}});
+    assert_eq!(unwrap_response_format(&chat), (&schema(), Some(false)));
+    // The Responses API's text.format.
+    let responses =
+        json!({"type": "json_schema", "name": "obs", "strict": true, "schema": schema()});
+    assert_eq!(unwrap_response_format(&responses), (&schema(), Some(true)));
+    let v = check_output(
+        &json!(r#"{"observations":[{"type":"?","text":"","importance":1}]}"#),
+        SchemaInput::Json(&chat),
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(v.failure, Some(Failure::Schema));
+    // Not the forms: another type, extra members, a json_schema that wraps nothing.
+    for other in [
+        json!({"type": "object", "json_schema": {"schema": schema()}}),
+        json!({"type": "json_schema", "json_schema": {"schema": schema()}, "x": 1}),
+        json!({"type": "json_schema", "json_schema": {"type": "object"}}),
+    ] {
+        assert_eq!(unwrap_response_format(&other).0, &other, "{other}");
+    }
+}
+
+#[test]
 fn error_hash_depends_on_class_and_pairs_only() {
     let a = check(json!(
         r#"{"observations":[{"type":"x","text":"a","importance":1}]}"#

@@ -638,3 +638,25 @@ describe("checkOutput: schema forms", () => {
     assert.equal(verdict.errors[0].path, "");
   });
 });
+
+describe("checkOutput: the providers' response-format request members", () => {
+  const schema = { type: "object", required: ["a"], properties: { a: { type: "string" } } };
+  const chat = { type: "json_schema", json_schema: { name: "x", schema, strict: false } };
+  const responses = { type: "json_schema", name: "x", schema, strict: true };
+
+  test("OpenAI Chat's response_format and the Responses API's text.format check against the schema they carry", async () => {
+    for (const format of [chat, responses, JSON.stringify(chat)]) {
+      const bad = guard.checkOutput('{"a":5}', format);
+      assert.equal(bad.ok, false, `accepted against ${JSON.stringify(format)}`);
+      assert.equal(bad.failure, "schema");
+      assert.equal(bad.degraded, false);
+      assert.equal(guard.checkOutput('{"a":"x"}', format).ok, true);
+    }
+    assert.equal(guard.compileSchema(chat).isValid({ a: 5 }), false);
+    // Their strict flag is the wrapper's: strict: false makes guardedCall lenient.
+    const lenient = await guard.guardedCall({}, async () => ({ content: '{"a":5}' }), { schema: chat });
+    assert.equal(lenient.attempts, 1);
+    assert.ok(lenient.warning);
+    await assert.rejects(guard.guardedCall({}, async () => ({ content: '{"a":5}' }), { schema: responses }), guard.StructuredOutputError);
+  });
+});

@@ -1,0 +1,195 @@
+// The calls users make, side by side in one process, as ratios.
+//
+// For each workload of bench/workloads.mjs, every checkOutput call shape the
+// README shows (a string, `{ content, finishReason }` or an OpenAI chat
+// completion; a Validator, a schema object or a response-format wrapper;
+// with and without options besides maxErrors), beside:
+// - the executor design this package replaces, written from its
+//   description: the finish reason of the last model segment, JSON.parse
+//   with a code-fence fallback, an LRU of ajv validators keyed by
+//   JSON.stringify(schema), ajv with allErrors and ajv-formats, on the same
+//   chat completion + wrapper;
+// - plain JSON.parse + a precompiled ajv validator on the text.
+// And guardedCall's overhead per attempt (everything but the model call: a
+// callModel that returns a ready response) beside one checkOutput of the
+// same response.
+//   node bench/user-path.mjs [--only small,rows50] [--ms 40] [--rounds 7]
+//   bun bench/user-path.mjs  (the same)
+// Prints a markdown table: µs per call (median over rounds) and each shape's
+// ratio to the lane, to the executor design and to JSON.parse + ajv.
+import { workloads } from "./workloads.mjs";
+import * as guard from "../pkg/node.mjs";
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? args[at + 1] : fallback;
+};
+const ONLY = option("only", "small,rows50,refs,rows2000").split(",");
+const SLICE_MS = Number(option("ms", "40"));
+const ROUNDS = Number(option("rounds", "7"));
+const runtime = process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.versions.node}`;
+
+const { default: Ajv2020 } = await import("ajv/dist/2020.js");
+const { default: addFormats } = await import("ajv-formats");
+
+let sink = 0;
+
+/** The OpenAI chat completion an SDK hands back for `text`. */
+function chatCompletion(text) {
+  return {
+    id: "chatcmpl-bench",
+    object: "chat.completion",
+    created: 1760000000,
+    model: "gpt-4o-mini-2024-07-18",
+    choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null, annotations: [] }, logprobs: null, finish_reason: "stop" }],
+    usage: {
+      prompt_tokens: 512,
+      completion_tokens: 180,
+      total_tokens: 692,
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    },
+    service_tier: "default",
+    system_fingerprint: "fp_bench",
+  };
+}
+
+const wrapperOf = (schema) => ({ type: "json_schema", json_schema: { name: "extraction", schema, strict: true } });
+
+/**
+ * The executor design: an agent handler's own check, as such handlers are
+ * written before a guard replaces them.
+ */
+function executorDesign() {
+  const cache = new Map();
+  const LIMIT = 64;
+  const validatorFor = (schema) => {
+    const key = JSON.stringify(schema);
+    let validate = cache.get(key);
+    if (validate !== undefined) {
+      cache.delete(key);
+      cache.set(key, validate);
+      return validate;
+    }
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    validate = ajv.compile(schema);
+    cache.set(key, validate);
+    if (cache.size > LIMIT) cache.delete(cache.keys().next().value);
+    return validate;
+  };
+  const FENCE = /```(?:json)?\s*\n([\s\S]*?)\n\s*```/;
+  return (response, wrapper) => {
+    const choice = response.choices?.[0];
+    const segments = response.timing?.timeSegments;
+    const lastModel = Array.isArray(segments) ? segments.filter((s) => s.type === "model").at(-1) : undefined;
+    const finishReason = lastModel?.finishReason ?? choice?.finish_reason;
+    if (finishReason === "length") return { ok: false, failure: "truncated" };
+    const content = choice?.message?.content;
+    if (typeof content !== "string") return { ok: false, failure: "empty" };
+    let value;
+    try {
+      value = JSON.parse(content);
+    } catch {
+      const fenced = FENCE.exec(content);
+      if (fenced === null) return { ok: false, failure: "unparseable" };
+      try {
+        value = JSON.parse(fenced[1]);
+      } catch {
+        return { ok: false, failure: "unparseable" };
+      }
+    }
+    const validate = validatorFor(wrapper.json_schema?.schema ?? wrapper);
+    return validate(value) ? { ok: true, value } : { ok: false, failure: "schema", errors: validate.errors.slice(0, 5) };
+  };
+}
+
+function shapesFor(w) {
+  const validator = guard.compileSchema(w.schema);
+  const schema = w.schema;
+  const wrapper = wrapperOf(w.schema);
+  const pair = { content: w.text, finishReason: "stop" };
+  const completion = chatCompletion(w.text);
+  const check = (verdict) => {
+    if (verdict.ok !== w.valid) throw new Error(`wrong verdict on ${w.id}: ${verdict.message}`);
+    sink ^= verdict.ok ? 1 : 2;
+  };
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  const ajvValidate = ajv.compile(w.schema);
+  const executor = executorDesign();
+  const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: "extract" }], response_format: wrapper };
+  const ready = Promise.resolve(completion);
+  return [
+    ["string + Validator (the lane)", () => check(guard.checkOutput(w.text, validator, { maxErrors: 5 }))],
+    ["string + Validator + { rules: [] }", () => check(guard.checkOutput(w.text, validator, { maxErrors: 5, rules: [] }))],
+    ["{ content, finishReason } + Validator", () => check(guard.checkOutput(pair, validator))],
+    ["chat completion + Validator", () => check(guard.checkOutput(completion, validator))],
+    ["string + schema object", () => check(guard.checkOutput(w.text, schema))],
+    ["chat completion + schema object", () => check(guard.checkOutput(completion, schema))],
+    ["chat completion + wrapper", () => check(guard.checkOutput(completion, wrapper))],
+    ["executor design (chat completion + wrapper)", () => check(executor(completion, wrapper))],
+    ["JSON.parse + ajv (string)", () => {
+      const ok = ajvValidate(JSON.parse(w.text));
+      if (ok !== w.valid) throw new Error("ajv disagrees");
+      sink ^= ok ? 1 : 2;
+    }],
+    ["guardedCall attempt (chat completion + wrapper)", async () => {
+      try {
+        const result = await guard.guardedCall(request, () => ready, { schema: wrapper });
+        sink ^= result.attempts;
+      } catch (error) {
+        if (w.valid || !(error instanceof guard.StructuredOutputError)) throw error;
+        sink ^= error.attempts;
+      }
+    }],
+  ];
+}
+
+/** Calls per slice measured in µs per call; async shapes are awaited. */
+async function slice(fn) {
+  const start = performance.now();
+  let calls = 0;
+  let now = start;
+  while (now - start < SLICE_MS) {
+    for (let i = 0; i < 8; i++) {
+      const r = fn();
+      if (r !== undefined) await r;
+    }
+    calls += 8;
+    now = performance.now();
+  }
+  return ((now - start) * 1000) / calls;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+console.log(`${runtime}, ${ROUNDS} rounds of ${SLICE_MS} ms slices per shape, interleaved; µs per call (median)`);
+for (const w of workloads().filter((x) => ONLY.includes(x.id))) {
+  const shapes = shapesFor(w);
+  for (const [, fn] of shapes) await slice(fn); // warm-up
+  const times = shapes.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    // A rotating order, so drift hits every shape alike.
+    for (let k = 0; k < shapes.length; k++) {
+      const i = (k + round) % shapes.length;
+      times[i].push(await slice(shapes[i][1]));
+    }
+  }
+  const med = times.map(median);
+  const lane = med[0];
+  const executor = med[shapes.findIndex(([name]) => name.startsWith("executor"))];
+  const ajv = med[shapes.findIndex(([name]) => name.startsWith("JSON.parse"))];
+  const check = med[shapes.findIndex(([name]) => name === "chat completion + wrapper")];
+  console.log(`\n### ${w.label} (${w.text.length.toLocaleString("en")} B, ${w.valid ? "valid" : "invalid"})`);
+  console.log("| call | µs | / lane | / executor design | / JSON.parse + ajv |");
+  console.log("|---|---:|---:|---:|---:|");
+  shapes.forEach(([name], i) => {
+    const cells = [med[i].toFixed(2), (med[i] / lane).toFixed(2) + "x", (med[i] / executor).toFixed(2) + "x", (med[i] / ajv).toFixed(2) + "x"];
+    console.log(`| ${name} | ${cells.join(" | ")} |`);
+  });
+  const overhead = med[shapes.length - 1];
+  console.log(`\nguardedCall per attempt / one checkOutput of the same response: ${(overhead / check).toFixed(2)}x`);
+}
+if (sink === 0.5) console.log(sink);
