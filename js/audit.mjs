@@ -265,7 +265,7 @@ function requestKey(line) {
  * or `onLine` as a LineSplitter callback) and read `report()` at any time.
  *
  * options: `validator` (from loadSchema or compileSchema; required),
- * `maxErrors`, `maxPaths`, `maxOpenRequests`, `badLineSamples`, `exactPaths`
+ * `maxErrors`, `toolName` (the output comes as a call of that tool), `maxPaths`, `maxOpenRequests`, `badLineSamples`, `exactPaths`
  * (keep array indices in issue paths instead of collapsing them to `*`).
  */
 export class Audit {
@@ -273,7 +273,7 @@ export class Audit {
     const o = { ...DEFAULTS, ...options };
     if (!o.validator) throw new TypeError("an Audit needs a validator (see loadSchema)");
     this.validator = o.validator;
-    this.checkOptions = { maxErrors: o.maxErrors };
+    this.checkOptions = o.toolName === undefined ? { maxErrors: o.maxErrors } : { maxErrors: o.maxErrors, toolName: o.toolName };
     this.exactPaths = Boolean(o.exactPaths);
     this.maxOpenRequests = o.maxOpenRequests;
     this.badLineSamples = o.badLineSamples;

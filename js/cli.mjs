@@ -26,6 +26,7 @@ Options:
       --json                print the report as one JSON object
       --top <n>             rows in the paths and codes tables (default ${DEFAULTS.top})
       --max-errors <n>      issues collected per response (default ${DEFAULTS.maxErrors})
+      --tool-name <name>    the output comes as a call of this tool: check its arguments
       --formats <mode>      "assert" (default) or "annotate" (format is not checked)
       --exact-paths         keep array indices in paths instead of showing them as *
       --max-line-bytes <n>  longer lines are counted as bad, not read (default ${DEFAULTS.maxLineBytes})
@@ -43,6 +44,7 @@ const OPTIONS = {
   json: { type: "boolean" },
   top: { type: "string" },
   "max-errors": { type: "string" },
+  "tool-name": { type: "string" },
   formats: { type: "string" },
   "exact-paths": { type: "boolean" },
   "max-line-bytes": { type: "string" },
@@ -65,6 +67,11 @@ function wholeNumber(values, name, min) {
     throw new UsageError(`--${name} takes a whole number from ${min} up, not "${text}"`);
   }
   return Number(text);
+}
+
+function toolName(name) {
+  if (name === "") throw new UsageError("--tool-name takes a tool's name, not an empty string");
+  return name;
 }
 
 function parse(argv) {
@@ -91,6 +98,7 @@ function parse(argv) {
     json: Boolean(values.json),
     top: wholeNumber(values, "top", 1) ?? DEFAULTS.top,
     maxErrors: wholeNumber(values, "max-errors", 1) ?? DEFAULTS.maxErrors,
+    toolName: toolName(values["tool-name"]),
     formats: values.formats,
     exactPaths: Boolean(values["exact-paths"]),
     maxLineBytes: wholeNumber(values, "max-line-bytes", 1) ?? DEFAULTS.maxLineBytes,
@@ -187,6 +195,7 @@ async function audit(options) {
   const run = new Audit({
     validator,
     maxErrors: options.maxErrors,
+    toolName: options.toolName,
     maxPaths: options.maxPaths,
     exactPaths: options.exactPaths,
   });
@@ -209,7 +218,7 @@ async function audit(options) {
     const full = {
       input: options.input,
       schema: { file: options.schemaFile, hash: validator.schemaHash },
-      options: { maxErrors: options.maxErrors, formats: options.formats ?? "assert", maxLineBytes: options.maxLineBytes, top: options.top },
+      options: { maxErrors: options.maxErrors, toolName: options.toolName ?? null, formats: options.formats ?? "assert", maxLineBytes: options.maxLineBytes, top: options.top },
       ...report,
     };
     process.stdout.write(`${JSON.stringify(full, null, 2)}\n`);

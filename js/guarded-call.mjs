@@ -28,7 +28,7 @@ function abortReason(signal) {
 
 function checkOptionsOf(options) {
   const picked = {};
-  for (const key of ["maxErrors", "requireObject", "formats", "draft", "rejectUnknownFields", "unknownFormats", "resources", "customFormats", "rules"]) {
+  for (const key of ["maxErrors", "requireObject", "toolName", "formats", "draft", "rejectUnknownFields", "unknownFormats", "resources", "customFormats", "rules"]) {
     if (options[key] !== undefined) picked[key] = options[key];
   }
   return picked;

@@ -93,6 +93,11 @@ export interface CheckOptions extends CompileOptions, ValidateOptions {
   onInvalidSchema?: "degrade" | "throw";
   /** Business rules; a broken one is a "rule" failure. */
   rules?: Rule[];
+  /**
+   * The output comes as a call of this tool (a forced tool call): its
+   * arguments are checked instead of the text content.
+   */
+  toolName?: string;
 }
 
 export interface OkVerdict<T = unknown> {

@@ -55,7 +55,13 @@ pub const COMPILE_OPTION_NAMES: [&str; 6] = [
 ];
 
 /// The options `checkOutput` takes besides `compileSchema`'s.
-pub const CHECK_OPTION_NAMES: [&str; 4] = ["maxErrors", "requireObject", "onInvalidSchema", "rules"];
+pub const CHECK_OPTION_NAMES: [&str; 5] = [
+    "maxErrors",
+    "requireObject",
+    "onInvalidSchema",
+    "rules",
+    "toolName",
+];
 
 /// The options `guardedCall` takes besides `checkOutput`'s.
 pub const GUARD_OPTION_NAMES: [&str; 12] = [
@@ -75,7 +81,11 @@ pub const GUARD_OPTION_NAMES: [&str; 12] = [
 
 /// Refuses an option name none of `known` has: a typo such as
 /// `maxError: 0` must not quietly mean "the default".
-pub fn reject_unknown(options: &Value, known: &[&[&str]], function: &str) -> Result<(), ArgumentError> {
+pub fn reject_unknown(
+    options: &Value,
+    known: &[&[&str]],
+    function: &str,
+) -> Result<(), ArgumentError> {
     let Some(map) = as_map(options)? else {
         return Ok(());
     };
@@ -86,7 +96,10 @@ pub fn reject_unknown(options: &Value, known: &[&[&str]], function: &str) -> Res
         None => Ok(()),
         Some(key) => {
             let shown: String = key.chars().take(40).collect();
-            let all: Vec<&str> = known.iter().flat_map(|names| names.iter().copied()).collect();
+            let all: Vec<&str> = known
+                .iter()
+                .flat_map(|names| names.iter().copied())
+                .collect();
             Err(ArgumentError::new(format!(
                 "\"{shown}\" is not an option of {function}; its options are {}",
                 all.join(", ")
@@ -247,6 +260,16 @@ pub fn check_options(options: &Value) -> Result<CheckOptions, ArgumentError> {
         },
         compile: compile_options(options)?,
         rules: crate::rules::parse_rules(member(map, "rules"))?,
+        tool_name: match member(map, "toolName") {
+            None => None,
+            Some(Value::String(name)) if !name.is_empty() => Some(name.clone()),
+            Some(other) => {
+                return Err(ArgumentError::new(format!(
+                    "options.toolName must be a tool's name (a non-empty string), not {}",
+                    crate::schema::type_name(other)
+                )))
+            }
+        },
     })
 }
 
@@ -364,7 +387,10 @@ mod tests {
         assert_eq!(b.for_class(Failure::Truncated), Some(0));
         assert_eq!(b.for_class(Failure::Rule), None);
         assert_eq!(budgets(&Value::Null).unwrap(), Budgets::default());
-        assert_eq!(budgets(&json!({"total": null})).unwrap(), Budgets::default());
+        assert_eq!(
+            budgets(&json!({"total": null})).unwrap(),
+            Budgets::default()
+        );
     }
 
     #[test]

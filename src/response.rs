@@ -161,6 +161,134 @@ fn part_text(part: &Value) -> Option<&str> {
     part.get("text")?.as_str()
 }
 
+/// A tool call a response carries, in any provider's or SDK's shape.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    pub id: Option<String>,
+    pub name: String,
+    pub arguments: ToolArguments,
+}
+
+/// A tool call's arguments: JSON text the model wrote (OpenAI Chat and
+/// Responses), or a value the SDK already parsed (Anthropic, Bedrock,
+/// Gemini, the AI SDK).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolArguments {
+    Text(String),
+    Value(Value),
+    Missing,
+}
+
+impl ToolArguments {
+    fn of(value: Option<&Value>) -> Self {
+        match value {
+            None | Some(Value::Null) => ToolArguments::Missing,
+            Some(Value::String(text)) => ToolArguments::Text(text.clone()),
+            Some(other) => ToolArguments::Value(other.clone()),
+        }
+    }
+
+    /// The arguments as the text the check stages read.
+    #[must_use]
+    pub fn text(&self) -> Option<String> {
+        match self {
+            ToolArguments::Text(text) => Some(text.clone()),
+            ToolArguments::Value(value) => Some(value.to_string()),
+            ToolArguments::Missing => None,
+        }
+    }
+}
+
+/// Every tool call in a response, in order: OpenAI Chat `tool_calls` (and
+/// Ollama's), Responses `function_call` items, Anthropic `tool_use` blocks,
+/// Bedrock Converse `toolUse`, Gemini `functionCall` parts, and the AI SDK's
+/// `tool-call` content parts. Reasoning and text are not tool calls.
+#[must_use]
+pub fn read_tool_calls(output: &Value) -> Vec<ToolCall> {
+    let mut calls = Vec::new();
+    let Some(object) = output.as_object() else {
+        return calls;
+    };
+    let str_at =
+        |value: &Value, key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
+    let from_parts = |parts: Option<&Value>, calls: &mut Vec<ToolCall>| {
+        for part in parts.and_then(Value::as_array).into_iter().flatten() {
+            let kind = part.get("type").and_then(Value::as_str);
+            if kind == Some("tool_use") || kind == Some("function_call") {
+                // Anthropic (and Anthropic bodies through Bedrock InvokeModel).
+                if let Some(name) = str_at(part, "name") {
+                    let arguments = part.get("input").or_else(|| part.get("arguments"));
+                    // A Responses item answers to its call_id.
+                    let id = str_at(part, "call_id").or_else(|| str_at(part, "id"));
+                    calls.push(ToolCall {
+                        id,
+                        name,
+                        arguments: ToolArguments::of(arguments),
+                    });
+                }
+            } else if kind == Some("tool-call") {
+                // The Vercel AI SDK's content parts.
+                if let Some(name) = str_at(part, "toolName") {
+                    let id = str_at(part, "toolCallId");
+                    calls.push(ToolCall {
+                        id,
+                        name,
+                        arguments: ToolArguments::of(part.get("input")),
+                    });
+                }
+            } else if let Some(call) = part.get("toolUse") {
+                // Bedrock Converse.
+                if let Some(name) = str_at(call, "name") {
+                    let id = str_at(call, "toolUseId");
+                    calls.push(ToolCall {
+                        id,
+                        name,
+                        arguments: ToolArguments::of(call.get("input")),
+                    });
+                }
+            } else if let Some(call) = part.get("functionCall") {
+                // Gemini.
+                if let Some(name) = str_at(call, "name") {
+                    let id = str_at(call, "id");
+                    calls.push(ToolCall {
+                        id,
+                        name,
+                        arguments: ToolArguments::of(call.get("args")),
+                    });
+                }
+            }
+        }
+    };
+    from_parts(object.get("content"), &mut calls);
+    from_parts(output.pointer("/output/message/content"), &mut calls);
+    from_parts(output.pointer("/candidates/0/content/parts"), &mut calls);
+    // Responses: function_call items sit in `output` beside the message.
+    from_parts(object.get("output").filter(|o| o.is_array()), &mut calls);
+    for message in [output.pointer("/choices/0/message"), object.get("message")]
+        .into_iter()
+        .flatten()
+    {
+        for call in message
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let function = call.get("function");
+            if let Some(name) = function.and_then(|f| str_at(f, "name")) {
+                let id = str_at(call, "id");
+                let arguments = ToolArguments::of(function.and_then(|f| f.get("arguments")));
+                calls.push(ToolCall {
+                    id,
+                    name,
+                    arguments,
+                });
+            }
+        }
+    }
+    calls
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {

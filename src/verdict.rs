@@ -77,6 +77,9 @@ pub struct CheckOptions {
     pub compile: CompileOptions,
     /// Business rules, checked once the schema stage passes.
     pub rules: Vec<RuleSpec>,
+    /// The tool whose call carries the output (structured output delivered
+    /// as a forced tool call), instead of the text content.
+    pub tool_name: Option<String>,
 }
 
 pub const DEFAULT_MAX_ERRORS: usize = 5;
@@ -89,6 +92,7 @@ impl Default for CheckOptions {
             on_invalid_schema: OnInvalidSchema::Degrade,
             compile: CompileOptions::default(),
             rules: Vec::new(),
+            tool_name: None,
         }
     }
 }
@@ -223,7 +227,14 @@ pub fn check_output(
 ) -> Result<Verdict, SchemaError> {
     let (compiled, degraded) = resolve_schema(schema, options)?;
     let rules = compile_rules(&options.rules, &options.compile)?;
-    let read = read_output(output);
+    let mut read = read_output(output);
+    let tool_calls = crate::response::read_tool_calls(output);
+    if let Some(name) = &options.tool_name {
+        read.content = tool_calls
+            .iter()
+            .find(|call| &call.name == name)
+            .and_then(|call| call.arguments.text());
+    }
     let mut verdict = check_stages(
         read.content.as_deref(),
         read.finish_reason.as_deref(),
@@ -232,10 +243,56 @@ pub fn check_output(
         &rules,
         options,
     );
+    if verdict.failure == Some(Failure::Empty)
+        && (!tool_calls.is_empty() || options.tool_name.is_some())
+    {
+        verdict.message = tool_calls_message(&tool_calls, options.tool_name.as_deref());
+    }
     if let (Some(content), Some(span)) = (read.content.as_deref(), verdict.span.clone()) {
         verdict.text = content.get(span).map(str::to_owned);
     }
     Ok(verdict)
+}
+
+/// Why a response that carries tool calls has no output to check. Tool
+/// names are written by the model, so only plain identifiers are named.
+fn tool_calls_message(calls: &[crate::response::ToolCall], tool_name: Option<&str>) -> String {
+    let plain = |name: &str| {
+        !name.is_empty()
+            && name.len() <= 64
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+    };
+    let mut names: Vec<&str> = calls
+        .iter()
+        .map(|call| call.name.as_str())
+        .filter(|name| plain(name))
+        .collect();
+    names.dedup();
+    let listed = if calls.is_empty() {
+        "no tool calls".to_owned()
+    } else if names.is_empty() {
+        format!("{} tool call(s)", calls.len())
+    } else {
+        format!(
+            "tool calls ({})",
+            names
+                .iter()
+                .map(|name| format!("\"{name}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    match tool_name {
+        Some(name) if plain(name) => format!(
+            "The response has no call of the tool \"{name}\" with arguments; it carries {listed}."
+        ),
+        Some(_) => format!("The response has no call of the tool named in toolName with arguments; it carries {listed}."),
+        None => format!(
+            "The response has no text content; it carries {listed}. If the output comes as a tool call, pass toolName to check that call's arguments."
+        ),
+    }
 }
 
 /// The same check for content the caller already holds as text (the common

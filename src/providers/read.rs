@@ -165,7 +165,46 @@ static WHOLE: Node = Node {
 /// A content part (OpenAI, Anthropic, Gemini, Bedrock, Cohere, the AI SDK):
 /// its kind, its text and Gemini's reasoning mark.
 static PART: Node = Node {
-    members: &[("type", &LEAF), ("text", &TEXT), ("thought", &LEAF)],
+    members: &[
+        ("type", &LEAF),
+        ("text", &TEXT),
+        ("thought", &LEAF),
+        // Tool calls: Anthropic's tool_use, the AI SDK's tool-call parts,
+        // Bedrock's toolUse and Gemini's functionCall.
+        ("id", &LEAF),
+        ("name", &LEAF),
+        ("input", &WHOLE),
+        ("toolCallId", &LEAF),
+        ("toolName", &LEAF),
+        ("toolUse", &BEDROCK_TOOL_USE),
+        ("functionCall", &GEMINI_CALL),
+    ],
+    ..node()
+};
+
+static BEDROCK_TOOL_USE: Node = Node {
+    members: &[("toolUseId", &LEAF), ("name", &LEAF), ("input", &WHOLE)],
+    ..node()
+};
+
+static GEMINI_CALL: Node = Node {
+    members: &[("id", &LEAF), ("name", &LEAF), ("args", &WHOLE)],
+    ..node()
+};
+
+/// OpenAI Chat's (and Ollama's) tool calls.
+static TOOL_CALLS: Node = Node {
+    each: Some(&TOOL_CALL),
+    ..node()
+};
+
+static TOOL_CALL: Node = Node {
+    members: &[("id", &LEAF), ("function", &FUNCTION)],
+    ..node()
+};
+
+static FUNCTION: Node = Node {
+    members: &[("name", &LEAF), ("arguments", &WHOLE)],
     ..node()
 };
 
@@ -178,7 +217,7 @@ static CONTENT: Node = Node {
 
 /// A message holding content (OpenAI Chat, Bedrock Converse, Cohere, Ollama).
 static MESSAGE: Node = Node {
-    members: &[("content", &CONTENT)],
+    members: &[("content", &CONTENT), ("tool_calls", &TOOL_CALLS)],
     ..node()
 };
 
@@ -200,7 +239,14 @@ static CHOICE: Node = Node {
 
 /// A Responses output item (messages beside reasoning and tool calls).
 static OUTPUT_ITEM: Node = Node {
-    members: &[("type", &LEAF), ("content", &CONTENT)],
+    members: &[
+        ("type", &LEAF),
+        ("content", &CONTENT),
+        ("id", &LEAF),
+        ("call_id", &LEAF),
+        ("name", &LEAF),
+        ("arguments", &WHOLE),
+    ],
     ..node()
 };
 
@@ -258,8 +304,8 @@ static ROOT_ITEM: Node = Node {
     ..node()
 };
 
-/// What checkOutput and detectTruncation read: the answer text and the
-/// finish reason, wherever each provider keeps them.
+/// What checkOutput and detectTruncation read: the answer text, the finish
+/// reason and the tool calls, wherever each provider keeps them.
 pub static OUTPUT_PLAN: Node = Node {
     members: &[
         ("content", &CONTENT),

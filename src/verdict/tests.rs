@@ -320,3 +320,56 @@ fn integers_past_2_53_are_checked_as_javascript_reads_them() {
     );
     assert!(check(r#"{"ids":[9007199254740994,9007199254740992],"n":9007199254740991}"#).ok());
 }
+
+#[test]
+fn a_forced_tool_call_is_the_output_with_tool_name() {
+    let schema =
+        json!({"type": "object", "required": ["a"], "properties": {"a": {"type": "integer"}}});
+    let with_tool = CheckOptions {
+        tool_name: Some("extract".into()),
+        ..CheckOptions::default()
+    };
+    let anthropic = json!({"content": [{"type": "tool_use", "id": "t", "name": "extract", "input": {"a": "x"}}], "stop_reason": "tool_use"});
+    let chat = json!({"choices": [{"message": {"content": null, "tool_calls": [
+        {"id": "c", "function": {"name": "extract", "arguments": "{\"a\":1}"}}]}, "finish_reason": "tool_calls"}]});
+    let cut = json!({"choices": [{"message": {"content": null, "tool_calls": [
+        {"id": "c", "function": {"name": "extract", "arguments": "{\"a\":"}}]}, "finish_reason": "length"}]});
+    let broken = json!({"choices": [{"message": {"content": null, "tool_calls": [
+        {"id": "c", "function": {"name": "extract", "arguments": "{\"a\":"}}]}, "finish_reason": "tool_calls"}]});
+    let run = |output: &Value, options: &CheckOptions| {
+        check_output(output, SchemaInput::Json(&schema), options).unwrap()
+    };
+    // A parsed value is checked as it is; argument text goes through every stage.
+    assert_eq!(run(&anthropic, &with_tool).failure, Some(Failure::Schema));
+    assert!(run(&chat, &with_tool).ok());
+    assert_eq!(run(&cut, &with_tool).failure, Some(Failure::Truncated));
+    assert_eq!(run(&broken, &with_tool).failure, Some(Failure::Unparseable));
+    // Without toolName the response has no output, and says what to pass.
+    let empty = run(&chat, &CheckOptions::default());
+    assert_eq!(empty.failure, Some(Failure::Empty));
+    assert!(
+        empty.message.contains("\"extract\"") && empty.message.contains("toolName"),
+        "{}",
+        empty.message
+    );
+    // Another tool's call is not the output.
+    let other = CheckOptions {
+        tool_name: Some("lookup".into()),
+        ..CheckOptions::default()
+    };
+    let missing = run(&chat, &other);
+    assert_eq!(missing.failure, Some(Failure::Empty));
+    assert!(
+        missing.message.contains("\"lookup\""),
+        "{}",
+        missing.message
+    );
+    // A name the model wrote that is not a plain identifier is not echoed.
+    let odd =
+        json!({"content": [{"type": "tool_use", "name": "sk-ant-secret value", "input": {}}]});
+    let message = run(&odd, &CheckOptions::default()).message;
+    assert!(
+        !message.contains("secret") && message.contains("1 tool call"),
+        "{message}"
+    );
+}

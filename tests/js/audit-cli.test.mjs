@@ -219,7 +219,7 @@ describe("audit: the sample log", { timeout: 60_000 }, () => {
     assert.equal(report.input, LOG_FILE);
     assert.equal(report.schema.file, SCHEMA_FILE);
     assert.equal(report.schema.hash, guard.compileSchema(SCHEMA).schemaHash);
-    assert.deepEqual(report.options, { maxErrors: 5, formats: "assert", maxLineBytes: 16 * 1024 * 1024, top: 50 });
+    assert.deepEqual(report.options, { maxErrors: 5, toolName: null, formats: "assert", maxLineBytes: 16 * 1024 * 1024, top: 50 });
   });
 
   test("the text table shows each figure", SPAWNS, async () => {

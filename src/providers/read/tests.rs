@@ -6,7 +6,7 @@
 
 use super::*;
 use crate::finish::finish_reason_of;
-use crate::response::read_output;
+use crate::response::{read_output, read_tool_calls};
 use crate::usage::normalize_usage;
 use serde_json::{json, Map, Value};
 
@@ -218,6 +218,24 @@ fn responses() -> Vec<Value> {
         json!({ "promptTokenCount": 1, "candidatesTokenCount": 2, "cacheTokensDetails": [{ "modality": "TEXT", "tokenCount": 1 }] }),
         json!({ "tokens": { "input": 1 }, "cost": { "total": 2 }, "timing": { "timeSegments": [] } }),
         json!({ "status": "incomplete", "incomplete_details": { "reason": "content_filter" } }),
+        // Tool calls in every shape.
+        json!({ "choices": [{ "message": { "content": null, "tool_calls": [
+            { "id": "call_1", "type": "function", "function": { "name": "extract", "arguments": "{\"a\":1}" } },
+            { "id": "call_2", "type": "function", "function": { "name": "other", "arguments": "{}" } }] },
+            "finish_reason": "tool_calls" }] }),
+        json!({ "output": [
+            { "type": "reasoning", "id": "rs_1", "summary": [] },
+            { "type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "extract", "arguments": "{\"a\":1}", "status": "completed" }] }),
+        json!({ "content": [{ "type": "text", "text": "Sure." },
+            { "type": "tool_use", "id": "toolu_1", "name": "extract", "input": { "a": [1, { "b": 2 }] } }], "stop_reason": "tool_use" }),
+        json!({ "output": { "message": { "content": [{ "toolUse": { "toolUseId": "t1", "name": "structured_output", "input": { "a": 1 } } }] } },
+                "stopReason": "tool_use" }),
+        json!({ "candidates": [{ "content": { "parts": [{ "functionCall": { "id": "g1", "name": "extract", "args": { "a": 1 } } }] },
+                                 "finishReason": "STOP" }] }),
+        json!({ "content": [{ "type": "tool-call", "toolCallId": "c1", "toolName": "extract", "input": { "a": 1 } }],
+                "finishReason": "tool-calls" }),
+        json!({ "model": "llama", "message": { "role": "assistant", "content": "",
+                "tool_calls": [{ "function": { "name": "extract", "arguments": { "a": 1 } } }] }, "done": true }),
         json!({ "status": "  " }),
         json!(null),
         json!(7),
@@ -240,6 +258,11 @@ fn the_output_plan_reads_what_the_readers_read() {
                     finish_reason_of(&copy),
                     finish_reason_of(&given),
                     "finish reason of {given}"
+                );
+                assert_eq!(
+                    read_tool_calls(&copy),
+                    read_tool_calls(&given),
+                    "tool calls of {given}"
                 );
             }
         }
