@@ -5,8 +5,10 @@ import * as facade from "./facade.mjs";
 import * as feedback from "./feedback.mjs";
 import { createGuardStats as createStats } from "./stats.mjs";
 import { withTypedErrors } from "./errors.mjs";
+import * as toolCalls from "./tool-calls.mjs";
 
 export const checkOutput = withTypedErrors("checkOutput", facade.checkOutput);
+export const checkToolCalls = withTypedErrors("checkToolCalls", toolCalls.checkToolCalls);
 export const compileSchema = withTypedErrors("compileSchema", facade.compileSchema);
 export const detectTruncation = withTypedErrors("detectTruncation", facade.detectTruncation);
 export const mergeUsage = withTypedErrors("mergeUsage", facade.mergeUsage);

@@ -470,3 +470,35 @@ export declare class StructuredOutputError<R = unknown> extends Error {
   verdicts: FailedVerdict[];
   stoppedBy: StopReason;
 }
+
+/** Why a tool call was refused before it ran. */
+export type ToolCallFailure = "unknown_tool" | "truncated" | "unparseable" | "not_object" | "schema";
+
+export interface ToolCallCheck {
+  id: string | null;
+  name: string;
+  ok: boolean;
+  /** The parsed arguments, when they pass. */
+  value?: unknown;
+  failure?: ToolCallFailure;
+  message: string;
+  errors: Issue[];
+  moreErrors: boolean;
+  errorHash: string | null;
+}
+
+export interface ToolCallsVerdict {
+  /** True only when every call passes (also for a response that makes none). */
+  ok: boolean;
+  /** The first refused call's failure. */
+  failure?: ToolCallFailure;
+  message: string;
+  calls: ToolCallCheck[];
+}
+
+/**
+ * Every tool call in `response` checked against the input schema of the
+ * tool it names, before it runs. `tools`: the request's tool declarations in
+ * any provider's or SDK's shape, or the whole request.
+ */
+export declare function checkToolCalls(response: object, tools: object, options?: Omit<CheckOptions, "toolName" | "rules">): ToolCallsVerdict;

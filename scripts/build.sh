@@ -35,7 +35,7 @@ done
 for entry in matchers matchers-register; do
   node_modules/.bin/esbuild "js/$entry.mjs" --platform=node --format=cjs --log-level=warning --outfile="pkg/$entry.cjs"
 done
-cp js/feedback.mjs js/read.mjs js/stats.mjs pkg/
+cp js/feedback.mjs js/read.mjs js/stats.mjs js/tool-calls.mjs pkg/
 cp README.md pkg/README.md
 cp LICENSE pkg/LICENSE
 

@@ -485,6 +485,47 @@ pub fn read_plans() -> String {
     crate::providers::read::plans_json()
 }
 
+/// The tool calls in a response read along `readPlans().output`, as JSON
+/// text: `{ finishReason, calls: [{ id, name, arguments }] }`, the
+/// arguments as JSON text (written here when the SDK had parsed them), ""
+/// when the call has none.
+#[wasm_bindgen(js_name = readToolCalls)]
+pub fn read_tool_calls(response_json: &str) -> Result<JsValue, JsValue> {
+    let response = parse_argument("the response", response_json)?;
+    let calls: Vec<Value> = crate::response::read_tool_calls(&response)
+        .into_iter()
+        .map(|call| {
+            serde_json::json!({
+                "id": call.id,
+                "name": call.name,
+                "arguments": call.arguments.text().unwrap_or_default(),
+            })
+        })
+        .collect();
+    let finish_reason = crate::finish::finish_reason_of(&response);
+    to_js(&serde_json::json!({ "finishReason": finish_reason, "calls": calls }))
+}
+
+/// The error hash of a failure that carries no issues (a call of a tool
+/// nobody declared), as a verdict's `errorHash` would be.
+#[wasm_bindgen(js_name = failureHash)]
+pub fn failure_hash(failure: &str) -> String {
+    crate::hash::hex_digest(failure.as_bytes())
+}
+
+/// The tools declared in `tools_json` (declarations in any shape, or a
+/// whole request), as JSON text: `[{ name, schemaPointer }]`, the pointer
+/// null for a tool that takes no arguments.
+#[wasm_bindgen(js_name = declaredTools)]
+pub fn declared_tools(tools_json: &str) -> Result<JsValue, JsValue> {
+    let tools = parse_argument("the tools", tools_json)?;
+    let declared: Vec<Value> = crate::providers::declarations::declared_tools(&tools)
+        .into_iter()
+        .map(|d| serde_json::json!({ "name": d.name, "schemaPointer": d.schema_pointer }))
+        .collect();
+    to_js(&declared)
+}
+
 /// Where requests declare tools (`crate::providers::tools::TOOL_PATHS`),
 /// as JSON text for the reader: `[{ path: string[], leaf }]`.
 #[wasm_bindgen(js_name = toolDeclarationPaths)]

@@ -2,4 +2,5 @@
 //! what the guard reads.
 
 pub mod tools;
+pub mod declarations;
 pub mod read;

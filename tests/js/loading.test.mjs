@@ -14,6 +14,7 @@ const PUBLIC_NAMES = [
   "appendOpenAIChatFeedback",
   "appendOpenAIResponsesFeedback",
   "checkOutput",
+  "checkToolCalls",
   "clearSchemaCache",
   "compileSchema",
   "createGuardStats",

@@ -1,0 +1,78 @@
+// checkToolCalls: every tool call in a response checked against the input
+// schema of the tool it names, before anything runs it. The core reads the
+// calls and the declarations (src/response.rs, src/providers/declarations.rs);
+// each call's arguments are then checked like an output, against the live
+// schema object found at the pointer the core gives (so it is compiled once
+// and found again by identity).
+import { argumentError } from "./errors.mjs";
+import { callRaw, checkDetailed, jsonText, rawGlue, readText } from "./facade.mjs";
+
+/** The failure classes of a call's check, from its arguments' verdict. */
+const CALL_FAILURE = { truncated: "truncated", empty: "unparseable", unparseable: "unparseable", not_object: "not_object", schema: "schema" };
+
+export function checkToolCalls(response, tools, options) {
+  if (response === null || typeof response !== "object") {
+    throw argumentError(`checkToolCalls takes a response object, not ${response === null ? "null" : typeof response}`);
+  }
+  if (tools === null || typeof tools !== "object") {
+    throw argumentError(`checkToolCalls takes the tool declarations (or the request), not ${tools === null ? "null" : typeof tools}`);
+  }
+  if (options?.toolName !== undefined || options?.rules !== undefined) {
+    throw argumentError("checkToolCalls checks every call against its own tool's schema: toolName and rules do not apply");
+  }
+  const raw = rawGlue();
+  const read = JSON.parse(callRaw(() => raw.readToolCalls(readText("the response", response, "output"))));
+  const declared = JSON.parse(callRaw(() => raw.declaredTools(jsonText("the tools", tools))));
+  const byName = new Map();
+  for (const tool of declared) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+
+  const calls = read.calls.map((call) => {
+    const tool = byName.get(call.name);
+    if (tool === undefined) {
+      return {
+        id: call.id,
+        name: call.name,
+        ok: false,
+        failure: "unknown_tool",
+        message: "The response calls a tool the request does not declare.",
+        errors: [],
+        moreErrors: false,
+        errorHash: callRaw(() => raw.failureHash("unknown_tool")),
+      };
+    }
+    // A tool declared without parameters takes any object.
+    const schema = tool.schemaPointer === null ? { type: "object" } : at(tools, tool.schemaPointer);
+    const { verdict } = checkDetailed({ content: call.arguments, finishReason: read.finishReason }, schema, options);
+    if (verdict.ok) return { id: call.id, name: call.name, ok: true, value: verdict.value, message: "The call's arguments match its tool's schema.", errors: [], moreErrors: false, errorHash: null };
+    return {
+      id: call.id,
+      name: call.name,
+      ok: false,
+      failure: CALL_FAILURE[verdict.failure] ?? verdict.failure,
+      message: verdict.failure === "empty" ? "The call has no arguments." : verdict.message,
+      errors: verdict.errors,
+      moreErrors: verdict.moreErrors,
+      errorHash: verdict.errorHash,
+    };
+  });
+  const refused = calls.filter((call) => !call.ok);
+  if (refused.length === 0) {
+    return { ok: true, message: calls.length === 0 ? "The response makes no tool calls." : `All ${calls.length} tool call(s) match their tools' schemas.`, calls };
+  }
+  return {
+    ok: false,
+    failure: refused[0].failure,
+    message: `${refused.length} of ${calls.length} tool call(s) refused; the first: ${refused[0].message}`,
+    calls,
+  };
+}
+
+/** The value at a JSON Pointer the core gave into the live declarations. */
+function at(root, pointer) {
+  let node = root;
+  for (const token of pointer.split("/").slice(1)) {
+    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    node = Array.isArray(node) ? node[Number(key)] : node?.[key];
+  }
+  return node;
+}

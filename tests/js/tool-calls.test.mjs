@@ -1,0 +1,112 @@
+// checkToolCalls: an agent loop checks every tool call against its tool's
+// declared input schema before running it. The real clients are driven
+// against a local server in each provider's wire format.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { GoogleGenAI } from "@google/genai";
+import { jsonSchema, tool } from "ai";
+import * as guard from "../../pkg/node.mjs";
+import { withWireServer } from "./wire-server.mjs";
+
+const WEATHER = { type: "object", required: ["city"], additionalProperties: false, properties: { city: { type: "string", minLength: 1 }, unit: { enum: ["C", "F"] } } };
+const SEND = { type: "object", required: ["to"], properties: { to: { type: "string", format: "email" } } };
+
+const chatWithCalls = (calls, finish = "tool_calls") => ({
+  id: "chatcmpl-1",
+  object: "chat.completion",
+  created: 1,
+  model: "gpt-4o-mini",
+  choices: [{
+    index: 0,
+    message: { role: "assistant", content: null, tool_calls: calls.map(([name, args], i) => ({ id: `call_${i}`, type: "function", function: { name, arguments: args } })) },
+    finish_reason: finish,
+  }],
+});
+
+describe("checkToolCalls", () => {
+  test("OpenAI Chat: each call against its own tool, every failure class, from the real client", async () => {
+    const replies = [
+      chatWithCalls([["get_weather", '{"city":"Oslo","unit":"C"}'], ["send_mail", '{"to":"a@example.com"}']]),
+      chatWithCalls([["get_weather", '{"city":"Oslo","unit":"K"}'], ["send_mail", '{"to":"not an address"}'], ["delete_all", "{}"], ["get_weather", '{"city":'], ["get_weather", "[]"]]),
+      chatWithCalls([["get_weather", '{"city":"Os']], "length"),
+    ];
+    await withWireServer(replies, async (server) => {
+      const client = new OpenAI({ apiKey: "test", baseURL: `${server.url}/v1` });
+      const request = {
+        model: "gpt-4o-mini",
+        messages: [{ role: "user", content: "weather, then mail it" }],
+        tools: [
+          { type: "function", function: { name: "get_weather", parameters: WEATHER } },
+          { type: "function", function: { name: "send_mail", parameters: SEND } },
+        ],
+      };
+      const good = guard.checkToolCalls(await client.chat.completions.create(request), request);
+      assert.equal(good.ok, true, good.message);
+      assert.deepEqual(good.calls.map((c) => [c.id, c.name, c.ok]), [["call_0", "get_weather", true], ["call_1", "send_mail", true]]);
+      assert.deepEqual(good.calls[0].value, { city: "Oslo", unit: "C" });
+
+      const bad = guard.checkToolCalls(await client.chat.completions.create(request), request.tools, { maxErrors: 1 });
+      assert.equal(bad.ok, false);
+      assert.deepEqual(bad.calls.map((c) => c.failure), ["schema", "schema", "unknown_tool", "unparseable", "not_object"]);
+      assert.equal(bad.calls[0].errors[0].path, "/unit");
+      assert.equal(bad.calls[1].errors[0].code, "format");
+      assert.equal(bad.failure, "schema");
+      for (const call of bad.calls) assert.equal(typeof call.errorHash, "string");
+      // Messages never quote the arguments.
+      assert.equal(JSON.stringify(bad).includes("not an address"), false);
+
+      const cut = guard.checkToolCalls(await client.chat.completions.create(request), request);
+      assert.equal(cut.calls[0].failure, "truncated");
+    });
+  });
+
+  test("Anthropic tool_use with input_schema, from the real client", async () => {
+    const message = {
+      id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-5",
+      content: [{ type: "text", text: "Checking." }, { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "" } }],
+      stop_reason: "tool_use", stop_sequence: null, usage: { input_tokens: 5, output_tokens: 5 },
+    };
+    await withWireServer([message], async (server) => {
+      const client = new Anthropic({ apiKey: "test", baseURL: server.url });
+      const request = { model: "claude-sonnet-4-5", max_tokens: 100, messages: [{ role: "user", content: "?" }], tools: [{ name: "get_weather", input_schema: WEATHER }] };
+      const verdict = guard.checkToolCalls(await client.messages.create(request), request);
+      assert.equal(verdict.ok, false);
+      assert.equal(verdict.calls[0].id, "toolu_1");
+      assert.equal(verdict.calls[0].errors[0].code, "minLength");
+    });
+  });
+
+  test("Gemini functionCall against functionDeclarations, from the real @google/genai client", async () => {
+    const body = { candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Oslo" } } }] }, finishReason: "STOP" }] };
+    await withWireServer([body], async (server) => {
+      const ai = new GoogleGenAI({ apiKey: "test", httpOptions: { baseUrl: server.url } });
+      const request = { model: "gemini-2.5-flash", contents: "?", config: { tools: [{ functionDeclarations: [{ name: "get_weather", parametersJsonSchema: WEATHER }] }] } };
+      const verdict = guard.checkToolCalls(await ai.models.generateContent(request), request);
+      assert.equal(verdict.ok, true, verdict.message);
+    });
+  });
+
+  test("Responses function_call items, Bedrock toolUse, AI SDK and MCP declarations", () => {
+    const responses = { object: "response", output: [{ type: "function_call", call_id: "call_9", name: "get_weather", arguments: '{"city":"Oslo","extra":1}' }] };
+    const verdict = guard.checkToolCalls(responses, [{ type: "function", name: "get_weather", parameters: WEATHER }]);
+    assert.equal(verdict.calls[0].id, "call_9");
+    assert.equal(verdict.calls[0].errors[0].code, "additionalProperties");
+    const bedrock = { output: { message: { content: [{ toolUse: { toolUseId: "t1", name: "get_weather", input: { city: "Oslo" } } }] } }, stopReason: "tool_use" };
+    assert.equal(guard.checkToolCalls(bedrock, { toolConfig: { tools: [{ toolSpec: { name: "get_weather", inputSchema: { json: WEATHER } } }] } }).ok, true);
+    const aiSdkTools = { get_weather: tool({ inputSchema: jsonSchema(WEATHER), execute: async () => "sunny" }) };
+    const aiSdkResult = { content: [{ type: "tool-call", toolCallId: "c1", toolName: "get_weather", input: { unit: "C" } }] };
+    assert.equal(guard.checkToolCalls(aiSdkResult, aiSdkTools).calls[0].errors[0].code, "required");
+    const mcp = [{ name: "get_weather", inputSchema: WEATHER }];
+    assert.equal(guard.checkToolCalls(aiSdkResult, mcp).ok, false);
+  });
+
+  test("no tool calls is ok; bad arguments are typed errors", () => {
+    const verdict = guard.checkToolCalls({ choices: [{ message: { content: "hi" }, finish_reason: "stop" }] }, []);
+    assert.deepEqual(verdict, { ok: true, message: "The response makes no tool calls.", calls: [] });
+    for (const bad of [() => guard.checkToolCalls("x", []), () => guard.checkToolCalls({}, null), () => guard.checkToolCalls({}, [], { toolName: "a" })]) {
+      assert.throws(bad, (error) => error instanceof TypeError && error.code === "invalid_argument");
+    }
+  });
+});
