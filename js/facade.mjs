@@ -1,6 +1,8 @@
 // The public API over the raw wasm exports. Values cross into wasm as JSON
-// text (see src/wasm.rs); this file turns arguments into that text, results
-// into the shapes API.md promises, and raw errors into typed errors.
+// text or, on the lanes, as bytes encoded into the core's input buffer (see
+// src/wasm.rs); a response is first copied along the core's read plan (see
+// js/read.mjs). This file turns arguments into that form, results into the
+// shapes API.md promises, and raw errors into typed errors.
 import { SchemaError, argumentError, withTypedErrors } from "./errors.mjs";
 import { copyAlong } from "./read.mjs";
 
@@ -1055,8 +1057,12 @@ export function redactPath(path) {
 }
 
 /** What checked a response, for audit records. */
+/** The core's version, the same for every instance of one build. */
+let version;
+
 export function validatorVersion() {
-  return callRaw(() => raw.validatorVersion());
+  version ??= callRaw(() => raw.validatorVersion());
+  return version;
 }
 
 /**

@@ -1,9 +1,12 @@
 //! The JavaScript boundary: the only file that knows about wasm-bindgen.
 //!
 //! Values come in as JSON text that the JS facade made with `JSON.stringify`
-//! (or that the caller already had): parsing text here is cheaper than walking
-//! JS objects through js-sys, and serde_json's recursion limit turns hostile
-//! nesting into a clear error instead of a stack overflow. Results leave as
+//! (or that the caller already had); a response comes as the copy the
+//! facade's reader made of it along a read plan (`crate::providers::read`),
+//! and on the lanes as bytes the facade encoded into the input buffer.
+//! Parsing text here is cheaper than walking JS objects through js-sys, and
+//! serde_json's recursion limit turns hostile nesting into a clear error
+//! instead of a stack overflow. Results leave as
 //! JSON text too, which the facade turns into plain objects with one
 //! `JSON.parse`: measured, that is several times cheaper than building the
 //! object one property at a time through wasm-bindgen imports.
