@@ -929,7 +929,10 @@ export function normalizeUsage(usageOrResponse) {
 }
 
 export function mergeUsage(...usages) {
-  const text = jsonText("the usages", usages.map((u) => (u === undefined ? null : u)));
+  // Each usage, or response carrying one, is read along the usage plan: a
+  // response's content, request and headers never reach the merge.
+  const read = usages.map((u) => (u === undefined ? null : u !== null && typeof u === "object" ? readCopy("the usages", u, "usage") : u));
+  const text = jsonText("the usages", read);
   return callRawJson(() => raw.mergeUsage(text));
 }
 

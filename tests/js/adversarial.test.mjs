@@ -245,10 +245,10 @@ describe("100,000-deep nesting", () => {
     assert.deepEqual(guard.detectTruncation({ choices: [deepObject] }), { truncated: false, finishReason: null });
     // Usage is copied whole only to a fixed depth.
     assert.deepEqual(guard.normalizeUsage({ usage: { prompt_tokens: 3, extra: deepObject } }).tokens.input, 3);
+    assert.equal(guard.mergeUsage({ tokens: { input: 1 } }, { tokens: deepObject }).tokens.input, 1);
     for (const [name, fn] of [
       ["validate(object)", () => validator.validate(deepObject)],
       ["isValid(array)", () => validator.isValid(deepArray)],
-      ["mergeUsage(object)", () => guard.mergeUsage({ tokens: { input: 1 } }, { tokens: deepObject })],
     ]) {
       const result = outcome(fn, name);
       assert.ok(result.error, `${name} returned ${JSON.stringify(result.value)?.slice(0, 200)}`);
