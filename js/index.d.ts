@@ -71,6 +71,34 @@ export declare class Validator<T = unknown> {
   readonly schemaHash: string;
   /** Releases the compiled schema's wasm memory now rather than at garbage collection. */
   free(): void;
+  /** The Validator as a Standard Schema (and Standard JSON Schema), for the frameworks that take one. */
+  readonly "~standard": StandardSchemaProps<T>;
+}
+
+/** Standard Schema v1 with Standard JSON Schema (https://standardschema.dev), as a Validator implements it. */
+export interface StandardSchemaProps<T> {
+  readonly version: 1;
+  readonly vendor: "structured-output-guard";
+  /** Synchronous. */
+  readonly validate: (value: unknown) => { readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
+  /** Targets "draft-2020-12" and "draft-07"; any other throws a TypeError with code "invalid_argument". */
+  readonly jsonSchema: {
+    readonly input: (options: StandardJsonSchemaOptions) => Record<string, unknown>;
+    readonly output: (options: StandardJsonSchemaOptions) => Record<string, unknown>;
+  };
+  /** Types only: carries `T` for inference in the frameworks; absent at runtime. */
+  readonly types?: { readonly input: T; readonly output: T };
+}
+
+export interface StandardJsonSchemaOptions {
+  readonly target: "draft-2020-12" | "draft-07" | "openapi-3.0" | ({} & string);
+  readonly libraryOptions?: Record<string, unknown>;
+}
+
+export interface StandardIssue {
+  readonly message: string;
+  /** Keys from the root; array indices as numbers. */
+  readonly path: ReadonlyArray<string | number>;
 }
 
 export type JsonSchema = Record<string, unknown> | boolean;

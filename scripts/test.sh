@@ -97,6 +97,8 @@ tally "$(sed -nE 's/^ℹ pass ([0-9]+)$/\1/p' "$logdir/package.log" | tail -1)" 
 
 step "Public types (tsc --noEmit --strict over tests/types/usage.ts)"
 if node_modules/.bin/tsc -p tests/types; then tally 1 0; echo "types: ok"; else tally 0 1; status=1; fi
+# The Validator as the AI SDK's types take it (a Standard Schema of T).
+if node_modules/.bin/tsc -p tests/types/tsconfig.frameworks.json; then tally 1 0; echo "framework types: ok"; else tally 0 1; status=1; fi
 
 rm -rf "$logdir"
 echo

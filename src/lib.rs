@@ -22,6 +22,7 @@ pub mod repair;
 pub mod rescue;
 pub mod response;
 pub mod rules;
+pub mod standard;
 pub mod usage;
 pub mod verdict;
 

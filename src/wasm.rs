@@ -509,6 +509,24 @@ pub fn read_tool_calls(response_json: &str) -> Result<JsValue, JsValue> {
     to_js(&serde_json::json!({ "finishReason": finish_reason, "calls": calls }))
 }
 
+/// A compiled schema's source as Standard JSON Schema's `jsonSchema.input`
+/// and `output` give it: written for `target` ("draft-2020-12" or
+/// "draft-07"), as JSON text. `options_json` holds the compile options the
+/// schema was compiled with (their `draft` says which draft the schema is
+/// written in when its `$schema` does not).
+#[wasm_bindgen(js_name = standardJsonSchema)]
+pub fn standard_json_schema(
+    schema_json: &str,
+    target: &str,
+    options_json: &str,
+) -> Result<JsValue, JsValue> {
+    let schema = parse_schema_text(schema_json).map_err(schema_error)?;
+    let options = parse_argument("the options", options_json)?;
+    let draft = options.get("draft").and_then(Value::as_str);
+    let out = crate::standard::for_target(&schema, target, draft).map_err(argument_error)?;
+    to_js(&out)
+}
+
 /// The error hash of a failure that carries no issues (a call of a tool
 /// nobody declared), as a verdict's `errorHash` would be.
 #[wasm_bindgen(js_name = failureHash)]
