@@ -24,15 +24,15 @@ bash scripts/wasm-opt.sh pkg/wasm/guard_bg.wasm pkg/wasm/guard_bg.wasm
 
 say "copying the JavaScript facade"
 find pkg -maxdepth 1 \( -name '*.mjs' -o -name '*.cjs' \) -delete
-cp js/api.mjs js/audit.mjs js/browser.mjs js/cli.mjs js/errors.mjs js/facade.mjs js/guarded-call.mjs js/node.mjs js/matchers.mjs js/matchers-register.mjs pkg/
+cp js/api.mjs js/audit.mjs js/browser.mjs js/cli.mjs js/errors.mjs js/facade.mjs js/guarded-call.mjs js/node.mjs js/matchers.mjs js/matchers-register.mjs js/ai-sdk.mjs pkg/
 # Each declaration file twice: .d.ts for import, .d.cts for require.
-for types in index matchers matchers-register; do
+for types in index matchers matchers-register ai-sdk; do
   cp "js/$types.d.ts" "pkg/$types.d.ts"
   cp "js/$types.d.ts" "pkg/$types.d.cts"
 done
-# The matchers import the package by its own name, so their CommonJS form
+# The matchers and the AI SDK middleware import the package by its own name, so their CommonJS form
 # is a plain transform (no bundle) that requires the same entry as the user.
-for entry in matchers matchers-register; do
+for entry in matchers matchers-register ai-sdk; do
   node_modules/.bin/esbuild "js/$entry.mjs" --platform=node --format=cjs --log-level=warning --outfile="pkg/$entry.cjs"
 done
 cp js/feedback.mjs js/read.mjs js/stats.mjs js/tool-calls.mjs pkg/

@@ -109,6 +109,7 @@ function assertReport(r, entry, matchersEntry) {
   assert.equal(r.sharedInstance, true, "the matchers use the same instance as the package import");
   assert.deepEqual(r.registered, ["toSatisfySchema", "toBeAcceptedOutput"]);
   assert.equal(r.installReturns, true);
+  assert.deepEqual(r.middleware, [2, 6, 6], "the AI SDK middleware resampled once and summed the usage");
 }
 
 describe("installed from the tarball", () => {

@@ -2,6 +2,7 @@
 // and `bun cjs.cjs`. Prints one JSON report for pack.test.mjs to check.
 const guard = require("structured-output-guard");
 const { installMatchers, matchers } = require("structured-output-guard/matchers");
+const { guardMiddleware } = require("structured-output-guard/ai-sdk");
 
 async function main() {
   const schema = { type: "object", required: ["d"], properties: { d: { type: "string", format: "date" } } };
@@ -32,6 +33,16 @@ async function main() {
   require("structured-output-guard/matchers/register");
   report.registered = [...registered];
   report.installReturns = installMatchers(globalThis.expect) === globalThis.expect;
+
+  // The AI SDK middleware, as wrapLanguageModel calls it.
+  const answers = [
+    { content: [{ type: "text", text: '{"d":"20' }], finishReason: { unified: "length", raw: "max_tokens" }, usage: { inputTokens: { total: 3 }, outputTokens: { total: 2 } } },
+    { content: [{ type: "text", text: '{"d":"2024-01-01"}' }], finishReason: { unified: "stop", raw: "stop" }, usage: { inputTokens: { total: 3 }, outputTokens: { total: 4 } } },
+  ];
+  let generated = 0;
+  const middleware = guardMiddleware({ schema });
+  const wrapped = await middleware.wrapGenerate({ doGenerate: async () => answers[generated++], params: { prompt: [] }, model: {} });
+  report.middleware = [generated, wrapped.usage.inputTokens.total, wrapped.usage.outputTokens.total];
 
   console.log(JSON.stringify(report));
 }

@@ -11,3 +11,5 @@ void passed;
 // @ts-expect-error rescue is "none" or "code_fence"
 const rescue: "fence" = verdict.ok ? verdict.rescue : "none";
 void rescue;
+import { guardMiddleware } from "structured-output-guard/ai-sdk";
+void guardMiddleware({ schema: { type: "object" } });

@@ -17,3 +17,9 @@ expect({ id: 1 }).toSatisfySchema({ type: "object" });
 expect("{}").toBeAcceptedOutput(validator, { maxErrors: 2 });
 // @ts-expect-error the matcher needs a schema
 expect({}).toSatisfySchema();
+import { guardMiddleware } from "structured-output-guard/ai-sdk";
+const middleware = guardMiddleware({ schema: { type: "object" }, retry: "repair" });
+const version: "v3" = middleware.specificationVersion;
+void version;
+// @ts-expect-error the middleware needs a schema
+guardMiddleware({});
