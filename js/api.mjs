@@ -13,7 +13,11 @@ export const compileSchema = withTypedErrors("compileSchema", facade.compileSche
 export const detectTruncation = withTypedErrors("detectTruncation", facade.detectTruncation);
 export const mergeUsage = withTypedErrors("mergeUsage", facade.mergeUsage);
 export const normalizeUsage = withTypedErrors("normalizeUsage", facade.normalizeUsage);
-export const repairFeedback = withTypedErrors("repairFeedback", facade.repairFeedback);
+export const repairFeedback = withTypedErrors("repairFeedback", (verdict, schema) =>
+  verdict !== null && typeof verdict === "object" && Array.isArray(verdict.calls)
+    ? toolCalls.toolCallsRepairFeedback(verdict, schema)
+    : facade.repairFeedback(verdict, schema),
+);
 export const rescueJson = withTypedErrors("rescueJson", facade.rescueJson);
 export const setSchemaCacheCapacity = withTypedErrors("setSchemaCacheCapacity", facade.setSchemaCacheCapacity);
 export const toProviderSchema = withTypedErrors("toProviderSchema", facade.toProviderSchema);

@@ -2,6 +2,25 @@
 // request plus exactly one user message; the original is never changed (the
 // caller may reuse it, and its tools, if any, never reach a retry anyway).
 import { argumentError } from "./errors.mjs";
+import { toolCallFeedback } from "./tool-calls.mjs";
+
+/** What a tool result says of a call that passed, in a turn where another was refused. */
+const NOT_RUN = "Not run: another tool call in this turn was refused. Call it again together with the corrected call.";
+
+/**
+ * A rejection of the response's tool calls (`{ response, toolCalls, tools }`:
+ * the response, its checkToolCalls verdict and the declarations), as one
+ * result per call: the feedback for a refused call, NOT_RUN for the rest.
+ * Undefined when the feedback is plain text.
+ */
+function toolResults(feedback) {
+  if (typeof feedback === "string" || feedback === null || typeof feedback !== "object") return undefined;
+  const { response, toolCalls, tools } = feedback;
+  if (response === null || typeof response !== "object") throw argumentError("a tool-call rejection needs the response whose calls were refused");
+  const texts = new Map(toolCallFeedback(toolCalls, tools).map((entry) => [entry.id, entry.text]));
+  if (texts.size === 0) throw argumentError("a tool-call rejection needs a refused verdict; every tool call here passed");
+  return toolCalls.calls.map((call) => ({ id: call.id, name: call.name, text: texts.get(call.id) ?? NOT_RUN, refused: !call.ok }));
+}
 
 function objectRequest(request, what) {
   if (request === null || typeof request !== "object" || Array.isArray(request)) {
@@ -19,6 +38,14 @@ function textArgument(text) {
 export function appendOpenAIChatFeedback(request, text) {
   const r = objectRequest(request, "appendOpenAIChatFeedback");
   if (!Array.isArray(r.messages)) throw argumentError("appendOpenAIChatFeedback needs a request with a messages array");
+  const results = toolResults(text);
+  if (results !== undefined) {
+    // The assistant turn that made the calls, then one tool message per call.
+    const message = text.response.choices?.[0]?.message;
+    if (!Array.isArray(message?.tool_calls)) throw argumentError("appendOpenAIChatFeedback: the response has no tool_calls to answer");
+    const assistant = { role: "assistant", content: message.content ?? null, tool_calls: message.tool_calls };
+    return { ...r, messages: [...r.messages, assistant, ...results.map((c) => ({ role: "tool", tool_call_id: c.id, content: c.text }))] };
+  }
   return { ...r, messages: [...r.messages, { role: "user", content: textArgument(text) }] };
 }
 
@@ -26,6 +53,12 @@ export function appendOpenAIChatFeedback(request, text) {
 export function appendAnthropicFeedback(request, text) {
   const r = objectRequest(request, "appendAnthropicFeedback");
   if (!Array.isArray(r.messages)) throw argumentError("appendAnthropicFeedback needs a request with a messages array");
+  const results = toolResults(text);
+  if (results !== undefined) {
+    if (!Array.isArray(text.response.content)) throw argumentError("appendAnthropicFeedback: the response has no content to answer");
+    const content = results.map((c) => ({ type: "tool_result", tool_use_id: c.id, is_error: true, content: c.text }));
+    return { ...r, messages: [...r.messages, { role: "assistant", content: text.response.content }, { role: "user", content }] };
+  }
   return { ...r, messages: [...r.messages, { role: "user", content: [{ type: "text", text: textArgument(text) }] }] };
 }
 
@@ -52,6 +85,13 @@ export function appendGeminiFeedback(request, text) {
   const r = objectRequest(request, "appendGeminiFeedback");
   const contents = geminiContents(r.contents);
   if (contents === undefined) throw argumentError("appendGeminiFeedback needs a request with contents (a string, a part, or a list)");
+  const results = toolResults(text);
+  if (results !== undefined) {
+    const turn = text.response.candidates?.[0]?.content;
+    if (!Array.isArray(turn?.parts)) throw argumentError("appendGeminiFeedback: the response has no candidate content to answer");
+    const parts = results.map((c) => ({ functionResponse: { ...(c.id === null ? {} : { id: c.id }), name: c.name, response: { error: c.text } } }));
+    return { ...r, contents: [...contents, { role: turn.role ?? "model", parts: turn.parts }, { role: "user", parts }] };
+  }
   return { ...r, contents: [...contents, { role: "user", parts: [{ text: textArgument(text) }] }] };
 }
 
@@ -60,6 +100,14 @@ export function appendOpenAIResponsesFeedback(request, text) {
   const r = objectRequest(request, "appendOpenAIResponsesFeedback");
   const input = typeof r.input === "string" ? [{ role: "user", content: r.input }] : r.input;
   if (!Array.isArray(input)) throw argumentError("appendOpenAIResponsesFeedback needs a request with an input string or array");
+  const results = toolResults(text);
+  if (results !== undefined) {
+    // The response's output items (reasoning included, which some models
+    // need back beside their calls), then one function_call_output per call.
+    if (!Array.isArray(text.response.output)) throw argumentError("appendOpenAIResponsesFeedback: the response has no output to answer");
+    const outputs = results.map((c) => ({ type: "function_call_output", call_id: c.id, output: c.text }));
+    return { ...r, input: [...input, ...text.response.output, ...outputs] };
+  }
   return { ...r, input: [...input, { role: "user", content: textArgument(text) }] };
 }
 

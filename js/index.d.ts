@@ -367,13 +367,26 @@ export declare function createGuardStats(): GuardStats;
  * anything that looks like a credential is redacted.
  */
 export declare function repairFeedback(verdict: FailedVerdict, schema?: SchemaInput | null): string;
+/** For a checkToolCalls verdict: one paragraph per refused call, constraints read from `tools`. */
+export declare function repairFeedback(verdict: ToolCallsVerdict, tools: object): string;
+
+/**
+ * Given to an appender instead of a text: the response whose tool calls were
+ * refused, its checkToolCalls verdict and the declarations. The appender adds
+ * the response's turn and one tool result per call, in the provider's shape.
+ */
+export interface ToolRejection {
+  response: object;
+  toolCalls: ToolCallsVerdict;
+  tools: object;
+}
 
 /** Adds feedback to a request as one user message; never mutates `request`. */
 export type FeedbackAppender<Req = any> = (request: Req, text: string) => Req;
-export declare function appendOpenAIChatFeedback<Req extends { messages: unknown[] }>(request: Req, text: string): Req;
-export declare function appendAnthropicFeedback<Req extends { messages: unknown[] }>(request: Req, text: string): Req;
-export declare function appendGeminiFeedback<Req extends { contents: unknown[] }>(request: Req, text: string): Req;
-export declare function appendOpenAIResponsesFeedback<Req extends { input: string | unknown[] }>(request: Req, text: string): Req;
+export declare function appendOpenAIChatFeedback<Req extends { messages: unknown[] }>(request: Req, feedback: string | ToolRejection): Req;
+export declare function appendAnthropicFeedback<Req extends { messages: unknown[] }>(request: Req, feedback: string | ToolRejection): Req;
+export declare function appendGeminiFeedback<Req extends { contents: unknown }>(request: Req, feedback: string | ToolRejection): Req;
+export declare function appendOpenAIResponsesFeedback<Req extends { input: string | unknown[] }>(request: Req, feedback: string | ToolRejection): Req;
 
 export interface GuardOptions<R = unknown> extends CheckOptions {
   schema: SchemaInput;

@@ -67,6 +67,35 @@ export function checkToolCalls(response, tools, options) {
   };
 }
 
+/**
+ * The repair feedback for each refused call of a checkToolCalls verdict,
+ * `[{ id, text }]`, with constraints read from the schema of the tool each
+ * call names in `tools` (the declarations, or the request).
+ */
+export function toolCallFeedback(verdict, tools) {
+  if (verdict === null || typeof verdict !== "object" || !Array.isArray(verdict.calls)) {
+    throw argumentError("the tool-call feedback needs a verdict from checkToolCalls");
+  }
+  if (tools === null || typeof tools !== "object") {
+    throw argumentError(`the tool-call feedback needs the tool declarations (or the request), not ${tools === null ? "null" : typeof tools}`);
+  }
+  const raw = rawGlue();
+  const declared = JSON.parse(callRaw(() => raw.declaredTools(jsonText("the tools", tools))));
+  const schemas = {};
+  for (const tool of declared) {
+    if (tool.schemaPointer !== null && !(tool.name in schemas)) schemas[tool.name] = at(tools, tool.schemaPointer);
+  }
+  const fields = verdict.calls.map((call) => ({ id: call.id, name: call.name, ok: call.ok, failure: call.failure, errors: call.errors, moreErrors: call.moreErrors }));
+  return JSON.parse(callRaw(() => raw.toolCallsFeedback(jsonText("the verdict", { calls: fields }), jsonText("the tools' schemas", schemas))));
+}
+
+/** repairFeedback for a checkToolCalls verdict: one paragraph per refused call. */
+export function toolCallsRepairFeedback(verdict, tools) {
+  const feedback = toolCallFeedback(verdict, tools);
+  if (feedback.length === 0) throw argumentError("repairFeedback needs a refused verdict; every tool call here passed");
+  return feedback.map((entry) => entry.text).join("\n\n");
+}
+
 /** The value at a JSON Pointer the core gave into the live declarations. */
 function at(root, pointer) {
   let node = root;

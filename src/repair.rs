@@ -77,6 +77,76 @@ pub fn repair_feedback(verdict: &Value, schema: Option<&Value>) -> Result<String
     })
 }
 
+/// The feedback for each refused call of a tool-calls verdict (as
+/// `checkToolCalls` returns it): `(id, text)` in the verdict's order, with
+/// constraints read from the schema of the tool each call names
+/// (`schemas`: name → input schema). Never a value from the arguments; tool
+/// names the model wrote are named only when they are plain identifiers.
+pub fn tool_calls_feedback(
+    verdict: &Value,
+    schemas: &Map<String, Value>,
+) -> Result<Vec<(Option<String>, String)>, ArgumentError> {
+    let calls = verdict
+        .get("calls")
+        .and_then(Value::as_array)
+        .ok_or_else(|| {
+            ArgumentError::new(
+                "repairFeedback needs a verdict from checkToolCalls: its \"calls\" is missing",
+            )
+        })?;
+    let mut out = Vec::new();
+    for (i, call) in calls.iter().enumerate() {
+        let Some(call) = call.as_object() else {
+            return Err(ArgumentError::new(format!(
+                "the verdict's calls[{i}] must be an object"
+            )));
+        };
+        if call.get("ok") == Some(&Value::Bool(true)) {
+            continue;
+        }
+        let id = call.get("id").and_then(Value::as_str).map(str::to_owned);
+        let name = str_member(call, "name");
+        let tool = if plain_name(name) {
+            format!("\"{name}\"")
+        } else {
+            "the tool you named".to_owned()
+        };
+        let issues = match call.get("errors") {
+            Some(Value::Array(items)) => items.as_slice(),
+            _ => &[][..],
+        };
+        let more = call.get("moreErrors") == Some(&Value::Bool(true));
+        let text = match str_member(call, "failure") {
+            "unknown_tool" => format!("You called {tool}, which is not one of your tools; nothing was run. Call only the tools you were given."),
+            "truncated" => format!("Your call of {tool} was cut off at the output token limit, so its arguments were incomplete; nothing was run. Call it again with complete, shorter arguments."),
+            "unparseable" => format!("The arguments of your call of {tool} were not valid JSON; nothing was run. Call it again with one JSON object as its arguments."),
+            "not_object" => format!("The arguments of your call of {tool} were not a JSON object; nothing was run. Call it again with a JSON object that matches its input schema."),
+            "schema" => listing(
+                &format!("The arguments of your call of {tool} did not match its input schema; nothing was run. Call it again, fixing these problems:"),
+                issues,
+                schemas.get(name).map(|s| unwrap_response_format(s).0),
+                more,
+            )?,
+            other => {
+                return Err(ArgumentError::new(format!(
+                    "the verdict's calls[{i}] has an unknown failure {}",
+                    Value::String(other.chars().take(40).collect())
+                )))
+            }
+        };
+        out.push((id, redact_secrets(&text).into_owned()));
+    }
+    Ok(out)
+}
+
+fn plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+}
+
 fn listing(
     header: &str,
     issues: &[Value],
@@ -160,7 +230,12 @@ fn resolve<'a>(root: &'a Value, pointer: &str) -> Option<(&'a Value, &'a Map<Str
 }
 
 /// The constraint a keyword sets, in words, from the schema's own value.
-fn constraint(code: &str, value: &Value, parent: &Map<String, Value>, message: &str) -> Option<String> {
+fn constraint(
+    code: &str,
+    value: &Value,
+    parent: &Map<String, Value>,
+    message: &str,
+) -> Option<String> {
     let number = || value.as_number().map(ToString::to_string);
     let count = || value.as_u64();
     Some(match code {
@@ -183,13 +258,19 @@ fn constraint(code: &str, value: &Value, parent: &Map<String, Value>, message: &
         "minProperties" => format!("must have at least {} properties", count()?),
         "maxProperties" => format!("must have at most {} properties", count()?),
         "uniqueItems" => "must not contain duplicate items".to_owned(),
-        "pattern" => format!("must match the regular expression {}", shorten(value.as_str()?)),
+        "pattern" => format!(
+            "must match the regular expression {}",
+            shorten(value.as_str()?)
+        ),
         "format" => format!("must be {}", format_phrase(value.as_str()?)),
         "required" => {
             let names = value.as_array()?;
             let missing: Vec<&Value> = names
                 .iter()
-                .filter(|n| n.as_str().is_some_and(|n| message.contains(&format!("\"{n}\""))))
+                .filter(|n| {
+                    n.as_str()
+                        .is_some_and(|n| message.contains(&format!("\"{n}\"")))
+                })
                 .collect();
             match missing.as_slice() {
                 [one] => format!("must have the property {}", quote(one)),
@@ -199,7 +280,8 @@ fn constraint(code: &str, value: &Value, parent: &Map<String, Value>, message: &
         "additionalProperties" | "unevaluatedProperties" if value == &Value::Bool(false) => {
             match parent.get("properties").and_then(Value::as_object) {
                 Some(props) if !props.is_empty() => {
-                    let names: Vec<Value> = props.keys().map(|k| Value::String(k.clone())).collect();
+                    let names: Vec<Value> =
+                        props.keys().map(|k| Value::String(k.clone())).collect();
                     format!("must have no properties other than: {}", list(&names))
                 }
                 _ => "must have no properties beyond those the schema defines".to_owned(),
@@ -251,7 +333,11 @@ fn format_phrase(format: &str) -> String {
         _ => "",
     };
     if hint.is_empty() {
-        format!("a valid {} (format \"{}\")", shorten(format), shorten(format))
+        format!(
+            "a valid {} (format \"{}\")",
+            shorten(format),
+            shorten(format)
+        )
     } else {
         format!("{hint} (format \"{format}\")")
     }

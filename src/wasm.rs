@@ -527,6 +527,23 @@ pub fn standard_json_schema(
     to_js(&out)
 }
 
+/// The repair feedback for each refused call of a `checkToolCalls` verdict,
+/// as JSON text `[{ id, text }]`; `schemas_json` maps tool names to their
+/// input schemas.
+#[wasm_bindgen(js_name = toolCallsFeedback)]
+pub fn tool_calls_feedback(verdict_json: &str, schemas_json: &str) -> Result<JsValue, JsValue> {
+    let verdict = parse_argument("the verdict", verdict_json)?;
+    let schemas = parse_argument("the tools' schemas", schemas_json)?;
+    let empty = serde_json::Map::new();
+    let schemas = schemas.as_object().unwrap_or(&empty);
+    let feedback: Vec<Value> = crate::repair::tool_calls_feedback(&verdict, schemas)
+        .map_err(argument_error)?
+        .into_iter()
+        .map(|(id, text)| serde_json::json!({ "id": id, "text": text }))
+        .collect();
+    to_js(&feedback)
+}
+
 /// The error hash of a failure that carries no issues (a call of a tool
 /// nobody declared), as a verdict's `errorHash` would be.
 #[wasm_bindgen(js_name = failureHash)]

@@ -37,7 +37,11 @@ fn verdict_of(output: &str, options: &CheckOptions) -> Value {
 }
 
 fn feedback(output: &str) -> String {
-    repair_feedback(&verdict_of(output, &CheckOptions::default()), Some(&schema())).unwrap()
+    repair_feedback(
+        &verdict_of(output, &CheckOptions::default()),
+        Some(&schema()),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -65,7 +69,9 @@ fn required_and_additional_properties_come_from_the_schema() {
         "{text}"
     );
     assert!(
-        text.contains("must have no properties other than: summary, confidence, contact, observations"),
+        text.contains(
+            "must have no properties other than: summary, confidence, contact, observations"
+        ),
         "{text}"
     );
     // The unexpected key is the model's, not the schema's.
@@ -99,7 +105,10 @@ fn never_quotes_the_output() {
         assert!(!text.contains(v), "{v} leaked into:\n{text}");
     }
     assert!(!text.contains("123.456"), "{text}");
-    assert!(text.contains("/observations (maxItems): must have at most 3 items"), "{text}");
+    assert!(
+        text.contains("/observations (maxItems): must have at most 3 items"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -148,7 +157,10 @@ fn rules_give_their_message() {
         .unwrap(),
         ..Default::default()
     };
-    let verdict = verdict_of(r#"{"summary":"Verdict: fail","confidence":0.875,"observations":[]}"#, &options);
+    let verdict = verdict_of(
+        r#"{"summary":"Verdict: fail","confidence":0.875,"observations":[]}"#,
+        &options,
+    );
     assert_eq!(verdict["failure"], "rule");
     let text = repair_feedback(&verdict, Some(&schema())).unwrap();
     assert!(text.starts_with("Your previous response matched the schema but broke these rules."));
@@ -169,9 +181,14 @@ fn failures_before_the_schema_stage() {
         ("{}", Some("length"), "cut off at the output token limit"),
     ];
     for (output, finish, phrase) in cases {
-        let v = check_content(output, finish, SchemaInput::Json(&schema), &CheckOptions::default())
-            .unwrap()
-            .to_json();
+        let v = check_content(
+            output,
+            finish,
+            SchemaInput::Json(&schema),
+            &CheckOptions::default(),
+        )
+        .unwrap()
+        .to_json();
         let text = repair_feedback(&v, Some(&schema)).unwrap();
         assert!(text.contains(phrase), "{output:?}: {text}");
     }
@@ -179,15 +196,24 @@ fn failures_before_the_schema_stage() {
 
 #[test]
 fn without_a_schema_the_issue_messages_speak() {
-    let v = verdict_of(r#"{"summary":"short","observations":[]}"#, &CheckOptions::default());
+    let v = verdict_of(
+        r#"{"summary":"short","observations":[]}"#,
+        &CheckOptions::default(),
+    );
     let text = repair_feedback(&v, None).unwrap();
-    assert!(text.contains("/summary (minLength): must be at least 10 characters long"), "{text}");
+    assert!(
+        text.contains("/summary (minLength): must be at least 10 characters long"),
+        "{text}"
+    );
 }
 
 #[test]
 fn a_wrapper_is_unwrapped() {
     let wrapper = json!({"name": "extraction", "strict": true, "schema": schema()});
-    let v = verdict_of(r#"{"summary":"short","observations":[]}"#, &CheckOptions::default());
+    let v = verdict_of(
+        r#"{"summary":"short","observations":[]}"#,
+        &CheckOptions::default(),
+    );
     assert_eq!(
         repair_feedback(&v, Some(&wrapper)).unwrap(),
         repair_feedback(&v, Some(&schema())).unwrap()
@@ -199,17 +225,33 @@ fn more_errors_are_mentioned() {
     let rows: Vec<Value> = (0..10).map(|_| json!({"type": "x", "text": "y"})).collect();
     let output = json!({"summary": "long enough here", "observations": rows}).to_string();
     let text = feedback(&output);
-    assert!(text.ends_with("- and more problems like these: check every field against the schema."), "{text}");
+    assert!(
+        text.ends_with("- and more problems like these: check every field against the schema."),
+        "{text}"
+    );
 }
 
 #[test]
 fn misuse_is_named() {
-    assert!(repair_feedback(&json!("x"), None).unwrap_err().message.contains("not a string"));
-    let ok = verdict_of(r#"{"summary":"long enough here","observations":[]}"#, &CheckOptions::default());
+    assert!(repair_feedback(&json!("x"), None)
+        .unwrap_err()
+        .message
+        .contains("not a string"));
+    let ok = verdict_of(
+        r#"{"summary":"long enough here","observations":[]}"#,
+        &CheckOptions::default(),
+    );
     assert_eq!(ok["ok"], true);
-    assert!(repair_feedback(&ok, None).unwrap_err().message.contains("accepted"));
+    assert!(repair_feedback(&ok, None)
+        .unwrap_err()
+        .message
+        .contains("accepted"));
     assert!(repair_feedback(&json!({"ok": false, "failure": "nope"}), None).is_err());
-    assert!(repair_feedback(&json!({"ok": false, "failure": "schema", "errors": 3}), None).is_err());
+    assert!(repair_feedback(
+        &json!({"ok": false, "failure": "schema", "errors": 3}),
+        None
+    )
+    .is_err());
 }
 
 #[test]
@@ -220,4 +262,37 @@ fn ref_cycles_in_the_schema_do_not_hang() {
     ]});
     let text = repair_feedback(&v, Some(&schema)).unwrap();
     assert!(text.contains("(type): must be an object"), "{text}");
+}
+
+#[test]
+fn tool_call_feedback_names_tool_path_code_and_constraint_never_values() {
+    let verdict = json!({ "ok": false, "calls": [
+        { "id": "c0", "name": "get_weather", "ok": true, "errors": [] },
+        { "id": "c1", "name": "get_weather", "ok": false, "failure": "schema", "moreErrors": false,
+          "errors": [{ "path": "/unit", "schemaPath": "/properties/unit/enum", "code": "enum", "message": "The value at /unit must be one of: \"C\", \"F\"." }] },
+        { "id": "c2", "name": "rm -rf sk-ant-secret", "ok": false, "failure": "unknown_tool", "errors": [] },
+        { "id": null, "name": "get_weather", "ok": false, "failure": "truncated", "errors": [] }
+    ] });
+    let mut schemas = serde_json::Map::new();
+    schemas.insert(
+        "get_weather".into(),
+        json!({ "type": "object", "properties": { "unit": { "enum": ["C", "F"] } } }),
+    );
+    let feedback = tool_calls_feedback(&verdict, &schemas).unwrap();
+    assert_eq!(feedback.len(), 3, "accepted calls get none");
+    assert_eq!(feedback[0].0.as_deref(), Some("c1"));
+    assert!(
+        feedback[0].1.contains("\"get_weather\"")
+            && feedback[0].1.contains("/unit (enum): must be one of: C, F"),
+        "{}",
+        feedback[0].1
+    );
+    assert!(
+        !feedback[1].1.contains("sk-ant") && feedback[1].1.contains("not one of your tools"),
+        "{}",
+        feedback[1].1
+    );
+    assert_eq!(feedback[2].0, None);
+    assert!(feedback[2].1.contains("cut off"));
+    assert!(tool_calls_feedback(&json!({ "ok": false }), &schemas).is_err());
 }

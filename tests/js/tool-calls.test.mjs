@@ -110,3 +110,70 @@ describe("checkToolCalls", () => {
     }
   });
 });
+
+describe("telling the model its tool call was refused", () => {
+  const request = {
+    model: "claude-sonnet-4-5",
+    max_tokens: 100,
+    messages: [{ role: "user", content: "weather, then mail it" }],
+    tools: [{ name: "get_weather", input_schema: WEATHER }, { name: "send_mail", input_schema: SEND }],
+  };
+  const refusedTurn = {
+    id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-5",
+    content: [
+      { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Oslo", unit: "K" } },
+      { type: "tool_use", id: "toolu_2", name: "send_mail", input: { to: "a@example.com" } },
+    ],
+    stop_reason: "tool_use", stop_sequence: null, usage: { input_tokens: 5, output_tokens: 5 },
+  };
+
+  test("repairFeedback names tool, path, code and constraint, never the values", () => {
+    const verdict = guard.checkToolCalls(refusedTurn, request);
+    const text = guard.repairFeedback(verdict, request);
+    assert.match(text, /"get_weather"/);
+    assert.match(text, /\/unit \(enum\): must be one of: C, F/);
+    assert.equal(text.includes('"K"') || text.includes("Oslo"), false, text);
+  });
+
+  test("Anthropic: tool_result blocks with is_error, sent by the real client", async () => {
+    const done = { ...refusedTurn, content: [{ type: "text", text: "ok" }], stop_reason: "end_turn" };
+    await withWireServer([refusedTurn, done], async (server) => {
+      const client = new Anthropic({ apiKey: "test", baseURL: server.url });
+      const response = await client.messages.create(request);
+      const toolCalls = guard.checkToolCalls(response, request);
+      assert.equal(toolCalls.ok, false);
+      const next = guard.appendAnthropicFeedback(request, { response, toolCalls, tools: request });
+      await client.messages.create(next);
+      const sent = server.requests[1].body.messages;
+      assert.equal(sent.length, 3);
+      assert.equal(sent[1].role, "assistant");
+      const results = sent[2].content;
+      assert.deepEqual(results.map((r) => [r.type, r.tool_use_id, r.is_error]), [["tool_result", "toolu_1", true], ["tool_result", "toolu_2", true]]);
+      assert.match(results[0].content, /\/unit \(enum\)/);
+      assert.match(results[1].content, /^Not run/);
+      assert.equal(request.messages.length, 1, "the original request is not changed");
+    });
+  });
+
+  test("OpenAI Chat, Responses and Gemini tool-result shapes", () => {
+    const chatRequest = { model: "m", messages: [{ role: "user", content: "?" }], tools: [{ type: "function", function: { name: "get_weather", parameters: WEATHER } }] };
+    const chat = chatWithCalls([["get_weather", '{"city":"Oslo","unit":"K"}']]);
+    const chatNext = guard.appendOpenAIChatFeedback(chatRequest, { response: chat, toolCalls: guard.checkToolCalls(chat, chatRequest), tools: chatRequest });
+    assert.deepEqual(chatNext.messages.slice(1).map((m) => [m.role, m.tool_call_id ?? null]), [["assistant", null], ["tool", "call_0"]]);
+    assert.equal(chatNext.messages[1].tool_calls[0].id, "call_0");
+
+    const responsesRequest = { model: "m", input: "?", tools: [{ type: "function", name: "get_weather", parameters: WEATHER }] };
+    const responses = { object: "response", output: [{ type: "function_call", call_id: "call_7", name: "get_weather", arguments: "{}" }] };
+    const responsesNext = guard.appendOpenAIResponsesFeedback(responsesRequest, { response: responses, toolCalls: guard.checkToolCalls(responses, responsesRequest), tools: responsesRequest });
+    assert.deepEqual(responsesNext.input.map((i) => i.type ?? i.role), ["user", "function_call", "function_call_output"]);
+    assert.equal(responsesNext.input[2].call_id, "call_7");
+    assert.match(responsesNext.input[2].output, /\(required\)/);
+
+    const geminiRequest = { model: "g", contents: "?", config: { tools: [{ functionDeclarations: [{ name: "get_weather", parametersJsonSchema: WEATHER }] }] } };
+    const gemini = { candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "" } } }] }, finishReason: "STOP" }] };
+    const geminiNext = guard.appendGeminiFeedback(geminiRequest, { response: gemini, toolCalls: guard.checkToolCalls(gemini, geminiRequest), tools: geminiRequest });
+    assert.equal(geminiNext.contents.length, 3);
+    assert.equal(geminiNext.contents[2].parts[0].functionResponse.name, "get_weather");
+    assert.match(geminiNext.contents[2].parts[0].functionResponse.response.error, /minLength/);
+  });
+});
