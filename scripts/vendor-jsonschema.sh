@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Rebuilds vendor/jsonschema: the published jsonschema crate with the patches
-# in patches/jsonschema-$VERSION-*.patch, applied in name order; and
+# in patches/jsonschema-$VERSION-*.patch, applied in name order;
 # vendor/jsonschema-regex, the crate jsonschema reads ECMA-262 patterns with,
-# with patches/jsonschema-regex-$VERSION-*.patch. Run it after changing the
-# pinned version or a patch; the result is committed so that a build needs nothing but Cargo.
+# with patches/jsonschema-regex-$VERSION-*.patch; and vendor/fancy-regex, the
+# engine jsonschema matches patterns with, with
+# patches/fancy-regex-$FANCY_REGEX_VERSION-*.patch. Run it after changing a
+# pinned version or a patch; the result is committed so that a build needs
+# nothing but Cargo.
 #
 # Why patches: in wasm, jsonschema rebuilt the meta-schema validator for every
 # schema it compiled (milliseconds each), which made every first check of a
@@ -34,9 +37,15 @@
 # regex-syntax for the Unicode properties an ECMA-262 pattern can name, not
 # for all of them: `Age` and the grapheme, word and sentence break tables
 # are left out of the wasm module, since `pattern` is ECMA-262.
+# fancy-regex's step-budget lets one allowance of matching work be shared by
+# many matches, and counts the work its step limit missed (each instruction,
+# the text a backreference compares, the text a lookaround's inner engine may
+# scan), so that a check can bound all its pattern work, not each match's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
+# The version jsonschema $VERSION locks (see Cargo.lock).
+FANCY_REGEX_VERSION=0.20.2
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -52,7 +61,7 @@ mkdir -p "$scratch/src" && touch "$scratch/src/lib.rs"
 cargo fetch --quiet --manifest-path "$scratch/Cargo.toml"
 src=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/jsonschema-$VERSION | head -n 1)
 
-# The published manifest names test and bench targets whose files are not
+# The published manifest names test, bench and example targets whose files are not
 # vendored, and dev-dependencies and lints that only the crate's own
 # development needs.
 trim_manifest() {
@@ -60,30 +69,38 @@ trim_manifest() {
 import re, sys
 text = open(sys.argv[1]).read()
 sections = re.split(r'(?m)^(?=\[)', text)
-drop = re.compile(r'^\[\[(test|bench)\]\]|^\[(target\.[^\]]*\.)?dev-dependencies|^\[lints')
+drop = re.compile(r'^\[\[(test|bench|example)\]\]|^\[(target\.[^\]]*\.)?dev-dependencies|^\[lints')
 kept = [s for s in sections if not drop.match(s)]
 open(sys.argv[2], "w").write("".join(kept))
 PY
 }
-# vendor_crate NAME SOURCE: SOURCE's src/ and trimmed manifest into
-# vendor/NAME with jsonschema's LICENSE, then patches/NAME-$VERSION-*.patch
+# vendor_crate NAME VERSION SOURCE LICENSE: SOURCE's src/ (and docs/, which
+# fancy-regex's crate documentation includes) and trimmed manifest into
+# vendor/NAME with the LICENSE file given, then patches/NAME-VERSION-*.patch
 # in name order.
 vendor_crate() {
-  local name=$1 from=$2 patch
+  local name=$1 version=$2 from=$3 license=$4 patch
   rm -rf "vendor/$name"
   mkdir -p "vendor/$name"
   cp -r "$from/src" "vendor/$name/"
-  cp "$src/LICENSE" "vendor/$name/LICENSE"
+  if [[ -d $from/docs ]]; then cp -r "$from/docs" "vendor/$name/"; fi
+  cp "$license" "vendor/$name/LICENSE"
   trim_manifest "$from/Cargo.toml" "vendor/$name/Cargo.toml"
-  for patch in patches/"$name-$VERSION"-*.patch; do
+  for patch in patches/"$name-$version"-*.patch; do
+    [[ -e $patch ]] || continue
     patch --quiet --no-backup-if-mismatch -p1 -d "vendor/$name" < "$patch"
   done
-  echo "vendor/$name is $name $VERSION with" patches/"$name-$VERSION"-*.patch
+  echo "vendor/$name is $name $version with" patches/"$name-$version"-*.patch
 }
-vendor_crate jsonschema "$src"
+registry_src() {
+  ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$1" | head -n 1
+}
+vendor_crate jsonschema "$VERSION" "$src" "$src/LICENSE"
 # jsonschema-regex: its published crate has no LICENSE file; it comes from
 # the same repository as jsonschema, under the same MIT license.
-vendor_crate jsonschema-regex "$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/jsonschema-regex-$VERSION | head -n 1)"
+vendor_crate jsonschema-regex "$VERSION" "$(registry_src "jsonschema-regex-$VERSION")" "$src/LICENSE"
+fancy=$(registry_src "fancy-regex-$FANCY_REGEX_VERSION")
+vendor_crate fancy-regex "$FANCY_REGEX_VERSION" "$fancy" "$fancy/LICENSE"
 cat > vendor/jsonschema/VENDORED.md <<MD
 # jsonschema $VERSION, vendored with patches
 
