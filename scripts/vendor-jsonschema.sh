@@ -37,10 +37,12 @@
 # regex-syntax for the Unicode properties an ECMA-262 pattern can name, not
 # for all of them: `Age` and the grapheme, word and sentence break tables
 # are left out of the wasm module, since `pattern` is ECMA-262.
-# fancy-regex's step-budget lets one allowance of matching work be shared by
-# many matches, and counts the work its step limit missed (each instruction,
-# the text a backreference compares, the text a lookaround's inner engine may
-# scan), so that a check can bound all its pattern work, not each match's.
+# pattern-budget (jsonschema) and step-budget (fancy-regex) give every match
+# a validation makes one shared allowance of work, so that a check bounds all
+# its pattern work, not each match's: the backtrack limit alone let a response
+# with many subjects each just under it cost minutes. The steps count the work
+# the backtrack limit missed as well (each instruction, the text a
+# backreference compares, the text a lookaround's inner engine may scan).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
@@ -138,10 +140,35 @@ with these patches applied:
 - \`patches/jsonschema-$VERSION-lean-regex-engines.patch\` (manifest only):
   regex and fancy-regex without the literal prefilters (aho-corasick, memchr)
   and the bounded backtracker; the lazy DFA and the one-pass DFA stay.
+- \`patches/jsonschema-$VERSION-pattern-budget.patch\`:
+  \`with_pattern_budget(steps, run)\` gives every pattern match validation
+  makes inside \`run\` one allowance of fancy-regex steps (see
+  vendor/fancy-regex); a match it cannot pay for is unfinished, as at the
+  backtrack limit, and validation then stops assuming outcomes.
 
 Nothing else differs from
 the published source except that the manifest drops test, bench,
 dev-dependency and lint sections. MIT licensed (LICENSE).
+MD
+cat > vendor/fancy-regex/VENDORED.md <<MD
+# fancy-regex $FANCY_REGEX_VERSION, vendored with a patch
+
+Made by \`scripts/vendor-jsonschema.sh\` from the crate published on
+crates.io (the version jsonschema $VERSION locks), with this patch applied:
+
+- \`patches/fancy-regex-$FANCY_REGEX_VERSION-step-budget.patch\`:
+  \`Regex::is_match_within(text, &mut steps)\` spends the backtracking VM's
+  work from an allowance many calls can share, failing with
+  \`RuntimeError::StepLimitExceeded\` (and leaving nothing) when it runs
+  out. A step is one instruction or backtrack, one byte a backreference
+  compares, or one byte a delegated search (a lookaround's body) may read:
+  the longest text the delegated pattern can match and a character more, or
+  the rest of the text when its matches are unbounded. Every other entry
+  point runs with an unlimited allowance, as before.
+
+Nothing else differs from the published source except that the manifest
+drops test, bench, example and dev-dependency sections. MIT licensed
+(LICENSE, the crate's own).
 MD
 cat > vendor/jsonschema-regex/VENDORED.md <<MD
 # jsonschema-regex $VERSION, vendored with patches

@@ -1057,6 +1057,7 @@ impl<'a> Compiler<'a> {
     #[cfg(feature = "variable-lookbehinds")]
     fn compile_variable_lookbehind(&mut self, delegate_builder: DelegateBuilder) -> Result<()> {
         let pattern = &delegate_builder.re;
+        let scan_bound = crate::vm::scan_bound(delegate_builder.max_len());
         let capture_groups = delegate_builder
             .capture_groups
             .expect("Expected at least one expression");
@@ -1131,6 +1132,7 @@ impl<'a> Compiler<'a> {
                 pattern: pattern.to_string(),
                 capture_group_extraction_inner: forward_regex,
                 capture_groups: capture_groups.to_option_if_non_empty(),
+                scan_bound,
             }))?;
         Ok(())
     }
@@ -1270,6 +1272,8 @@ impl<'a> Compiler<'a> {
                 inner: compiled,
                 pattern: pattern.to_string(),
                 capture_groups: None,
+                // One newline character.
+                scan_bound: crate::vm::scan_bound(Some(4)),
             }))?;
         }
 
@@ -1696,6 +1700,14 @@ impl DelegateBuilder {
         self.re.is_empty()
     }
 
+    /// The longest text, in bytes, the fragments pushed so far can match; `None` when it is
+    /// unbounded or not known (a fragment without a Hir translation).
+    fn max_len(&self) -> Option<usize> {
+        self.hirs.as_ref()?.iter().try_fold(0usize, |total, hir| {
+            total.checked_add(hir.properties().maximum_len()?)
+        })
+    }
+
     fn push(&mut self, info: &Info<'_>) -> &mut DelegateBuilder {
         // TODO: might want to detect case of a group with no captures
         //  inside, so we can run find() instead of captures()
@@ -1783,6 +1795,7 @@ impl DelegateBuilder {
         // engine. Outer group numbering may differ between the two sites; that
         // lives in `capture_groups` below, not in the engine.
         let memo_key = (self.re.clone(), capture_groups.is_some());
+        let scan_bound = crate::vm::scan_bound(self.max_len());
         let compiled = match memo.get(&memo_key) {
             Some(engine) => engine.clone(),
             None => {
@@ -1799,6 +1812,7 @@ impl DelegateBuilder {
             inner: compiled,
             pattern: self.re.clone(),
             capture_groups,
+            scan_bound,
         })
     }
 }

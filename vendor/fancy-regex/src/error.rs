@@ -111,6 +111,9 @@ pub enum RuntimeError {
     /// Configure using
     /// [`RegexBuilder::backtrack_limit`](struct.RegexBuilder.html#method.backtrack_limit).
     BacktrackLimitExceeded,
+    /// The allowance of matching work given to
+    /// [`Regex::is_match_within`](struct.Regex.html#method.is_match_within) ran out.
+    StepLimitExceeded,
 }
 
 #[cfg(feature = "std")]
@@ -201,6 +204,9 @@ impl fmt::Display for RuntimeError {
             RuntimeError::StackOverflow => write!(f, "Max stack size exceeded for backtracking"),
             RuntimeError::BacktrackLimitExceeded => {
                 write!(f, "Max limit for backtracking count exceeded")
+            }
+            RuntimeError::StepLimitExceeded => {
+                write!(f, "The allowance of matching steps ran out")
             }
         }
     }

@@ -1554,6 +1554,43 @@ impl Regex {
         self.is_match_input(RegexInput::new(input))
     }
 
+    /// Like [`Regex::is_match`], spending the backtracking VM's work from an allowance that
+    /// many calls can share.
+    ///
+    /// The work is counted in steps of about one VM instruction: each instruction executed and
+    /// each backtrack is a step, and so is each byte a backreference compares and each byte a
+    /// delegated search (such as a lookaround's body) may read, so that the count is bounded by
+    /// the work done whatever the pattern. A call takes what it spends from `steps`. A call
+    /// that needs more than is left fails with [`RuntimeError::StepLimitExceeded`] and sets
+    /// `steps` to 0, so that every later call with the same allowance fails at once. The
+    /// backtrack limit still bounds each call on its own.
+    ///
+    /// Patterns that need no backtracking are matched by a linear-time engine, in time bounded
+    /// by the text's length, and spend nothing.
+    ///
+    /// ```rust
+    /// # use fancy_regex::{Error, Regex, RuntimeError};
+    /// let re = Regex::new(r"(a+)\1b").unwrap();
+    /// let mut steps = 100_000;
+    /// assert!(re.is_match_within("aab", &mut steps).unwrap());
+    /// assert!(steps < 100_000);
+    /// let long = "a".repeat(10_000);
+    /// assert!(matches!(
+    ///     re.is_match_within(&long, &mut steps),
+    ///     Err(Error::RuntimeError(RuntimeError::StepLimitExceeded))
+    /// ));
+    /// assert_eq!(steps, 0);
+    /// ```
+    pub fn is_match_within(&self, text: &str, steps: &mut usize) -> Result<bool> {
+        let input = RegexInput::new(text);
+        match &self.inner {
+            RegexImpl::Wrap { inner, .. } => Ok(inner.is_match(ra_input(&input))),
+            RegexImpl::Fancy { .. } => self
+                .find_input_raw_within(&input, 0, steps)
+                .map(|m| m.is_some()),
+        }
+    }
+
     /// Returns true if and only if this regex matches anywhere in the given
     /// search input.
     pub fn is_match_input<S: input::Input + ?Sized>(
@@ -1673,6 +1710,18 @@ impl Regex {
         input: &RegexInput<'_, S>,
         option_flags: u32,
     ) -> Result<Option<(usize, usize)>> {
+        let mut unlimited = usize::MAX;
+        self.find_input_raw_within(input, option_flags, &mut unlimited)
+    }
+
+    /// [`Regex::find_input_raw`], spending the VM's work from `steps` (see
+    /// [`Regex::is_match_within`]).
+    fn find_input_raw_within<S: input::Input + ?Sized>(
+        &self,
+        input: &RegexInput<'_, S>,
+        option_flags: u32,
+        steps: &mut usize,
+    ) -> Result<Option<(usize, usize)>> {
         if input.is_done() {
             return Ok(None);
         }
@@ -1721,7 +1770,7 @@ impl Regex {
                 }
                 // Span-only VM entry: nothing is moved out of the pooled
                 // scratch, so this path is allocation-free per call.
-                vm::run_spans(prog, input, option_flags, options)
+                vm::run_spans(prog, input, option_flags, options, steps)
             }
         }
     }

@@ -341,6 +341,9 @@ pub struct Delegate {
     pub pattern: String,
     /// The range of capture groups. None if there are no capture groups.
     pub capture_groups: Option<CaptureGroupRange>,
+    /// The most bytes a search of `inner` reads past where it starts (see [`scan_bound`]);
+    /// `None` when the pattern can match text of any length.
+    pub scan_bound: Option<usize>,
 }
 
 impl core::fmt::Debug for Delegate {
@@ -350,6 +353,7 @@ impl core::fmt::Debug for Delegate {
             inner: _,
             pattern,
             capture_groups,
+            scan_bound: _,
         } = self;
 
         f.debug_struct("Delegate")
@@ -390,6 +394,9 @@ pub struct ReverseBackwardsDelegate {
     pub(crate) capture_group_extraction_inner: Option<Regex>,
     /// The range of capture groups. None if there are no capture groups.
     pub capture_groups: Option<CaptureGroupRange>,
+    /// The most bytes the reverse search reads before where it starts (see [`scan_bound`]);
+    /// `None` when the pattern can match text of any length.
+    pub(crate) scan_bound: Option<usize>,
 }
 
 #[cfg(feature = "variable-lookbehinds")]
@@ -402,6 +409,7 @@ impl core::fmt::Debug for ReverseBackwardsDelegate {
             cache_pool: _,
             capture_group_extraction_inner: _,
             capture_groups,
+            scan_bound: _,
         } = self;
 
         f.debug_struct("ReverseBackwardsDelegate")
@@ -445,6 +453,20 @@ impl core::fmt::Debug for HardVariableLookbehind {
             .field("candidate_pos_slot", candidate_pos_slot)
             .finish()
     }
+}
+
+/// The most bytes an anchored search of a pattern whose matches are at most `max_len` bytes
+/// long reads from where it starts: the match itself, and one character beyond it, which the
+/// engines look at to decide look-ahead assertions and to find that no longer match follows.
+pub(crate) fn scan_bound(max_len: Option<usize>) -> Option<usize> {
+    max_len.and_then(|len| len.checked_add(4))
+}
+
+/// What a delegated search that can read `available` bytes is charged: all of them, unless the
+/// pattern's matches are shorter.
+#[inline]
+fn scan_charge(bound: Option<usize>, available: usize) -> usize {
+    bound.map_or(available, |bound| bound.min(available))
 }
 
 /// Instruction of the VM.
@@ -1140,9 +1162,15 @@ pub(crate) fn run<S: HaystackInput + ?Sized>(
     options: &HardRegexRuntimeOptions,
 ) -> Result<Option<Vec<usize>>> {
     // The clone is the one allocation the caller keeps (it owns the captures).
-    run_with(prog, input, option_flags, options, |state| {
-        state.saves.clone()
-    })
+    let mut unlimited = usize::MAX;
+    run_with(
+        prog,
+        input,
+        option_flags,
+        options,
+        &mut unlimited,
+        |state| state.saves.clone(),
+    )
 }
 
 /// Run the program with options, returning only the overall match span.
@@ -1150,27 +1178,66 @@ pub(crate) fn run<S: HaystackInput + ?Sized>(
 /// Unlike [`run`], nothing is moved out of the pooled scratch, so `is_match`,
 /// `find`, `find_iter`, and RegexSet verification are allocation-free per call
 /// (after buffers have grown to steady state).
+///
+/// The run spends its work from `steps` (see [`run_with`]).
 pub(crate) fn run_spans<S: HaystackInput + ?Sized>(
     prog: &Prog,
     input: &RegexInput<'_, S>,
     option_flags: u32,
     options: &HardRegexRuntimeOptions,
+    steps: &mut usize,
 ) -> Result<Option<(usize, usize)>> {
-    run_with(prog, input, option_flags, options, |state| {
+    run_with(prog, input, option_flags, options, steps, |state| {
         (state.get(0), state.get(1))
     })
 }
 
 /// Run the program with options; `extract` pulls the result out of the final
 /// state before the scratch returns to the pool.
-#[allow(clippy::cognitive_complexity)]
+///
+/// The run spends its work from `steps`, in units of about one instruction: one for each
+/// instruction executed and each backtrack, one for each byte a backreference compares, and one
+/// for each byte a delegated search may read (a lookaround's inner engine can read the rest of
+/// the text from every position the VM tries). Unlike the backtrack limit, which bounds one run,
+/// `steps` can be shared by many runs. A run that needs more than is left fails with
+/// [`RuntimeError::StepLimitExceeded`] and leaves nothing, so later runs sharing `steps` fail
+/// at once.
 fn run_with<S: HaystackInput + ?Sized, T>(
     prog: &Prog,
     input: &RegexInput<'_, S>,
     option_flags: u32,
     options: &HardRegexRuntimeOptions,
+    steps: &mut usize,
     extract: impl FnOnce(&State) -> T,
 ) -> Result<Option<T>> {
+    let mut left = *steps;
+    let result = run_counted(prog, input, option_flags, options, &mut left, extract);
+    *steps = match result {
+        Err(Error::RuntimeError(RuntimeError::StepLimitExceeded)) => 0,
+        _ => left,
+    };
+    result
+}
+
+#[allow(clippy::cognitive_complexity)]
+#[inline(always)]
+fn run_counted<S: HaystackInput + ?Sized, T>(
+    prog: &Prog,
+    input: &RegexInput<'_, S>,
+    option_flags: u32,
+    options: &HardRegexRuntimeOptions,
+    left: &mut usize,
+    extract: impl FnOnce(&State) -> T,
+) -> Result<Option<T>> {
+    // Takes `$n` units from what the run may still spend, or fails it.
+    macro_rules! spend {
+        ($n:expr) => {
+            match left.checked_sub($n) {
+                Some(rest) => *left = rest,
+                None => return Err(Error::RuntimeError(RuntimeError::StepLimitExceeded)),
+            }
+        };
+    }
     if input.is_done() {
         return Ok(None);
     }
@@ -1202,6 +1269,7 @@ fn run_with<S: HaystackInput + ?Sized, T>(
             if option_flags & OPTION_TRACE != 0 {
                 println!("{}\t{} {:?}", ix, pc, prog.body[pc]);
             }
+            spend!(1);
             match prog.body[pc] {
                 Insn::End => {
                     // save of end position into slot 1 is now done
@@ -1321,6 +1389,7 @@ fn run_with<S: HaystackInput + ?Sized, T>(
                             matched
                         }
                         Assertion::EndTextIgnoreTrailingNewlines { crlf } => {
+                            spend!(haystack.len().saturating_sub(ix));
                             let bytes = haystack.as_bytes();
                             let matched = if ix == bytes.len() {
                                 // At the end of string
@@ -1542,6 +1611,7 @@ fn run_with<S: HaystackInput + ?Sized, T>(
                     }
                 }
                 Insn::GoBack(count) => {
+                    spend!(count);
                     for _ in 0..count {
                         if ix == 0 {
                             break 'fail;
@@ -1609,6 +1679,10 @@ fn run_with<S: HaystackInput + ?Sized, T>(
                     }
                     let ref_text = &haystack.as_bytes()[lo..hi];
                     let ix_end = ix + ref_text.len();
+                    // A comparison past the end of the text is refused without reading it.
+                    if ix_end <= haystack.len() {
+                        spend!(ref_text.len());
+                    }
                     if casei {
                         if !matches_literal_casei(haystack, ix, ix_end, ref_text, unicode) {
                             break 'fail;
@@ -1636,7 +1710,9 @@ fn run_with<S: HaystackInput + ?Sized, T>(
                     pattern: _,
                     ref capture_group_extraction_inner,
                     capture_groups,
+                    scan_bound,
                 }) => {
+                    spend!(scan_charge(scan_bound, ix));
                     // Use regex-automata to search backwards from current position
                     let mut cache_guard = cache_pool.get();
                     let input = Input::new(haystack.as_bytes())
@@ -1650,6 +1726,7 @@ fn run_with<S: HaystackInput + ?Sized, T>(
 
                             if let Some(inner) = capture_group_extraction_inner {
                                 if let Some(range) = capture_groups {
+                                    spend!(ix - match_start);
                                     // There are capture groups, need to search forward to populate them
                                     let forward_input = Input::new(haystack.as_bytes())
                                         .span(match_start..ix)
@@ -1689,6 +1766,7 @@ fn run_with<S: HaystackInput + ?Sized, T>(
                     // in the meantime.
                     let end_pos = state.get(*end_pos_slot);
                     if state.hard_lb_candidates_for != Some((pc, end_pos)) {
+                        spend!(end_pos);
                         state.hard_lb_candidates.clear();
                         state.hard_lb_candidates_for = Some((pc, end_pos));
                         let mut cache_guard = cache_pool.get();
@@ -1751,7 +1829,9 @@ fn run_with<S: HaystackInput + ?Sized, T>(
                     ref inner,
                     pattern: _,
                     capture_groups,
+                    scan_bound,
                 }) => {
+                    spend!(scan_charge(scan_bound, haystack.len() - ix));
                     let input = Input::new(haystack.as_bytes())
                         .span(ix..haystack.len())
                         .anchored(Anchored::Yes);
@@ -1774,6 +1854,7 @@ fn run_with<S: HaystackInput + ?Sized, T>(
                     }
                 }
                 Insn::AbsentRepeater(ref delegate) => {
+                    spend!(scan_charge(delegate.scan_bound, haystack.len() - ix));
                     // The absent operator matches the shortest string not containing the delegate pattern
                     // We advance one character at a time, checking if delegate matches at each position
                     // If delegate matches, we've found the boundary and continue to next instruction
@@ -1849,6 +1930,7 @@ fn run_with<S: HaystackInput + ?Sized, T>(
                         // TODO: ideally we would be able to use .earliest(true) as an extra optimization
                         //       as we only care about the start of the match, but unfortunately this doesn't
                         //       always return the correct start position, perhaps a bug in regex-automata
+                        spend!(match_range.end.saturating_sub(ix));
                         let seek_input = Input::new(haystack.as_bytes()).span(ix..match_range.end);
                         match inner.search(&seek_input) {
                             None => return Ok(None),
@@ -1927,6 +2009,7 @@ fn run_with<S: HaystackInput + ?Sized, T>(
         if backtrack_count > options.backtrack_limit {
             return Err(Error::RuntimeError(RuntimeError::BacktrackLimitExceeded));
         }
+        spend!(1);
 
         let (newpc, newix) = state.pop();
         pc = newpc;

@@ -1353,6 +1353,7 @@ mod node;
 mod options;
 pub mod output;
 pub mod paths;
+mod pattern_budget;
 pub(crate) mod properties;
 pub(crate) mod regex;
 mod retriever;
@@ -1363,6 +1364,7 @@ pub mod types {
 mod validator;
 
 pub use canonical::CanonicalizationError;
+pub use pattern_budget::{pattern_steps_left, with_pattern_budget};
 pub use error::{
     ErrorIterator, MaskedValidationError, ValidationError, ValidationErrorParts, ValidationErrors,
 };

@@ -64,7 +64,7 @@ impl RegexEngine for fancy_regex::Regex {
     fn is_match(&self, text: &str) -> Result<bool, Self::Error> {
         // `regex-automata` 0.4 panics on some patterns (https://github.com/rust-lang/regex/issues/1344); catch to surface a regular error instead of aborting the host process.
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            fancy_regex::Regex::is_match(self, text)
+            crate::pattern_budget::is_match(self, text)
         })) {
             Ok(Ok(matched)) => Ok(matched),
             Ok(Err(error)) => Err(FancyRegexError::Engine {

@@ -282,7 +282,9 @@ pub(crate) fn assume_each_outcome<T>(
     let mut results = Vec::new();
     let mut runs = 1;
     while let Some(assumed) = pending.pop() {
-        if runs == MAX_ASSUMED_RUNS {
+        // With the pattern budget spent, every match a run meets is unfinished: more runs would
+        // only multiply the assumptions.
+        if runs == MAX_ASSUMED_RUNS || crate::pattern_budget::exhausted() {
             return Outcomes::Undecided(failure);
         }
         runs += 1;

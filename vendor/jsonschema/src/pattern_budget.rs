@@ -1,0 +1,66 @@
+//! One allowance of pattern-matching work, shared by every match validation makes inside
+//! [`with_pattern_budget`].
+//!
+//! The backtrack limit bounds each match on its own, so a value with many subjects that each
+//! match just under it (array items, object keys, the same instance checked by several
+//! validators) costs that much once per subject. A budget bounds them all together.
+use std::cell::Cell;
+
+thread_local! {
+    /// Steps left in the budget in force on this thread; `None` outside [`with_pattern_budget`].
+    static STEPS_LEFT: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Runs `run` with one allowance of `steps` steps of pattern-matching work for every `pattern`
+/// and `patternProperties` match (and every other keyword's) that validation on this thread makes
+/// until it returns, however many validators and calls that takes.
+///
+/// A step is about one instruction of the backtracking engine; each byte a backreference compares
+/// and each byte a lookaround's inner engine may read is a step too (see
+/// [`fancy_regex::Regex::is_match_within`]). Patterns the linear-time engines match spend
+/// nothing: their work is bounded by the subject's length. A match that would need more than is
+/// left cannot be finished, and neither can any match after it: validation treats them as it
+/// treats a match that reaches the backtrack limit, except that it does not run again under
+/// assumed outcomes (nothing is left to decide them with), so `is_valid` is `false` and the
+/// errors name the match where the budget ran out.
+///
+/// Inside another call's `run`, `run` shares that call's budget: the outermost call decides the
+/// allowance, and the budget ends when it returns.
+pub fn with_pattern_budget<T>(steps: usize, run: impl FnOnce() -> T) -> T {
+    if STEPS_LEFT.with(Cell::get).is_some() {
+        return run();
+    }
+    /// Ends the budget however `run` leaves.
+    struct End;
+    impl Drop for End {
+        fn drop(&mut self) {
+            STEPS_LEFT.with(|left| left.set(None));
+        }
+    }
+    STEPS_LEFT.with(|left| left.set(Some(steps)));
+    let _end = End;
+    run()
+}
+
+/// Steps left in the budget in force on this thread, if any.
+#[must_use]
+pub fn pattern_steps_left() -> Option<usize> {
+    STEPS_LEFT.with(Cell::get)
+}
+
+/// Whether a budget is in force and has run out.
+pub(crate) fn exhausted() -> bool {
+    STEPS_LEFT.with(Cell::get) == Some(0)
+}
+
+/// `regex.is_match(text)`, spending from the budget in force, if any.
+pub(crate) fn is_match(regex: &fancy_regex::Regex, text: &str) -> Result<bool, fancy_regex::Error> {
+    match STEPS_LEFT.with(Cell::get) {
+        None => regex.is_match(text),
+        Some(mut steps) => {
+            let matched = regex.is_match_within(text, &mut steps);
+            STEPS_LEFT.with(|left| left.set(Some(steps)));
+            matched
+        }
+    }
+}
