@@ -372,25 +372,29 @@ fn check_stages(
         );
         return fail(verdict, Failure::NotObject, message);
     }
-    if let Some(compiled) = compiled {
-        let report = compiled.validate_tape(&tape, options.max_errors);
-        if !report.valid {
-            verdict.errors = report.errors;
-            verdict.more_errors = report.more_errors;
-            let message = schema_message(&verdict.errors, verdict.more_errors);
-            return fail(verdict, Failure::Schema, message);
+    // The schema and every rule are one check: one budget for all their
+    // pattern matching.
+    crate::schema::one_check(|| {
+        if let Some(compiled) = compiled {
+            let report = compiled.validate_tape(&tape, options.max_errors);
+            if !report.valid {
+                verdict.errors = report.errors;
+                verdict.more_errors = report.more_errors;
+                let message = schema_message(&verdict.errors, verdict.more_errors);
+                return fail(verdict, Failure::Schema, message);
+            }
         }
-    }
-    if !rules.is_empty() {
-        let (errors, more) = check_rules(rules, &tape, options.max_errors);
-        if !errors.is_empty() || more {
-            verdict.errors = errors;
-            verdict.more_errors = more;
-            let message = rule_message(&verdict.errors, verdict.more_errors);
-            return fail(verdict, Failure::Rule, message);
+        if !rules.is_empty() {
+            let (errors, more) = check_rules(rules, &tape, options.max_errors);
+            if !errors.is_empty() || more {
+                verdict.errors = errors;
+                verdict.more_errors = more;
+                let message = rule_message(&verdict.errors, verdict.more_errors);
+                return fail(verdict, Failure::Rule, message);
+            }
         }
-    }
-    verdict
+        verdict
+    })
 }
 
 fn json_type_phrase(t: JsonType) -> &'static str {

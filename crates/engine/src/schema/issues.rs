@@ -265,6 +265,11 @@ fn describe(kind: &ValidationErrorKind) -> String {
             format!("must have at most {limit} {}", plural(*limit, "property"))
         }
         K::Pattern { pattern } => format!("must match the pattern {pattern}"),
+        K::BacktrackLimitExceeded {
+            error: fancy_regex::Error::RuntimeError(fancy_regex::RuntimeError::StepLimitExceeded),
+        } => "could not be matched against its pattern: the check's budget for pattern matching \
+              ran out, so it is rejected"
+            .to_owned(),
         K::BacktrackLimitExceeded { .. } | K::RegexEngineFailure { .. } => {
             "could not be matched against its pattern within the work limit, so it is rejected"
                 .to_owned()
