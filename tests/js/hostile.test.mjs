@@ -394,3 +394,94 @@ describe("a callback that throws after a paid attempt loses no usage", () => {
     });
   }
 });
+
+describe("one budget for all of a check's pattern work", { timeout: 60000 }, () => {
+  // Each string costs just under the per-match limit (the first alternative
+  // splits the 18 a's every way before the second decides), so only a
+  // budget that every match of a check shares bounds many of them.
+  const COSTLY = "^(?:(a*)*\\1c|a+!)$";
+  const costly = "a".repeat(18) + "!";
+  // 19 characters each, all different, none matching the pattern.
+  const costlyKeys = (n) => Object.fromEntries(Array.from({ length: n }, (_, i) => ["a".repeat(18) + String.fromCharCode(0x100 + i), i]));
+  const long = (n) => JSON.stringify({ s: "a".repeat(n) });
+  const onS = (pattern) => ({ type: "object", properties: { s: { type: "string", pattern } } });
+  const RAN_OUT = /could not be matched against its pattern: the check's budget for pattern matching ran out, so it is rejected/;
+  // A check spends well under a second on patterns on an idle machine; the
+  // bound leaves room for a loaded one and for Bun.
+  const BOUND_MS = 10000;
+
+  function timed(run) {
+    const started = performance.now();
+    const result = run();
+    return [result, performance.now() - started];
+  }
+
+  function ranOut(verdict, failure = "schema") {
+    assert.equal(verdict.ok, false);
+    assert.equal(verdict.failure, failure);
+    assert.match(failure === "rule" ? verdict.errors[0].rule : verdict.errors[0].message, failure === "rule" ? /^names$/ : RAN_OUT);
+    if (failure === "schema") assert.equal(verdict.errors[0].code, "pattern");
+  }
+
+  // [label, schema, hostile output, an output of the same shape that
+  // passes, options]. The passing output still goes through the engine
+  // that spends steps, so a check that inherited a spent budget would fail.
+  const CASES = [
+    [
+      "10,000 array items",
+      { type: "object", properties: { xs: { type: "array", items: { type: "string", pattern: COSTLY } } } },
+      JSON.stringify({ xs: Array(10000).fill(costly) }),
+      JSON.stringify({ xs: ["aaa!"] }),
+    ],
+    [
+      "200 keys under patternProperties",
+      { type: "object", patternProperties: { [COSTLY]: { type: "integer" } } },
+      JSON.stringify(costlyKeys(200)),
+      JSON.stringify({ "aaa!": 1 }),
+    ],
+    ["200 keys under propertyNames", { type: "object", propertyNames: { pattern: COSTLY } }, JSON.stringify(costlyKeys(200)), JSON.stringify({ "aaa!": 1 })],
+    [
+      "200 keys under a business rule",
+      { type: "object" },
+      JSON.stringify(costlyKeys(200)),
+      JSON.stringify({ "aaa!": 1 }),
+      { rules: [{ name: "names", then: { patternProperties: { [COSTLY]: { type: "integer" } } }, message: "Each name maps to a count." }] },
+    ],
+    ["(a+)\\1b on 16,000 characters", onS("(a+)\\1b"), long(16000), JSON.stringify({ s: "xaab" })],
+    ["(?<=(a+)+)b on 50,000 characters", onS("(?<=(a+)+)b"), long(50000), JSON.stringify({ s: "xaab" })],
+    ["(?!a*!)x on 50,000 characters", onS("(?!a*!)x"), long(50000), JSON.stringify({ s: "aax" })],
+  ];
+
+  for (const [label, schema, hostile, innocent, options = {}] of CASES) {
+    test(`${label}: refused within one budget, and the next check gives its normal verdict`, () => {
+      const [verdict, ms] = timed(() => guard.checkOutput(hostile, schema, options));
+      ranOut(verdict, options.rules ? "rule" : "schema");
+      assert.ok(ms < BOUND_MS, `${label} took ${ms.toFixed(0)} ms`);
+      const next = guard.checkOutput(innocent, schema, options);
+      assert.equal(next.ok, true, `${label}: ${next.message}`);
+    });
+  }
+
+  test("steps are counted, not timed: the same check gives the same verdict", () => {
+    const schema = { type: "object", patternProperties: { [COSTLY]: { type: "integer" } }, properties: { n: { type: "integer" } } };
+    const output = JSON.stringify({ ...costlyKeys(3), n: "x" });
+    const first = guard.checkOutput(output, schema);
+    ranOut(first);
+    assert.deepEqual(guard.checkOutput(output, schema), first);
+  });
+
+  test("isValid and validate of a Validator are checks with a budget each", () => {
+    const validator = guard.compileSchema({ type: "array", items: { type: "string", pattern: COSTLY } });
+    const hostile = Array(10000).fill(costly);
+    const [valid, ms] = timed(() => validator.isValid(hostile));
+    assert.equal(valid, false);
+    assert.ok(ms < BOUND_MS, `isValid took ${ms.toFixed(0)} ms`);
+    // A fresh budget, and all of it: one costly match spends half.
+    assert.equal(validator.isValid([costly]), true);
+    const [result, validateMs] = timed(() => validator.validate(hostile));
+    assert.equal(result.valid, false);
+    assert.match(result.errors[0].message, RAN_OUT);
+    assert.ok(validateMs < BOUND_MS, `validate took ${validateMs.toFixed(0)} ms`);
+    assert.deepEqual(validator.validate([costly]), { valid: true, errors: [], moreErrors: false });
+  });
+});
