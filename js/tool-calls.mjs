@@ -26,35 +26,16 @@ export function checkToolCalls(response, tools, options) {
   const byName = new Map();
   for (const tool of declared) if (!byName.has(tool.name)) byName.set(tool.name, tool);
 
-  const calls = read.calls.map((call) => {
-    const tool = byName.get(call.name);
-    if (tool === undefined) {
-      return {
-        id: call.id,
-        name: call.name,
-        ok: false,
-        failure: "unknown_tool",
-        message: "The response calls a tool the request does not declare.",
-        errors: [],
-        moreErrors: false,
-        errorHash: callRaw(() => raw.failureHash("unknown_tool")),
-      };
-    }
-    // A tool declared without parameters takes any object.
-    const schema = tool.schemaPointer === null ? { type: "object" } : at(tools, tool.schemaPointer);
-    const { verdict } = checkDetailed({ content: call.arguments, finishReason: read.finishReason }, schema, options);
-    if (verdict.ok) return { id: call.id, name: call.name, ok: true, value: verdict.value, message: "The call's arguments match its tool's schema.", errors: [], moreErrors: false, errorHash: null };
-    return {
-      id: call.id,
-      name: call.name,
-      ok: false,
-      failure: CALL_FAILURE[verdict.failure] ?? verdict.failure,
-      message: verdict.failure === "empty" ? "The call has no arguments." : verdict.message,
-      errors: verdict.errors,
-      moreErrors: verdict.moreErrors,
-      errorHash: verdict.errorHash,
-    };
-  });
+  // One check, with one budget for the pattern matching of every call:
+  // otherwise each call would have one, and a response with many calls
+  // would cost as much as that many responses.
+  callRaw(() => raw.beginCheck());
+  let calls;
+  try {
+    calls = read.calls.map((call) => checkCall(call, byName.get(call.name), tools, read.finishReason, options));
+  } finally {
+    endCheck();
+  }
   const refused = calls.filter((call) => !call.ok);
   if (refused.length === 0) {
     return { ok: true, message: calls.length === 0 ? "The response makes no tool calls." : `All ${calls.length} tool call(s) match their tools' schemas.`, calls };
@@ -94,6 +75,46 @@ export function toolCallsRepairFeedback(verdict, tools) {
   const feedback = toolCallFeedback(verdict, tools);
   if (feedback.length === 0) throw argumentError("repairFeedback needs a refused verdict; every tool call here passed");
   return feedback.map((entry) => entry.text).join("\n\n");
+}
+
+/** One call's result: its arguments checked like an output against its tool's schema. */
+function checkCall(call, tool, tools, finishReason, options) {
+  if (tool === undefined) {
+    return {
+      id: call.id,
+      name: call.name,
+      ok: false,
+      failure: "unknown_tool",
+      message: "The response calls a tool the request does not declare.",
+      errors: [],
+      moreErrors: false,
+      errorHash: callRaw(() => rawGlue().failureHash("unknown_tool")),
+    };
+  }
+  // A tool declared without parameters takes any object.
+  const schema = tool.schemaPointer === null ? { type: "object" } : at(tools, tool.schemaPointer);
+  const { verdict } = checkDetailed({ content: call.arguments, finishReason }, schema, options);
+  if (verdict.ok) return { id: call.id, name: call.name, ok: true, value: verdict.value, message: "The call's arguments match its tool's schema.", errors: [], moreErrors: false, errorHash: null };
+  return {
+    id: call.id,
+    name: call.name,
+    ok: false,
+    failure: CALL_FAILURE[verdict.failure] ?? verdict.failure,
+    message: verdict.failure === "empty" ? "The call has no arguments." : verdict.message,
+    errors: verdict.errors,
+    moreErrors: verdict.moreErrors,
+    errorHash: verdict.errorHash,
+  };
+}
+
+/** Ends the check of the calls. After a trap the instance that began it is
+ * gone, and its replacement never began one. */
+function endCheck() {
+  try {
+    rawGlue().endCheck();
+  } catch {
+    // Not loaded (re-instantiating after a trap): nothing to end.
+  }
 }
 
 /** The value at a JSON Pointer the core gave into the live declarations. */

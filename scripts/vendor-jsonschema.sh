@@ -143,7 +143,9 @@ with these patches applied:
 - \`patches/jsonschema-$VERSION-pattern-budget.patch\`:
   \`with_pattern_budget(steps, run)\` gives every pattern match validation
   makes inside \`run\` one allowance of fancy-regex steps (see
-  vendor/fancy-regex); a match it cannot pay for is unfinished, as at the
+  vendor/fancy-regex), \`begin_pattern_budget\`/\`end_pattern_budget\` one
+  that spans calls, and \`outside_pattern_budget\` runs work the allowance
+  must not pay for; a match it cannot pay for is unfinished, as at the
   backtrack limit, and validation then stops assuming outcomes.
 
 Nothing else differs from

@@ -544,6 +544,20 @@ pub fn tool_calls_feedback(verdict_json: &str, schemas_json: &str) -> Result<JsV
     to_js(&feedback)
 }
 
+/// Starts one check made of the calls until `endCheck`: checking the tool
+/// calls of one response is one check, with one pattern budget for all of
+/// them (see `schema::one_check`), although each call is checked by a call
+/// of its own.
+#[wasm_bindgen(js_name = beginCheck)]
+pub fn begin_check() {
+    crate::schema::begin_check();
+}
+
+#[wasm_bindgen(js_name = endCheck)]
+pub fn end_check() {
+    crate::schema::end_check();
+}
+
 /// The error hash of a failure that carries no issues (a call of a tool
 /// nobody declared), as a verdict's `errorHash` would be.
 #[wasm_bindgen(js_name = failureHash)]

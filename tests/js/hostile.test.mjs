@@ -470,6 +470,27 @@ describe("one budget for all of a check's pattern work", { timeout: 60000 }, () 
     assert.deepEqual(guard.checkOutput(output, schema), first);
   });
 
+  test("the tool calls of one response share one budget, and the next check has a whole one", () => {
+    const tool = (name, parameters) => ({ type: "function", function: { name, parameters } });
+    const tools = [tool("tag", { type: "object", properties: { s: { type: "string", pattern: COSTLY } } })];
+    const response = (calls) => ({
+      choices: [{ index: 0, finish_reason: "tool_calls", message: { role: "assistant", content: null, tool_calls: calls.map((args, i) => ({ id: `call_${i}`, type: "function", function: { name: "tag", arguments: args } })) } }],
+    });
+    const hostile = response(Array(200).fill(JSON.stringify({ s: costly })));
+    const [verdict, ms] = timed(() => guard.checkToolCalls(hostile, tools));
+    assert.equal(verdict.ok, false);
+    assert.ok(ms < BOUND_MS, `200 tool calls took ${ms.toFixed(0)} ms`);
+    assert.equal(verdict.calls[0].ok, true, "the first call fits in the budget");
+    assert.match(verdict.calls.at(-1).errors[0].message, RAN_OUT);
+    // A check made of calls that throws part way still ends its budget.
+    const broken = [...tools, tool("broken", { type: "object", properties: { s: { type: "string", pattern: "(" } } })];
+    const throwing = response([JSON.stringify({ s: costly }), JSON.stringify({ s: costly }), "{}"]);
+    throwing.choices[0].message.tool_calls[2].function.name = "broken";
+    assert.throws(() => guard.checkToolCalls(throwing, broken, { onInvalidSchema: "throw" }), guard.SchemaError);
+    assert.equal(guard.checkToolCalls(response([JSON.stringify({ s: costly })]), tools).ok, true);
+    assert.equal(guard.checkOutput(JSON.stringify({ s: costly }), tools[0].function.parameters).ok, true);
+  });
+
   test("isValid and validate of a Validator are checks with a budget each", () => {
     const validator = guard.compileSchema({ type: "array", items: { type: "string", pattern: COSTLY } });
     const hostile = Array(10000).fill(costly);

@@ -1364,7 +1364,10 @@ pub mod types {
 mod validator;
 
 pub use canonical::CanonicalizationError;
-pub use pattern_budget::{pattern_steps_left, with_pattern_budget};
+pub use pattern_budget::{
+    begin_pattern_budget, end_pattern_budget, outside_pattern_budget, pattern_steps_left,
+    with_pattern_budget,
+};
 pub use error::{
     ErrorIterator, MaskedValidationError, ValidationError, ValidationErrorParts, ValidationErrors,
 };

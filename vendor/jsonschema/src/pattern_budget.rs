@@ -42,6 +42,34 @@ pub fn with_pattern_budget<T>(steps: usize, run: impl FnOnce() -> T) -> T {
     run()
 }
 
+/// Starts a budget of `steps` that lasts until [`end_pattern_budget`], for work made of several
+/// calls that cannot all run inside one closure (calls into a WebAssembly module each return
+/// before the next begins). Calls to [`with_pattern_budget`] in between share it. It replaces
+/// any budget in force.
+pub fn begin_pattern_budget(steps: usize) {
+    STEPS_LEFT.with(|left| left.set(Some(steps)));
+}
+
+/// Ends the budget in force, whoever started it.
+pub fn end_pattern_budget() {
+    STEPS_LEFT.with(|left| left.set(None));
+}
+
+/// Runs `run` outside the budget in force, if any: its matches spend nothing from it, and only
+/// the backtrack limit bounds them. For work whose result must not depend on what a budget has
+/// left, such as building a validator that outlives the budget.
+pub fn outside_pattern_budget<T>(run: impl FnOnce() -> T) -> T {
+    /// Puts the budget back however `run` leaves.
+    struct Restore(Option<usize>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            STEPS_LEFT.with(|left| left.set(self.0));
+        }
+    }
+    let _restore = Restore(STEPS_LEFT.with(Cell::take));
+    run()
+}
+
 /// Steps left in the budget in force on this thread, if any.
 #[must_use]
 pub fn pattern_steps_left() -> Option<usize> {

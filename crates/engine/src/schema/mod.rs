@@ -187,6 +187,19 @@ pub fn one_check<T>(run: impl FnOnce() -> T) -> T {
     jsonschema::with_pattern_budget(PATTERN_STEPS_PER_CHECK, run)
 }
 
+/// Starts one check made of several calls, each of which would otherwise be
+/// a check of its own (the tool calls of one response, each checked by a
+/// call from JavaScript): until [`end_check`], they share one budget.
+pub fn begin_check() {
+    jsonschema::begin_pattern_budget(PATTERN_STEPS_PER_CHECK);
+}
+
+/// Ends the check [`begin_check`] started; the next call is a check of its
+/// own again.
+pub fn end_check() {
+    jsonschema::end_pattern_budget();
+}
+
 /// An instance that could not be turned into a tape (only possible for a
 /// `Value` nested deeper than the tape allows), reported as one issue.
 fn unreadable(problem: &ParseError) -> Report {
@@ -301,7 +314,12 @@ pub fn compile(
     // Only a schema not compiled before is measured: what the cache holds
     // passed already.
     check_depth(schema, options)?;
-    let compiled = Arc::new(build(schema, options, schema_hash)?);
+    // Building matches patterns too (against property names the schema
+    // declares); the validator is cached and outlives any check, so that
+    // work is never charged to the check that happens to compile it.
+    let compiled = Arc::new(jsonschema::outside_pattern_budget(|| {
+        build(schema, options, schema_hash)
+    })?);
     cache::put(key, canonical, Arc::clone(&compiled));
     Ok(compiled)
 }

@@ -228,3 +228,34 @@ fn the_budget_is_the_outermost_checks() {
     });
     assert_eq!(pattern_steps_left(), None);
 }
+
+#[test]
+fn a_check_made_of_several_calls_shares_one_budget() {
+    let v = schema(json!({"pattern": COSTLY}));
+    begin_check();
+    assert!(v.is_valid(&json!(costly(12))));
+    let after_one = pattern_steps_left().unwrap();
+    assert!(after_one < PATTERN_STEPS_PER_CHECK);
+    assert!(v.validate(&json!(costly(12)), 5).valid);
+    assert!(pattern_steps_left().unwrap() < after_one);
+    end_check();
+    assert_eq!(pattern_steps_left(), None);
+    one_check(|| assert_eq!(pattern_steps_left(), Some(PATTERN_STEPS_PER_CHECK)));
+}
+
+#[test]
+fn compiling_spends_nothing_from_a_check() {
+    // A declared property name is matched against patternProperties when
+    // the validator is built; a schema compiled during a check must not
+    // charge it, or the check's verdict would depend on the cache.
+    let declared = costly(11);
+    let schema_value = json!({
+        "properties": { declared.clone(): {"type": "integer"} },
+        "patternProperties": { COSTLY: {"type": "integer"} },
+        "additionalProperties": false
+    });
+    let (_, spent) = steps_spent(|| compile(&schema_value, &CompileOptions::default()).unwrap());
+    assert_eq!(spent, 0);
+    let v = schema(schema_value);
+    assert!(v.is_valid(&json!({ declared: 1 })));
+}
