@@ -12,6 +12,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
+import { Audit, formatReport, loadSchema } from "../../pkg/audit.mjs";
 import { prng, thrown } from "./fixtures.mjs";
 
 // ---------------------------------------------------------------------------
@@ -93,6 +94,23 @@ const KINDS = {
   "password in a URL": (r) => {
     const password = keyText(r, 20);
     return { text: `postgres://svc_${randomText(r, 4, LOWER)}:${password}@db.internal.example:5432/prod`, cores: [password] };
+  },
+  "Slack xapp-": (r) => {
+    const id = randomText(r, 13, DIGITS);
+    const secret = randomText(r, 64, DIGITS + "abcdef");
+    return { text: `xapp-1-A${randomText(r, 10, UPPER + DIGITS)}-${id}-${secret}`, cores: [id, secret] };
+  },
+  "Slack webhook URL": (r) => {
+    const secret = keyText(r, 24);
+    return { text: `https://hooks.slack.com/services/T${randomText(r, 8, UPPER + DIGITS)}/B${randomText(r, 10, UPPER + DIGITS)}/${secret}`, cores: [secret] };
+  },
+  "Stripe whsec_": (r) => {
+    const body = keyText(r, 32);
+    return { text: `whsec_${body}`, cores: [body] };
+  },
+  "password in a URL, no user name": (r) => {
+    const password = keyText(r, 20);
+    return { text: `redis://:${password}@cache.internal.example:6379/0`, cores: [password] };
   },
   "PEM private key": (r) => {
     const lines = [keyText(r, 64, ALNUM + "+/"), keyText(r, 64, ALNUM + "+/"), keyText(r, 24, ALNUM + "+/")];
@@ -505,6 +523,79 @@ describe("credentials planted anywhere never appear in a message", () => {
     assert.ok(threw >= CASES_PER_SITE, `only ${threw} of the cases threw`);
     log.assertClean(CASES_PER_SITE);
   });
+});
+
+// ---------------------------------------------------------------------------
+// Kinds that were missed once: each in a verdict message and an audit record
+// ---------------------------------------------------------------------------
+
+describe("each kind once missed, in a verdict message and an audit record", () => {
+  /** `text` as a schema author writes it into a pattern, slashes escaped as `\/`. */
+  const patternOf = (text) => `^${text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`;
+  const KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+  const CASES = [
+    { kind: "Slack app token", text: "xapp-1-A0123456789-1234567890123-0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b", secret: "0a1b2c3d4e5f6a7b8c9d" },
+    { kind: "Slack webhook URL", text: "https://hooks.slack.com/services/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", secret: "Zq8fK2mN4pR7tV1xY3bC5dE9" },
+    { kind: "Stripe webhook secret", text: "whsec_Zq8fK2mN4pR7tV1xY3bC5dE9gH0jL6nQ", secret: "Zq8fK2mN4pR7tV1xY3bC5dE9" },
+    { kind: "URL password without a user name", text: "redis://:Zq8fK2mN4pR7tV1x@cache.internal.example:6379", secret: "Zq8fK2mN4pR7tV1x" },
+    { kind: "URL password in a pattern written with \\/\\/", text: "postgres://svc:Zq8fK2mN4pR7tV1x@db.internal.example/prod", secret: "Zq8fK2mN4pR7tV1x", asPattern: true },
+    { kind: "AWS secret access key in a $ref pointer", text: KEY, secret: "bPxRfiCYEXAMPLEKEY", asRef: true },
+  ];
+
+  const assertRedacted = (text, { kind, secret }, where) => {
+    assert.equal(typeof text, "string", `${kind}: ${where} is not a string`);
+    assert.ok(!text.includes(secret), `${kind}: ${where} quotes ${secret}: ${JSON.stringify(text)}`);
+    assert.ok(text.includes("[redacted]"), `${kind}: ${where} says nothing was redacted: ${JSON.stringify(text)}`);
+  };
+
+  for (const c of CASES) {
+    test(`${c.kind}: in a verdict message`, async () => {
+      if (c.asRef) {
+        // The pointer names a $defs entry that is not there: the message
+        // that says so quotes it, in a SchemaError and in guardedCall's.
+        for (const ref of [`#/$defs/${c.text}`, `#/$defs/${c.text}/properties/a`, `#/$defs/${encodeURIComponent(c.text)}`]) {
+          const schema = { type: "object", properties: { a: { $ref: ref } } };
+          const error = thrown(() => guard.checkOutput('{"a":1}', schema, { onInvalidSchema: "throw" }));
+          assert.ok(error instanceof guard.SchemaError, String(error));
+          assertRedacted(error.message, c, `SchemaError.message for ${ref}`);
+          const failed = await guard.guardedCall({ messages: [] }, async () => '{"a":1}', { schema }).catch((e) => e);
+          assert.ok(failed instanceof guard.SchemaError, String(failed));
+          assertRedacted(failed.message, c, `guardedCall's SchemaError for ${ref}`);
+        }
+        return;
+      }
+      const schema = c.asPattern
+        ? { type: "object", properties: { a: { type: "string", pattern: patternOf(c.text) } } }
+        : { type: "object", properties: { a: { enum: ["fast", c.text] } } };
+      const verdict = guard.checkOutput('{"a":"slow"}', schema);
+      assert.equal(verdict.failure, "schema");
+      assertRedacted(verdict.message, c, "verdict.message");
+      assertRedacted(verdict.errors[0].message, c, "errors[0].message");
+      assertRedacted(guard.repairFeedback(verdict, schema), c, "repairFeedback");
+      const error = await guard.guardedCall({ messages: [] }, async () => '{"a":"slow"}', { schema, budgets: { total: 0 } }).catch((e) => e);
+      assert.ok(error instanceof guard.StructuredOutputError, String(error));
+      assertRedacted(error.message, c, "StructuredOutputError.message");
+    });
+
+    test(`${c.kind}: in an audit record`, () => {
+      // The credential as a key the model wrote: the audit's table of
+      // failing paths, in the report and as printed.
+      const key = c.asPattern ? patternOf(c.text) : c.text;
+      const { validator } = loadSchema({ type: "object", properties: { city: { type: "string" } }, additionalProperties: { type: "integer" } });
+      const audit = new Audit({ validator, exactPaths: true });
+      audit.line(JSON.stringify({ content: JSON.stringify({ city: "Oslo", [key]: "not a number" }) }));
+      audit.line(JSON.stringify({ content: JSON.stringify({ city: "Oslo", nested: { [key]: "x" }, [key]: "y" }) }));
+      const report = audit.report();
+      assert.equal(report.failures.schema.count, 2, JSON.stringify(report.failures));
+      assertRedacted(JSON.stringify(report), c, "the audit report");
+      assertRedacted(formatReport(report), c, "the printed audit");
+      if (c.asRef) {
+        // A schema file with the pointer: the error the audit stops with.
+        const error = thrown(() => loadSchema({ type: "object", properties: { a: { $ref: `#/$defs/${c.text}` } } }));
+        assertRedacted(error.message, c, "loadSchema's SchemaError");
+      }
+    });
+  }
 });
 
 // ---------------------------------------------------------------------------

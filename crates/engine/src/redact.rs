@@ -5,6 +5,12 @@
 //! instance path, never from an instance value — but a path segment is an
 //! object key the model wrote, and a schema's title or enum may hold a key
 //! someone pasted there. Whatever is quoted passes through here first.
+//!
+//! The kinds of credential are data, in `rules.rs`, following gitleaks'
+//! maintained rules where it has one for the kind; each kind has a test
+//! below. Each kind's keywords are looked for in a lower-case copy of the
+//! text before its regular expression runs, so text without a credential
+//! costs a substring search per keyword and the one rule that has none.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -14,73 +20,39 @@ use regex::Regex;
 /// What a redacted credential becomes.
 pub const REDACTED: &str = "[redacted]";
 
+mod rules;
+
 struct Pattern {
+    #[cfg(test)]
+    id: &'static str,
     regex: Regex,
-    /// Replacement text; `$label` keeps a label such as `api_key=`.
+    keywords: &'static [&'static str],
     replacement: &'static str,
 }
 
+/// The rules of `rules.rs`, compiled once.
 fn patterns() -> &'static [Pattern] {
     static PATTERNS: OnceLock<Vec<Pattern>> = OnceLock::new();
     PATTERNS.get_or_init(|| {
-        let sources: [(&str, &str); 12] = [
-            // PEM private key blocks, whole.
-            (
-                r"(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?-----END [A-Z0-9 ]*PRIVATE KEY-----",
-                REDACTED,
-            ),
-            // JSON Web Tokens: header.payload.signature, header and payload
-            // being base64url JSON objects.
-            // (A `\.` as a regular expression source writes it counts too.)
-            (
-                r"eyJ[A-Za-z0-9_\-]{4,}\\{0,2}\.eyJ[A-Za-z0-9_\-]{4,}\\{0,2}\.[A-Za-z0-9_\-]*",
-                REDACTED,
-            ),
-            // Authorization header values.
-            (
-                r"(?i)(?P<label>\b(?:bearer|basic|token)\s+)(?:\\{0,2}[A-Za-z0-9._~+/\-]){8,}=*",
-                "${label}[redacted]",
-            ),
-            // OpenAI, Anthropic and other `sk-` keys.
-            (r"\bsk-[A-Za-z0-9_\-]{16,}", REDACTED),
-            // Stripe secret, restricted and publishable keys.
-            (r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}", REDACTED),
-            // AWS access key ids.
-            (
-                r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b",
-                REDACTED,
-            ),
-            // Google API keys.
-            (r"\bAIza[0-9A-Za-z_\-]{35}", REDACTED),
-            // GitHub tokens.
-            (
-                r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
-                REDACTED,
-            ),
-            // Slack tokens.
-            (r"\bxox[abprs]-[A-Za-z0-9\-]{10,}", REDACTED),
-            // Credentials inside URLs: scheme://user:password@host.
-            (r"(?P<label>://)[^/\s:@]+:[^/\s@]+@", "${label}[redacted]@"),
-            // A value given under a label that says it is secret.
-            (
-                r#"(?i)(?P<label>\b(?:api[_\-]?key|apikey|secret(?:[_\-]?access)?[_\-]?key|client[_\-]?secret|secret|password|passwd|pwd|access[_\-]?token|refresh[_\-]?token|auth[_\-]?token|private[_\-]?key)["']?\s*[:=]\s*["']?)[^\s"',;}]{6,}"#,
-                "${label}[redacted]",
-            ),
-            // Forty-character base64 secrets (AWS secret access keys and
-            // the like); `looks_random` below keeps ordinary words out.
-            // Backslashes are skipped: a key written into a regular
-            // expression source escapes its `+` and `/`.
-            (r"(?:^|[^A-Za-z0-9/+=\\])(?P<key>(?:\\{0,2}[A-Za-z0-9/+]){40})(?:$|[^A-Za-z0-9/+=\\])", ""),
-        ];
-        sources
-            .into_iter()
-            .filter_map(|(source, replacement)| {
-                Regex::new(source)
-                    .ok()
-                    .map(|regex| Pattern { regex, replacement })
+        rules::RULES
+            .iter()
+            .filter_map(|rule| {
+                Regex::new(rule.regex).ok().map(|regex| Pattern {
+                    #[cfg(test)]
+                    id: rule.id,
+                    regex,
+                    keywords: rule.keywords,
+                    replacement: rule.replacement,
+                })
             })
             .collect()
     })
+}
+
+/// Whether `lower`, text in ASCII lower case, holds one of `keywords`: a
+/// scan much cheaper than the regular expression it stands before.
+fn mentions(lower: &str, keywords: &[&str]) -> bool {
+    keywords.is_empty() || keywords.iter().any(|keyword| lower.contains(keyword))
 }
 
 /// `text` with everything that looks like a credential replaced by
@@ -121,24 +93,29 @@ fn pointer_tokens() -> Option<&'static Regex> {
 
 fn redact_plain(text: &str) -> Cow<'_, str> {
     let mut out = Cow::Borrowed(text);
+    let mut lower = text.to_ascii_lowercase();
     for pattern in patterns() {
-        if !pattern.regex.is_match(&out) {
-            continue;
+        if let Some(replaced) = pattern.apply(&out, &lower) {
+            lower = replaced.to_ascii_lowercase();
+            out = Cow::Owned(replaced);
         }
-        let replaced = if pattern.replacement.is_empty() {
-            match redact_random_keys(&pattern.regex, &out) {
-                Some(changed) => changed,
-                None => continue,
-            }
-        } else {
-            pattern
-                .regex
-                .replace_all(&out, pattern.replacement)
-                .into_owned()
-        };
-        out = Cow::Owned(replaced);
     }
     out
+}
+
+impl Pattern {
+    /// `text` with this kind of credential replaced; `None` if it holds
+    /// none. `lower` is `text` in ASCII lower case.
+    fn apply(&self, text: &str, lower: &str) -> Option<String> {
+        if !mentions(lower, self.keywords) || !self.regex.is_match(text) {
+            return None;
+        }
+        if self.replacement.is_empty() {
+            redact_random_keys(&self.regex, text)
+        } else {
+            Some(self.regex.replace_all(text, self.replacement).into_owned())
+        }
+    }
 }
 
 /// A JSON Pointer with every segment that holds a credential replaced by
@@ -190,11 +167,28 @@ fn redact_random_keys(regex: &Regex, text: &str) -> Option<String> {
     Some(out)
 }
 
+/// Mixed case and digits, changing between them at least 12 times. A
+/// random 40-character base64 string changes about 25 times (fewer than 12
+/// times in about 3 of 10,000); forty characters of a path of camelCase
+/// names and indices (`lineItems/3/unitPrice`) rarely reach 12.
 fn looks_random(token: &str) -> bool {
-    let upper = token.bytes().any(|b| b.is_ascii_uppercase());
-    let lower = token.bytes().any(|b| b.is_ascii_lowercase());
-    let digit = token.bytes().any(|b| b.is_ascii_digit());
-    upper && lower && digit
+    let class = |b: u8| match b {
+        b'A'..=b'Z' => 1,
+        b'a'..=b'z' => 2,
+        b'0'..=b'9' => 3,
+        _ => 0,
+    };
+    let (mut seen, mut changes, mut last) = ([false; 4], 0, 0);
+    for b in token.bytes().map(class).filter(|&c| c != 0) {
+        if let Some(flag) = seen.get_mut(b) {
+            *flag = true;
+        }
+        if last != 0 && b != last {
+            changes += 1;
+        }
+        last = b;
+    }
+    seen.iter().skip(1).all(|&s| s) && changes >= 12
 }
 
 /// Test data shared with the main crate's tests, which reach it through
@@ -203,7 +197,7 @@ fn looks_random(token: &str) -> bool {
 pub mod planted {
     /// Credentials of every kind redacted here, as they appear in the wild
     /// (made up, with the real shapes).
-    pub const PLANTED: [&str; 14] = [
+    pub const PLANTED: [&str; 18] = [
         "sk-proj-Zq8fK2mN4pR7tV1xY3bC5dE9gH0jL6nQ",
         "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz012345",
         "sk_live_51HqLyjWDarjtT1zdp7dcXzQ9",
@@ -212,6 +206,10 @@ pub mod planted {
         "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
         "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
         "xoxb-1234567890-0987654321-AbCdEfGhIjKl",
+        "xapp-1-A0123456789-1234567890123-0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b",
+        "https://hooks.slack.com/services/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",
+        "whsec_Zq8fK2mN4pR7tV1xY3bC5dE9gH0jL6nQ",
+        "redis://:Zq8fK2mN4pR7tV1x@cache.internal.example:6379",
         "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
         "Bearer abc.DEF-123_456~789+xyz/0",
         "https://admin:hunter2hunter2@db.internal.example",
@@ -222,6 +220,7 @@ pub mod planted {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)]
 mod tests {
     use super::planted::PLANTED;
     use super::*;
@@ -260,6 +259,18 @@ mod tests {
             redact_secrets("Authorization: Bearer abcdefghijklmnop"),
             "Authorization: Bearer [redacted]"
         );
+        assert_eq!(
+            redact_secrets("post to https://hooks.slack.com/services/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 now"),
+            "post to https://hooks.slack.com/services/[redacted] now"
+        );
+        assert_eq!(
+            redact_secrets("redis://:Zq8fK2mN4pR7tV1x@cache.internal.example:6379/0"),
+            "redis://[redacted]@cache.internal.example:6379/0"
+        );
+        assert_eq!(
+            redact_secrets(r"^postgres:\/\/svc:Zq8fK2mN4pR7tV1x@db\.example$"),
+            r"^postgres:\/\/[redacted]@db\.example$"
+        );
     }
 
     #[test]
@@ -292,11 +303,16 @@ mod tests {
     fn pointers_inside_messages_are_checked_unescaped() {
         let key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
         let pointer = format!("/o/{}", key.replace('/', "~1"));
-        let text = format!("alternative 1 at {pointer}: must be a string; the schema is invalid at {pointer}/type");
+        let text = format!(
+            "alternative 1 at {pointer}: must be a string; the schema is invalid at {pointer}/type"
+        );
         let out = redact_secrets(&text);
         assert!(!out.contains("wJalrXUtnFEMI"), "{out}");
         assert_eq!(out.matches("/o/[redacted]").count(), 2, "{out}");
-        assert!(matches!(redact_secrets("at /a~1b/c ~ fine"), Cow::Borrowed(_)));
+        assert!(matches!(
+            redact_secrets("at /a~1b/c ~ fine"),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]
@@ -320,6 +336,216 @@ mod tests {
             let out = redact_secrets(text);
             assert!(out.ends_with("[redacted]$"), "{text} -> {out}");
         }
+    }
+
+    /// The compiled rule named `id`.
+    fn rule(id: &str) -> &'static Pattern {
+        let found = patterns().iter().find(|p| p.id == id);
+        found.unwrap_or_else(|| panic!("no rule named {id}"))
+    }
+
+    /// `text` as a schema author writes it into a regular expression source.
+    fn escape_regex(text: &str) -> String {
+        let mut out = String::new();
+        for c in text.chars() {
+            if r"\^$.*+?()[]{}|/".contains(c) {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    /// `planted`, of the kind `id`, is redacted by that kind's own rule
+    /// and by `redact_secrets` wherever text can quote it: as plain text,
+    /// as a regular expression source and that source quoted as JSON, and
+    /// as a JSON Pointer segment, alone or inside a message. `secret` is
+    /// the part that must never survive.
+    fn assert_kind(id: &str, planted: &str, secret: &str) {
+        assert!(
+            planted.contains(secret),
+            "{id}: the secret is not part of {planted}"
+        );
+        let quoted = format!("The title says {planted} and more.");
+        let own = rule(id).apply(&quoted, &quoted.to_ascii_lowercase());
+        let own = own.unwrap_or_else(|| panic!("{id}: its own rule left {planted} alone"));
+        assert!(
+            !own.contains(secret),
+            "{id}: its own rule kept {secret}: {own}"
+        );
+
+        let source = escape_regex(planted);
+        let pointer = planted.replace('~', "~0").replace('/', "~1");
+        let texts = [
+            format!("The title says {planted} and more."),
+            planted.to_owned(),
+            format!("must match the pattern ^{source}$"),
+            format!(
+                r#"{{"pattern":{}}}"#,
+                serde_json::Value::from(format!("^{source}$"))
+            ),
+            format!("The value at /config/{pointer}/port must be an integer."),
+        ];
+        for text in &texts {
+            let out = redact_secrets(text);
+            assert!(
+                out.contains(REDACTED),
+                "{id}: not redacted in {text:?}: {out}"
+            );
+            for part in [secret, &escape_regex(secret)] {
+                assert!(
+                    !out.contains(part),
+                    "{id}: {part} survived in {text:?}: {out}"
+                );
+            }
+        }
+        let path = format!("/config/{pointer}/port");
+        assert_eq!(redact_pointer(&path), "/config/[redacted]/port", "{id}");
+    }
+
+    /// One test per kind of credential, and a check that every rule has one.
+    macro_rules! kinds {
+        ($($test:ident: $id:literal => [$($planted:literal => $secret:literal),+ $(,)?];)+) => {
+            const TESTED: &[&str] = &[$($id),+];
+            $(
+                #[test]
+                fn $test() {
+                    $(assert_kind($id, $planted, $secret);)+
+                }
+            )+
+        };
+    }
+
+    kinds! {
+        private_key: "private-key" => [
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----" => "MIIEowIBAAKCAQEA",
+            "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBGXq8fK2mN4p\n-----END PGP PRIVATE KEY BLOCK-----" => "lQOYBGXq8fK2mN4p",
+            // Cut short, as a shortened quotation leaves it.
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU" => "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU",
+        ];
+        jwt: "jwt" => [
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U" => "dozjgNryP4J3jVmNHl0w5N",
+        ];
+        authorization_header: "authorization-header" => [
+            "Bearer abc.DEF-123_456~789+xyz/0" => "DEF-123_456",
+            "Authorization: Basic dXNlcjpodW50ZXIyaHVudGVyMg==" => "dXNlcjpodW50ZXIy",
+        ];
+        sk_api_key: "sk-api-key" => [
+            "sk-proj-Zq8fK2mN4pR7tV1xY3bC5dE9gH0jL6nQ" => "Zq8fK2mN4pR7tV1xY3bC5dE9gH0jL6nQ",
+            "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz012345" => "AbCdEfGhIjKlMnOpQrStUvWxYz012345",
+        ];
+        stripe_access_token: "stripe-access-token" => [
+            "sk_live_51HqLyjWDarjtT1zdp7dcXzQ9" => "51HqLyjWDarjtT1zdp7dcXzQ9",
+            "rk_prod_Zq8fK2mN4pR7" => "Zq8fK2mN4pR7",
+        ];
+        stripe_webhook_secret: "stripe-webhook-secret" => [
+            "whsec_Zq8fK2mN4pR7tV1xY3bC5dE9gH0jL6nQ" => "Zq8fK2mN4pR7tV1xY3bC5dE9gH0jL6nQ",
+        ];
+        aws_access_token: "aws-access-token" => [
+            "AKIAIOSFODNN7EXAMPLE" => "IOSFODNN7EXAMPLE",
+            "A3TXZQ8FK2MN4PR7TV1X" => "ZQ8FK2MN4PR7TV1X",
+        ];
+        gcp_api_key: "gcp-api-key" => [
+            "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY" => "SyD-9tSrke72PouQMnMX",
+        ];
+        github_token: "github-token" => [
+            "ghp_16C7e42F292c6912E7710c838347Ae178B4a" => "16C7e42F292c6912E7710c838347Ae178B4a",
+            "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ab" => "11ABCDEFG0123456789_abcdefghij",
+        ];
+        slack_token: "slack-token" => [
+            "xoxb-1234567890-0987654321-AbCdEfGhIjKl" => "0987654321-AbCdEfGhIjKl",
+            "xoxe.xoxp-1-Mi0yLTEyMzQ1Njc4OTAtMTIzNDU2Nzg5MDEy" => "Mi0yLTEyMzQ1Njc4OTAtMTIzNDU2Nzg5MDEy",
+            "xoxe-1-My0xLTEyMzQ1Njc4OTAtMTIzNDU2" => "My0xLTEyMzQ1Njc4OTAtMTIzNDU2",
+        ];
+        slack_app_token: "slack-app-token" => [
+            "xapp-1-A0123456789-1234567890123-0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b" => "1234567890123-0a1b2c3d4e5f",
+        ];
+        slack_webhook_url: "slack-webhook-url" => [
+            "https://hooks.slack.com/services/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" => "T0123ABCD/B0456EFGH/Zq8fK2mN4pR7tV1xY3bC5dE9",
+            "https://hooks.slack.com/workflows/T0123ABCD/A0456EFGH/123456789012345678/Zq8fK2mN4pR7tV1xY3bC5dE9" => "Zq8fK2mN4pR7tV1xY3bC5dE9",
+        ];
+        url_password: "url-password" => [
+            "https://admin:hunter2hunter2@db.internal.example" => "hunter2hunter2",
+            "redis://:Zq8fK2mN4pR7tV1x@cache.internal.example:6379" => "Zq8fK2mN4pR7tV1x",
+        ];
+        labelled_secret: "labelled-secret" => [
+            "api_key=Q2xpZW50U2VjcmV0VmFsdWU" => "Q2xpZW50U2VjcmV0VmFsdWU",
+            "password: correct-horse-battery" => "correct-horse-battery",
+        ];
+        aws_secret_access_key: "aws-secret-access-key" => [
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" => "bPxRfiCYEXAMPLEKEY",
+            "WKOh3ZbUSm00QDJHvKrN6ycV1ogT+a9Zx2Lp0QrS" => "WKOh3ZbUSm00QDJHvKrN6ycV1ogT",
+        ];
+    }
+
+    #[test]
+    fn every_rule_compiles_and_has_a_test() {
+        assert_eq!(
+            patterns().len(),
+            rules::RULES.len(),
+            "a rule did not compile"
+        );
+        for rule in &rules::RULES {
+            assert!(TESTED.contains(&rule.id), "{} has no test", rule.id);
+        }
+    }
+
+    #[test]
+    fn a_secret_access_key_in_a_ref_pointer_is_redacted() {
+        let key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+        let encoded = key.replace('/', "%2F");
+        for text in [
+            format!("the schema is invalid: Pointer '/$defs/{key}' does not exist"),
+            format!("the schema is invalid: Pointer '/$defs/{key}/properties/a' does not exist"),
+            format!("the schema is invalid: Pointer '/$defs/{encoded}' does not exist"),
+            format!("Resource 'https://x.example/{key}' is not present in a registry"),
+            format!("Resource 'https://x.example/{key}.json' is not present in a registry"),
+            format!(
+                r"must match the pattern ^#\/\$defs\/{}\/a$",
+                escape_regex(key)
+            ),
+        ] {
+            let out = redact_secrets(&text);
+            assert!(!out.contains("bPxRfiCYEXAMPLEKEY"), "{text} -> {out}");
+            assert!(!out.contains("wJalrXUtnFEMI"), "{text} -> {out}");
+        }
+    }
+
+    #[test]
+    fn paths_of_ordinary_names_are_not_taken_for_keys() {
+        // Forty characters between slashes, mixed case and digits, but
+        // words and indices: not random enough to be a key.
+        for text in [
+            "The value at /rows/12/lineItems/3/unitPrice/amountCts1 must be a number.",
+            "The value at /observations/12/evidence/3/sourceDocumen/x must be a string.",
+            "the schema is invalid at /properties/customerAddress/billingZip2/type",
+            "a digest 0123456789abcdef0123456789abcdef01234567 and 0123456789ABCDEF0123456789ABCDEF01234567",
+        ] {
+            assert!(
+                matches!(redact_secrets(text), Cow::Borrowed(_)),
+                "{text} was changed to {}",
+                redact_secrets(text)
+            );
+        }
+    }
+
+    #[test]
+    fn keywords_are_lower_case_and_found_whatever_the_case_of_the_text() {
+        for rule in &rules::RULES {
+            for keyword in rule.keywords {
+                assert_eq!(*keyword, keyword.to_ascii_lowercase(), "{}", rule.id);
+            }
+        }
+        assert_eq!(
+            redact_secrets("XAPP-1-A0123-1234567890123-ABCDEF0123"),
+            REDACTED
+        );
+        assert_eq!(
+            redact_secrets("a BEARER abcdefghijklmnop"),
+            "a BEARER [redacted]"
+        );
+        assert!(!mentions("nothing here", &["xapp", "whsec_"]));
+        assert!(mentions("anything", &[]));
     }
 
     #[test]
