@@ -867,8 +867,8 @@ function laneCheck(output, schema, options) {
  * The lane for a response object: what the output plan reads of it goes to
  * the core in one call (see `checkReadLane` in src/wasm.rs), the answer
  * text encoded once into wasm memory and checked there. A status above 3
- * carries flags: 8 when the response gave a finish reason, and from bit 4
- * up the index of the text the answer is.
+ * carries flags: 8 when the response gave a finish reason (its length from
+ * bit 16), and from bit 4 the index of the text the answer is.
  */
 function readLane(output, handle, maxErrors, schemaHash) {
   const texts = [];
@@ -876,8 +876,9 @@ function readLane(output, handle, maxErrors, schemaHash) {
   const status = callRaw(() => readLaneStatus(texts, copy, handle, maxErrors));
   const code = status & 7;
   if (code === 3) return undefined;
-  const text = texts[status >>> 4];
-  const finishReason = (status & 8) !== 0 ? raw.laneFinishReason() ?? null : null;
+  const text = texts[(status >>> 4) & 0xfff];
+  // The finish reason's bytes are at the start of the input buffer.
+  const finishReason = (status & 8) !== 0 ? decoder.decode(inputView.subarray(0, status >>> 16)) : null;
   if (code === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), text);
   const jsonText = code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd());
   const value = JSON.parse(jsonText);
@@ -917,7 +918,13 @@ function readLaneStatus(texts, copy, handle, maxErrors) {
       capacity = units * 3 + 256;
       continue;
     }
-    const copyText = jsonText("the output", [lengths, copy]);
+    // A copy JSON cannot carry goes the general way, which says why.
+    let copyText;
+    try {
+      copyText = JSON.stringify([lengths, copy]);
+    } catch {
+      return 3;
+    }
     const { read, written } = encoder.encodeInto(copyText, view.subarray(at));
     if (read === copyText.length) return raw.checkReadLane(at, written, handle, maxErrors);
     capacity = at + copyText.length * 3 + 256;
@@ -925,6 +932,7 @@ function readLaneStatus(texts, copy, handle, maxErrors) {
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /**
  * Encodes the response straight into wasm memory with the native encoder
@@ -1046,8 +1054,6 @@ export { isValidator };
 
 /** Where requests declare tools, as the core lists them (src/providers/tools.rs). */
 let toolPaths;
-
-const decoder = new TextDecoder();
 
 /**
  * What a request holds at one tool path, as the core's codes: 0 nothing,

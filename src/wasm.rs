@@ -316,13 +316,16 @@ pub fn check_input_lane(len: usize, validator: &RawValidator, max_errors: u32) -
     })
 }
 
-/// Set in a lane status when the response gave a finish reason, which
-/// `laneFinishReason` then returns.
+/// Set in a lane status when the response gave a finish reason: its UTF-8
+/// bytes are then at the start of the input buffer, and their length above
+/// `LANE_REASON_SHIFT`.
 const LANE_HAS_REASON: u32 = 8;
 
 /// How far a lane status shifts the index of the text the answer is (see
-/// `checkReadLane`).
+/// `checkReadLane`), and the length of the finish reason; each has 12 bits.
 const LANE_TEXT_SHIFT: u32 = 4;
+const LANE_REASON_SHIFT: u32 = 16;
+const LANE_FIELD_LIMIT: u32 = 1 << 12;
 
 /// The lane for a response object, read by the facade's reader along
 /// `readPlans().output`. The input buffer holds the strings under the
@@ -361,30 +364,30 @@ pub fn check_read_lane(
         else {
             return LANE_UNAVAILABLE;
         };
-        let Ok(index) = u32::try_from(index) else {
+        let reason_len = read.finish_reason.as_ref().map_or(0, String::len);
+        let (Ok(index), Ok(reason_bits)) = (u32::try_from(index), u32::try_from(reason_len)) else {
             return LANE_UNAVAILABLE;
         };
-        if index >= u32::MAX >> LANE_TEXT_SHIFT {
+        if index >= LANE_FIELD_LIMIT || reason_bits >= LANE_FIELD_LIMIT {
             return LANE_UNAVAILABLE;
         }
         let status = check_text_lane(text, read.finish_reason.as_deref(), validator, max_errors);
         if status == LANE_UNAVAILABLE {
             return status;
         }
-        let has_reason = read.finish_reason.is_some();
-        LANE_REASON.with(|reason| *reason.borrow_mut() = read.finish_reason);
-        status | if has_reason { LANE_HAS_REASON } else { 0 } | (index << LANE_TEXT_SHIFT)
+        let Some(reason) = read.finish_reason else {
+            return status | (index << LANE_TEXT_SHIFT);
+        };
+        // The texts are read by now; the reason takes their place.
+        drop(buffer);
+        INPUT.with(|input| {
+            let mut buffer = input.borrow_mut();
+            if let Some(start) = buffer.get_mut(..reason.len()) {
+                start.copy_from_slice(reason.as_bytes());
+            }
+        });
+        status | LANE_HAS_REASON | (index << LANE_TEXT_SHIFT) | (reason_bits << LANE_REASON_SHIFT)
     })
-}
-
-thread_local! {
-    /// The finish reason of the last `checkReadLane` call.
-    static LANE_REASON: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-}
-
-#[wasm_bindgen(js_name = laneFinishReason)]
-pub fn lane_finish_reason() -> Option<String> {
-    LANE_REASON.with(|reason| reason.borrow_mut().take())
 }
 
 /// The lane over the response text.
