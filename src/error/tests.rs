@@ -165,6 +165,11 @@ fn contract_unions_of_the_type_declarations() {
         literals_after(error, "failure: FailureClass |", "StructuredOutputError.failure"),
         [StopReason::Deadline.as_str()]
     );
+    let tool_calls = literals_after(&dts, "export type ToolCallFailure =", "ToolCallFailure");
+    assert!(
+        tool_calls.iter().all(|f| f == "unknown_tool" || Failure::parse(f).is_some()),
+        "ToolCallFailure names something that is no failure class: {tool_calls:?}"
+    );
     let max_errors = format!("Default {DEFAULT_MAX_ERRORS}.");
     assert!(
         dts.contains(&format!("Caps the issue list and the work spent building it. {max_errors}")),
