@@ -124,9 +124,10 @@ function readOptions(request, callModel, options) {
   if (signal !== undefined && (signal === null || typeof signal.aborted !== "boolean" || typeof signal.addEventListener !== "function")) {
     throw argumentError("options.signal must be an AbortSignal");
   }
-  const retry = options.retry ?? "resample";
+  // "identical" is the contract's name for resampling the identical request.
+  const retry = options.retry === "identical" ? "resample" : options.retry ?? "resample";
   if (retry !== "resample" && retry !== "repair") {
-    throw argumentError(`options.retry must be "resample" or "repair", not ${typeof retry === "string" ? "another string" : typeof retry}`);
+    throw argumentError(`options.retry must be "identical" (or "resample"), or "repair", not ${typeof retry === "string" ? "another string" : typeof retry}`);
   }
   const { deadlineMs } = options;
   if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs > 0 && deadlineMs <= 2 ** 31 - 1)) {

@@ -403,7 +403,8 @@ export interface GuardOptions<R = unknown> extends CheckOptions {
   usage?: (response: R) => Usage;
   onAttempt?: (event: AttemptEvent) => void;
   /** How a failed attempt is retried. Default "resample" (the identical request). */
-  retry?: "resample" | "repair";
+  /** "identical" (also spelled "resample"): resample the identical request; "repair": add feedback. */
+  retry?: "identical" | "resample" | "repair";
   /** For retry "repair": adds the feedback to the original request. Default: by the request's shape. */
   appendFeedback?: FeedbackAppender;
   budgets?: Budgets;

@@ -434,3 +434,17 @@ describe("guardedCall: misuse", () => {
     assert.equal(error.verdicts[0].moreErrors, true);
   });
 });
+
+describe("retry: the contract's names", () => {
+  test('"identical" resamples the identical request, as "resample" does', async () => {
+    const schema = { type: "object", required: ["a"] };
+    for (const retry of ["identical", "resample"]) {
+      const seen = [];
+      const request = { q: 1 };
+      const result = await guard.guardedCall(request, async (r) => (seen.push(r), seen.length === 1 ? { content: "{", finishReason: "length" } : { content: '{"a":1}' }), { schema, retry });
+      assert.equal(result.attempts, 2, retry);
+      assert.equal(seen[1], request, `${retry}: the identical request object`);
+    }
+    await assert.rejects(guard.guardedCall({}, async () => ({ content: "{}" }), { schema, retry: "again" }), (error) => error.code === "invalid_argument");
+  });
+});
