@@ -104,16 +104,16 @@ impl MatchFailure {
         let root = root().into_cow();
         let (instance_path, instance) = match instance_path {
             Some(path) => {
-                // A representation that reports errors without a copy of the
-                // instance gives a null root; the error then holds a null too.
                 let instance = match root {
-                    Cow::Borrowed(root) => match root.pointer(path.as_str()) {
-                        Some(value) => Cow::Borrowed(value),
-                        None => Cow::Owned(serde_json::Value::Null),
-                    },
-                    Cow::Owned(root) => {
-                        Cow::Owned(root.pointer(path.as_str()).cloned().unwrap_or(serde_json::Value::Null))
-                    }
+                    Cow::Borrowed(root) => Cow::Borrowed(
+                        root.pointer(path.as_str())
+                            .expect("the match site is inside the instance"),
+                    ),
+                    Cow::Owned(root) => Cow::Owned(
+                        root.pointer(path.as_str())
+                            .expect("the match site is inside the instance")
+                            .clone(),
+                    ),
                 };
                 (path, instance)
             }
