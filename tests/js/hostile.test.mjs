@@ -505,9 +505,6 @@ describe("one budget for all of a check's pattern work", { timeout: 60000 }, () 
     assert.match(result.errors[0].message, RAN_OUT);
     assert.ok(validateMs < BOUND_MS, `validate took ${validateMs.toFixed(0)} ms`);
     assert.deepEqual(validator.validate([costly]), { valid: true, errors: [], moreErrors: false });
-  });
-});
-
 /** The fastest of `runs` calls of `fn`, in milliseconds, and its last result. */
 function fastest(fn, runs = 3) {
   let best = Infinity;
