@@ -8,10 +8,9 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::error::{Failure, DEFAULT_MAX_ERRORS, MAX_RETRIES};
-use crate::policy::Budgets;
+use crate::policy::{Budgets, MAX_RETRIES};
 use crate::schema::{parse_draft, CompileOptions, FormatMode};
-use crate::verdict::{CheckOptions, OnInvalidSchema};
+use crate::verdict::{CheckOptions, Failure, OnInvalidSchema, DEFAULT_MAX_ERRORS};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArgumentError {
@@ -313,10 +312,8 @@ pub fn budgets(value: &Value) -> Result<Budgets, ArgumentError> {
             continue;
         }
         let Some(failure) = Failure::parse(key) else {
-            let classes: Vec<&str> = Failure::ALL.iter().map(|f| f.as_str()).collect();
             return Err(ArgumentError::new(format!(
-                "options.budgets has an unknown member \"{key}\" (budgets are {} and total)",
-                classes.join(", ")
+                "options.budgets has an unknown member \"{key}\" (budgets are truncated, empty, unparseable, not_object, schema, rule and total)"
             )));
         };
         if let Some(slot) = per_class.get_mut(failure.index()) {
