@@ -87,7 +87,14 @@ impl<F: Json, D: Dispatch<F>> Validate<F> for AnyOfValidator<F, D> {
                 crate::paths::capture_evaluation_path(tracker, &self.location),
                 location.into(),
                 instance.lazy_value(),
-                ctx.branch_errors(&self.schemas, instance, location, tracker),
+                self.schemas
+                    .iter()
+                    .map(|schema| {
+                        let mut branch = Vec::new();
+                        schema.collect_errors(instance, location, tracker, ctx, &mut branch);
+                        branch
+                    })
+                    .collect(),
             ))
         }
     }
@@ -103,7 +110,12 @@ impl<F: Json, D: Dispatch<F>> Validate<F> for AnyOfValidator<F, D> {
         if self.is_valid(instance, ctx) {
             return;
         }
-        let branches = ctx.branch_errors(&self.schemas, instance, location, tracker);
+        let mut branches = Vec::with_capacity(self.schemas.len());
+        for schema in &self.schemas {
+            let mut branch = Vec::new();
+            schema.collect_errors(instance, location, tracker, ctx, &mut branch);
+            branches.push(branch);
+        }
         errors.push(ValidationError::any_of(
             self.location.clone(),
             crate::paths::capture_evaluation_path(tracker, &self.location),
@@ -217,7 +229,12 @@ impl<F: Json> Validate<F> for SingleAnyOfValidator<F> {
                 crate::paths::capture_evaluation_path(tracker, &self.location),
                 location.into(),
                 instance.lazy_value(),
-                ctx.branch_errors(std::slice::from_ref(&self.node), instance, location, tracker),
+                vec![{
+                    let mut branch = Vec::new();
+                    self.node
+                        .collect_errors(instance, location, tracker, ctx, &mut branch);
+                    branch
+                }],
             ))
         }
     }
@@ -233,14 +250,15 @@ impl<F: Json> Validate<F> for SingleAnyOfValidator<F> {
         if self.node.is_valid(instance, ctx) {
             return;
         }
-        let branches =
-            ctx.branch_errors(std::slice::from_ref(&self.node), instance, location, tracker);
+        let mut branch = Vec::new();
+        self.node
+            .collect_errors(instance, location, tracker, ctx, &mut branch);
         errors.push(ValidationError::any_of(
             self.location.clone(),
             crate::paths::capture_evaluation_path(tracker, &self.location),
             location.into(),
             instance.lazy_value(),
-            branches,
+            vec![branch],
         ));
     }
 

@@ -159,7 +159,12 @@ impl<F: Json> Validate<F> for SingleOneOfValidator<F> {
                 crate::paths::capture_evaluation_path(tracker, &self.location),
                 location.into(),
                 instance.lazy_value(),
-                ctx.branch_errors(std::slice::from_ref(&self.node), instance, location, tracker),
+                vec![{
+                    let mut branch = Vec::new();
+                    self.node
+                        .collect_errors(instance, location, tracker, ctx, &mut branch);
+                    branch
+                }],
             ))
         }
     }
@@ -220,7 +225,14 @@ impl<F: Json, D: Dispatch<F>> Validate<F> for OneOfValidator<F, D> {
                     crate::paths::capture_evaluation_path(tracker, &self.location),
                     location.into(),
                     instance.lazy_value(),
-                    ctx.branch_errors(&self.schemas, instance, location, tracker),
+                    self.schemas
+                        .iter()
+                        .map(|schema| {
+                            let mut branch = Vec::new();
+                            schema.collect_errors(instance, location, tracker, ctx, &mut branch);
+                            branch
+                        })
+                        .collect(),
                 ));
             }
             Ok(())
@@ -230,7 +242,14 @@ impl<F: Json, D: Dispatch<F>> Validate<F> for OneOfValidator<F, D> {
                 crate::paths::capture_evaluation_path(tracker, &self.location),
                 location.into(),
                 instance.lazy_value(),
-                ctx.branch_errors(&self.schemas, instance, location, tracker),
+                self.schemas
+                    .iter()
+                    .map(|schema| {
+                        let mut branch = Vec::new();
+                        schema.collect_errors(instance, location, tracker, ctx, &mut branch);
+                        branch
+                    })
+                    .collect(),
             ))
         }
     }
