@@ -26,10 +26,11 @@
 //! are accepted, error messages and positions, number conversions, and
 //! duplicate keys (the last value wins, at the first occurrence's position).
 
+mod incremental;
 mod node;
 mod number;
 mod parse;
-mod strings;
+pub(crate) mod strings;
 
 #[cfg(test)]
 mod tests;
@@ -38,17 +39,23 @@ use serde_json::Value;
 
 pub use node::{TapeArray, TapeElements, TapeJson, TapeMembers, TapeNode, TapeObject};
 pub use number::TapeNumber;
+pub use incremental::{Fed, Flow, Incremental, Lend, Partial, Stop, Watch};
 pub use parse::{parse, ParseError, MAX_DEPTH};
+
+/// The string a raw string literal's content (escapes and all) stands for.
+pub fn decode_string(raw: &str) -> String {
+    strings::decode(raw)
+}
 
 /// Bytes per tape entry.
 pub const ENTRY_SIZE: usize = std::mem::size_of::<Entry>();
 
 const _: () = assert!(ENTRY_SIZE == 12);
 
-/// What an entry holds.
+/// What a value of the tape is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
-pub(crate) enum Kind {
+pub enum Kind {
     Null,
     False,
     True,
@@ -84,6 +91,20 @@ pub(crate) struct Entry {
     pub(crate) flags: u8,
     pub(crate) a: u32,
     pub(crate) b: u32,
+}
+
+impl Kind {
+    pub fn json_type(self) -> jsonschema::types::JsonType {
+        use jsonschema::types::JsonType;
+        match self {
+            Kind::Null => JsonType::Null,
+            Kind::False | Kind::True => JsonType::Boolean,
+            Kind::Number => JsonType::Number,
+            Kind::String => JsonType::String,
+            Kind::Array => JsonType::Array,
+            Kind::Object => JsonType::Object,
+        }
+    }
 }
 
 impl Entry {
@@ -154,7 +175,7 @@ impl<'a> Tape<'a> {
 
     /// A tape of one string, `string` itself, without allocating: it has no
     /// entries and answers every index with its fallback.
-    pub(crate) fn of_string(string: &'a str) -> Tape<'a> {
+    pub fn of_string(string: &'a str) -> Tape<'a> {
         Tape {
             src: string,
             entries: Vec::new(),

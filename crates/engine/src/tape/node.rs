@@ -38,6 +38,17 @@ impl<'a> TapeNode<'a> {
         }
     }
 
+    /// The value at `index` of the tape, seen whole: what the resumable
+    /// parser's checks validate once that value is complete.
+    pub fn at(tape: &'a Tape<'a>, index: u32) -> Self {
+        TapeNode {
+            tape,
+            index,
+            limit: u32::MAX,
+            cut: None,
+        }
+    }
+
     /// The document seen through a prefix view: at most `limit` elements of
     /// each array are iterated, while lengths, `uniqueItems` and objects see
     /// everything (so keywords about a container itself are exact); the tape

@@ -156,6 +156,24 @@ pub fn parse(text: &str) -> Result<Tape<'_>, ParseError> {
     })
 }
 
+/// The entry flags of `literal` when it is exactly one number the parser
+/// accepts (the same scan and the same range checks), else `None`: the
+/// resumable parser reads a number's bytes first and decides here once
+/// they end.
+pub(super) fn number_flags(literal: &str) -> Option<u8> {
+    let mut parser = Parser {
+        src: literal,
+        bytes: literal.as_bytes(),
+        pos: 0,
+        entries: Vec::new(),
+        stack: Vec::new(),
+        keys: Vec::new(),
+        redirects: Vec::new(),
+    };
+    let flags = parser.parse_number().ok()?;
+    (parser.pos == literal.len()).then_some(flags)
+}
+
 /// The parser's buffers, kept from one parse to the next: most calls check
 /// a response of a similar size to the last, and allocating and freeing
 /// three buffers cost a small response as much as parsing it.
@@ -197,14 +215,14 @@ pub(crate) fn recycle(entries: Vec<Entry>) {
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Frame {
+pub(super) struct Frame {
     /// Entry index of the container.
-    index: u32,
+    pub(super) index: u32,
     /// Values (for objects, members) seen so far.
-    count: u32,
+    pub(super) count: u32,
     /// For objects: where this object's key indices start in `Parser::keys`.
-    keys_start: u32,
-    object: bool,
+    pub(super) keys_start: u32,
+    pub(super) object: bool,
 }
 
 /// A member name of an open object: its entry, its raw length, whether it
@@ -212,11 +230,11 @@ struct Frame {
 /// so that finding repeated names compares two numbers for most pairs
 /// instead of two byte slices.
 #[derive(Debug, Clone, Copy)]
-struct Key {
-    prefix: u64,
-    index: u32,
-    len: u32,
-    escaped: bool,
+pub(super) struct Key {
+    pub(super) prefix: u64,
+    pub(super) index: u32,
+    pub(super) len: u32,
+    pub(super) escaped: bool,
 }
 
 impl Key {
@@ -232,7 +250,7 @@ impl Key {
 /// little-endian. A name is nearly always followed by at least eight more
 /// bytes of text, so this is one load and a mask, without a copy.
 #[inline(always)]
-fn prefix_at(bytes: &[u8], start: usize, len: usize) -> u64 {
+pub(super) fn prefix_at(bytes: &[u8], start: usize, len: usize) -> u64 {
     let word = match bytes
         .get(start..start.saturating_add(8))
         .map(<[u8; 8]>::try_from)
@@ -275,7 +293,7 @@ fn is_special(byte: u8) -> bool {
 /// sixteen bytes a step with wasm's 128-bit vectors, then eight at a time.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
-fn skip_plain(bytes: &[u8], mut pos: usize) -> usize {
+pub(super) fn skip_plain(bytes: &[u8], mut pos: usize) -> usize {
     use core::arch::wasm32::{u8x16, u8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, v128_or};
     let quote = u8x16_splat(b'"');
     let backslash = u8x16_splat(b'\\');
@@ -304,7 +322,7 @@ fn skip_plain(bytes: &[u8], mut pos: usize) -> usize {
 /// Index of the first quote, backslash or control byte at or after `pos`.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
-fn skip_plain(bytes: &[u8], pos: usize) -> usize {
+pub(super) fn skip_plain(bytes: &[u8], pos: usize) -> usize {
     skip_plain_words(bytes, pos)
 }
 
@@ -687,7 +705,10 @@ impl Parser<'_> {
     }
 
     /// A number literal, following serde_json's scan and its error positions;
-    /// `pos` is at the sign or first digit. Returns the entry flags.
+    /// `pos` is at the sign or first digit. Returns the entry flags. Not
+    /// inlined: the resumable parser calls it too, and one copy of it in the
+    /// wasm module is enough (a call per number costs nothing measurable).
+    #[inline(never)]
     fn parse_number(&mut self) -> Result<u8, ParseError> {
         let start = self.pos;
         if self.peek() == Some(b'-') {
@@ -786,7 +807,12 @@ impl Parser<'_> {
 /// object, in order): every later occurrence is marked [`DUP_SKIP`], the
 /// first is marked [`DUP_REDIRECT`] to the last occurrence's value. Returns
 /// the number of distinct names.
-fn dedupe(src: &str, entries: &mut [Entry], redirects: &mut Vec<(u32, u32)>, keys: &[Key]) -> u32 {
+pub(super) fn dedupe(
+    src: &str,
+    entries: &mut [Entry],
+    redirects: &mut Vec<(u32, u32)>,
+    keys: &[Key],
+) -> u32 {
     let source = src.as_bytes();
     let entry_at = |entries: &[Entry], index: u32| -> Entry {
         entries.get(index as usize).copied().unwrap_or(Entry::NULL)

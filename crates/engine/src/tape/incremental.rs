@@ -1,0 +1,790 @@
+//! The tape parser, resumable: text that arrives in pieces is parsed as it
+//! arrives, into the same tape [`parse`](super::parse()) builds from the
+//! whole text, and a [`Watch`] hears of every value as it begins and as it
+//! ends, so that checks can run on a value the moment it is complete.
+//!
+//! Every byte is read once, however the text is cut: between pieces the
+//! state is what `parse` keeps (the open containers, their member names)
+//! plus the token in progress. It accepts what `parse` accepts; at a byte
+//! that no continuation can make valid it stops with [`Stop::Syntax`], and
+//! the caller asks `parse` for the message (which also confirms the stop).
+
+use std::borrow::Cow;
+use std::ops::ControlFlow;
+
+use super::parse::{dedupe, number_flags, prefix_at, skip_plain, Frame, Key};
+use super::{strings, Entry, Kind, Tape, ESCAPED, MAX_DEPTH};
+
+/// What a [`Watch`] answers: `Break` stops the parse for good.
+pub type Flow = ControlFlow<()>;
+
+/// Told of every value as the parser meets it.
+pub trait Watch {
+    /// A value of `kind` begins at `depth` (0: the root), before anything of
+    /// it is on the tape. For a string, `Continue(true)` asks for
+    /// [`Watch::partial`] while it is open.
+    fn begin(&mut self, tape: &mut Lend<'_>, depth: usize, kind: Kind) -> ControlFlow<(), bool>;
+    /// A member name is complete; `key` is its entry.
+    fn name(&mut self, tape: &mut Lend<'_>, key: u32) -> Flow;
+    /// The value whose entry is `index` is complete; `depth` is its own.
+    fn end(&mut self, tape: &mut Lend<'_>, index: u32, depth: usize) -> Flow;
+    /// The text ran out inside a string that `begin` asked about.
+    fn partial(&mut self, tape: &mut Lend<'_>, string: Partial<'_>) -> Flow;
+}
+
+/// An open string: its raw text up to the last complete character or
+/// escape, and how many characters that is.
+pub struct Partial<'s> {
+    pub raw: &'s str,
+    pub chars: u64,
+}
+
+/// Why the parse stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// The byte at this offset cannot continue any JSON text; `escape`
+    /// when it is in a `\\u` escape, where `parse` reads four bytes at once
+    /// (and says only "EOF" for fewer).
+    Syntax { at: usize, escape: bool },
+    /// The watcher said so.
+    Watcher,
+    /// Past 4 GiB, which the tape's offsets cannot address.
+    TooLarge,
+}
+
+/// How far the text so far goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fed {
+    /// The root value is still open (or not begun).
+    Pending,
+    /// The root value is complete and ends before this offset.
+    Complete { end: usize },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// A value: at the root, after a colon, after a comma in an array.
+    Value,
+    /// Just after `[`: a value or `]`.
+    ValueOrEnd,
+    /// Just after `{`: a name or `}`.
+    NameOrEnd,
+    /// After a comma in an object: a name.
+    Name,
+    /// After a name.
+    Colon,
+    /// After a value in a container: a comma or the container's close.
+    Next,
+    String,
+    Literal,
+    Number,
+    /// The root value is complete.
+    Done,
+}
+
+/// Where a string is inside a backslash escape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Escape {
+    None,
+    Backslash,
+    /// In `\uXXXX`; `low` for the second half of a surrogate pair.
+    Hex {
+        digits: u8,
+        value: u16,
+        low: bool,
+    },
+    /// After a high surrogate: its low half's backslash, then its `u`.
+    LowBackslash,
+    LowU,
+}
+
+/// The string, literal or number in progress.
+#[derive(Debug, Clone, Copy)]
+struct Token {
+    /// String: just past the opening quote; literal and number: the first byte.
+    start: u32,
+    key: bool,
+    flags: u8,
+    escape: Escape,
+    /// Where the escape in progress began (its backslash).
+    escape_start: u32,
+    /// Report the string while it is open.
+    watched: bool,
+    /// Characters in the raw text up to `counted` (counted at pauses only,
+    /// so the bytes of a string are not looked at twice).
+    chars: u64,
+    counted: u32,
+    /// A literal's bytes still to come, and what it is.
+    rest: &'static [u8],
+    kind: Kind,
+}
+
+impl Token {
+    const NONE: Token = Token {
+        start: 0,
+        key: false,
+        flags: 0,
+        escape: Escape::None,
+        escape_start: 0,
+        watched: false,
+        chars: 0,
+        counted: 0,
+        rest: &[],
+        kind: Kind::Null,
+    };
+}
+
+/// The resumable parser. Offsets on its tape are offsets into the whole text
+/// handed to [`Incremental::feed`] (which only ever grows).
+pub struct Incremental {
+    pos: usize,
+    expect: Expect,
+    token: Token,
+    entries: Vec<Entry>,
+    stack: Vec<Frame>,
+    keys: Vec<Key>,
+    redirects: Vec<(u32, u32)>,
+}
+
+#[inline(always)]
+fn offset(index: usize) -> u32 {
+    // `feed` refuses texts whose offsets do not fit.
+    u32::try_from(index).unwrap_or(u32::MAX)
+}
+
+#[inline(always)]
+fn skip_whitespace(bytes: &[u8], mut pos: usize) -> usize {
+    while let Some(b' ' | b'\n' | b'\t' | b'\r') = bytes.get(pos) {
+        pos += 1;
+    }
+    pos
+}
+
+fn hex_value(byte: u8) -> Option<u16> {
+    char::from(byte)
+        .to_digit(16)
+        .and_then(|digit| u16::try_from(digit).ok())
+}
+
+impl Incremental {
+    /// A parser whose root value begins at or after `start` (JSON white
+    /// space before it is skipped).
+    pub fn new(start: usize) -> Self {
+        Incremental {
+            pos: start,
+            expect: Expect::Value,
+            token: Token::NONE,
+            entries: Vec::new(),
+            stack: Vec::new(),
+            keys: Vec::new(),
+            redirects: Vec::new(),
+        }
+    }
+
+    /// The tape of a complete root value; `None` before it is complete.
+    pub fn into_tape(self, text: &str) -> Option<Tape<'_>> {
+        (self.expect == Expect::Done).then(|| Tape {
+            src: text,
+            entries: self.entries,
+            redirects: self.redirects,
+            fallback: Entry::NULL,
+        })
+    }
+
+    fn lend<'a>(&'a mut self, text: &'a str) -> Lend<'a> {
+        Lend {
+            src: text,
+            entries: &mut self.entries,
+            redirects: &mut self.redirects,
+            stack: &self.stack,
+            keys: &self.keys,
+            pos: self.pos,
+        }
+    }
+
+    /// Reads `text` from where the last call stopped (`text` is the whole
+    /// text so far: what earlier calls saw, then more).
+    pub fn feed(&mut self, text: &str, watch: &mut dyn Watch) -> Result<Fed, Stop> {
+        if u32::try_from(text.len()).map_or(true, |len| len == u32::MAX) {
+            return Err(Stop::TooLarge);
+        }
+        let bytes = text.as_bytes();
+        loop {
+            match self.expect {
+                Expect::Done => return Ok(Fed::Complete { end: self.pos }),
+                Expect::String => {
+                    if !self.string(text, watch)? {
+                        return Ok(Fed::Pending);
+                    }
+                }
+                Expect::Literal => {
+                    if !self.literal(text, watch)? {
+                        return Ok(Fed::Pending);
+                    }
+                }
+                Expect::Number => {
+                    if !self.number(text, watch)? {
+                        return Ok(Fed::Pending);
+                    }
+                }
+                structural => {
+                    self.pos = skip_whitespace(bytes, self.pos);
+                    let Some(&byte) = bytes.get(self.pos) else {
+                        return Ok(Fed::Pending);
+                    };
+                    self.structural(text, watch, structural, byte)?;
+                }
+            }
+        }
+    }
+
+    fn structural(
+        &mut self,
+        text: &str,
+        watch: &mut dyn Watch,
+        expect: Expect,
+        byte: u8,
+    ) -> Result<(), Stop> {
+        let syntax = Stop::Syntax {
+            at: self.pos,
+            escape: false,
+        };
+        match (expect, byte) {
+            (Expect::ValueOrEnd, b']') | (Expect::NameOrEnd, b'}') => {
+                self.pos += 1;
+                self.close(text, watch)
+            }
+            (Expect::Value | Expect::ValueOrEnd, _) => self.begin_value(text, watch, byte),
+            (Expect::NameOrEnd | Expect::Name, b'"') => {
+                self.pos += 1;
+                self.token = Token {
+                    start: offset(self.pos),
+                    key: true,
+                    ..Token::NONE
+                };
+                self.expect = Expect::String;
+                Ok(())
+            }
+            (Expect::Colon, b':') => {
+                self.pos += 1;
+                self.expect = Expect::Value;
+                Ok(())
+            }
+            (Expect::Next, b',' | b']' | b'}') => {
+                let object = self.stack.last().is_some_and(|frame| frame.object);
+                match (object, byte) {
+                    (_, b',') => {
+                        self.pos += 1;
+                        self.expect = if object { Expect::Name } else { Expect::Value };
+                        Ok(())
+                    }
+                    (true, b'}') | (false, b']') => {
+                        self.pos += 1;
+                        self.close(text, watch)
+                    }
+                    _ => Err(syntax),
+                }
+            }
+            _ => Err(syntax),
+        }
+    }
+
+    fn begin_value(&mut self, text: &str, watch: &mut dyn Watch, byte: u8) -> Result<(), Stop> {
+        let depth = self.stack.len();
+        let kind = match byte {
+            b'{' => Kind::Object,
+            b'[' => Kind::Array,
+            b'"' => Kind::String,
+            b't' => Kind::True,
+            b'f' => Kind::False,
+            b'n' => Kind::Null,
+            b'-' | b'0'..=b'9' => Kind::Number,
+            _ => {
+                return Err(Stop::Syntax {
+                    at: self.pos,
+                    escape: false,
+                })
+            }
+        };
+        if matches!(kind, Kind::Object | Kind::Array) && depth + 1 >= MAX_DEPTH {
+            return Err(Stop::Syntax {
+                at: self.pos,
+                escape: false,
+            });
+        }
+        let watched = match watch.begin(&mut self.lend(text), depth, kind) {
+            ControlFlow::Continue(watched) => watched,
+            ControlFlow::Break(()) => return Err(Stop::Watcher),
+        };
+        match kind {
+            Kind::Object | Kind::Array => {
+                let index = offset(self.entries.len());
+                self.entries.push(Entry {
+                    kind,
+                    flags: 0,
+                    a: 0,
+                    b: 0,
+                });
+                let object = kind == Kind::Object;
+                self.stack.push(Frame {
+                    index,
+                    count: 0,
+                    keys_start: offset(self.keys.len()),
+                    object,
+                });
+                self.pos += 1;
+                self.expect = if object {
+                    Expect::NameOrEnd
+                } else {
+                    Expect::ValueOrEnd
+                };
+            }
+            Kind::String => {
+                self.pos += 1;
+                self.token = Token {
+                    start: offset(self.pos),
+                    watched,
+                    ..Token::NONE
+                };
+                self.expect = Expect::String;
+            }
+            Kind::Number => {
+                self.token = Token {
+                    start: offset(self.pos),
+                    ..Token::NONE
+                };
+                self.expect = Expect::Number;
+            }
+            literal => {
+                self.token = Token {
+                    start: offset(self.pos),
+                    rest: match literal {
+                        Kind::True => b"rue",
+                        Kind::False => b"alse",
+                        _ => b"ull",
+                    },
+                    kind: literal,
+                    ..Token::NONE
+                };
+                self.pos += 1;
+                self.expect = Expect::Literal;
+            }
+        }
+        Ok(())
+    }
+
+    /// A value other than a container is complete: onto the tape with it.
+    fn scalar_done(&mut self, text: &str, watch: &mut dyn Watch, entry: Entry) -> Result<(), Stop> {
+        let index = offset(self.entries.len());
+        self.entries.push(entry);
+        let depth = self.stack.len();
+        if watch.end(&mut self.lend(text), index, depth).is_break() {
+            return Err(Stop::Watcher);
+        }
+        self.value_done();
+        Ok(())
+    }
+
+    fn value_done(&mut self) {
+        match self.stack.last_mut() {
+            None => self.expect = Expect::Done,
+            Some(frame) => {
+                frame.count = frame.count.saturating_add(1);
+                self.expect = Expect::Next;
+            }
+        }
+    }
+
+    /// Closes the innermost container, whose bracket was just read, as
+    /// `parse` closes it (repeated names resolved the same way).
+    fn close(&mut self, text: &str, watch: &mut dyn Watch) -> Result<(), Stop> {
+        let Some(frame) = self.stack.pop() else {
+            return Err(Stop::Syntax {
+                at: self.pos,
+                escape: false,
+            });
+        };
+        let end = offset(self.entries.len());
+        let mut count = frame.count;
+        if frame.object {
+            let start = frame.keys_start as usize;
+            let keys = self.keys.get(start..).unwrap_or(&[]);
+            if keys.len() > 1 {
+                let before = self.redirects.len();
+                count = dedupe(text, &mut self.entries, &mut self.redirects, keys);
+                // Objects close inner first; the tape looks redirects up by
+                // key index, so they are kept in that order.
+                if self.redirects.len() != before {
+                    self.redirects.sort_unstable_by_key(|&(key, _)| key);
+                }
+            }
+            self.keys.truncate(start);
+        }
+        if let Some(entry) = self.entries.get_mut(frame.index as usize) {
+            entry.a = count;
+            entry.b = end;
+        }
+        let depth = self.stack.len();
+        if watch
+            .end(&mut self.lend(text), frame.index, depth)
+            .is_break()
+        {
+            return Err(Stop::Watcher);
+        }
+        self.value_done();
+        Ok(())
+    }
+
+    /// Reads string content; `true` once the string is complete.
+    fn string(&mut self, text: &str, watch: &mut dyn Watch) -> Result<bool, Stop> {
+        let bytes = text.as_bytes();
+        loop {
+            if self.token.escape != Escape::None {
+                let Some(&byte) = bytes.get(self.pos) else {
+                    return self.string_paused(text, watch);
+                };
+                self.escape_byte(byte)?;
+                continue;
+            }
+            self.pos = skip_plain(bytes, self.pos);
+            match bytes.get(self.pos) {
+                None => return self.string_paused(text, watch),
+                Some(b'"') => {
+                    let start = self.token.start;
+                    let len = offset(self.pos - start as usize);
+                    self.pos += 1;
+                    let flags = self.token.flags;
+                    if self.token.key {
+                        let index = offset(self.entries.len());
+                        self.entries.push(Entry {
+                            kind: Kind::String,
+                            flags,
+                            a: start,
+                            b: len,
+                        });
+                        self.keys.push(Key {
+                            prefix: prefix_at(bytes, start as usize, len as usize),
+                            index,
+                            len,
+                            escaped: flags & ESCAPED != 0,
+                        });
+                        self.expect = Expect::Colon;
+                        if watch.name(&mut self.lend(text), index).is_break() {
+                            return Err(Stop::Watcher);
+                        }
+                    } else {
+                        let entry = Entry {
+                            kind: Kind::String,
+                            flags,
+                            a: start,
+                            b: len,
+                        };
+                        self.scalar_done(text, watch, entry)?;
+                    }
+                    return Ok(true);
+                }
+                Some(b'\\') => {
+                    self.token.escape_start = offset(self.pos);
+                    self.token.flags = ESCAPED;
+                    self.token.escape = Escape::Backslash;
+                    self.pos += 1;
+                }
+                Some(_) => {
+                    return Err(Stop::Syntax {
+                        at: self.pos,
+                        escape: false,
+                    })
+                }
+            }
+        }
+    }
+
+    /// The text ran out inside a string: a watched one is reported.
+    fn string_paused(&mut self, text: &str, watch: &mut dyn Watch) -> Result<bool, Stop> {
+        if self.token.watched {
+            let complete = if self.token.escape == Escape::None {
+                self.pos
+            } else {
+                self.token.escape_start as usize
+            };
+            let start = self.token.start as usize;
+            let counted = self.token.counted as usize;
+            // Whole characters and escapes lie between the last count and
+            // `complete`, so the count goes on from where it stopped.
+            let fresh = text.get(counted.max(start)..complete).unwrap_or("");
+            self.token.chars += strings::char_count(
+                fresh,
+                Entry {
+                    flags: ESCAPED,
+                    ..Entry::NULL
+                },
+            ) as u64;
+            self.token.counted = offset(complete);
+            let raw = text.get(start..complete).unwrap_or("");
+            let chars = self.token.chars;
+            if watch
+                .partial(&mut self.lend(text), Partial { raw, chars })
+                .is_break()
+            {
+                return Err(Stop::Watcher);
+            }
+        }
+        Ok(false)
+    }
+
+    /// One byte of an escape, as `parse` reads escapes.
+    fn escape_byte(&mut self, byte: u8) -> Result<(), Stop> {
+        let at = self.pos;
+        self.pos += 1;
+        let bad = Err(Stop::Syntax {
+            at,
+            escape: matches!(self.token.escape, Escape::Hex { .. }),
+        });
+        self.token.escape = match (self.token.escape, byte) {
+            (Escape::Backslash, b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                Escape::None
+            }
+            (Escape::Backslash, b'u') => Escape::Hex {
+                digits: 0,
+                value: 0,
+                low: false,
+            },
+            (Escape::Hex { digits, value, low }, _) => {
+                let Some(digit) = hex_value(byte) else {
+                    return bad;
+                };
+                let value = (value << 4) | digit;
+                if digits < 3 {
+                    Escape::Hex {
+                        digits: digits + 1,
+                        value,
+                        low,
+                    }
+                } else if low {
+                    if !(0xDC00..=0xDFFF).contains(&value) {
+                        return bad;
+                    }
+                    Escape::None
+                } else if (0xDC00..=0xDFFF).contains(&value) {
+                    return bad;
+                } else if (0xD800..=0xDBFF).contains(&value) {
+                    Escape::LowBackslash
+                } else {
+                    Escape::None
+                }
+            }
+            (Escape::LowBackslash, b'\\') => Escape::LowU,
+            (Escape::LowU, b'u') => Escape::Hex {
+                digits: 0,
+                value: 0,
+                low: true,
+            },
+            _ => return bad,
+        };
+        Ok(())
+    }
+
+    fn literal(&mut self, text: &str, watch: &mut dyn Watch) -> Result<bool, Stop> {
+        let bytes = text.as_bytes();
+        while let Some((&expected, rest)) = self.token.rest.split_first() {
+            match bytes.get(self.pos) {
+                None => return Ok(false),
+                Some(&byte) if byte == expected => {
+                    self.pos += 1;
+                    self.token.rest = rest;
+                }
+                Some(_) => {
+                    return Err(Stop::Syntax {
+                        at: self.pos,
+                        escape: false,
+                    })
+                }
+            }
+        }
+        let entry = Entry {
+            kind: self.token.kind,
+            flags: 0,
+            a: self.token.start,
+            b: 0,
+        };
+        self.scalar_done(text, watch, entry)?;
+        Ok(true)
+    }
+
+    /// A number is read to the first byte no number can hold, then
+    /// decided as `parse` decides it.
+    fn number(&mut self, text: &str, watch: &mut dyn Watch) -> Result<bool, Stop> {
+        let bytes = text.as_bytes();
+        while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = bytes.get(self.pos) {
+            self.pos += 1;
+        }
+        let start = self.token.start;
+        if self.pos >= bytes.len() {
+            // Every prefix of a number is one, or is one with a `0` more;
+            // a run that is neither can only get worse.
+            let run = text.get(start as usize..).unwrap_or("");
+            if number_flags(run).is_none() && number_flags(&format!("{run}0")).is_none() {
+                return Err(Stop::Syntax {
+                    at: self.pos.saturating_sub(1),
+                    escape: false,
+                });
+            }
+            return Ok(false);
+        }
+        let literal = text.get(start as usize..self.pos).unwrap_or("");
+        let Some(flags) = number_flags(literal) else {
+            return Err(Stop::Syntax {
+                at: self.pos,
+                escape: false,
+            });
+        };
+        let entry = Entry {
+            kind: Kind::Number,
+            flags,
+            a: start,
+            b: offset(literal.len()),
+        };
+        self.scalar_done(text, watch, entry)?;
+        Ok(true)
+    }
+}
+
+/// The parser's tape and open containers, lent to a [`Watch`].
+pub struct Lend<'p> {
+    src: &'p str,
+    entries: &'p mut Vec<Entry>,
+    redirects: &'p mut Vec<(u32, u32)>,
+    stack: &'p [Frame],
+    keys: &'p [Key],
+    pos: usize,
+}
+
+impl<'p> Lend<'p> {
+    /// Bytes of the text read so far.
+    pub fn read(&self) -> usize {
+        self.pos
+    }
+
+    /// Runs `f` on the tape so far, whose complete values are final.
+    pub fn with_tape<R>(&mut self, f: impl FnOnce(&Tape<'_>) -> R) -> R {
+        let mut tape = Tape {
+            src: self.src,
+            entries: std::mem::take(self.entries),
+            redirects: std::mem::take(self.redirects),
+            fallback: Entry::NULL,
+        };
+        let result = f(&tape);
+        *self.entries = std::mem::take(&mut tape.entries);
+        *self.redirects = std::mem::take(&mut tape.redirects);
+        result
+    }
+
+    /// Entries `start..end` as a tape of their own (the first one its root).
+    fn copy(&self, start: u32, end: u32, extra: Option<Entry>) -> Tape<'p> {
+        let mut entries: Vec<Entry> = self
+            .entries
+            .get(start as usize..end as usize)
+            .unwrap_or(&[])
+            .to_vec();
+        for entry in &mut entries {
+            if matches!(entry.kind, Kind::Array | Kind::Object) {
+                entry.b = entry.b.saturating_sub(start);
+            }
+        }
+        entries.extend(extra);
+        let redirects = self
+            .redirects
+            .iter()
+            .filter(|(key, _)| (start..end).contains(key))
+            .map(|&(key, value)| (key - start, value.saturating_sub(start)))
+            .collect();
+        Tape {
+            src: self.src,
+            entries,
+            redirects,
+            fallback: Entry::NULL,
+        }
+    }
+
+    /// The complete value at `index` as a tape of its own.
+    pub fn value(&self, index: u32) -> Tape<'p> {
+        let entry = self
+            .entries
+            .get(index as usize)
+            .copied()
+            .unwrap_or(Entry::NULL);
+        let end = match entry.kind {
+            Kind::Array | Kind::Object => entry.b,
+            _ => index.saturating_add(1),
+        };
+        self.copy(index, end, None)
+    }
+
+    /// The open array at `depth` as a complete one: its items so far and
+    /// one `null` more (the item that is beginning).
+    pub fn open_array_and_one(&self, depth: usize) -> Option<Tape<'p>> {
+        let frame = self.stack.get(depth).filter(|frame| !frame.object)?;
+        let end = offset(self.entries.len());
+        let mut tape = self.copy(frame.index, end, Some(Entry::NULL));
+        let len = offset(tape.entries.len());
+        let root = tape.entries.first_mut()?;
+        root.a = frame.count.saturating_add(1);
+        root.b = len;
+        Some(tape)
+    }
+
+    /// What the value at `index` is.
+    pub fn kind(&self, index: u32) -> Kind {
+        self.entries
+            .get(index as usize)
+            .map_or(Kind::Null, |entry| entry.kind)
+    }
+
+    /// The decoded text of the name whose entry is `key`.
+    pub fn name(&self, key: u32) -> Cow<'p, str> {
+        let entry = self
+            .entries
+            .get(key as usize)
+            .copied()
+            .unwrap_or(Entry::NULL);
+        let start = entry.a as usize;
+        let raw: &'p str = self
+            .src
+            .get(start..start.saturating_add(entry.b as usize))
+            .unwrap_or("");
+        strings::string_of(raw, entry)
+    }
+
+    /// The JSON Pointer of the value in progress at `depth`: the member or
+    /// item each open container below it is at.
+    pub fn pointer(&self, depth: usize) -> String {
+        let mut pointer = String::new();
+        let frames = self.stack.get(..depth).unwrap_or(self.stack);
+        for (level, frame) in frames.iter().enumerate() {
+            pointer.push('/');
+            if frame.object {
+                let next = self
+                    .stack
+                    .get(level + 1..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .find(|inner| inner.object)
+                    .map_or(self.keys.len(), |inner| inner.keys_start as usize);
+                if let Some(key) = next
+                    .checked_sub(1)
+                    .filter(|&last| last >= frame.keys_start as usize)
+                    .and_then(|last| self.keys.get(last))
+                {
+                    let name = self.name(key.index);
+                    pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
+                }
+            } else {
+                pointer.push_str(&frame.count.to_string());
+            }
+        }
+        pointer
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,378 @@
+//! The resumable parser against `parse`: the same tape for every way of
+//! cutting a text, and a stop exactly where `parse` fails before the end.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use super::*;
+use crate::tape::parse;
+
+/// xorshift64*, so that a failure reproduces from its seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// Hears nothing, stops nothing.
+struct Deaf;
+
+impl Watch for Deaf {
+    fn begin(&mut self, _: &mut Lend<'_>, _: usize, _: Kind) -> ControlFlow<(), bool> {
+        ControlFlow::Continue(true)
+    }
+    fn name(&mut self, _: &mut Lend<'_>, _: u32) -> Flow {
+        ControlFlow::Continue(())
+    }
+    fn end(&mut self, _: &mut Lend<'_>, _: u32, _: usize) -> Flow {
+        ControlFlow::Continue(())
+    }
+    fn partial(&mut self, _: &mut Lend<'_>, string: Partial<'_>) -> Flow {
+        // The raw text handed over is always whole characters and escapes.
+        let decoded = strings::decode(string.raw);
+        assert!(
+            !decoded.contains(char::REPLACEMENT_CHARACTER),
+            "a partial escape was handed over: {:?}",
+            string.raw
+        );
+        assert_eq!(
+            decoded.chars().count() as u64,
+            string.chars,
+            "chars of {:?}",
+            string.raw
+        );
+        ControlFlow::Continue(())
+    }
+}
+
+const STRINGS: [&str; 12] = [
+    "",
+    "a",
+    "plain text",
+    "é",
+    "漢字",
+    "😀",
+    "\\n",
+    "\\\"quoted\\\"",
+    "\\\\",
+    "\\u00e9x",
+    "\\ud83d\\ude00",
+    "\\/\\b\\f\\r\\t",
+];
+const NUMBERS: [&str; 10] = [
+    "0",
+    "-0",
+    "7",
+    "-12",
+    "3.25",
+    "1e3",
+    "-2.5E-3",
+    "1E+2",
+    "12345678901234567890",
+    "0.000001",
+];
+const NAMES: [&str; 6] = ["a", "b", "type", "t\\u0079pe", "é", "a b"];
+
+fn space(rng: &mut Rng) -> &'static str {
+    ["", "", "", " ", "\n", "\t", " \r\n "][rng.below(7)]
+}
+
+fn value(rng: &mut Rng, depth: usize, out: &mut String) {
+    let choice = if depth >= 4 {
+        2 + rng.below(4)
+    } else {
+        rng.below(6)
+    };
+    match choice {
+        0 => {
+            out.push('{');
+            let n = rng.below(5);
+            for i in 0..n {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(space(rng));
+                out.push('"');
+                out.push_str(rng.pick(&NAMES));
+                out.push('"');
+                out.push_str(space(rng));
+                out.push(':');
+                out.push_str(space(rng));
+                value(rng, depth + 1, out);
+                out.push_str(space(rng));
+            }
+            out.push('}');
+        }
+        1 => {
+            out.push('[');
+            let n = rng.below(5);
+            for i in 0..n {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(space(rng));
+                value(rng, depth + 1, out);
+                out.push_str(space(rng));
+            }
+            out.push(']');
+        }
+        2 => {
+            out.push('"');
+            out.push_str(rng.pick(&STRINGS));
+            out.push_str(rng.pick(&STRINGS));
+            out.push('"');
+        }
+        3 => out.push_str(rng.pick(&NUMBERS)),
+        4 => out.push_str(["true", "false", "null"][rng.below(3)]),
+        _ => {
+            out.push('"');
+            out.push_str(rng.pick(&STRINGS));
+            out.push('"');
+        }
+    }
+}
+
+fn document(rng: &mut Rng) -> String {
+    let mut out = String::new();
+    out.push_str(space(rng));
+    if rng.below(2) == 0 {
+        out.push('{');
+        out.push('"');
+        out.push_str(rng.pick(&NAMES));
+        out.push_str("\":");
+        value(rng, 1, &mut out);
+        out.push('}');
+    } else {
+        value(rng, 0, &mut out);
+    }
+    out
+}
+
+/// Cut points at character boundaries, `pieces` of them at random.
+fn cuts(rng: &mut Rng, text: &str, pieces: usize) -> Vec<usize> {
+    let mut points: Vec<usize> = (0..pieces)
+        .map(|_| rng.below(text.len() + 1))
+        .filter(|&p| text.is_char_boundary(p))
+        .collect();
+    points.sort_unstable();
+    points.push(text.len());
+    points
+}
+
+/// Feeds `text` cut at `points`; the outcome after the last piece, and
+/// the parser.
+fn feed_cut(text: &str, points: &[usize]) -> (Result<Fed, Stop>, Incremental) {
+    let mut parser = Incremental::new(0);
+    let mut outcome = Ok(Fed::Pending);
+    for &point in points {
+        outcome = parser.feed(&text[..point], &mut Deaf);
+        if !matches!(outcome, Ok(Fed::Pending)) {
+            break;
+        }
+    }
+    (outcome, parser)
+}
+
+fn assert_same_tape(text: &str, parser: Incremental) {
+    let expected = parse(text).unwrap();
+    let tape = parser.into_tape(text).expect("a complete root value");
+    assert_eq!(tape.entries, expected.entries, "entries of {text:?}");
+    assert_eq!(tape.redirects, expected.redirects, "redirects of {text:?}");
+    assert_eq!(tape.to_value(), expected.to_value());
+}
+
+#[test]
+fn every_cut_gives_the_tape_parse_gives() {
+    let mut rng = Rng(0x5eed_0001);
+    for _ in 0..300 {
+        // A space after the root, so that a root number is known complete.
+        let text = format!("{} ", document(&mut rng));
+        let json_end = text.trim_end().len();
+        let every: Vec<Vec<usize>> = if text.len() < 120 {
+            (0..=text.len())
+                .filter(|&p| text.is_char_boundary(p))
+                .map(|p| vec![p, text.len()])
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let one_by_one: Vec<usize> = (1..=text.len())
+            .filter(|&p| text.is_char_boundary(p))
+            .collect();
+        let random: Vec<Vec<usize>> = (0..4)
+            .map(|_| {
+                let n = 1 + rng.below(12);
+                cuts(&mut rng, &text, n)
+            })
+            .collect();
+        for points in every
+            .iter()
+            .chain(random.iter())
+            .chain(std::iter::once(&one_by_one))
+        {
+            let (outcome, parser) = feed_cut(&text, points);
+            let end = match outcome {
+                Ok(Fed::Complete { end }) => end,
+                other => panic!("{text:?} cut at {points:?}: {other:?}"),
+            };
+            let parsed_end = if text
+                .trim_start()
+                .starts_with(['{', '[', '"', 't', 'f', 'n'])
+            {
+                json_end
+            } else {
+                // A number ends where the white space after it begins.
+                json_end
+            };
+            assert_eq!(end, parsed_end, "{text:?}");
+            assert_same_tape(&text[..end], parser);
+        }
+    }
+}
+
+#[test]
+fn a_stop_is_where_parse_fails_and_only_there() {
+    const NOISE: [&str; 16] = [
+        "{", "}", "[", "]", ",", ":", "\"", "\\", "x", "1", "-", ".", "e", "\u{1}", "tru", "\\u12",
+    ];
+    let mut rng = Rng(0x5eed_0002);
+    let mut stops = 0;
+    for _ in 0..3000 {
+        let mut text = document(&mut rng);
+        for _ in 0..1 + rng.below(2) {
+            let mut at = rng.below(text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            match rng.below(3) {
+                0 => text.insert_str(at, rng.pick(&NOISE)),
+                1 => {
+                    let mut end = at + 1;
+                    while end < text.len() && !text.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    if end <= text.len() {
+                        text.replace_range(at..end, "");
+                    }
+                }
+                _ => {
+                    let noise = rng.pick(&NOISE);
+                    let mut end = at + 1;
+                    while end < text.len() && !text.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    if end <= text.len() {
+                        text.replace_range(at..end, noise);
+                    }
+                }
+            }
+        }
+        let n = 1 + rng.below(8);
+        let random = cuts(&mut rng, &text, n);
+        let one_by_one: Vec<usize> = (1..=text.len())
+            .filter(|&p| text.is_char_boundary(p))
+            .collect();
+        let mut outcomes = Vec::new();
+        for points in [vec![text.len()], random, one_by_one] {
+            let (outcome, parser) = feed_cut(&text, &points);
+            match outcome {
+                Err(Stop::Syntax { at, escape }) => {
+                    stops += 1;
+                    let through = (at + 1..=text.len())
+                        .find(|&end| text.is_char_boundary(end))
+                        .unwrap();
+                    let mut shown = parse(&text[..through]).expect_err("parse fails too");
+                    if escape {
+                        // Four bytes of a `\u` escape are read at once.
+                        shown = parse(&format!("{}000", &text[..through]))
+                            .expect_err("parse fails too");
+                    }
+                    assert!(
+                        !shown.message.starts_with("EOF"),
+                        "{text:?}: stopped at {at}, parse says {shown}"
+                    );
+                    // Nothing before the stop already fails, but for a
+                    // number, which is decided at the byte after it.
+                    if let Err(before) = parse(&text[..at]) {
+                        let after_number = text[..at]
+                            .ends_with(|c: char| c.is_ascii_digit() || "+-.eE".contains(c));
+                        assert!(
+                            before.message.starts_with("EOF") || after_number,
+                            "{text:?}: stopped at {at}, already failing: {before}"
+                        );
+                    }
+                }
+                Ok(Fed::Complete { end }) => {
+                    assert_same_tape(&text[..end], parser);
+                }
+                Ok(Fed::Pending) => {
+                    // Incomplete, or a root number that may go on.
+                    match parse(&text) {
+                        Err(e) => assert!(
+                            e.message.starts_with("EOF"),
+                            "{text:?}: pending, parse says {e}"
+                        ),
+                        Ok(tape) => {
+                            assert_eq!(tape.entries.len(), 1, "{text:?}: pending but complete")
+                        }
+                    }
+                }
+                Err(other) => panic!("{text:?}: {other:?}"),
+            }
+            outcomes.push(outcome);
+        }
+        // However the text is cut, the same outcome; a stop may come
+        // earlier when a piece ends inside a number (decided at a pause).
+        let whole = outcomes[0];
+        for outcome in &outcomes[1..] {
+            match (whole, outcome) {
+                (Err(Stop::Syntax { at: late, .. }), Err(Stop::Syntax { at, .. })) => {
+                    assert!(*at <= late, "{text:?}: {outcomes:?}");
+                }
+                _ => assert_eq!(whole, *outcome, "{text:?}: {outcomes:?}"),
+            }
+        }
+    }
+    assert!(
+        stops > 500,
+        "the mutations should break most texts ({stops})"
+    );
+}
+
+#[test]
+fn nesting_stops_at_the_parsers_limit() {
+    let deepest = format!("{}{}", "[".repeat(MAX_DEPTH - 1), "]".repeat(MAX_DEPTH - 1));
+    assert!(parse(&deepest).is_ok());
+    let (outcome, parser) = feed_cut(&deepest, &[10, deepest.len()]);
+    assert_eq!(outcome, Ok(Fed::Complete { end: deepest.len() }));
+    assert_same_tape(&deepest, parser);
+    let deeper = "[".repeat(MAX_DEPTH);
+    let (outcome, _) = feed_cut(&deeper, &[deeper.len()]);
+    assert_eq!(
+        outcome,
+        Err(Stop::Syntax {
+            at: MAX_DEPTH - 1,
+            escape: false
+        })
+    );
+    assert!(parse(&deeper)
+        .unwrap_err()
+        .message
+        .starts_with("recursion limit"));
+}
