@@ -21,7 +21,7 @@ pub const DEFAULT_CACHE_CAPACITY: usize = 128;
 
 /// A compiled validator and the canonical text of the schema it came from.
 struct Entry {
-    canonical: Box<str>,
+    canonical: Arc<str>,
     compiled: Arc<CompiledSchema>,
 }
 
@@ -45,12 +45,12 @@ pub(super) fn get(key: &str, canonical: &str) -> Option<Arc<CompiledSchema>> {
 }
 
 /// Caches `compiled` under `key`, replacing whatever was there.
-pub(super) fn put(key: String, canonical: String, compiled: Arc<CompiledSchema>) {
+pub(super) fn put(key: String, canonical: Arc<str>, compiled: Arc<CompiledSchema>) {
     CACHE.with(|c| {
         c.borrow_mut().put(
             key,
             Entry {
-                canonical: canonical.into_boxed_str(),
+                canonical,
                 compiled,
             },
         );

@@ -151,6 +151,12 @@ pub struct Report {
 pub struct CompiledSchema {
     validator: jsonschema::Validator<TapeJson>,
     schema_hash: String,
+    /// What it was compiled from (the canonical text the cache also keeps)
+    /// and how, for the checks of a streamed response, which are derived
+    /// from the same schema the first time a stream asks for them.
+    canonical: Arc<str>,
+    options: CompileOptions,
+    derived: std::sync::OnceLock<Option<Arc<dyn std::any::Any + Send + Sync>>>,
 }
 
 impl fmt::Debug for CompiledSchema {
@@ -219,6 +225,33 @@ fn unreadable(problem: &ParseError) -> Report {
 impl CompiledSchema {
     pub fn schema_hash(&self) -> &str {
         &self.schema_hash
+    }
+
+    /// A value derived from this schema once, on its first use, and kept
+    /// with it (the stream check's plan); `None` when `make` finds nothing
+    /// to derive, or when a value of another type was derived first.
+    pub fn derived<T: std::any::Any + Send + Sync>(
+        &self,
+        make: impl FnOnce(&Self) -> Option<T>,
+    ) -> Option<Arc<T>> {
+        let slot = self.derived.get_or_init(|| {
+            make(self).map(|value| Arc::new(value) as Arc<dyn std::any::Any + Send + Sync>)
+        });
+        slot.clone()?.downcast::<T>().ok()
+    }
+
+    /// The schema it was compiled from, as canonical JSON text.
+    pub fn canonical_text(&self) -> &str {
+        &self.canonical
+    }
+
+    pub fn compile_options(&self) -> &CompileOptions {
+        &self.options
+    }
+
+    /// The draft it was compiled in.
+    pub fn draft(&self) -> jsonschema::Draft {
+        self.validator.draft()
     }
 
     /// Validation reads instances as a tape (see `crate::tape`); a `Value`
@@ -317,8 +350,9 @@ pub fn compile(
     // Building matches patterns too (against property names the schema
     // declares); the validator is cached and outlives any check, so that
     // work is never charged to the check that happens to compile it.
+    let canonical: Arc<str> = Arc::from(canonical);
     let compiled = Arc::new(jsonschema::outside_pattern_budget(|| {
-        build(schema, options, schema_hash)
+        build(schema, options, schema_hash, Arc::clone(&canonical))
     })?);
     cache::put(key, canonical, Arc::clone(&compiled));
     Ok(compiled)
@@ -429,18 +463,81 @@ fn shared_patterns() -> PatternCache {
     })
 }
 
+/// A validator for `schema`, built exactly as [`compile`] builds one (not
+/// cached); `base_uri` places the schema document.
+pub fn build_validator(
+    schema: &Value,
+    options: &CompileOptions,
+    base_uri: Option<&str>,
+) -> Option<jsonschema::Validator<TapeJson>> {
+    let mut builder = configure(schema, options).ok()?;
+    if let Some(base) = base_uri {
+        builder = builder.with_base_uri(base);
+    }
+    builder.build(schema).ok()
+}
+
+/// Whether `node` satisfies `validator` (here, so that jsonschema's
+/// validation is instantiated once, in this crate).
+pub fn node_is_valid(validator: &jsonschema::Validator<TapeJson>, node: TapeNode<'_>) -> bool {
+    validator.is_valid(node)
+}
+
+/// At most `max_errors` issues of `instance` against `validator`, as
+/// [`CompiledSchema::validate_tape`] lists them.
+pub fn collect_issues(
+    validator: &jsonschema::Validator<TapeJson>,
+    instance: &Tape<'_>,
+    max_errors: usize,
+) -> (Vec<Issue>, bool) {
+    issues::collect(validator, instance, max_errors)
+}
+
+/// The schema as validated: with `rejectUnknownFields`, its objects closed.
+pub fn effective_schema<'s>(schema: &'s Value, options: &CompileOptions) -> std::borrow::Cow<'s, Value> {
+    if options.reject_unknown_fields {
+        std::borrow::Cow::Owned(closed::close_objects(schema, options.draft))
+    } else {
+        std::borrow::Cow::Borrowed(schema)
+    }
+}
+
+type Builder = jsonschema::ValidationOptions<'static, Arc<dyn Retrieve>, TapeJson>;
+
 fn build(
     schema: &Value,
     options: &CompileOptions,
     schema_hash: String,
+    canonical: Arc<str>,
 ) -> Result<CompiledSchema, SchemaError> {
-    let closed;
-    let effective = if options.reject_unknown_fields {
-        closed = closed::close_objects(schema, options.draft);
-        &closed
-    } else {
-        schema
-    };
+    let effective = effective_schema(schema, options);
+    let validator = configure(schema, options)?.build(&effective).map_err(|e| {
+        let at = e.instance_path().as_str();
+        let detail = e.masked().to_string();
+        let problem = if detail.is_empty() {
+            e.to_string()
+        } else {
+            detail
+        };
+        if at.is_empty() {
+            SchemaError::new(format!("the schema is invalid: {problem}"))
+        } else {
+            SchemaError::new(format!("the schema is invalid at {at}: {problem}"))
+        }
+    })?;
+    Ok(CompiledSchema {
+        validator,
+        schema_hash,
+        canonical,
+        options: options.clone(),
+        derived: std::sync::OnceLock::new(),
+    })
+}
+
+/// The validator builder for `schema` with these options: every validator
+/// of a schema (the whole one, and the stream's per-location ones) is
+/// built the same way.
+fn configure(schema: &Value, options: &CompileOptions) -> Result<Builder, SchemaError> {
     let retriever = OfflineRetriever {
         resources: options
             .resources
@@ -473,24 +570,7 @@ fn build(
     {
         builder = builder.with_draft(draft);
     }
-    let validator = builder.build(effective).map_err(|e| {
-        let at = e.instance_path().as_str();
-        let detail = e.masked().to_string();
-        let problem = if detail.is_empty() {
-            e.to_string()
-        } else {
-            detail
-        };
-        if at.is_empty() {
-            SchemaError::new(format!("the schema is invalid: {problem}"))
-        } else {
-            SchemaError::new(format!("the schema is invalid at {at}: {problem}"))
-        }
-    })?;
-    Ok(CompiledSchema {
-        validator,
-        schema_hash,
-    })
+    Ok(builder)
 }
 
 /// The form a URI takes when jsonschema asks for it: normalised (case of
@@ -511,7 +591,9 @@ const STANDARD_META_SCHEMAS: [&str; 5] = [
     "json-schema.org/draft/2020-12/schema",
 ];
 
-fn names_custom_meta_schema(schema: &Value, options: &CompileOptions) -> bool {
+/// Whether `$schema` names a meta-schema among the resources (which then
+/// decides the vocabulary).
+pub fn names_custom_meta_schema(schema: &Value, options: &CompileOptions) -> bool {
     let Some(declared) = schema.get("$schema").and_then(Value::as_str) else {
         return false;
     };

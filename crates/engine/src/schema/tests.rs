@@ -144,7 +144,7 @@ fn a_cache_entry_is_handed_out_only_for_the_schema_it_was_compiled_from() {
     let compiled_a = compile(&a, &options).unwrap();
     // B's key holding A's validator, as a hash collision would leave it.
     let key_b = options.cache_key(&content_hash(&b));
-    cache::put(key_b, canonical_json(&a), Arc::clone(&compiled_a));
+    cache::put(key_b, canonical_json(&a).into(), Arc::clone(&compiled_a));
     let compiled_b = compile(&b, &options).unwrap();
     assert!(!Arc::ptr_eq(&compiled_a, &compiled_b));
     assert!(compiled_b.is_valid(&json!("b")));
