@@ -10,6 +10,7 @@ import * as toolCalls from "./tool-calls.mjs";
 export const checkOutput = withTypedErrors("checkOutput", facade.checkOutput);
 export const checkToolCalls = withTypedErrors("checkToolCalls", toolCalls.checkToolCalls);
 export const compileSchema = withTypedErrors("compileSchema", facade.compileSchema);
+export const createStreamCheck = withTypedErrors("createStreamCheck", facade.createStreamCheck);
 export const detectTruncation = withTypedErrors("detectTruncation", facade.detectTruncation);
 export const mergeUsage = withTypedErrors("mergeUsage", facade.mergeUsage);
 export const normalizeUsage = withTypedErrors("normalizeUsage", facade.normalizeUsage);

@@ -968,6 +968,214 @@ function inputOf(capacity) {
   return inputView;
 }
 
+// ---- streamed responses (src/stream.rs) ----
+
+const PENDING = Object.freeze({ status: "pending" });
+
+/** The rejected state from the core's JSON text, frozen: push returns it again and again. */
+function rejectedState(json) {
+  const state = JSON.parse(json);
+  for (const issue of state.errors) Object.freeze(issue);
+  Object.freeze(state.errors);
+  return Object.freeze(state);
+}
+
+/**
+ * A raw stream check for `schema` and `options`, the schema found as
+ * checkOutput finds it (so a stream and checkOutput share compiled
+ * validators, and degrade or throw alike for a schema that cannot compile).
+ */
+function openStream(schema, options, opts) {
+  if (schema === undefined || schema === null) return raw.streamOpen(undefined, opts);
+  if (rawOf.has(schema) || (!knownSchema(schema) && isValidator(schema))) {
+    return raw.streamOpenWith(handleForAnyValidator(schema), opts);
+  }
+  const record = recordOf(schema);
+  if (record === undefined) return raw.streamOpen(readableSchemaText(schema, options), opts);
+  if (record.problem !== undefined) {
+    if (options?.onInvalidSchema === "throw") throw new SchemaError(record.problem);
+    return raw.streamOpen("", opts);
+  }
+  const key = compileKey(options);
+  const entry = key === undefined ? undefined : entryFor(record, key);
+  if (entry === undefined) return raw.streamOpen(record.text, opts);
+  if (entry.handle !== undefined) return raw.streamOpenWith(entry.handle, opts);
+  try {
+    return raw.streamOpen("", opts);
+  } catch (error) {
+    if (error?.code === "invalid_schema") throw new SchemaError(entry.error);
+    throw error;
+  }
+}
+
+/**
+ * Pieces shorter than this are gathered before they cross into the core:
+ * a crossing costs about as much as reading this many bytes, and model
+ * streams send a few characters at a time.
+ */
+let STREAM_BATCH = 64;
+
+/** For tests: the batch size (0 hands every piece over at once); returns the previous one. */
+export function setStreamBatch(bytes) {
+  const previous = STREAM_BATCH;
+  STREAM_BATCH = bytes;
+  return previous;
+}
+
+/**
+ * A response checked as it streams in (see createStreamCheck). Pieces are
+ * encoded into the check's own staging buffer in wasm memory and handed
+ * over once `STREAM_BATCH` bytes are waiting (at once for a longer piece);
+ * the core keeps the text, and `end` reads the accepted JSON back from it.
+ */
+class StreamCheck {
+  #handle;
+  /** The instance the handle belongs to (see `trapCount`). */
+  #generation;
+  /** The view of the staging buffer, and the bytes waiting in it. */
+  #view = null;
+  #staged = 0;
+  /** A high surrogate that ended the last piece, waiting for its other half. */
+  #held = "";
+  #bytes = 0;
+  #state = PENDING;
+  #ended = false;
+
+  constructor(open) {
+    this.#handle = callRaw(open);
+    this.#generation = traps;
+  }
+
+  /** UTF-8 bytes pushed so far. */
+  get bytes() {
+    return this.#bytes;
+  }
+
+  push(chunk) {
+    if (typeof chunk !== "string") throw argumentError(`push takes a string, not ${argumentKind(chunk)}`);
+    if (this.#ended) throw argumentError("push after end(): this stream check has ended");
+    this.#live();
+    if (this.#held !== "") {
+      chunk = this.#held + chunk;
+      this.#held = "";
+    }
+    // A character outside the BMP cut in two: its halves go to the core
+    // together, as UTF-8 can only carry it whole.
+    const last = chunk.charCodeAt(chunk.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.#held = chunk.slice(-1);
+      chunk = chunk.slice(0, -1);
+    }
+    if (chunk.length > 0) {
+      this.#stage(chunk);
+      if (this.#staged >= STREAM_BATCH) this.#forward();
+    }
+    return this.#state;
+  }
+
+  end(finishReason) {
+    if (finishReason !== undefined && finishReason !== null && typeof finishReason !== "string") {
+      throw argumentError(`end takes a finish reason string, null or nothing, not ${argumentKind(finishReason)}`);
+    }
+    if (this.#ended) throw argumentError("end() was already called on this stream check");
+    this.#live();
+    if (this.#held !== "") {
+      this.#stage(this.#held);
+      this.#held = "";
+    }
+    if (this.#staged > 0) this.#forward();
+    let result;
+    let json;
+    try {
+      result = JSON.parse(this.#handle.end(finishReason ?? undefined));
+      if (result.ok) json = this.#handle.json();
+    } catch (error) {
+      throw translate(error);
+    }
+    this.#ended = true;
+    this.#handle.free();
+    this.#handle = undefined;
+    this.#view = null;
+    return shapeVerdict(result, result.ok ? JSON.parse(json) : undefined);
+  }
+
+  /** The stream's text lives in the instance it began in; after a trap that instance is gone. */
+  #live() {
+    ensureLoaded();
+    if (this.#generation !== traps) {
+      const error = new Error("this stream check was lost when structured-output-guard was re-instantiated after an internal failure; start a new one");
+      error.code = "internal";
+      throw error;
+    }
+  }
+
+  /** Encodes a piece after the bytes already staged. */
+  #stage(chunk) {
+    const n = chunk.length;
+    const at = this.#staged;
+    const view = this.#viewFor(at + n * 3);
+    let written = n;
+    if (n <= 16) {
+      for (let i = 0; i < n; i++) {
+        const unit = chunk.charCodeAt(i);
+        if (unit >= 0x80) {
+          written = encoder.encodeInto(chunk, at === 0 ? view : view.subarray(at)).written;
+          break;
+        }
+        view[at + i] = unit;
+      }
+    } else {
+      written = encoder.encodeInto(chunk, at === 0 ? view : view.subarray(at)).written;
+    }
+    this.#staged = at + written;
+    this.#bytes += written;
+  }
+
+  /**
+   * The view of at least `capacity` staging bytes. The buffer moves only
+   * when `staging` grows it, and the view must be remade when it is too
+   * small or the memory grew (which detaches the old ArrayBuffer, and a
+   * view of a detached buffer has length 0: cheaper to ask than
+   * `memory.buffer`).
+   */
+  #viewFor(capacity) {
+    const view = this.#view;
+    if (view !== null && view.byteLength >= capacity) return view;
+    const size = Math.max(capacity, 2 * STREAM_BATCH, view === null ? 0 : 2 * view.byteLength);
+    try {
+      const pointer = this.#handle.staging(size);
+      this.#view = new Uint8Array(memory.buffer, pointer, size);
+    } catch (error) {
+      throw translate(error);
+    }
+    return this.#view;
+  }
+
+  /** One crossing: the staged bytes are checked. */
+  #forward() {
+    try {
+      if (this.#handle.push(this.#staged) === 1 && this.#state === PENDING) {
+        this.#state = rejectedState(this.#handle.rejection());
+      }
+    } catch (error) {
+      throw translate(error);
+    } finally {
+      this.#staged = 0;
+    }
+  }
+}
+
+/**
+ * A check of a response that streams in: `push` each piece as it arrives
+ * (the state says as soon as the response can no longer be accepted),
+ * `end` for the verdict, exactly checkOutput's on the whole text.
+ */
+export function createStreamCheck(schema, options) {
+  const opts = optionsText(options);
+  return new StreamCheck(() => openStream(schema, options, opts));
+}
+
+
 function shapeVerdict(r, parsed) {
   if (r.ok) {
     return { ok: true, value: parsed, rescue: r.rescue, schemaHash: r.schemaHash, degraded: r.degraded, finishReason: r.finishReason };

@@ -215,6 +215,51 @@ export declare function checkOutput<T>(output: ModelOutput, schema: Validator<T>
  * object after its first use. A schema that cannot compile is remembered too.
  */
 export declare function checkOutput<T = unknown>(output: ModelOutput, schema?: SchemaInput | null, options?: CheckOptions): Verdict<T>;
+/** What a stream check knows so far. The objects are frozen; a rejected one is returned again by every later `push`. */
+export type StreamState =
+  | { status: "pending" }
+  | {
+      status: "rejected";
+      /** The failure the whole response will have (given no member name repeats; see createStreamCheck). */
+      failure: "unparseable" | "not_object" | "schema" | "rule";
+      message: string;
+      errors: Issue[];
+      moreErrors: boolean;
+      /** Hashed as a verdict's errorHash is. */
+      errorHash: string;
+      /** The first `atByte` UTF-8 bytes already showed that the response cannot be accepted. */
+      atByte: number;
+    };
+
+/** A response checked as it streams in, from createStreamCheck(). */
+export interface StreamCheck<T = unknown> {
+  /**
+   * The next piece of the response's text. Pieces shorter than 64 bytes
+   * are gathered and checked together, so a rejection is reported at most
+   * 63 bytes after the byte that decided it (`atByte`). After a rejection
+   * the text is only kept, for `end`.
+   */
+  push(chunk: string): StreamState;
+  /**
+   * The verdict on the whole text pushed: exactly
+   * `checkOutput({ content: wholeText, finishReason }, schema, options)`.
+   * Ends the check (push and end throw afterwards).
+   */
+  end(finishReason?: string | null): Verdict<T>;
+  /** UTF-8 bytes pushed so far. */
+  readonly bytes: number;
+}
+
+/**
+ * A check of a response that arrives in pieces (a model's stream): each
+ * `push` reads only the new text, and reports a rejection as soon as no
+ * continuation could make the response valid, so a doomed stream can be
+ * stopped. Schema and options as checkOutput takes them. Which keywords
+ * reject early, and which wait for the end, is listed in the README
+ * ("Checking a stream as it arrives").
+ */
+export declare function createStreamCheck<T>(schema: Validator<T>, options?: CheckOptions): StreamCheck<T>;
+export declare function createStreamCheck<T = unknown>(schema?: SchemaInput | null, options?: CheckOptions): StreamCheck<T>;
 export declare function normalizeUsage(usageOrResponse: unknown): Usage;
 export declare function mergeUsage(...usages: unknown[]): Usage;
 /** Drops every cached compiled validator, and forgets the schema objects and texts found by identity. */

@@ -23,6 +23,7 @@ pub mod rescue;
 pub mod response;
 pub mod rules;
 pub mod standard;
+pub mod stream;
 pub mod usage;
 pub mod verdict;
 

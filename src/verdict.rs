@@ -160,27 +160,31 @@ impl Verdict {
     /// A broken rule counts by its name as well: two different rules failing
     /// at one path are different mistakes.
     pub fn error_hash(&self) -> Option<String> {
-        let failure = self.failure?;
-        let mut pairs: Vec<(&str, &str, Option<&str>)> = self
-            .errors
-            .iter()
-            .map(|i| (i.path.as_str(), i.code.as_str(), i.rule.as_deref()))
-            .collect();
-        pairs.sort_unstable();
-        pairs.dedup();
-        let mut text = String::from(failure.as_str());
-        for (path, code, rule) in pairs {
-            text.push('\n');
-            text.push_str(path);
-            text.push('\u{1f}');
-            text.push_str(code);
-            if let Some(rule) = rule {
-                text.push('\u{1f}');
-                text.push_str(rule);
-            }
-        }
-        Some(hex_digest(text.as_bytes()))
+        Some(error_hash(self.failure?, &self.errors))
     }
+}
+
+/// [`Verdict::error_hash`] of a failure class and its issues (a stream's
+/// early rejection is hashed the same way).
+pub(crate) fn error_hash(failure: Failure, errors: &[Issue]) -> String {
+    let mut pairs: Vec<(&str, &str, Option<&str>)> = errors
+        .iter()
+        .map(|i| (i.path.as_str(), i.code.as_str(), i.rule.as_deref()))
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut text = String::from(failure.as_str());
+    for (path, code, rule) in pairs {
+        text.push('\n');
+        text.push_str(path);
+        text.push('\u{1f}');
+        text.push_str(code);
+        if let Some(rule) = rule {
+            text.push('\u{1f}');
+            text.push_str(rule);
+        }
+    }
+    hex_digest(text.as_bytes())
 }
 
 /// Unwraps a response-format wrapper (`{ name?, schema: {...}, strict? }`):
@@ -323,6 +327,41 @@ fn check_stages(
     rules: &[Rule],
     options: &CheckOptions,
 ) -> Verdict {
+    check_prepared(
+        content,
+        finish_reason,
+        compiled,
+        degraded,
+        rules,
+        options,
+        None,
+    )
+}
+
+/// What a caller already knows of the content's JSON: where it is, its
+/// tape (as `tape::parse` of that text builds it), and, when the schema is
+/// known to accept it, how much of the check's pattern budget
+/// (`schema::PATTERN_STEPS_PER_CHECK`) that took. Used only when the rescue
+/// finds the JSON exactly there; otherwise the text is parsed and checked
+/// as always.
+pub(crate) struct Prepared<'t> {
+    pub(crate) span: std::ops::Range<usize>,
+    pub(crate) tape: crate::tape::Tape<'t>,
+    /// The schema passed, with this many pattern steps left for the rules.
+    pub(crate) schema_passed: Option<usize>,
+}
+
+/// [`check_stages`], with the parse (and maybe the schema stage) already
+/// done by the caller (see [`Prepared`]).
+pub(crate) fn check_prepared<'c>(
+    content: Option<&'c str>,
+    finish_reason: Option<&str>,
+    compiled: Option<Arc<CompiledSchema>>,
+    degraded: bool,
+    rules: &[Rule],
+    options: &CheckOptions,
+    prepared: Option<Prepared<'c>>,
+) -> Verdict {
     let mut verdict = Verdict {
         failure: None,
         message: String::new(),
@@ -352,18 +391,22 @@ fn check_stages(
             "The response has no content.".into(),
         );
     }
-    let tape = match crate::tape::parse(rescued.text) {
-        Ok(tape) => tape,
-        Err(e) => {
-            return fail(
-                verdict,
-                Failure::Unparseable,
-                format!("The response is not valid JSON ({}).", parse_problem(&e)),
-            )
-        }
-    };
     let start = (rescued.text.as_ptr() as usize).saturating_sub(content.as_ptr() as usize);
-    verdict.span = Some(start..start + rescued.text.len());
+    let span = start..start + rescued.text.len();
+    let (tape, schema_passed) = match prepared.filter(|p| p.span == span) {
+        Some(prepared) => (prepared.tape, prepared.schema_passed),
+        None => match crate::tape::parse(rescued.text) {
+            Ok(tape) => (tape, None),
+            Err(e) => {
+                return fail(
+                    verdict,
+                    Failure::Unparseable,
+                    format!("The response is not valid JSON ({}).", parse_problem(&e)),
+                )
+            }
+        },
+    };
+    verdict.span = Some(span);
     let root = tape.root().json_type();
     if options.require_object && root != JsonType::Object {
         let message = format!(
@@ -373,9 +416,10 @@ fn check_stages(
         return fail(verdict, Failure::NotObject, message);
     }
     // The schema and every rule are one check: one budget for all their
-    // pattern matching.
-    crate::schema::one_check(|| {
-        if let Some(compiled) = compiled {
+    // pattern matching. A schema stage already passed spent its part; the
+    // rules get what it left (see `Prepared`).
+    let check = move || {
+        if let Some(compiled) = compiled.filter(|_| schema_passed.is_none()) {
             let report = compiled.validate_tape(&tape, options.max_errors);
             if !report.valid {
                 verdict.errors = report.errors;
@@ -394,10 +438,14 @@ fn check_stages(
             }
         }
         verdict
-    })
+    };
+    match schema_passed {
+        Some(steps_left) => jsonschema::with_pattern_budget(steps_left, check),
+        None => crate::schema::one_check(check),
+    }
 }
 
-fn json_type_phrase(t: JsonType) -> &'static str {
+pub(crate) fn json_type_phrase(t: JsonType) -> &'static str {
     match t {
         JsonType::Array => "an array",
         JsonType::Boolean => "a boolean",
@@ -410,7 +458,7 @@ fn json_type_phrase(t: JsonType) -> &'static str {
 
 /// The compiled schema to check against, and whether it had to be dropped
 /// (`degraded`) because it could not be compiled.
-fn resolve_schema(
+pub(crate) fn resolve_schema(
     schema: SchemaInput<'_>,
     options: &CheckOptions,
 ) -> Result<(Option<Arc<CompiledSchema>>, bool), SchemaError> {
@@ -439,7 +487,7 @@ fn fail(mut verdict: Verdict, failure: Failure, message: String) -> Verdict {
 }
 
 /// The parser's message with its position; it never quotes the input.
-fn parse_problem(e: &crate::tape::ParseError) -> String {
+pub(crate) fn parse_problem(e: &crate::tape::ParseError) -> String {
     if e.message.starts_with("EOF") {
         format!("it ends early at line {} column {}", e.line, e.column)
     } else if e.message.starts_with("recursion limit exceeded") {
@@ -471,7 +519,7 @@ fn rule_message(errors: &[Issue], more: bool) -> String {
     }
 }
 
-fn schema_message(errors: &[Issue], more: bool) -> String {
+pub(crate) fn schema_message(errors: &[Issue], more: bool) -> String {
     let shown = errors.len();
     let count = if more {
         format!("more than {shown} problems")

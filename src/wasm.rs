@@ -448,6 +448,110 @@ pub fn lane_take_verdict() -> Option<String> {
     LANE.with(|lane| lane.borrow_mut().2.take())
 }
 
+/// A streamed response being checked as it arrives (see `crate::stream`).
+/// The facade writes pieces into `staging` with `TextEncoder.encodeInto`
+/// and hands them over with `push`: the text crosses once, into the
+/// check's own copy, and the facade keeps none.
+#[wasm_bindgen(js_name = RawStream)]
+pub struct RawStream {
+    check: crate::stream::StreamCheck,
+    staging: Vec<u8>,
+    /// The accepted JSON's place in the text, after `end`.
+    accepted: Option<std::ops::Range<usize>>,
+}
+
+fn open_stream(input: SchemaInput<'_>, options_json: &str) -> Result<RawStream, JsValue> {
+    let options = parse_argument("options", options_json)?;
+    reject_unknown(
+        &options,
+        &[&COMPILE_OPTION_NAMES, &CHECK_OPTION_NAMES],
+        "createStreamCheck",
+    )
+    .map_err(argument_error)?;
+    let check = check_options(&options).map_err(argument_error)?;
+    let check = crate::stream::StreamCheck::new(input, check).map_err(schema_error)?;
+    Ok(RawStream {
+        check,
+        staging: Vec::new(),
+        accepted: None,
+    })
+}
+
+/// A stream check against schema text, read as `checkOutput` reads it
+/// (undefined: no schema).
+#[wasm_bindgen(js_name = streamOpen)]
+pub fn stream_open(schema_json: Option<String>, options_json: &str) -> Result<RawStream, JsValue> {
+    let schema_value;
+    let input = match schema_json {
+        None => SchemaInput::None,
+        Some(text) => match parse_schema_text(&text) {
+            Ok(value) => {
+                schema_value = value;
+                SchemaInput::Json(&schema_value)
+            }
+            Err(e) => SchemaInput::Unreadable(e),
+        },
+    };
+    open_stream(input, options_json)
+}
+
+/// The same against an already compiled validator.
+#[wasm_bindgen(js_name = streamOpenWith)]
+pub fn stream_open_with(
+    validator: &RawValidator,
+    options_json: &str,
+) -> Result<RawStream, JsValue> {
+    open_stream(
+        SchemaInput::Compiled(Arc::clone(&validator.compiled)),
+        options_json,
+    )
+}
+
+#[wasm_bindgen(js_class = RawStream)]
+impl RawStream {
+    /// A buffer of at least `capacity` bytes for the pieces still to be
+    /// pushed (what was written there before stays). The pointer is valid
+    /// until the next call into the module.
+    pub fn staging(&mut self, capacity: usize) -> *mut u8 {
+        if self.staging.len() < capacity {
+            self.staging.resize(capacity, 0);
+        }
+        self.staging.as_mut_ptr()
+    }
+
+    /// The next piece of the response: the first `len` staged bytes.
+    /// 0: nothing definite yet; 1: rejected (now or before; the state is
+    /// read with `rejection`).
+    pub fn push(&mut self, len: usize) -> u32 {
+        let bytes = self.staging.get(..len).unwrap_or_default();
+        // encodeInto writes well-formed UTF-8, checked as the lane checks it.
+        let rejected = match simdutf8::basic::from_utf8(bytes) {
+            Ok(text) => self.check.push_str(text),
+            Err(_) => self.check.push(bytes),
+        };
+        u32::from(rejected.is_some())
+    }
+
+    /// The rejected state as JSON text, once there is one.
+    pub fn rejection(&self) -> Option<String> {
+        self.check.rejection().map(|r| r.to_json().to_string())
+    }
+
+    /// The whole response's verdict, as `checkOutput` shapes it (without
+    /// the value: see `json`).
+    pub fn end(&mut self, finish_reason: Option<String>) -> Result<JsValue, JsValue> {
+        let verdict = self.check.end(finish_reason.as_deref());
+        self.accepted = verdict.span.clone().filter(|_| verdict.ok());
+        to_js(&verdict.to_json())
+    }
+
+    /// The accepted JSON text, for the facade to `JSON.parse` once.
+    pub fn json(&self) -> Option<String> {
+        let span = self.accepted.clone()?;
+        self.check.text().get(span).map(str::to_owned)
+    }
+}
+
 /// The strict flag a response-format wrapper carries, if `schema_json` is one.
 #[wasm_bindgen(js_name = wrapperStrict)]
 pub fn wrapper_strict(schema_json: &str) -> Option<bool> {

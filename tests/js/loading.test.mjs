@@ -18,6 +18,7 @@ const PUBLIC_NAMES = [
   "clearSchemaCache",
   "compileSchema",
   "createGuardStats",
+  "createStreamCheck",
   "detectTruncation",
   "guardedCall",
   "mergeUsage",

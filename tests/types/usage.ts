@@ -5,6 +5,7 @@ import {
   SchemaError,
   checkOutput,
   compileSchema,
+  createStreamCheck,
   detectTruncation,
   guardedCall,
   mergeUsage,
@@ -13,6 +14,7 @@ import {
   rescueJson,
   wasmMemoryBytes,
   type Issue,
+  type StreamState,
   type Usage,
   type Verdict,
 } from "structured-output-guard";
@@ -138,6 +140,27 @@ async function main(): Promise<void> {
   // @ts-expect-error a guarded call's inferred value keeps its type
   const wrongInferred: string = inferred.value;
   void wrongInferred;
+
+  const stream = createStreamCheck(compileSchema<Observation>(schema), { maxErrors: 2 });
+  const state: StreamState = stream.push('{"type":');
+  if (state.status === "rejected") {
+    const at: number = state.atByte;
+    const early: "unparseable" | "not_object" | "schema" | "rule" = state.failure;
+    void at;
+    void early;
+  }
+  const sent: number = stream.bytes;
+  void sent;
+  const streamed = stream.end("stop");
+  if (streamed.ok) {
+    const streamedKind: Observation["type"] = streamed.value.type;
+    void streamedKind;
+  }
+  createStreamCheck(schema).end(null);
+  // @ts-expect-error push takes text
+  stream.push(new Uint8Array(1));
+  // @ts-expect-error a pending state has no issues
+  void (state.status === "pending" && state.errors);
 
   // @ts-expect-error formats takes "assert" or "annotate" only
   checkOutput("{}", schema, { formats: "strict" });

@@ -464,7 +464,8 @@ fn shared_patterns() -> PatternCache {
 }
 
 /// A validator for `schema`, built exactly as [`compile`] builds one (not
-/// cached); `base_uri` places the schema document.
+/// cached, and outside any pattern budget, as there); `base_uri` places the
+/// schema document.
 pub fn build_validator(
     schema: &Value,
     options: &CompileOptions,
@@ -474,7 +475,24 @@ pub fn build_validator(
     if let Some(base) = base_uri {
         builder = builder.with_base_uri(base);
     }
-    builder.build(schema).ok()
+    jsonschema::outside_pattern_budget(|| builder.build(schema).ok())
+}
+
+/// Runs `run` with a pattern budget of `steps` of its own (whatever budget
+/// is in force outside), and returns what it left.
+pub fn with_own_budget<T>(steps: usize, run: impl FnOnce() -> T) -> (T, usize) {
+    jsonschema::outside_pattern_budget(|| {
+        jsonschema::with_pattern_budget(steps, || {
+            let result = run();
+            (result, jsonschema::pattern_steps_left().unwrap_or(0))
+        })
+    })
+}
+
+/// Whether a pattern budget is in force and has run out (a match may then
+/// have failed for want of steps, not of the value).
+pub fn budget_spent() -> bool {
+    jsonschema::pattern_steps_left() == Some(0)
 }
 
 /// Whether `node` satisfies `validator` (here, so that jsonschema's

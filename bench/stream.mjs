@@ -1,0 +1,110 @@
+// The stream check's cost beside "wait for the end, then checkOutput", and
+// what stopping early saves, in one process:
+//   node bench/stream.mjs        (also: bun bench/stream.mjs)
+// Ours: createStreamCheck(schema), push every chunk, end("stop"). The peer
+// keeps the chunks and, at the end, runs checkOutput on the joined text.
+// Ratios are against one checkOutput of the whole text (the cost target:
+// 64-byte chunks at most 1.5x, 1-byte chunks at most 5x); the chunks are
+// cut beforehand, as a stream delivers them.
+import * as guard from "../pkg/node.mjs";
+import { rowsSchema, workloads } from "./workloads.mjs";
+
+const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node ${process.versions.node}`;
+const ROUNDS = 6;
+const ROUND_MS = Number(process.env.STREAM_BENCH_MS ?? 150);
+
+function chunks(text, size) {
+  const out = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+function streamed(pieces, schema) {
+  const check = guard.createStreamCheck(schema);
+  for (let i = 0; i < pieces.length; i++) check.push(pieces[i]);
+  return check.end("stop");
+}
+
+function waitedFor(pieces, schema) {
+  const parts = [];
+  for (let i = 0; i < pieces.length; i++) parts.push(pieces[i]);
+  return guard.checkOutput({ content: parts.join(""), finishReason: "stop" }, schema);
+}
+
+/** Mean ms per call of each case, rounds interleaved so drift hits all alike. */
+function measure(cases) {
+  const total = Object.fromEntries(Object.keys(cases).map((k) => [k, { ms: 0, calls: 0 }]));
+  for (const fn of Object.values(cases)) for (let i = 0; i < 3; i++) fn();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, fn] of Object.entries(cases)) {
+      const start = performance.now();
+      let calls = 0;
+      let now = start;
+      while (now - start < ROUND_MS) {
+        fn();
+        calls++;
+        now = performance.now();
+      }
+      total[name].ms += now - start;
+      total[name].calls += calls;
+    }
+  }
+  return Object.fromEntries(Object.entries(total).map(([k, v]) => [k, v.ms / v.calls]));
+}
+
+const fmt = (ms) => (ms >= 1 ? ms.toFixed(2) : ms.toFixed(3));
+const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
+
+console.log(`# Stream check cost (${runtime})\n`);
+console.log("| workload | bytes | chunk | checkOutput ms | wait, then checkOutput ms | stream check ms | stream / checkOutput | stream / wait-then-check |");
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
+const targets = [];
+for (const w of workloads().filter((w) => ["rows2000", "rows50", "refs", "small"].includes(w.id))) {
+  const expected = guard.checkOutput({ content: w.text, finishReason: "stop" }, w.schema);
+  for (const size of w.id === "rows2000" ? [1, 16, 64, 1024] : [1, 64]) {
+    const pieces = chunks(w.text, size);
+    const verdict = streamed(pieces, w.schema);
+    if (JSON.stringify(verdict) !== JSON.stringify(expected)) throw new Error(`${w.label}: the stream's verdict differs from checkOutput's`);
+    const t = measure({
+      check: () => guard.checkOutput(w.text, w.schema),
+      wait: () => waitedFor(pieces, w.schema),
+      stream: () => streamed(pieces, w.schema),
+    });
+    console.log(`| ${w.label} | ${w.text.length.toLocaleString("en")} | ${size} | ${fmt(t.check)} | ${fmt(t.wait)} | ${fmt(t.stream)} | ${ratio(t.stream, t.check)} | ${ratio(t.stream, t.wait)} |`);
+    if (w.id === "rows2000" && (size === 64 || size === 1)) {
+      const limit = size === 64 ? 1.5 : 5;
+      targets.push(`2,000 rows in ${size}-byte chunks ≤ ${limit}x checkOutput: ${t.stream / t.check <= limit ? "met" : "**missed**"} (${ratio(t.stream, t.check)})`);
+    }
+  }
+}
+console.log(`\nTargets: ${targets.join("; ")}.`);
+
+// What stopping saves: bytes received before the rejection, of the whole.
+function stopAt(text, schema, size) {
+  const check = guard.createStreamCheck(schema);
+  let received = 0;
+  for (const piece of chunks(text, size)) {
+    received += Buffer.byteLength(piece);
+    const state = check.push(piece);
+    if (state.status === "rejected") return { received, state };
+  }
+  return { received, state: undefined };
+}
+
+const rows = JSON.parse(workloads().find((w) => w.id === "rows2000").text).observations;
+const broken = structuredClone(rows);
+broken[3].type = "observation";
+const enumText = JSON.stringify({ observations: broken });
+const capped = { ...rowsSchema, properties: { observations: { ...rowsSchema.properties.observations, maxItems: 50 } } };
+const repeated = JSON.stringify({ observations: Array.from({ length: 2000 }, () => rows[0]) });
+console.log("\n| stream | chunk | bytes received before the stop | whole response | share | first issue |");
+console.log("| --- | --- | --- | --- | --- | --- |");
+for (const [label, text, schema] of [
+  ["2,000 rows, row 3 breaks an enum", enumText, rowsSchema],
+  ["degenerate repetition past maxItems 50", repeated, capped],
+]) {
+  const whole = Buffer.byteLength(text);
+  const { received, state } = stopAt(text, schema, 64);
+  const issue = state ? `${state.errors[0].path} ${state.errors[0].code} (atByte ${state.atByte})` : "not stopped";
+  console.log(`| ${label} | 64 | ${received.toLocaleString("en")} | ${whole.toLocaleString("en")} | ${((100 * received) / whole).toFixed(2)}% | ${issue} |`);
+}

@@ -1,0 +1,460 @@
+//! The incremental check of a streamed response.
+//!
+//! `push` each piece of the response as it arrives: the check reads it once
+//! (never again from the start) and reports a rejection as soon as no
+//! continuation could make the response valid, so that the caller can stop
+//! paying for it. `end` gives the whole response's verdict, exactly the one
+//! [`check_content`](crate::verdict::check_content) gives for the whole
+//! text: it is that check, run on the text kept.
+//!
+//! Around the JSON, the check follows what the whole-text check accepts:
+//! white space before and after it, and one Markdown code fence around it
+//! (see `crate::rescue`), whose opening line, body and closing line are
+//! followed as they arrive. What rejects inside the JSON is listed in
+//! `json`; business rules are only checked at the end.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::Value;
+
+mod json;
+
+use crate::rules::{compile_rules, Rule};
+use crate::schema::{CompiledSchema, Issue, SchemaError};
+use crate::verdict::{
+    check_prepared, error_hash, json_type_phrase, parse_problem, resolve_schema, schema_message,
+    CheckOptions, Failure, Prepared, SchemaInput, Verdict,
+};
+use json::{JsonStream, Progress, Rejected};
+
+/// An early rejection: no continuation of the text can be accepted.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rejection {
+    pub failure: Failure,
+    pub message: String,
+    pub errors: Vec<Issue>,
+    pub more_errors: bool,
+    /// The first `at_byte` bytes of the text already showed it.
+    pub at_byte: usize,
+}
+
+impl Rejection {
+    /// The state as API.md shapes it (`{ status: "rejected", ... }`).
+    pub fn to_json(&self) -> Value {
+        let mut out = serde_json::Map::new();
+        out.insert("status".into(), "rejected".into());
+        out.insert("failure".into(), self.failure.as_str().into());
+        out.insert("message".into(), self.message.clone().into());
+        out.insert(
+            "errors".into(),
+            serde_json::to_value(&self.errors).unwrap_or_else(|_| Value::Array(Vec::new())),
+        );
+        out.insert("moreErrors".into(), self.more_errors.into());
+        out.insert(
+            "errorHash".into(),
+            error_hash(self.failure, &self.errors).into(),
+        );
+        out.insert("atByte".into(), self.at_byte.into());
+        Value::Object(out)
+    }
+}
+
+/// Where the check is in the text: around the JSON, or in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Before the first character that is not white space.
+    Leading,
+    /// In the opening fence's run of markers.
+    FenceRun { marker: char, run: usize },
+    /// In the opening fence's info string, up to its line's end.
+    FenceInfo { marker: char, run: usize },
+    /// In the fence's body, before the JSON.
+    FenceBody { marker: char, run: usize },
+    /// Reading the JSON (fenced with `marker` × `run`, or not).
+    Json { fence: Option<(char, usize)> },
+    /// After the JSON's root value: white space, and for a fence its
+    /// closing line (`markers` read so far, and whether the run ended).
+    After {
+        fence: Option<(char, usize)>,
+        newline: bool,
+        markers: usize,
+        ended: bool,
+    },
+    /// Nothing more is decided before the end.
+    Settled,
+}
+
+/// A response being checked as it streams in.
+pub struct StreamCheck {
+    text: String,
+    /// The start of a UTF-8 sequence cut by the end of the last piece.
+    cut: Vec<u8>,
+    received: usize,
+    /// Where the text is read up to, outside the JSON.
+    scan: usize,
+    phase: Phase,
+    json: Option<JsonStream>,
+    json_start: usize,
+    /// Where the JSON's root value ended, once it has.
+    json_end: Option<usize>,
+    rejection: Option<Rejection>,
+    /// The incremental checks disagreed with the whole-text parser about
+    /// a syntax error, and stopped deciding (never seen; the tests look).
+    #[cfg_attr(not(test), allow(dead_code))]
+    disagreed: bool,
+    compiled: Option<Arc<CompiledSchema>>,
+    degraded: bool,
+    rules: Vec<Rule>,
+    options: CheckOptions,
+}
+
+impl StreamCheck {
+    /// A check against `schema`, with `check_output`'s options. Errors only
+    /// when the schema cannot be compiled and the options say to throw.
+    pub fn new(schema: SchemaInput<'_>, options: CheckOptions) -> Result<StreamCheck, SchemaError> {
+        let (compiled, degraded) = resolve_schema(schema, &options)?;
+        let rules = compile_rules(&options.rules, &options.compile)?;
+        Ok(StreamCheck {
+            text: String::new(),
+            cut: Vec::new(),
+            received: 0,
+            scan: 0,
+            phase: Phase::Leading,
+            json: None,
+            json_start: 0,
+            json_end: None,
+            rejection: None,
+            disagreed: false,
+            compiled,
+            degraded,
+            rules,
+            options,
+        })
+    }
+
+    /// Bytes pushed so far.
+    pub fn bytes(&self) -> usize {
+        self.received
+    }
+
+    /// The rejection, once there is one.
+    pub fn rejection(&self) -> Option<&Rejection> {
+        self.rejection.as_ref()
+    }
+
+    /// The next piece of the response, as UTF-8 bytes (a piece may end, or
+    /// begin, inside a character). After a rejection the text is only kept.
+    pub fn push(&mut self, piece: &[u8]) -> Option<&Rejection> {
+        self.received = self.received.saturating_add(piece.len());
+        if self.cut.is_empty() {
+            match std::str::from_utf8(piece) {
+                Ok(text) => self.text.push_str(text),
+                Err(_) => self.push_cut(piece),
+            }
+        } else {
+            self.push_cut(piece);
+        }
+        if self.rejection.is_none() {
+            self.advance();
+        }
+        self.rejection.as_ref()
+    }
+
+    /// The next piece, as text.
+    pub fn push_str(&mut self, piece: &str) -> Option<&Rejection> {
+        if self.cut.is_empty() {
+            self.received = self.received.saturating_add(piece.len());
+            self.text.push_str(piece);
+            if self.rejection.is_none() {
+                self.advance();
+            }
+            self.rejection.as_ref()
+        } else {
+            self.push(piece.as_bytes())
+        }
+    }
+
+    /// Appends bytes that may start or end inside a character: what is
+    /// complete goes to the text (anything malformed as U+FFFD, as a lossy
+    /// decoding of the whole would give), the cut remainder waits.
+    fn push_cut(&mut self, piece: &[u8]) {
+        self.cut.extend_from_slice(piece);
+        let mut rest: &[u8] = &self.cut;
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(text) => {
+                    self.text.push_str(text);
+                    rest = &[];
+                    break;
+                }
+                Err(e) => {
+                    let (good, bad) = rest.split_at(e.valid_up_to());
+                    self.text
+                        .push_str(std::str::from_utf8(good).unwrap_or_default());
+                    match e.error_len() {
+                        None => {
+                            rest = bad;
+                            break;
+                        }
+                        Some(len) => {
+                            self.text.push(char::REPLACEMENT_CHARACTER);
+                            rest = bad.get(len..).unwrap_or_default();
+                        }
+                    }
+                }
+            }
+        }
+        let remainder = rest.to_vec();
+        self.cut = remainder;
+    }
+
+    /// The verdict on the whole response, as `check_content` gives it for
+    /// the text pushed (a character cut at the very end is U+FFFD). A
+    /// finish reason that is blank counts as none, as when it is read from
+    /// `{ content, finishReason }`. The whole-text check runs on the text
+    /// kept, with what the stream already did: the tape it built (used
+    /// only if the whole-text check finds the JSON exactly where the stream
+    /// did), and the schema stage when the checks on complete values
+    /// already cover it. Once ended, the check is spent: the text stays,
+    /// the JSON's reading does not.
+    pub fn end(&mut self, finish_reason: Option<&str>) -> Verdict {
+        if !std::mem::take(&mut self.cut).is_empty() {
+            self.text.push(char::REPLACEMENT_CHARACTER);
+        }
+        let finish_reason = finish_reason.filter(|reason| !reason.trim().is_empty());
+        let json = self.json.take().filter(|_| self.rejection.is_none());
+        let prepared = match (json, self.json_end) {
+            (Some(json), Some(end)) => {
+                json.finish(&self.text)
+                    .map(|(tape, schema_passed)| Prepared {
+                        span: self.json_start..end,
+                        tape,
+                        schema_passed,
+                    })
+            }
+            _ => None,
+        };
+        check_prepared(
+            Some(&self.text),
+            finish_reason,
+            self.compiled.clone(),
+            self.degraded,
+            &self.rules,
+            &self.options,
+            prepared,
+        )
+    }
+
+    /// The text pushed so far (for `end`'s caller, which slices the JSON
+    /// out of it by the verdict's span).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn next_char(&self) -> Option<char> {
+        self.text
+            .get(self.scan..)
+            .and_then(|rest| rest.chars().next())
+    }
+
+    /// Reads what arrived, phase by phase, until it runs out or decides.
+    fn advance(&mut self) {
+        loop {
+            if let Phase::Json { fence } = self.phase {
+                let Some(json) = self.json.as_mut() else {
+                    self.phase = Phase::Settled;
+                    return;
+                };
+                match json.feed(&self.text) {
+                    Progress::Pending => return,
+                    Progress::Complete { end } => {
+                        self.scan = end;
+                        self.json_end = Some(end);
+                        self.phase = Phase::After {
+                            fence,
+                            newline: false,
+                            markers: 0,
+                            ended: false,
+                        };
+                        continue;
+                    }
+                    Progress::Rejected { why, at } => return self.rejected(why, at),
+                    Progress::Unchecked => {
+                        self.phase = Phase::Settled;
+                        return;
+                    }
+                }
+            }
+            if self.phase == Phase::Settled {
+                return;
+            }
+            let Some(c) = self.next_char() else {
+                return;
+            };
+            let step = c.len_utf8();
+            match self.phase {
+                Phase::Leading if c.is_whitespace() => self.scan += step,
+                Phase::Leading if c == '`' || c == '~' => {
+                    self.scan += step;
+                    self.phase = Phase::FenceRun { marker: c, run: 1 };
+                }
+                Phase::Leading => self.begin_json(None),
+                Phase::FenceRun { marker, run } if c == marker => {
+                    self.scan += step;
+                    self.phase = Phase::FenceRun {
+                        marker,
+                        run: run + 1,
+                    };
+                }
+                // Fewer than three markers is no fence, and no JSON either.
+                Phase::FenceRun { run, .. } if run < 3 => return self.unfenced(),
+                Phase::FenceRun { marker, run } => self.phase = Phase::FenceInfo { marker, run },
+                Phase::FenceInfo { marker, run } if c == '\n' => {
+                    self.scan += step;
+                    self.phase = Phase::FenceBody { marker, run };
+                }
+                // A backtick fence's info string holds no backtick.
+                Phase::FenceInfo { marker: '`', .. } if c == '`' => return self.unfenced(),
+                Phase::FenceInfo { .. } => self.scan += step,
+                Phase::FenceBody { .. } if c.is_whitespace() => self.scan += step,
+                // The closing fence of an empty body, or a fence inside it:
+                // the end decides.
+                Phase::FenceBody { marker, .. } if c == marker => self.phase = Phase::Settled,
+                Phase::FenceBody { marker, run } => self.begin_json(Some((marker, run))),
+                Phase::After { fence: None, .. } if c.is_whitespace() => self.scan += step,
+                Phase::After { fence: None, .. } => return self.trailing(c),
+                Phase::After {
+                    fence: Some(fence),
+                    newline,
+                    markers,
+                    ended,
+                } => {
+                    let (marker, _) = fence;
+                    self.phase = if c == '\n' || c.is_whitespace() {
+                        Phase::After {
+                            fence: Some(fence),
+                            newline: newline || c == '\n',
+                            markers,
+                            ended: ended || markers > 0,
+                        }
+                    } else if c == marker && newline && !ended {
+                        Phase::After {
+                            fence: Some(fence),
+                            newline,
+                            markers: markers + 1,
+                            ended,
+                        }
+                    } else {
+                        // Anything else after the JSON, a marker on its
+                        // line or after the closing run: the fence can no
+                        // longer be rescued, nor the text read as JSON.
+                        return self.unfenced();
+                    };
+                    self.scan += step;
+                }
+                Phase::Json { .. } | Phase::Settled => return,
+            }
+        }
+    }
+
+    fn begin_json(&mut self, fence: Option<(char, usize)>) {
+        self.json_start = self.scan;
+        self.json = Some(JsonStream::new(
+            self.scan,
+            self.compiled.as_deref(),
+            self.options.require_object,
+            self.options.max_errors,
+        ));
+        self.phase = Phase::Json { fence };
+    }
+
+    fn reject(
+        &mut self,
+        failure: Failure,
+        message: String,
+        errors: Vec<Issue>,
+        more_errors: bool,
+        at_byte: usize,
+    ) {
+        self.rejection = Some(Rejection {
+            failure,
+            message,
+            errors,
+            more_errors,
+            at_byte,
+        });
+        self.phase = Phase::Settled;
+        self.json = None;
+    }
+
+    /// Rejects as unparseable when the whole-text parser also fails on
+    /// `json` before its end (the message is its own); otherwise the
+    /// incremental reading was wrong, and the end decides.
+    /// `escape`: the last byte is in a `\\u` escape, whose four bytes the
+    /// parser reads at once; hex digits after it make it read them (and
+    /// cannot themselves make a valid escape fail).
+    fn unparseable(&mut self, json_from: usize, at: usize, escape: bool) {
+        let prefix = self.text.get(json_from..at).unwrap_or_default();
+        let padded;
+        let prefix = if escape {
+            padded = format!("{prefix}000");
+            padded.as_str()
+        } else {
+            prefix
+        };
+        let problem = match crate::tape::parse(prefix) {
+            Err(e) if !e.message.starts_with("EOF") => Some(parse_problem(&e)),
+            _ => None,
+        };
+        match problem {
+            Some(problem) => {
+                let message = format!("The response is not valid JSON ({problem}).");
+                self.reject(Failure::Unparseable, message, Vec::new(), false, at);
+            }
+            None => {
+                self.disagreed = true;
+                self.phase = Phase::Settled;
+                self.json = None;
+            }
+        }
+    }
+
+    fn rejected(&mut self, why: Rejected, at: usize) {
+        match why {
+            Rejected::Syntax { escape } => self.unparseable(self.json_start, at, escape),
+            Rejected::NotObject(kind) => {
+                let message = format!(
+                    "The response is JSON but not an object (it is {}).",
+                    json_type_phrase(kind)
+                );
+                self.reject(Failure::NotObject, message, Vec::new(), false, at);
+            }
+            Rejected::Schema {
+                errors,
+                more_errors,
+            } => {
+                let message = schema_message(&errors, more_errors);
+                self.reject(Failure::Schema, message, errors, more_errors, at);
+            }
+        }
+    }
+
+    /// A character other than white space after the root value.
+    fn trailing(&mut self, c: char) {
+        self.unparseable(self.json_start, self.scan + c.len_utf8(), false);
+    }
+
+    /// The text begins with a fence marker but can no longer be one fenced
+    /// block: as the whole-text check would, it is read as JSON from its
+    /// first character, which no JSON text begins with.
+    fn unfenced(&mut self) {
+        let start = self.text.len() - self.text.trim_start().len();
+        let at = self.scan + self.next_char().map_or(0, char::len_utf8);
+        self.unparseable(start, at, false);
+    }
+}
+
+#[cfg(test)]
+mod tests;

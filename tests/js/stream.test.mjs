@@ -1,0 +1,363 @@
+// createStreamCheck: a response checked as it streams in. The stream's end
+// must give exactly checkOutput's verdict on the whole text, however the
+// text was cut (inside escapes, between the halves of a surrogate pair),
+// and a rejection must only ever come for a text that fails.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import * as guard from "../../pkg/node.mjs";
+import * as facade from "../../pkg/facade.mjs";
+import { thrown } from "./fixtures.mjs";
+
+/** Runs `fn` with every piece handed to the core as it is pushed (no batching). */
+function eachPiece(fn) {
+  const previous = facade.setStreamBatch(0);
+  try {
+    return fn();
+  } finally {
+    facade.setStreamBatch(previous);
+  }
+}
+
+/** mulberry32, so that a failure reproduces from its seed. */
+function rng(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  next.below = (n) => Math.floor(next() * n);
+  return next;
+}
+
+const ROWS_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["observations"],
+  properties: {
+    observations: {
+      type: "array",
+      maxItems: 5,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["type", "text", "importance"],
+        properties: {
+          type: { enum: ["fact", "decision", "question", "risk"] },
+          text: { type: "string", minLength: 1, maxLength: 30 },
+          importance: { type: "integer", minimum: 1, maximum: 5 },
+          observedOn: { type: "string", format: "date" },
+        },
+      },
+    },
+  },
+};
+
+const WORDS = ["ok", "é", "漢字", "😀", 'a"b', "back\\slash", "tab\there", "line\nbreak", "plain", "🧪x"];
+
+/** JSON text with escapes chosen at random: \uXXXX (surrogate pairs for astral characters) and \/. */
+function write(value, next) {
+  if (typeof value === "string") {
+    let out = '"';
+    for (const c of value) {
+      if (c === '"' || c === "\\") out += `\\${c}`;
+      else if (c.codePointAt(0) < 0x20) out += `\\u${c.codePointAt(0).toString(16).padStart(4, "0")}`;
+      else if (next.below(5) === 0) for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
+      else out += c;
+    }
+    return `${out}"`;
+  }
+  const space = () => [" ", "\n", "", "", "\t"][next.below(5)];
+  if (Array.isArray(value)) return `[${value.map((v) => space() + write(v, next)).join(",")}${space()}]`;
+  if (value !== null && typeof value === "object") {
+    return `{${Object.entries(value).map(([k, v]) => `${space()}${write(k, next)}:${space()}${write(v, next)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function row(next) {
+  const r = {
+    type: ["fact", "decision", "question", "risk"][next.below(4)],
+    text: Array.from({ length: 1 + next.below(2) }, () => WORDS[next.below(WORDS.length)]).join(" "),
+    importance: 1 + next.below(5),
+  };
+  if (next.below(3) === 0) r.observedOn = `2026-0${1 + next.below(9)}-1${next.below(10)}`;
+  return r;
+}
+
+/** A response, valid or with one fault, and whether its JSON alone is well formed. */
+function response(next) {
+  const doc = { observations: Array.from({ length: next.below(4) }, () => row(next)) };
+  const rows = doc.observations;
+  const at = next.below(Math.max(rows.length, 1));
+  const faults = [
+    () => rows.length && (rows[at].type = "observation"),
+    () => rows.length && (rows[at].importance = 0),
+    () => rows.length && delete rows[at].type,
+    () => rows.length && (rows[at].confidence = 0.5),
+    () => rows.length && (rows[at].text = "a text much longer than the thirty characters allowed"),
+    () => rows.length && (rows[at].observedOn = "2026-02-30"),
+    () => rows.push(...Array.from({ length: 5 }, () => row(next))),
+    () => (doc.extra = 1),
+  ];
+  if (next.below(2) === 0) faults[next.below(faults.length)]();
+  const json = write(doc, next);
+  switch (next.below(10)) {
+    case 0:
+      return `\`\`\`json\n${json}\n\`\`\``;
+    case 1:
+      return `${json} trailing`;
+    case 2:
+      return `[${json}]`;
+    case 3:
+      return json.slice(0, next.below(json.length));
+    case 4:
+      return ` \n${json}\n `;
+    default:
+      return json;
+  }
+}
+
+/** Cuts `text` into pieces at `points` (UTF-16 offsets). */
+function cut(text, points) {
+  const pieces = [];
+  let from = 0;
+  for (const point of [...points, text.length]) {
+    if (point >= from) {
+      pieces.push(text.slice(from, point));
+      from = point;
+    }
+  }
+  return pieces;
+}
+
+function streamed(pieces, schema, options, finishReason) {
+  const check = guard.createStreamCheck(schema, options);
+  let first;
+  for (const piece of pieces) {
+    const state = check.push(piece);
+    if (first === undefined && state.status === "rejected") first = state;
+    if (first !== undefined) assert.equal(state, first, "a rejection stays the same state");
+  }
+  return { rejection: first, bytes: check.bytes, verdict: check.end(finishReason) };
+}
+
+const utf8 = (text) => Buffer.byteLength(text.toWellFormed ? text.toWellFormed() : text, "utf8");
+
+const testEachPiece = (name, fn) => test(name, () => eachPiece(fn));
+
+describe("createStreamCheck: the end is checkOutput's verdict", () => {
+  test("generated responses cut at every point, one character at a time and at random", () => eachPiece(() => {
+    const next = rng(0x5eed);
+    const validator = guard.compileSchema(ROWS_SCHEMA);
+    let rejected = 0;
+    let cases = 0;
+    for (let n = 0; n < 120; n++) {
+      const text = response(next);
+      const cuts = [[], Array.from({ length: text.length - 1 }, (_, i) => i + 1)];
+      if (n % 5 === 0 && text.length < 260) for (let k = 1; k < text.length; k++) cuts.push([k]);
+      for (let r = 0; r < 2; r++) {
+        const points = [];
+        for (let at = 1 + next.below(12); at < text.length; at += 1 + next.below(12)) points.push(at);
+        cuts.push(points);
+      }
+      const schema = n % 2 === 0 ? ROWS_SCHEMA : validator;
+      const expected = guard.checkOutput({ content: text }, schema);
+      const latest = streamed([text], schema).rejection?.atByte;
+      for (const points of cuts) {
+        const { rejection, bytes, verdict } = streamed(cut(text, points), schema);
+        cases++;
+        assert.deepEqual(verdict, expected, `${JSON.stringify(text)} cut at ${points}`);
+        assert.equal(bytes, utf8(text));
+        if (rejection !== undefined) {
+          rejected++;
+          assert.equal(expected.ok, false, `rejected, yet accepted: ${JSON.stringify(text)} (${rejection.message})`);
+          assert.ok(rejection.atByte <= bytes && rejection.atByte <= (latest ?? Infinity), `${JSON.stringify(text)}: ${rejection.atByte}`);
+        }
+      }
+      for (const finishReason of ["stop", "length", null, ""]) {
+        const { verdict } = streamed(cut(text, [next.below(text.length)]), schema, undefined, finishReason);
+        assert.deepEqual(verdict, guard.checkOutput({ content: text, finishReason }, schema), `finish reason ${finishReason}`);
+      }
+    }
+    assert.ok(rejected > cases / 10, `${rejected} of ${cases} runs rejected early`);
+  }));
+
+  test("pieces are handed over in batches, so a rejection comes within 64 bytes of its deciding byte", () => {
+    const good = { type: "fact", text: "ok", importance: 1 };
+    const text = JSON.stringify({ observations: [good, { type: "observation", text: "x", importance: 1 }, good, good, good] });
+    const check = guard.createStreamCheck(ROWS_SCHEMA);
+    let pushed = 0;
+    let state;
+    for (const c of text) {
+      state = check.push(c);
+      pushed += Buffer.byteLength(c);
+      if (state.status === "rejected") break;
+    }
+    assert.equal(state.status, "rejected");
+    assert.ok(pushed - state.atByte < 64, `reported at ${pushed}, decided at ${state.atByte}`);
+    assert.equal(check.push(text.slice(pushed)), state);
+    assert.deepEqual(check.end(), guard.checkOutput(text, ROWS_SCHEMA));
+    // A short response is checked whole at the end.
+    const short = guard.createStreamCheck(ROWS_SCHEMA);
+    assert.equal(short.push('{"a" 1').status, "pending");
+    assert.equal(short.end().failure, "unparseable");
+  });
+
+  test("a surrogate pair cut in two, and a lone surrogate at the end", () => eachPiece(() => {
+    const text = '{"observations":[{"type":"fact","text":"🧪 and 😀","importance":2}]}';
+    const expected = guard.checkOutput(text, ROWS_SCHEMA);
+    assert.equal(expected.ok, true);
+    for (let k = 1; k < text.length; k++) {
+      const { verdict, bytes } = streamed([text.slice(0, k), text.slice(k)], ROWS_SCHEMA);
+      assert.deepEqual(verdict, expected, `cut at ${k}`);
+      assert.equal(bytes, utf8(text));
+    }
+    const lone = `${text.slice(0, -2)}\ud83e`;
+    const { verdict } = streamed([lone], ROWS_SCHEMA);
+    assert.deepEqual(verdict, guard.checkOutput(lone, ROWS_SCHEMA));
+    const inString = '{"observations":[{"type":"fact","text":"cut \ud83e","importance":2}]}';
+    const whole = guard.checkOutput(inString, ROWS_SCHEMA);
+    assert.equal(whole.value.observations[0].text, "cut \ufffd");
+    assert.deepEqual(streamed([...inString], ROWS_SCHEMA).verdict, whole);
+  }));
+
+  test("every schema form and option checkOutput takes", () => {
+    const text = '```json\n{"observations":[{"type":"risk","text":"x","importance":9}]}\n```';
+    const wrapper = { name: "rows", schema: ROWS_SCHEMA, strict: true };
+    for (const [schema, options] of [
+      [ROWS_SCHEMA, undefined],
+      [JSON.stringify(ROWS_SCHEMA), { maxErrors: 1 }],
+      [wrapper, { requireObject: false }],
+      [guard.compileSchema(ROWS_SCHEMA), undefined],
+      [undefined, undefined],
+      [{ type: "strnig" }, undefined],
+      [ROWS_SCHEMA, { resources: { "urn:x": { type: "string" } }, formats: "annotate" }],
+    ]) {
+      const { verdict } = streamed(cut(text, [7, 30, 31]), schema, options, "stop");
+      assert.deepEqual(verdict, guard.checkOutput({ content: text, finishReason: "stop" }, schema, options));
+    }
+  });
+});
+
+describe("createStreamCheck: early rejection", () => {
+  const test = (name, fn) => testEachPiece(name, fn);
+  const rows = (n, fault) =>
+    Array.from({ length: n }, (_, i) => ({ type: i === fault ? "observation" : "fact", text: `row ${i}`, importance: 3 }));
+
+  test("a row that breaks an enum stops the stream within the next row", () => {
+    const schema = { ...ROWS_SCHEMA, properties: { observations: { ...ROWS_SCHEMA.properties.observations, maxItems: 100 } } };
+    const text = JSON.stringify({ observations: rows(50, 3) });
+    const rowStart = (i) => text.indexOf(`{"type"`, text.indexOf(`row ${i - 1}`));
+    const check = guard.createStreamCheck(schema);
+    let state;
+    let sent = 0;
+    for (let i = 0; i < text.length && state?.status !== "rejected"; i += 64) {
+      state = check.push(text.slice(i, i + 64));
+      sent = Math.min(i + 64, text.length);
+    }
+    assert.equal(state.status, "rejected");
+    assert.equal(state.failure, "schema");
+    assert.deepEqual(state.errors.map((e) => [e.path, e.code]), [["/observations/3/type", "enum"]]);
+    assert.ok(state.atByte > rowStart(3) && state.atByte <= rowStart(4), `rejected at ${state.atByte}`);
+    // Stopped by the very piece that showed it.
+    assert.ok(state.atByte > sent - 64 && state.atByte <= sent, `stopped after ${sent} of ${text.length} bytes`);
+    assert.match(state.errorHash, /^[0-9a-f]{32}$/);
+    assert.ok(Object.isFrozen(state) && Object.isFrozen(state.errors));
+    // Pushes after a rejection keep the text; the end is the whole text's verdict.
+    assert.equal(check.push(text.slice(sent)), state);
+    const verdict = check.end("stop");
+    assert.deepEqual(verdict, guard.checkOutput({ content: text, finishReason: "stop" }, schema));
+    assert.equal(verdict.errorHash, state.errorHash);
+  });
+
+  test("a degenerate repetition is stopped at maxItems", () => {
+    const item = '{"type":"fact","text":"same again","importance":1},';
+    const check = guard.createStreamCheck(ROWS_SCHEMA);
+    let state = check.push('{"observations":[');
+    let n = 0;
+    while (state.status === "pending" && n < 1000) {
+      state = check.push(item);
+      n++;
+    }
+    assert.equal(state.status, "rejected");
+    assert.deepEqual(state.errors.map((e) => [e.path, e.code]), [["/observations", "maxItems"]]);
+    assert.equal(n, 6, "the sixth item begins with the next piece");
+  });
+
+  test("what rejects at once, and what waits for the end", () => {
+    const cases = [
+      // [text, schema, options, rejected?]
+      ['{"observations":[{"type":"fa', ROWS_SCHEMA, undefined, false],
+      ['{"observations":[{"type":"fax', ROWS_SCHEMA, undefined, "enum"],
+      ['{"observations":[{"type":"fact","text":"', ROWS_SCHEMA, undefined, false],
+      [`{"observations":[{"type":"fact","text":"${"x".repeat(31)}`, ROWS_SCHEMA, undefined, "maxLength"],
+      ['{"observations":[{"typo"', ROWS_SCHEMA, undefined, "additionalProperties"],
+      ['{"observations":[{"typ', ROWS_SCHEMA, undefined, false],
+      ['{"observations":[{"text":"x"}', ROWS_SCHEMA, undefined, "required"],
+      ['{"observations":[{"text":"x"', ROWS_SCHEMA, undefined, false],
+      ['{"observations":[{"type":"fact","text":"x","importance":7', ROWS_SCHEMA, undefined, false],
+      ['{"observations":[{"type":"fact","text":"x","importance":7}', ROWS_SCHEMA, undefined, "maximum"],
+      ['{"list":[1,2', { properties: { list: { minItems: 3 } } }, undefined, false],
+      ['{"a":1,', { required: ["b"] }, undefined, false],
+      ['{"a":"x', { properties: { a: { anyOf: [{ type: "integer" }, { const: "y" }] } } }, undefined, false],
+      ['{"a":"x"', { properties: { a: { anyOf: [{ type: "integer" }, { const: "y" }] } } }, undefined, "anyOf"],
+      ["[", ROWS_SCHEMA, undefined, "not_object"],
+      ["[", ROWS_SCHEMA, { requireObject: false }, false],
+      ['{"a" 1', undefined, undefined, "unparseable"],
+      ["```json\n{}\n``", undefined, undefined, false],
+      ["```json\n{}\n```x", undefined, undefined, "unparseable"],
+      ["Here is the JSON: {", undefined, undefined, "unparseable"],
+    ];
+    for (const [text, schema, options, expected] of cases) {
+      const state = streamed([...text], schema, options).rejection;
+      if (expected === false) {
+        assert.equal(state, undefined, `${text}: ${state?.message}`);
+      } else {
+        assert.ok(state, `${text} is not rejected`);
+        if (["unparseable", "not_object"].includes(expected)) assert.equal(state.failure, expected, text);
+        else assert.deepEqual([state.failure, state.errors[0]?.code], ["schema", expected], text);
+      }
+    }
+  });
+
+  test("a member name repeated after a rejection does not undo it (the check treats complete values as final)", () => {
+    const text = '{"observations":[{"type":"bogus","type":"fact","text":"x","importance":1}]}';
+    assert.equal(guard.checkOutput(text, ROWS_SCHEMA).ok, true, "the last occurrence wins, as in JSON.parse");
+    const { rejection, verdict } = streamed([...text], ROWS_SCHEMA);
+    assert.equal(rejection?.errors[0].code, "enum");
+    assert.equal(verdict.ok, true);
+    // Repeated names among values already complete are resolved as checkOutput resolves them.
+    assert.equal(streamed([text], ROWS_SCHEMA).rejection, undefined);
+  });
+});
+
+describe("createStreamCheck: misuse", () => {
+  test("wrong arguments and calls out of order are typed errors", () => {
+    const check = guard.createStreamCheck(ROWS_SCHEMA);
+    for (const chunk of [undefined, 1, null, {}, ["a"]]) {
+      const error = thrown(() => check.push(chunk));
+      assert.ok(error instanceof TypeError);
+      assert.equal(error.code, "invalid_argument");
+    }
+    assert.equal(thrown(() => check.end(42)).code, "invalid_argument");
+    check.push("{}");
+    check.end();
+    assert.equal(thrown(() => check.push("x")).code, "invalid_argument");
+    assert.equal(thrown(() => check.end()).code, "invalid_argument");
+    assert.equal(thrown(() => guard.createStreamCheck(ROWS_SCHEMA, { maxError: 1 })).code, "invalid_argument");
+    assert.equal(thrown(() => guard.createStreamCheck({ type: "strnig" }, { onInvalidSchema: "throw" })).name, "SchemaError");
+    const degraded = guard.createStreamCheck({ type: "strnig" });
+    degraded.push('{"a":1}');
+    assert.equal(degraded.end().degraded, true);
+  });
+
+  test("an empty stream is empty, as checkOutput says", () => {
+    const check = guard.createStreamCheck(ROWS_SCHEMA);
+    assert.deepEqual(check.push(""), { status: "pending" });
+    assert.equal(check.bytes, 0);
+    assert.deepEqual(check.end(null), guard.checkOutput({ content: "", finishReason: null }, ROWS_SCHEMA));
+  });
+});
