@@ -19,6 +19,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 mod json;
+mod plan;
 
 use crate::rules::{compile_rules, Rule};
 use crate::schema::{CompiledSchema, Issue, SchemaError};
