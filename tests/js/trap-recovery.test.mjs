@@ -57,6 +57,21 @@ describe("trap recovery", () => {
     assert.throws(() => validator.isValid({}), /freed/);
   });
 
+  test("a stream check begun before a trap says it was lost; a new one works", () => {
+    const text = '{"city":"Oslo","when":"2026-01-01"}';
+    const lost = guard.createStreamCheck(SCHEMA);
+    lost.push(text.slice(0, 10));
+    trap();
+    for (const call of [() => lost.push(text.slice(10)), () => lost.end()]) {
+      const error = thrown(call);
+      assert.equal(error.code, "internal");
+      assert.match(error.message, /lost/);
+    }
+    const fresh = guard.createStreamCheck(SCHEMA);
+    fresh.push(text);
+    assert.deepEqual(fresh.end(), guard.checkOutput(text, SCHEMA));
+  });
+
   test("several traps in a row, each followed by working calls", () => {
     for (let i = 0; i < 5; i++) {
       trap();
