@@ -56,6 +56,10 @@ test("the browser entry loads with ready() and gives the same verdicts", async (
     assert.deepEqual(report.truncated, { truncated: true, finishReason: "MAX_TOKENS" });
     assert.deepEqual(report.schemaError, { isSchemaError: true, isError: true, code: "invalid_schema" });
     assert.deepEqual(report.guarded, { value: { d: "2024-01-01" }, attempts: 2, calls: 2 });
+    // A stream check, rejected as it streams (an impossible date closes early), ends with checkOutput's verdict.
+    assert.deepEqual(report.streamStates, ["pending", "rejected"]);
+    assert.deepEqual(report.streamEnd, report.streamExpected);
+    assert.equal(report.streamEnd.failure, "schema");
   } finally {
     await browser.close();
     server.close();
