@@ -877,8 +877,11 @@ function readLane(output, handle, maxErrors, schemaHash) {
   const code = status & 7;
   if (code === 3) return undefined;
   const text = texts[(status >>> 4) & 0xfff];
-  // The finish reason's bytes are at the start of the input buffer.
-  const finishReason = (status & 8) !== 0 ? decoder.decode(inputView.subarray(0, status >>> 16)) : null;
+  // The finish reason's bytes are at the start of the input buffer. The
+  // check may have grown the memory, which detaches the view the texts were
+  // encoded through: it is taken again over the memory as it is now.
+  const reasonBytes = status >>> 16;
+  const finishReason = (status & 8) !== 0 ? decoder.decode(inputOf(reasonBytes).subarray(0, reasonBytes)) : null;
   if (code === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), text);
   const jsonText = code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd());
   const value = JSON.parse(jsonText);

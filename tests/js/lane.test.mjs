@@ -86,3 +86,19 @@ test("the lane still reads the right bytes after other calls grow the memory", (
     assert.deepEqual(guard.checkOutput(output, validator), guard.checkOutput(output, schema), output);
   }
 });
+
+test("a response object checked while the check grows the memory still reads its finish reason", () => {
+  const validator = guard.compileSchema(schema);
+  const rows = (n) => JSON.stringify({ rows: Array.from({ length: n }, () => ({ type: "fact", when: "2024-01-01", note: "x".repeat(40) })) });
+  // Each text is larger than any before, so checking it grows the memory
+  // after the text was encoded, and the view the text went through is
+  // detached by the time the finish reason is read back.
+  for (const n of [10, 4000, 40000, 120000]) {
+    const before = guard.wasmMemoryBytes();
+    const verdict = guard.checkOutput({ content: rows(n), finishReason: "stop" }, validator);
+    assert.equal(verdict.ok, true, `${n} rows`);
+    assert.equal(verdict.finishReason, "stop", `${n} rows`);
+    assert.equal(verdict.value.rows.length, n);
+    if (n === 120000) assert.ok(guard.wasmMemoryBytes() > before, "the last check grew the memory");
+  }
+});
