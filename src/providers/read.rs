@@ -9,7 +9,7 @@
 //! response: it walks it by property access along these plans and hands the
 //! core a copy of just the members listed here. `response.rs`, `finish.rs`
 //! and `usage.rs` then read that copy exactly as they would read the whole
-//! response; `read/tests.rs` holds that equality for every shape they read.
+//! response; `src/providers/read/tests.rs` holds that equality for every shape they read.
 //!
 //! A plan is a tree of [`Node`]s. At a node the reader takes the live value
 //! and copies:
