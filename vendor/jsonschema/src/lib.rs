@@ -1330,7 +1330,7 @@ pub mod json {
     #[cfg(feature = "conformance")]
     pub use jsonschema_value::conformance;
     pub use jsonschema_value::{
-        cmp, unique, Array, Json, JsonNumber, Node, NodeIdentity, Object, SerdeJson,
+        cmp, unique, Array, Json, JsonNumber, LazyInstance, Node, NodeIdentity, Object, SerdeJson,
     };
     #[cfg(feature = "pyo3")]
     pub use jsonschema_value::{

@@ -569,6 +569,8 @@ impl Retrieve for OfflineRetriever {
 mod tests;
 
 #[cfg(test)]
+mod collection_tests;
+#[cfg(test)]
 mod content_encoding_tests;
 #[cfg(test)]
 mod email_format_tests;
