@@ -4,6 +4,7 @@
 // js/read.mjs). This file turns arguments into that form, results into the
 // shapes API.md promises, and raw errors into typed errors.
 import { SchemaError, argumentError, withTypedErrors } from "./errors.mjs";
+import { DEFAULTS } from "./generated/contract.mjs";
 import { copyAlong } from "./read.mjs";
 
 let loaded = false;
@@ -790,9 +791,9 @@ function detailedFrom(result, text) {
  * path (which also gives the typed error for options that cannot be read).
  */
 function laneOptions(options) {
-  if (options === undefined || options === null) return { maxErrors: 5, compiled: false };
+  if (options === undefined || options === null) return { maxErrors: DEFAULTS.maxErrors, compiled: false };
   if (typeof options !== "object" || Array.isArray(options)) return undefined;
-  let maxErrors = 5;
+  let maxErrors = DEFAULTS.maxErrors;
   let compiled = false;
   try {
     for (const key of Object.keys(options)) {

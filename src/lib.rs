@@ -11,6 +11,9 @@
 
 pub use guard_engine::{hash, redact, schema, tape};
 
+/// The contract's names and defaults (failure classes, stop reasons, issue
+/// codes, default options): the bottom layer the other modules build on.
+pub mod error;
 pub mod finish;
 pub mod options;
 pub mod policy;

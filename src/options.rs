@@ -8,9 +8,10 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::policy::{Budgets, MAX_RETRIES};
+use crate::error::{Failure, DEFAULT_MAX_ERRORS, MAX_RETRIES};
+use crate::policy::Budgets;
 use crate::schema::{parse_draft, CompileOptions, FormatMode};
-use crate::verdict::{CheckOptions, Failure, OnInvalidSchema, DEFAULT_MAX_ERRORS};
+use crate::verdict::{CheckOptions, OnInvalidSchema};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArgumentError {
@@ -312,8 +313,10 @@ pub fn budgets(value: &Value) -> Result<Budgets, ArgumentError> {
             continue;
         }
         let Some(failure) = Failure::parse(key) else {
+            let classes: Vec<&str> = Failure::ALL.iter().map(|f| f.as_str()).collect();
             return Err(ArgumentError::new(format!(
-                "options.budgets has an unknown member \"{key}\" (budgets are truncated, empty, unparseable, not_object, schema, rule and total)"
+                "options.budgets has an unknown member \"{key}\" (budgets are {} and total)",
+                classes.join(", ")
             )));
         };
         if let Some(slot) = per_class.get_mut(failure.index()) {

@@ -20,6 +20,7 @@ use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
+use crate::error::Failure;
 use crate::options::budgets;
 use crate::options::{
     check_options, compile_options, max_errors, reject_unknown, ArgumentError, CHECK_OPTION_NAMES,
@@ -28,7 +29,7 @@ use crate::options::{
 use crate::policy::{next_action, Attempt, RetryMode, Situation};
 use crate::redact::redact_secrets;
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
-use crate::verdict::{check_content, check_output, Failure, SchemaInput, Verdict};
+use crate::verdict::{check_content, check_output, SchemaInput, Verdict};
 
 #[wasm_bindgen(start)]
 fn start() {
