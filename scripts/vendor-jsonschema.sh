@@ -50,6 +50,9 @@
 # with many subjects each just under it cost minutes. The steps count the work
 # the backtrack limit missed as well (each instruction, the text a
 # backreference compares, the text a lookaround's inner engine may scan).
+# work-reference-budget bounds the references a check follows: subschemas
+# that each refer twice to the next made validation itself exponential in
+# the schema's size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
@@ -166,6 +169,11 @@ with these patches applied:
   finish no longer need; \`required\` checks a list of more than 64 names
   against an object of more than 64 members by gathering the member names
   once instead of a lookup per name.
+- \`patches/jsonschema-$VERSION-work-reference-budget.patch\`: the same
+  allowance bounds the references validation follows
+  (\`REFERENCES_PER_BUDGET\`); a reference it cannot pay for is not followed,
+  and \`reference_refused()\` tells the caller that the outcome was not
+  decided.
 
 Nothing else differs from
 the published source except that the manifest drops test, bench,

@@ -573,6 +573,34 @@ describe("collecting the issues of a hostile response costs little", { timeout: 
     innocentChecksHold();
   });
 
+  test("40 levels of anyOf, oneOf or allOf over two $refs: rejected once the check's references run out, never accepted undecided", () => {
+    // 2^40 paths: before the reference budget, isValid alone never finished.
+    const ranOut = (verdict) => {
+      assert.equal(verdict.ok, false);
+      assert.equal(verdict.failure, "schema");
+      assert.deepEqual(verdict.errors.map((e) => [e.path, e.code]), [["", "$ref"]]);
+      assert.match(verdict.errors[0].message, /references would be followed more than 10000000 times for this response \(the check's budget\)/);
+    };
+    const cases = [
+      sharedReferenceTree("anyOf", 40),
+      sharedReferenceTree("oneOf", 40),
+      // A valid value walks every path of an allOf tree.
+      sharedReferenceTree("allOf", 40, { type: "object" }),
+    ];
+    // `not` over a walk the budget cut short would read "not false": valid.
+    const negated = sharedReferenceTree("anyOf", 40);
+    negated.schema.properties.x = { not: { $ref: "#/$defs/d0" } };
+    cases.push(negated);
+    for (const made of cases) {
+      const validator = guard.compileSchema(made.schema);
+      const { ms, result } = fastest(() => guard.checkOutput(made.text, validator), 1);
+      ranOut(result);
+      assert.ok(ms < 20000, `${ms} ms`);
+      assert.equal(validator.isValid(JSON.parse(made.text)), false);
+      innocentChecksHold();
+    }
+  });
+
   test("30,000 required names against 30,000 other members", () => {
     const { checkMs, verdict } = measure(manyRequired(30000), 1);
     boundedIssues(verdict);

@@ -1366,7 +1366,7 @@ mod validator;
 pub use canonical::CanonicalizationError;
 pub use pattern_budget::{
     begin_pattern_budget, end_pattern_budget, outside_pattern_budget, pattern_steps_left,
-    with_pattern_budget,
+    reference_refused, with_pattern_budget, REFERENCES_PER_BUDGET,
 };
 pub use error::{
     ErrorIterator, MaskedValidationError, ValidationError, ValidationErrorParts, ValidationErrors,

@@ -329,3 +329,57 @@ fn a_match_the_pattern_budget_cuts_short_gives_issues_though_errors_carry_no_val
         }
     }
 }
+
+/// The one issue of a check whose references ran out.
+fn references_ran_out(report: &super::Report) -> bool {
+    !report.valid
+        && report.errors.len() == 1
+        && report.errors[0].code == "$ref"
+        && report.errors[0].path.is_empty()
+        && report.errors[0].message.contains("the check's budget")
+}
+
+#[test]
+fn references_that_fan_out_past_the_budget_reject_the_check_without_deciding_it() {
+    // 2^40 paths lead to the last subschema: before the budget, `is_valid`
+    // alone never finished. The bound is generous for a debug build.
+    for applicator in ["anyOf", "oneOf"] {
+        let v = compile(&shared_tree(applicator, 40), &CompileOptions::default()).unwrap();
+        let instance = json!({"x": {}});
+        let (report, spent) = timed(|| v.validate(&instance, 5));
+        assert!(references_ran_out(&report), "{applicator}: {report:?}");
+        assert!(spent < Duration::from_secs(60), "{applicator}: {spent:?}");
+        assert!(!v.is_valid(&instance));
+    }
+    // A valid value walks every path of an allOf tree: refused too, never
+    // accepted on a partial walk.
+    let mut schema = shared_tree("allOf", 40);
+    schema["$defs"]["d40"] = json!({"type": "object"});
+    let v = compile(&schema, &CompileOptions::default()).unwrap();
+    assert!(references_ran_out(&v.validate(&json!({"x": {}}), 5)));
+}
+
+#[test]
+fn an_unfollowed_reference_under_not_never_makes_the_check_accept() {
+    // `not` of a subschema the budget cuts short would read "not false":
+    // valid. The check is rejected instead, whatever the walk said.
+    let mut schema = shared_tree("anyOf", 40);
+    schema["properties"]["x"] = json!({"not": {"$ref": "#/$defs/d0"}});
+    let v = compile(&schema, &CompileOptions::default()).unwrap();
+    let instance = json!({"x": {}});
+    assert!(references_ran_out(&v.validate(&instance, 5)));
+    assert!(!v.is_valid(&instance));
+}
+
+#[test]
+fn each_check_has_a_whole_reference_budget() {
+    // The shallow tree follows 2^14 references per check: far below the
+    // budget, every time, after a check that spent the whole budget.
+    let deep = compile(&shared_tree("anyOf", 40), &CompileOptions::default()).unwrap();
+    let shallow = compile(&shared_tree("anyOf", 14), &CompileOptions::default()).unwrap();
+    assert!(references_ran_out(&deep.validate(&json!({"x": {}}), 5)));
+    let report = shallow.validate(&json!({"x": {}}), 5);
+    assert_eq!(report.errors.len(), 1);
+    assert_eq!(report.errors[0].code, "anyOf");
+    assert!(shallow.is_valid(&json!({"x": "a string"})));
+}
