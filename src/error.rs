@@ -1,6 +1,7 @@
 //! The contract's names and defaults, each defined once: the failure
 //! classes of a verdict, what a guarded call does after an attempt and why
-//! it stops, the codes an issue can carry, and the default options.
+//! it stops, the codes an issue can carry, and the default options; and
+//! `ArgumentError`, the error a caller's wrong argument is.
 //!
 //! This is the bottom layer: the modules above take these names from here,
 //! and the JavaScript side imports them from `js/generated/contract.mjs`,
@@ -9,7 +10,33 @@
 //! `js/index.d.ts` and the lists in README.md and the API contract with
 //! these, so none of them can drift.
 
+use std::fmt;
+
 use serde::Serialize;
+
+/// A wrong argument from the caller: misuse, thrown to JavaScript as a
+/// `TypeError` with `code: "invalid_argument"`. Defined here, below every
+/// module that reports one, so that decoding (`crate::options`) sits on top.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArgumentError {
+    pub message: String,
+}
+
+impl ArgumentError {
+    pub fn new(message: impl Into<String>) -> Self {
+        ArgumentError {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ArgumentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ArgumentError {}
 
 /// Why a response was refused, in the order the stages run: the first
 /// failing stage names the verdict.

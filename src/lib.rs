@@ -12,9 +12,12 @@
 pub use guard_engine::{hash, redact, schema, tape};
 
 /// The contract's names and defaults (failure classes, stop reasons, issue
-/// codes, default options): the bottom layer the other modules build on.
+/// codes, default options) and the caller-error type: the bottom layer the
+/// other modules build on.
 pub mod error;
 pub mod finish;
+/// Decoding of the options objects callers pass: the top layer, over the
+/// modules whose settings it builds.
 pub mod options;
 pub mod policy;
 /// Schemas for providers' native structured-output modes, and what they leave unenforced.

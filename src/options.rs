@@ -4,35 +4,15 @@
 //! silently ignored setting: `formats: "asert"` that quietly turned format
 //! checks off would be worse than no option at all.
 
-use std::fmt;
-
 use serde_json::{Map, Value};
 
+// The error every decoder here returns; the boundary takes it from here
+// with the decoders.
+pub use crate::error::ArgumentError;
 use crate::error::{Failure, DEFAULT_MAX_ERRORS, MAX_RETRIES};
 use crate::policy::Budgets;
 use crate::schema::{parse_draft, CompileOptions, FormatMode};
 use crate::verdict::{CheckOptions, OnInvalidSchema};
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ArgumentError {
-    pub message: String,
-}
-
-impl ArgumentError {
-    pub fn new(message: impl Into<String>) -> Self {
-        ArgumentError {
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for ArgumentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ArgumentError {}
 
 fn as_map(options: &Value) -> Result<Option<&Map<String, Value>>, ArgumentError> {
     match options {

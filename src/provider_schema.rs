@@ -60,7 +60,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::options::ArgumentError;
+use crate::error::ArgumentError;
 use crate::schema::{compile, type_name, CompileOptions, SchemaError, MAX_SCHEMA_DEPTH};
 use crate::verdict::unwrap_response_format;
 

@@ -11,7 +11,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::Failure;
-use crate::options::ArgumentError;
+use crate::error::ArgumentError;
 use crate::redact::{redact_pointer, redact_secrets};
 use crate::schema::type_name;
 use crate::verdict::unwrap_response_format;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::options::ArgumentError;
+use crate::error::ArgumentError;
 use crate::redact::redact_secrets;
 use crate::schema::{compile, type_name, CompileOptions, CompiledSchema, Issue, SchemaError};
 use crate::tape::Tape;

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::options::ArgumentError;
+use crate::error::ArgumentError;
 // The keywords that hold subschemas, as the provider-schema conversion
 // lists them; `contentSchema` also holds one, and is converted here too.
 use crate::provider_schema::{SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLE};
