@@ -20,7 +20,9 @@ status=0
 logdir=$(mktemp -d)
 tally() { passed=$((passed + ${1:-0})); failed=$((failed + ${2:-0})); }
 
-step() { printf '\n== %s\n' "$1"; }
+# Each step's heading says how long the run has taken so far, so a slow
+# step shows where the minutes go.
+step() { printf '\n== %s  [%dm%02ds]\n' "$1" $((SECONDS / 60)) $((SECONDS % 60)); }
 
 bash scripts/fuzz.sh build >"$logdir/fuzz-build.log" 2>&1 &
 fuzz_build=$!
@@ -102,6 +104,7 @@ if node_modules/.bin/tsc -p tests/types/tsconfig.frameworks.json; then tally 1 0
 
 rm -rf "$logdir"
 echo
+echo "took $((SECONDS / 60))m$((SECONDS % 60))s, set-up included"
 echo "tests: ${passed} passed, ${failed} failed"
 if [[ $status -ne 0 && $failed -eq 0 ]]; then echo "a runner failed without reporting a failed test (see above)"; fi
 exit $status
