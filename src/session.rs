@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 
 use crate::error::{Action, Failure, StopReason};
 use crate::options::{budgets, check_options, ArgumentError};
@@ -85,8 +85,11 @@ pub const SHAPE_MEMBERS: [&str; 7] = [
     "max_tokens",
 ];
 
+/// The one of [`SHAPE_MEMBERS`] whose text the guess reads, when it is a string.
+pub const SHAPE_TEXT: &str = "model";
+
 /// What the wrapper read of a request's [`SHAPE_MEMBERS`]: each one's kind,
-/// and `model` when it is a string.
+/// and [`SHAPE_TEXT`]'s text when it is a string.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RequestShape {
     pub kinds: [Kind; SHAPE_MEMBERS.len()],
@@ -125,7 +128,7 @@ pub fn feedback_shape_for(request: &RequestShape) -> Option<FeedbackShape> {
     let claude = request
         .model
         .as_deref()
-        .is_some_and(|model| model.to_ascii_lowercase().contains("claude"));
+        .is_some_and(|model| model.as_bytes().windows(6).any(|w| w.eq_ignore_ascii_case(b"claude")));
     let anthropic = request.present("anthropic_version")
         || claude
         || (request.present("system") && request.present("max_tokens"));
@@ -172,16 +175,14 @@ impl From<ArgumentError> for SetupError {
     }
 }
 
-/// One response, as the wrapper hands it over.
+/// One response, as the wrapper hands it over: the reader's copy along the
+/// output plan (`providers::read`), with `{"\u0000": i}` in place of the
+/// `i`-th of `texts`. A content string is the copy `{"\u0000": 0}`; a
+/// copy with no references is the response itself.
 #[derive(Debug, Clone)]
-pub enum Output<'a> {
-    /// The content text itself (a caller's `read` returned a string).
-    Text(&'a str),
-    /// The reader's copy along the output plan (`providers::read`), with
-    /// `{"\u0000": i}` in place of the `i`-th of `texts`.
-    Read { copy: Value, texts: Vec<&'a str> },
-    /// A whole response or `{ content, finishReason }` with its strings in place.
-    Value(Value),
+pub struct Output<'a> {
+    pub copy: Value,
+    pub texts: Vec<&'a str>,
 }
 
 /// What one step decided, and what the wrapper says and does about it.
@@ -189,7 +190,7 @@ pub enum Output<'a> {
 pub struct Step {
     pub verdict: Verdict,
     /// Which of the texts the verdict's `span` points into, when the answer
-    /// is exactly one of them (for `Output::Text`, 0).
+    /// is exactly one of them (for a content string, 0).
     pub text: Option<usize>,
     pub decision: Decision,
     /// The attempt's usage as the ledger holds it.
@@ -237,19 +238,15 @@ pub struct Session {
 /// How a failed attempt is retried: "identical" (the contract's name),
 /// "resample" or "repair".
 fn retry_mode(value: &Value) -> Result<RetryMode, ArgumentError> {
+    // The wrapper refuses a value that is neither a string nor absent; the
+    // names are read here.
     match value {
         Value::Null => Ok(RetryMode::Resample),
         Value::String(s) if s == "identical" || s == "resample" => Ok(RetryMode::Resample),
         Value::String(s) if s == "repair" => Ok(RetryMode::Repair),
-        other => Err(ArgumentError::new(format!(
-            "options.retry must be \"identical\" (or \"resample\"), or \"repair\", not {}",
-            match other {
-                Value::String(_) => "another string",
-                Value::Number(_) => "number",
-                Value::Bool(_) => "boolean",
-                _ => "object",
-            }
-        ))),
+        _ => Err(ArgumentError::new(
+            "options.retry must be \"identical\" (or \"resample\"), or \"repair\", not another string",
+        )),
     }
 }
 
@@ -260,34 +257,40 @@ impl Session {
     /// model call.
     pub fn new(
         setup: Setup,
-        schema: Result<SchemaInput<'static>, SchemaError>,
+        schema: Result<SchemaInput<'_>, SchemaError>,
     ) -> Result<Session, SetupError> {
         let retry = retry_mode(&setup.retry)?;
         let budgets = budgets(&setup.budgets)?;
         let mut check = check_options(&setup.check)?;
-        let asked_to_degrade =
-            setup.check.get("onInvalidSchema").and_then(Value::as_str) == Some("degrade");
-        let schema = match schema {
-            Ok(input) => input,
-            Err(e) => SchemaInput::Unreadable(e),
+        let asked_to_degrade = check.on_invalid_schema == OnInvalidSchema::Degrade
+            && setup.check.get("onInvalidSchema").and_then(Value::as_str) == Some("degrade");
+        // Unless asked to degrade, a schema that cannot compile is refused
+        // here. Only the compiled form (or the reason there is none) is
+        // kept, so the schema's source need not outlive this call.
+        check.on_invalid_schema = if asked_to_degrade {
+            OnInvalidSchema::Degrade
+        } else {
+            OnInvalidSchema::Throw
         };
-        let resolving = CheckOptions {
-            on_invalid_schema: if asked_to_degrade {
-                OnInvalidSchema::Degrade
-            } else {
-                OnInvalidSchema::Throw
+        let schema: SchemaInput<'static> = match schema {
+            Err(e) | Ok(SchemaInput::Unreadable(e)) => {
+                if !asked_to_degrade {
+                    return Err(SetupError::Schema(e));
+                }
+                SchemaInput::Unreadable(e)
+            }
+            Ok(input) => match resolve_schema(input, &check) {
+                Ok((Some(compiled), _)) => SchemaInput::Compiled(compiled),
+                Ok((None, true)) => SchemaInput::Unreadable(SchemaError::new(
+                    "the schema could not be compiled",
+                )),
+                Ok((None, false)) => SchemaInput::None,
+                Err(e) => return Err(SetupError::Schema(e)),
             },
-            ..check.clone()
         };
-        let schema = match resolve_schema(schema.clone(), &resolving) {
-            Ok((Some(compiled), _)) => SchemaInput::Compiled(compiled),
-            Ok((None, true)) => match schema {
-                SchemaInput::Unreadable(e) => SchemaInput::Unreadable(e),
-                _ => SchemaInput::Unreadable(SchemaError::new("the schema could not be compiled")),
-            },
-            Ok((None, false)) => SchemaInput::None,
-            Err(e) => return Err(SetupError::Schema(e)),
-        };
+        // A rule that cannot compile is refused before any model call too,
+        // whatever `onInvalidSchema` says (it is about the schema).
+        crate::rules::compile_rules(&check.rules, &check.compile).map_err(SetupError::Schema)?;
         // Resolved once here; every attempt reuses it.
         check.on_invalid_schema = OnInvalidSchema::Degrade;
         let strict = setup
@@ -325,6 +328,12 @@ impl Session {
         compiled: Arc<CompiledSchema>,
     ) -> Result<Session, SetupError> {
         Session::new(setup, Ok(SchemaInput::Compiled(compiled)))
+    }
+
+    /// Checks against `compiled` from now on: for a session made without a
+    /// schema, whose compiled form the caller already holds.
+    pub fn use_compiled(&mut self, compiled: Arc<CompiledSchema>) {
+        self.schema = SchemaInput::Compiled(compiled);
     }
 
     pub fn strict(&self) -> bool {
@@ -377,15 +386,13 @@ impl Session {
         if let Some(entry) = self.ledger.last_mut() {
             entry.checked = Some(checked);
         }
-        let history: Vec<Attempt<'_>> = self
-            .ledger
-            .iter()
-            .filter_map(|entry| entry.checked.as_ref())
-            .map(|c| Attempt {
+        let mut history = Vec::with_capacity(self.ledger.len());
+        for c in self.ledger.iter().filter_map(|entry| entry.checked.as_ref()) {
+            history.push(Attempt {
                 failure: c.failure,
                 error_hash: c.error_hash.as_deref(),
-            })
-            .collect();
+            });
+        }
         let decision = match history.split_last() {
             Some((current, previous)) => next_action(
                 previous,
@@ -461,8 +468,10 @@ impl Session {
     }
 
     /// The message of a call whose deadline passed while attempt `running`
-    /// was still waiting for the model.
-    pub fn deadline_message(&self, deadline_ms: f64, running: usize) -> String {
+    /// was still waiting for the model; `deadline_ms` is the caller's
+    /// option as JavaScript writes the number (no float formatting here,
+    /// which would cost the wasm kilobytes).
+    pub fn deadline_message(&self, deadline_ms: &str, running: usize) -> String {
         let last = self
             .ledger
             .iter()
@@ -479,44 +488,40 @@ impl Session {
     /// (`"unreadable"` for one that has no verdict, `null` when accepted);
     /// and the audit record, with `stopped_by`.
     pub fn summary(&self, stopped_by: Option<StopReason>) -> Value {
-        let usages: Vec<Value> = self.ledger.iter().map(|e| e.usage.clone()).collect();
-        let attempts: Vec<Value> = self
-            .ledger
-            .iter()
-            .map(|e| {
-                let failure = match &e.checked {
-                    None => Value::from("unreadable"),
-                    Some(c) => c.failure.map_or(Value::Null, |f| f.as_str().into()),
-                };
-                json!({ "failure": failure, "usage": e.usage })
-            })
-            .collect();
-        let checked: Vec<&Checked> = self
-            .ledger
-            .iter()
-            .filter_map(|e| e.checked.as_ref())
-            .collect();
-        let audit_attempts: Vec<Value> = checked
-            .iter()
-            .map(|c| {
-                json!({
-                    "failure": c.failure.map(Failure::as_str),
-                    "errorHash": c.error_hash,
-                    "rescue": c.rescue.as_str(),
-                })
-            })
-            .collect();
-        let schema_hash = checked.iter().find_map(|c| c.schema_hash.clone());
-        json!({
-            "usage": merge_usage(&usages),
-            "attempts": attempts,
-            "audit": {
-                "attempts": audit_attempts,
-                "schemaHash": schema_hash,
-                "validatorVersion": crate::VALIDATOR_VERSION,
-                "stoppedBy": stopped_by.map(StopReason::as_str),
-            },
-        })
+        // Built member by member: `json!` would instantiate a serialiser
+        // for each kind of value it is given, which costs the wasm kilobytes.
+        let mut usages = Vec::with_capacity(self.ledger.len());
+        let mut attempts = Vec::with_capacity(self.ledger.len());
+        let mut audited = Vec::with_capacity(self.ledger.len());
+        let mut schema_hash = Value::Null;
+        for entry in &self.ledger {
+            usages.push(entry.usage.clone());
+            let failure = match &entry.checked {
+                None => Value::from("unreadable"),
+                Some(c) => Value::from(c.failure.map(Failure::as_str)),
+            };
+            attempts.push(object(&mut [("failure", failure), ("usage", entry.usage.clone())]));
+            let Some(c) = &entry.checked else { continue };
+            audited.push(object(&mut [
+                ("failure", Value::from(c.failure.map(Failure::as_str))),
+                ("errorHash", Value::from(c.error_hash.clone())),
+                ("rescue", Value::from(c.rescue.as_str())),
+            ]));
+            if schema_hash.is_null() {
+                schema_hash = Value::from(c.schema_hash.clone());
+            }
+        }
+        let audit = object(&mut [
+            ("attempts", Value::Array(audited)),
+            ("schemaHash", schema_hash),
+            ("validatorVersion", Value::from(crate::VALIDATOR_VERSION)),
+            ("stoppedBy", Value::from(stopped_by.map(StopReason::as_str))),
+        ]);
+        object(&mut [
+            ("usage", merge_usage(&usages)),
+            ("attempts", Value::Array(attempts)),
+            ("audit", audit),
+        ])
     }
 
     /// The verdict, which text its span points into, and whether the JSON it
@@ -526,45 +531,35 @@ impl Session {
     /// arguments, parts to join) is checked as the whole copy.
     fn check(&self, output: Output<'_>) -> Result<(Verdict, Option<usize>, bool), SchemaError> {
         let schema = self.schema.clone();
-        match output {
-            Output::Text(text) => {
-                let verdict = check_content(text, None, schema, &self.check)?;
-                let object = found_object(&verdict, Some(text));
-                Ok((verdict, Some(0), object))
-            }
-            Output::Value(value) => {
-                let verdict = check_output(&value, schema, &self.check)?;
-                let object = found_object(&verdict, None);
-                Ok((verdict, None, object))
-            }
-            Output::Read { copy, texts } => {
-                let stand_ins = crate::providers::read::with_stand_ins(&copy, texts.len());
-                if self.check.tool_name.is_none() {
-                    let read = stand_ins.as_ref().map(read_output);
-                    let answer = read.as_ref().and_then(|read| {
-                        let index = read.content.as_deref().and_then(text_index)?;
-                        Some((index, *texts.get(index)?, read.finish_reason.as_deref()))
-                    });
-                    if let Some((index, text, finish_reason)) = answer {
-                        let mut verdict = check_content(text, finish_reason, schema, &self.check)?;
-                        if verdict.failure == Some(Failure::Empty) {
-                            // As `check_output` words it: the response may carry tool calls instead.
-                            let filled = crate::providers::read::with_texts(&copy, &texts);
-                            let calls = read_tool_calls(&filled);
-                            if !calls.is_empty() {
-                                verdict.message = tool_calls_message(&calls, None);
-                            }
-                        }
-                        let object = found_object(&verdict, Some(text));
-                        return Ok((verdict, Some(index), object));
+        let Output { copy, texts } = output;
+        let stand_ins = crate::providers::read::with_stand_ins(&copy, texts.len());
+        // A content string is checked as content, as checkOutput checks a
+        // string, `toolName` or not.
+        let bare = matches!(stand_ins, Some(Value::String(_)));
+        if self.check.tool_name.is_none() || bare {
+            let read = stand_ins.as_ref().map(read_output);
+            let answer = read.as_ref().and_then(|read| {
+                let index = read.content.as_deref().and_then(text_index)?;
+                Some((index, *texts.get(index)?, read.finish_reason.as_deref()))
+            });
+            if let Some((index, text, finish_reason)) = answer {
+                let mut verdict = check_content(text, finish_reason, schema, &self.check)?;
+                if verdict.failure == Some(Failure::Empty) {
+                    // As `check_output` words it: the response may carry tool calls instead.
+                    let filled = crate::providers::read::with_texts(&copy, &texts);
+                    let calls = filled.as_ref().map(read_tool_calls).unwrap_or_default();
+                    if !calls.is_empty() {
+                        verdict.message = tool_calls_message(&calls, None);
                     }
                 }
-                let filled = crate::providers::read::with_texts(&copy, &texts);
-                let verdict = check_output(&filled, schema, &self.check)?;
-                let object = found_object(&verdict, None);
-                Ok((verdict, None, object))
+                let object = found_object(&verdict, Some(text));
+                return Ok((verdict, Some(index), object));
             }
         }
+        let filled = crate::providers::read::with_texts(&copy, &texts).unwrap_or_default();
+        let verdict = check_output(&filled, schema, &self.check)?;
+        let object = found_object(&verdict, None);
+        Ok((verdict, None, object))
     }
 }
 
@@ -577,6 +572,16 @@ fn found_object(verdict: &Verdict, content: Option<&str>) -> bool {
         _ => verdict.text.as_deref(),
     };
     verdict.span.is_some() && text.is_some_and(|t| t.starts_with('{'))
+}
+
+/// A JSON object of these members, in this order. A slice, not an array:
+/// one function in the wasm, not one per length.
+fn object(members: &mut [(&str, Value)]) -> Value {
+    let mut map = Map::new();
+    for (key, value) in members {
+        map.insert((*key).to_owned(), value.take());
+    }
+    Value::Object(map)
 }
 
 #[cfg(test)]

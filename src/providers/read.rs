@@ -475,36 +475,29 @@ pub fn with_stand_ins(copy: &serde_json::Value, count: usize) -> Option<serde_js
 }
 
 /// The copy with each reference replaced by the string it refers to: the
-/// response as the readers would see it whole. A reference to no string
-/// becomes null.
+/// response as the readers would see it whole; `None` as for
+/// [`with_stand_ins`].
 #[must_use]
-pub fn with_texts(copy: &serde_json::Value, texts: &[&str]) -> serde_json::Value {
-    use serde_json::Value;
-    match copy {
-        Value::Object(map) => {
-            if let Some(index) = map.get(TEXT_REFERENCE) {
-                return index
-                    .as_u64()
-                    .and_then(|i| usize::try_from(i).ok())
-                    .and_then(|i| texts.get(i))
-                    .map_or(Value::Null, |text| Value::String((*text).to_owned()));
-            }
-            Value::Object(
-                map.iter()
-                    .map(|(key, member)| (key.clone(), with_texts(member, texts)))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => {
-            Value::Array(items.iter().map(|item| with_texts(item, texts)).collect())
-        }
-        other => other.clone(),
-    }
+pub fn with_texts(copy: &serde_json::Value, texts: &[&str]) -> Option<serde_json::Value> {
+    let mut copy = copy.clone();
+    replace_references(&mut copy, texts.len(), Some(texts), 0)?;
+    Some(copy)
 }
 
 /// Replaces each text reference with its stand-in; `None` for a reference
 /// to no string, or a copy deeper than any plan.
 fn stand_in(value: &mut serde_json::Value, count: usize, depth: usize) -> Option<()> {
+    replace_references(value, count, None, depth)
+}
+
+/// Replaces each reference to one of `count` strings with the string
+/// itself when `texts` are given, else with its stand-in.
+fn replace_references(
+    value: &mut serde_json::Value,
+    count: usize,
+    texts: Option<&[&str]>,
+    depth: usize,
+) -> Option<()> {
     use serde_json::Value;
     if depth > 64 {
         return None;
@@ -515,15 +508,18 @@ fn stand_in(value: &mut serde_json::Value, count: usize, depth: usize) -> Option
                 let index = usize::try_from(index.as_u64()?)
                     .ok()
                     .filter(|i| *i < count)?;
-                *value = Value::String(format!("{TEXT_REFERENCE}{index}"));
+                *value = Value::String(match texts {
+                    Some(texts) => (*texts.get(index)?).to_owned(),
+                    None => format!("{TEXT_REFERENCE}{index}"),
+                });
                 return Some(());
             }
             map.values_mut()
-                .try_for_each(|member| stand_in(member, count, depth + 1))
+                .try_for_each(|member| replace_references(member, count, texts, depth + 1))
         }
         Value::Array(items) => items
             .iter_mut()
-            .try_for_each(|item| stand_in(item, count, depth + 1)),
+            .try_for_each(|item| replace_references(item, count, texts, depth + 1)),
         _ => Some(()),
     }
 }

@@ -48,7 +48,7 @@ fn chat(content: &str, prompt: u64, completion: u64) -> Value {
 /// One step on a whole chat completion, which carries its own usage.
 fn step(s: &mut Session, content: &str) -> Step {
     let response = chat(content, 10, 5);
-    s.step(Output::Value(response.clone()), &response, false, false)
+    s.step(Output { copy: response.clone(), texts: vec![] }, &response, false, false)
         .unwrap()
 }
 
@@ -171,21 +171,21 @@ fn abort_and_deadline_stop_a_failed_attempt() {
     let mut s = session(setup());
     let response = chat("nope", 1, 1);
     let aborted = s
-        .step(Output::Value(response.clone()), &response, true, false)
+        .step(Output { copy: response.clone(), texts: vec![] }, &response, true, false)
         .unwrap();
     assert_eq!(aborted.decision.stopped_by, Some(StopReason::Aborted));
     let mut s = session(setup());
     let late = s
-        .step(Output::Value(response.clone()), &response, false, true)
+        .step(Output { copy: response.clone(), texts: vec![] }, &response, false, true)
         .unwrap();
     assert_eq!(late.decision.stopped_by, Some(StopReason::Deadline));
     assert!(late.message.unwrap().contains("the deadline passed"));
     assert_eq!(
-        s.deadline_message(250.0, 2),
+        s.deadline_message("250", 2),
         "No accepted output within the deadline of 250 ms (attempt 2 was still running); the last finished attempt failed: unparseable."
     );
     assert_eq!(
-        session(setup()).deadline_message(0.5, 1),
+        session(setup()).deadline_message("0.5", 1),
         "No accepted output within the deadline of 0.5 ms (attempt 1 was still running)."
     );
 }
@@ -313,7 +313,7 @@ fn the_lenient_path_returns_the_object_it_found() {
     let mut s = session(lenient);
     let out = s
         .step(
-            Output::Text("  \n{\"city\":\"a\"}"),
+            Output { copy: json!({ "\u{0}": 0 }), texts: vec!["  \n{\"city\":\"a\"}"] },
             &Value::Null,
             false,
             false,
@@ -329,14 +329,14 @@ fn usage_is_merged_across_attempts_the_failed_one_included() {
     let mut s = session(setup());
     let first = chat("nope", 300, 4096);
     let out = s
-        .step(Output::Value(first.clone()), &first, false, false)
+        .step(Output { copy: first.clone(), texts: vec![] }, &first, false, false)
         .unwrap();
     assert_eq!(
         out.usage,
         json!({ "tokens": { "input": 300, "output": 4096, "total": 4396 } })
     );
     let second = chat(r#"{"city":"Oslo"}"#, 300, 12);
-    s.step(Output::Value(second.clone()), &second, false, false)
+    s.step(Output { copy: second.clone(), texts: vec![] }, &second, false, false)
         .unwrap();
     let summary = s.summary(Some(StopReason::Accepted));
     assert_eq!(
@@ -359,7 +359,7 @@ fn usage_is_merged_across_attempts_the_failed_one_included() {
 fn an_attempt_without_a_verdict_still_counts_its_usage() {
     let mut s = session(setup());
     let first = chat("nope", 10, 5);
-    s.step(Output::Value(first.clone()), &first, false, false)
+    s.step(Output { copy: first.clone(), texts: vec![] }, &first, false, false)
         .unwrap();
     // The caller's usage reader, in the Usage shape already.
     s.record_unchecked(&json!({ "tokens": { "input": 7, "output": 3 }, "cost": { "total": 0.5 } }));
@@ -380,7 +380,7 @@ fn a_read_copy_is_checked_where_its_answer_lies() {
     let mut s = session(setup());
     let out = s
         .step(
-            Output::Read {
+            Output {
                 copy: copy.clone(),
                 texts: vec![answer],
             },
@@ -405,7 +405,7 @@ fn a_read_copy_is_checked_where_its_answer_lies() {
     assert_eq!(texts, vec![answer]);
     assert_eq!(read, copy);
     let out = s
-        .step(Output::Read { copy: read, texts }, &usage, false, false)
+        .step(Output { copy: read, texts }, &usage, false, false)
         .unwrap();
     assert_eq!(out.usage, json!({ "tokens": { "input": 2, "total": 2 } }));
 
@@ -413,7 +413,7 @@ fn a_read_copy_is_checked_where_its_answer_lies() {
     let copy = json!({ "choices": [{ "message": { "content": { "\u{0}": 0 }, "tool_calls": [{ "id": "c1", "type": "function", "function": { "name": "lookup", "arguments": { "\u{0}": 1 } } }] } }] });
     let out = s
         .step(
-            Output::Read {
+            Output {
                 copy,
                 texts: vec!["", "{}"],
             },
@@ -438,7 +438,7 @@ fn a_tool_named_output_is_read_from_the_copy_with_its_texts() {
     let copy = json!({ "choices": [{ "message": { "content": null, "tool_calls": [{ "id": "c1", "type": "function", "function": { "name": "answer", "arguments": { "\u{0}": 0 } } }] }, "finish_reason": "tool_calls" }] });
     let out = s
         .step(
-            Output::Read {
+            Output {
                 copy,
                 texts: vec![r#"{"city":"Oslo"}"#],
             },
@@ -474,4 +474,22 @@ fn a_schema_that_cannot_compile_is_refused_unless_asked_to_degrade() {
         Session::new(setup(), unreadable),
         Err(SetupError::Schema(_))
     ));
+}
+
+#[test]
+fn a_rule_that_cannot_compile_is_refused_before_any_attempt() {
+    let mut ruled = setup();
+    ruled.check = json!({ "onInvalidSchema": "degrade", "rules": [{ "name": "x", "then": { "minimum": "zero" }, "message": "m" }] });
+    assert!(matches!(Session::with_compiled(ruled, city()), Err(SetupError::Schema(_))));
+}
+
+#[test]
+fn a_content_string_is_checked_as_content_even_with_a_tool_name() {
+    let mut named = setup();
+    named.check = json!({ "toolName": "answer" });
+    let mut s = session(named);
+    let text = Output { copy: json!({ "\u{0}": 0 }), texts: vec![r#"{"city":"Oslo"}"#] };
+    let out = s.step(text, &Value::Null, false, false).unwrap();
+    assert_eq!(out.decision.action, Action::Accept, "{:?}", out.verdict);
+    assert_eq!(out.text, Some(0));
 }
