@@ -28,6 +28,8 @@ pub mod repair;
 pub mod rescue;
 pub mod response;
 pub mod rules;
+/// A guarded call's state, stepped once per attempt.
+pub mod session;
 pub mod standard;
 pub mod usage;
 pub mod verdict;

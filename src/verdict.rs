@@ -211,7 +211,10 @@ pub fn check_output(
 
 /// Why a response that carries tool calls has no output to check. Tool
 /// names are written by the model, so only plain identifiers are named.
-fn tool_calls_message(calls: &[crate::response::ToolCall], tool_name: Option<&str>) -> String {
+pub(crate) fn tool_calls_message(
+    calls: &[crate::response::ToolCall],
+    tool_name: Option<&str>,
+) -> String {
     let plain = |name: &str| {
         !name.is_empty()
             && name.len() <= 64
@@ -365,7 +368,7 @@ fn json_type_phrase(t: JsonType) -> &'static str {
 
 /// The compiled schema to check against, and whether it had to be dropped
 /// (`degraded`) because it could not be compiled.
-fn resolve_schema(
+pub(crate) fn resolve_schema(
     schema: SchemaInput<'_>,
     options: &CheckOptions,
 ) -> Result<(Option<Arc<CompiledSchema>>, bool), SchemaError> {
