@@ -902,16 +902,18 @@ function readLane(output, handle, maxErrors, schemaHash) {
 }
 
 /**
- * Encodes the texts one after another into wasm memory and then the copy
- * as `[[byte length of each text], copy]`, and runs the lane over them. As
- * for a string, a buffer of about the texts' length usually suffices; when
- * something does not fit, it is encoded again into one of the largest size
- * UTF-8 can need for what is known by then.
+ * Encodes `texts` one after another into wasm memory, then the JSON text
+ * `tailOf(the byte length of each text)`. A buffer of about the texts'
+ * length (and `extra` more units for the tail) usually suffices, as for a
+ * string; when something does not fit, it is encoded again into one of the
+ * largest size UTF-8 can need for what is known by then. Returns where the
+ * JSON text starts and its length in bytes, or undefined when `tailOf`
+ * gives no text.
  */
-function readLaneStatus(texts, copy, handle, maxErrors) {
+function encodeTexts(texts, extra, tailOf) {
   let units = 0;
   for (const text of texts) units += text.length;
-  let capacity = units + (units >> 3) + 256;
+  let capacity = units + (units >> 3) + extra + (extra >> 3) + 256;
   for (;;) {
     const view = inputOf(capacity);
     const lengths = [];
@@ -923,20 +925,32 @@ function readLaneStatus(texts, copy, handle, maxErrors) {
       at += written;
     }
     if (lengths.length < texts.length) {
-      capacity = units * 3 + 256;
+      capacity = (units + extra) * 3 + 256;
       continue;
     }
-    // A copy JSON cannot carry goes the general way, which says why.
-    let copyText;
-    try {
-      copyText = JSON.stringify([lengths, copy]);
-    } catch {
-      return 3;
-    }
-    const { read, written } = encoder.encodeInto(copyText, view.subarray(at));
-    if (read === copyText.length) return raw.checkReadLane(at, written, handle, maxErrors);
-    capacity = at + copyText.length * 3 + 256;
+    const tail = tailOf(lengths);
+    if (tail === undefined) return undefined;
+    const { read, written } = encoder.encodeInto(tail, view.subarray(at));
+    if (read === tail.length) return { start: at, length: written };
+    capacity = at + tail.length * 3 + 256;
   }
+}
+
+/**
+ * Encodes the texts and then the copy as `[[byte length of each text],
+ * copy]` (see `encodeTexts`), and runs the lane over them.
+ */
+function readLaneStatus(texts, copy, handle, maxErrors) {
+  const encoded = encodeTexts(texts, 0, (lengths) => {
+    try {
+      return JSON.stringify([lengths, copy]);
+    } catch {
+      return undefined;
+    }
+  });
+  // A copy JSON cannot carry goes the general way, which says why.
+  if (encoded === undefined) return 3;
+  return raw.checkReadLane(encoded.start, encoded.length, handle, maxErrors);
 }
 
 const encoder = new TextEncoder();
@@ -1286,34 +1300,13 @@ export function openSession(request, schema, setup) {
 const TEXT_REFERENCE_0 = '{"\\u0000":0}';
 
 /**
- * Encodes the texts one after another into wasm memory, then the JSON text
- * `[[byte length of each text],${rest}]`, as `read_step` in
- * src/providers/read.rs reads them; sized as `readLaneStatus` sizes its
- * buffer. Returns where the JSON text starts and its length in bytes.
+ * Encodes the texts, then the JSON text `[[byte length of each
+ * text],${rest}]`, as `read_step` in src/providers/read.rs reads them (see
+ * `encodeTexts`). Returns where the JSON text starts and its length in
+ * bytes.
  */
 function encodeStep(texts, rest) {
-  let units = 0;
-  for (const text of texts) units += text.length;
-  let capacity = units + (units >> 3) + rest.length + (rest.length >> 3) + 256;
-  for (;;) {
-    const view = inputOf(capacity);
-    const lengths = [];
-    let at = 0;
-    for (const text of texts) {
-      const { read, written } = encoder.encodeInto(text, view.subarray(at));
-      if (read < text.length) break;
-      lengths.push(written);
-      at += written;
-    }
-    if (lengths.length < texts.length) {
-      capacity = (units + rest.length) * 3 + 256;
-      continue;
-    }
-    const tail = `[[${lengths.join(",")}],${rest}]`;
-    const { read, written } = encoder.encodeInto(tail, view.subarray(at));
-    if (read === tail.length) return { start: at, length: written };
-    capacity = at + tail.length * 3 + 256;
-  }
+  return encodeTexts(texts, rest.length, (lengths) => `[[${lengths.join(",")}],${rest}]`);
 }
 
 /** Sessions made and not yet freed. */
