@@ -1317,7 +1317,10 @@ export function liveSessions() {
   return openSessions.size;
 }
 
-/** Every option name guardedCall takes, as the core lists them (src/options.rs). */
+/**
+ * Every option name guardedCall takes, as the core lists them
+ * (src/options.rs): `{ own, check }`, its own and those each check takes.
+ */
 let guardOptions;
 export function guardOptionNames() {
   guardOptions ??= callRawJson(() => raw.guardOptionNames());

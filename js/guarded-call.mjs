@@ -15,9 +15,10 @@ function abortReason(signal) {
   return error;
 }
 
+/** The options each check takes, as the core names them. */
 function checkOptionsOf(options) {
   const picked = {};
-  for (const key of ["maxErrors", "requireObject", "toolName", "formats", "draft", "rejectUnknownFields", "unknownFormats", "resources", "customFormats", "rules", "onInvalidSchema"]) {
+  for (const key of guardOptionNames().check) {
     if (options[key] !== undefined) picked[key] = options[key];
   }
   return picked;
@@ -94,7 +95,8 @@ function attemptSignal(signal, deadline) {
 function readOptions(callModel, options) {
   if (typeof callModel !== "function") throw argumentError("guardedCall needs callModel(request) as a function");
   if (options === null || typeof options !== "object") throw argumentError("guardedCall needs options with a schema");
-  const known = guardOptionNames();
+  const { own, check } = guardOptionNames();
+  const known = [...own, ...check];
   const unknown = Object.keys(options).find((key) => !known.includes(key));
   if (unknown !== undefined) {
     throw argumentError(`"${unknown.slice(0, 40)}" is not an option of guardedCall; its options are ${known.join(", ")}`);

@@ -469,17 +469,24 @@ pub fn merge_usage(usages_json: &str) -> Result<JsValue, JsValue> {
     to_js(&crate::usage::merge_usage(&list))
 }
 
-/// Every option name `guardedCall` takes, as JSON text: its own and
-/// `checkOutput`'s.
+/// Every option name `guardedCall` takes, as JSON text: `{ own, check }`,
+/// its own and those it hands to each check (`checkOutput`'s).
 #[wasm_bindgen(js_name = guardOptionNames)]
 pub fn guard_option_names() -> Result<JsValue, JsValue> {
-    let names: Vec<&str> = GUARD_OPTION_NAMES
+    #[derive(Serialize)]
+    struct Names {
+        own: &'static [&'static str],
+        check: Vec<&'static str>,
+    }
+    let check = CHECK_OPTION_NAMES
         .iter()
-        .chain(&CHECK_OPTION_NAMES)
         .chain(&COMPILE_OPTION_NAMES)
         .copied()
         .collect();
-    to_js(&names)
+    to_js(&Names {
+        own: &GUARD_OPTION_NAMES,
+        check,
+    })
 }
 
 /// Which members of a response the reader copies
