@@ -853,17 +853,27 @@ function laneCheck(output, schema, options) {
   if (!isText) return readLane(output, handle, maxErrors, schemaHash);
   const status = callRaw(() => laneStatus(output, handle, maxErrors));
   if (status === 3) return undefined;
-  if (status === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), output);
-  // 4: the JSON is the whole response; 0 and 1: it is the slice the core names.
-  const jsonText = status === 4 ? output : output.slice(raw.laneStart(), raw.laneEnd());
+  return laneResult(status, output, schemaHash, null);
+}
+
+/**
+ * The lane's answer for a status code (the low three bits of a status) and
+ * the text the core checked: 2 the verdict the core wrote; 4 accepted, the
+ * JSON is the whole text; 0 and 1 accepted, the JSON is the slice the core
+ * names (1 inside a code fence). An accepted verdict is built here from
+ * what the facade already holds.
+ */
+function laneResult(code, text, schemaHash, finishReason) {
+  if (code === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), text);
+  const jsonText = code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd());
   const value = JSON.parse(jsonText);
   const verdict = {
     ok: true,
     value,
-    rescue: status === 1 ? "code_fence" : "none",
+    rescue: code === 1 ? "code_fence" : "none",
     schemaHash,
     degraded: false,
-    finishReason: null,
+    finishReason,
   };
   return { verdict, parse: () => value };
 }
@@ -887,18 +897,7 @@ function readLane(output, handle, maxErrors, schemaHash) {
   // encoded through: it is taken again over the memory as it is now.
   const reasonBytes = status >>> 16;
   const finishReason = (status & 8) !== 0 ? decoder.decode(inputOf(reasonBytes).subarray(0, reasonBytes)) : null;
-  if (code === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), text);
-  const jsonText = code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd());
-  const value = JSON.parse(jsonText);
-  const verdict = {
-    ok: true,
-    value,
-    rescue: code === 1 ? "code_fence" : "none",
-    schemaHash,
-    degraded: false,
-    finishReason,
-  };
-  return { verdict, parse: () => value };
+  return laneResult(code, text, schemaHash, finishReason);
 }
 
 /**
