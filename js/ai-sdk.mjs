@@ -9,6 +9,8 @@
 // compiled schemas) of the import or require beside it.
 import { guardedCall } from "structured-output-guard";
 
+// The package's typed error, made here: this file is also shipped as a
+// plain CommonJS transform, which cannot require the package's ES modules.
 function argumentError(message) {
   const error = new TypeError(message);
   error.code = "invalid_argument";

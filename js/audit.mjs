@@ -8,13 +8,18 @@
 // paths, issue codes, failure classes, open request ids) has a fixed bound.
 import { checkOutput, compileSchema, normalizeUsage } from "./node.mjs";
 import { redactPath } from "./facade.mjs";
+import * as contract from "./generated/contract.mjs";
 
-/** The failure classes of the verdict pipeline, in order: the report lists each, even at zero, and any other class (such as "rule") once a verdict carries it. */
-export const FAILURE_CLASSES = ["truncated", "empty", "unparseable", "not_object", "schema"];
+/**
+ * The failure classes of the verdict pipeline, in order, but for "rule": an
+ * audit checks no business rules. The report lists each, even at zero, and
+ * any class beyond them once a verdict carries one.
+ */
+export const FAILURE_CLASSES = contract.FAILURE_CLASSES.filter((name) => name !== "rule");
 
 export const DEFAULTS = Object.freeze({
   /** Issues collected per response (checkOutput's `maxErrors`). */
-  maxErrors: 5,
+  maxErrors: contract.DEFAULTS.maxErrors,
   /** Rows in the top-paths and codes tables. */
   top: 10,
   /** A line longer than this many bytes is not read: it counts as a bad line. */

@@ -4,6 +4,7 @@
 // js/read.mjs). This file turns arguments into that form, results into the
 // shapes API.md promises, and raw errors into typed errors.
 import { SchemaError, argumentError, withTypedErrors } from "./errors.mjs";
+import { DEFAULTS } from "./generated/contract.mjs";
 import { copyAlong } from "./read.mjs";
 
 let loaded = false;
@@ -39,9 +40,13 @@ export function pendingReload() {
   return reloading;
 }
 
+/** Counts instances adopted, so a session can tell it outlived its own. */
+let instanceNumber = 0;
+
 function adopt({ glue, exports }) {
   raw = glue;
   memory = exports.memory;
+  instanceNumber += 1;
   if (cacheCapacity !== undefined) raw.setSchemaCacheCapacity(cacheCapacity);
   loaded = true;
   loadFailure = undefined;
@@ -790,9 +795,9 @@ function detailedFrom(result, text) {
  * path (which also gives the typed error for options that cannot be read).
  */
 function laneOptions(options) {
-  if (options === undefined || options === null) return { maxErrors: 5, compiled: false };
+  if (options === undefined || options === null) return { maxErrors: DEFAULTS.maxErrors, compiled: false };
   if (typeof options !== "object" || Array.isArray(options)) return undefined;
-  let maxErrors = 5;
+  let maxErrors = DEFAULTS.maxErrors;
   let compiled = false;
   try {
     for (const key of Object.keys(options)) {
@@ -848,17 +853,27 @@ function laneCheck(output, schema, options) {
   if (!isText) return readLane(output, handle, maxErrors, schemaHash);
   const status = callRaw(() => laneStatus(output, handle, maxErrors));
   if (status === 3) return undefined;
-  if (status === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), output);
-  // 4: the JSON is the whole response; 0 and 1: it is the slice the core names.
-  const jsonText = status === 4 ? output : output.slice(raw.laneStart(), raw.laneEnd());
+  return laneResult(status, output, schemaHash, null);
+}
+
+/**
+ * The lane's answer for a status code (the low three bits of a status) and
+ * the text the core checked: 2 the verdict the core wrote; 4 accepted, the
+ * JSON is the whole text; 0 and 1 accepted, the JSON is the slice the core
+ * names (1 inside a code fence). An accepted verdict is built here from
+ * what the facade already holds.
+ */
+function laneResult(code, text, schemaHash, finishReason) {
+  if (code === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), text);
+  const jsonText = code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd());
   const value = JSON.parse(jsonText);
   const verdict = {
     ok: true,
     value,
-    rescue: status === 1 ? "code_fence" : "none",
+    rescue: code === 1 ? "code_fence" : "none",
     schemaHash,
     degraded: false,
-    finishReason: null,
+    finishReason,
   };
   return { verdict, parse: () => value };
 }
@@ -882,31 +897,22 @@ function readLane(output, handle, maxErrors, schemaHash) {
   // encoded through: it is taken again over the memory as it is now.
   const reasonBytes = status >>> 16;
   const finishReason = (status & 8) !== 0 ? decoder.decode(inputOf(reasonBytes).subarray(0, reasonBytes)) : null;
-  if (code === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), text);
-  const jsonText = code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd());
-  const value = JSON.parse(jsonText);
-  const verdict = {
-    ok: true,
-    value,
-    rescue: code === 1 ? "code_fence" : "none",
-    schemaHash,
-    degraded: false,
-    finishReason,
-  };
-  return { verdict, parse: () => value };
+  return laneResult(code, text, schemaHash, finishReason);
 }
 
 /**
- * Encodes the texts one after another into wasm memory and then the copy
- * as `[[byte length of each text], copy]`, and runs the lane over them. As
- * for a string, a buffer of about the texts' length usually suffices; when
- * something does not fit, it is encoded again into one of the largest size
- * UTF-8 can need for what is known by then.
+ * Encodes `texts` one after another into wasm memory, then the JSON text
+ * `tailOf(the byte length of each text)`. A buffer of about the texts'
+ * length (and `extra` more units for the tail) usually suffices, as for a
+ * string; when something does not fit, it is encoded again into one of the
+ * largest size UTF-8 can need for what is known by then. Returns where the
+ * JSON text starts and its length in bytes, or undefined when `tailOf`
+ * gives no text.
  */
-function readLaneStatus(texts, copy, handle, maxErrors) {
+function encodeTexts(texts, extra, tailOf) {
   let units = 0;
   for (const text of texts) units += text.length;
-  let capacity = units + (units >> 3) + 256;
+  let capacity = units + (units >> 3) + extra + (extra >> 3) + 256;
   for (;;) {
     const view = inputOf(capacity);
     const lengths = [];
@@ -918,20 +924,32 @@ function readLaneStatus(texts, copy, handle, maxErrors) {
       at += written;
     }
     if (lengths.length < texts.length) {
-      capacity = units * 3 + 256;
+      capacity = (units + extra) * 3 + 256;
       continue;
     }
-    // A copy JSON cannot carry goes the general way, which says why.
-    let copyText;
-    try {
-      copyText = JSON.stringify([lengths, copy]);
-    } catch {
-      return 3;
-    }
-    const { read, written } = encoder.encodeInto(copyText, view.subarray(at));
-    if (read === copyText.length) return raw.checkReadLane(at, written, handle, maxErrors);
-    capacity = at + copyText.length * 3 + 256;
+    const tail = tailOf(lengths);
+    if (tail === undefined) return undefined;
+    const { read, written } = encoder.encodeInto(tail, view.subarray(at));
+    if (read === tail.length) return { start: at, length: written };
+    capacity = at + tail.length * 3 + 256;
   }
+}
+
+/**
+ * Encodes the texts and then the copy as `[[byte length of each text],
+ * copy]` (see `encodeTexts`), and runs the lane over them.
+ */
+function readLaneStatus(texts, copy, handle, maxErrors) {
+  const encoded = encodeTexts(texts, 0, (lengths) => {
+    try {
+      return JSON.stringify([lengths, copy]);
+    } catch {
+      return undefined;
+    }
+  });
+  // A copy JSON cannot carry goes the general way, which says why.
+  if (encoded === undefined) return 3;
+  return raw.checkReadLane(encoded.start, encoded.length, handle, maxErrors);
 }
 
 const encoder = new TextEncoder();
@@ -1261,7 +1279,7 @@ export function wrapperStrict(schema) {
   return record.strict;
 }
 
-export { isValidator };
+export { isValidator, readCopy };
 
 /** Where requests declare tools, as the core lists them (src/providers/tools.rs). */
 let toolPaths;
@@ -1294,10 +1312,13 @@ function readToolLeaf(request, { path, leaf }, texts, index) {
   return 2;
 }
 
-/** Whether a request carries tools, in which case it is never resampled. */
-export function requestCarriesTools(request, hasToolsOption) {
-  toolPaths ??= callRawJson(() => raw.toolDeclarationPaths());
-  const found = new Uint8Array(toolPaths.length);
+/**
+ * What a request holds at each of the core's tool paths, as a session's setup
+ * takes it: the codes, and the texts of nested requests (or undefined).
+ */
+function readToolPaths(request) {
+  toolPaths ??= requestPlan().tools;
+  const found = new Array(toolPaths.length);
   const texts = [];
   for (let i = 0; i < toolPaths.length; i++) {
     try {
@@ -1307,29 +1328,210 @@ export function requestCarriesTools(request, hasToolsOption) {
       found[i] = 2;
     }
   }
-  const textsJson = texts.length > 0 ? JSON.stringify(Array.from(texts, (t) => t ?? null)) : undefined;
-  return callRaw(() => raw.carriesTools(found, textsJson, Boolean(hasToolsOption)));
+  return { found, texts: texts.length > 0 ? Array.from(texts, (t) => t ?? null) : null };
+}
+
+/** What the core reads of a request: its tool paths and the members its provider guess reads. */
+let plan;
+
+function requestPlan() {
+  plan ??= callRawJson(() => raw.requestPlan());
+  return plan;
+}
+
+/** Each member's kind as the core's codes: 0 missing, 1 null, 2 string, 3 array, 4 anything else. */
+function kindOf(value) {
+  if (value === undefined) return 0;
+  if (value === null) return 1;
+  if (typeof value === "string") return 2;
+  return Array.isArray(value) ? 3 : 4;
 }
 
 /**
- * The next step after the last attempt of `history` ([{ failure, errorHash }]),
- * decided in Rust (src/policy.rs).
+ * What the core's provider guess needs of a request. A request whose
+ * members cannot be read (a revoked Proxy) is a typed error: the guess
+ * cannot be made, and the caller gave no appender.
  */
-export function nextAction(history, budgetsText, carriesTools, aborted, deadlinePassed, strict, repair) {
-  const text = JSON.stringify(history);
-  return callRawJson(() => raw.nextAction(text, budgetsText, carriesTools, aborted, deadlinePassed, strict, repair));
+function readRequestShape(request) {
+  const shapeMembers = requestPlan().shape;
+  const shape = [];
+  let text = null;
+  for (const name of shapeMembers.members) {
+    let value;
+    try {
+      value = request !== null && typeof request === "object" ? request[name] : undefined;
+    } catch (error) {
+      throw argumentError(`the request could not be read to find its shape: ${serialisationProblem(error)}`);
+    }
+    shape.push(kindOf(value));
+    if (name === shapeMembers.text && typeof value === "string") text = value;
+  }
+  return { shape, text };
 }
 
-/** Every option name guardedCall takes, as the core lists them (src/options.rs). */
+/** Where a session's schema comes from: a compiled handle of this instance, or text to compile. */
+function sessionSchema(schema, options, throwing) {
+  if (rawOf.has(schema) || (!knownSchema(schema) && isValidator(schema))) {
+    return { handle: handleForAnyValidator(schema), source: schema[SOURCE].text, strict: undefined };
+  }
+  const record = recordOf(schema);
+  if (record === undefined) {
+    const text = readableSchemaText(schema, throwing ? { onInvalidSchema: "throw" } : undefined);
+    return { text, source: text, strict: undefined };
+  }
+  if (record.problem !== undefined) {
+    if (throwing) throw new SchemaError(record.problem);
+    return { text: "", source: undefined, strict: undefined };
+  }
+  const strict = wrapperStrict(schema);
+  const key = compileKey(options);
+  const entry = key === undefined ? undefined : entryFor(record, key);
+  // `resources` (too large to key by), or options the core refuses: the
+  // core compiles the text, and says why.
+  if (entry === undefined) return { text: record.text, source: record.text, strict };
+  if (entry.handle !== undefined) return { handle: entry.handle, source: record.text, strict };
+  if (throwing) throw new SchemaError(entry.error);
+  return { text: "", source: record.text, strict };
+}
+
+/**
+ * A guarded call's session in the core (src/session.rs): made from the
+ * request and the options, stepped once per attempt, freed when the call
+ * ends. `setup`: { checkOptions, strict, hasTools, retry, budgetsText,
+ * appendFeedback: boolean }. A session lives in one instance: after a trap
+ * replaced it, every method throws a typed error instead of reaching the
+ * new instance with a handle of the old.
+ */
+export function openSession(request, schema, setup) {
+  const { checkOptions } = setup;
+  const checkText = optionsText(checkOptions);
+  const from = sessionSchema(schema, checkOptions, checkOptions.onInvalidSchema !== "degrade");
+  const tools = readToolPaths(request);
+  const repairing = setup.retry === "repair";
+  // Only a repair without the caller's appender needs the provider guess.
+  const { shape, text } = repairing && !setup.appendFeedback ? readRequestShape(request) : { shape: [], text: null };
+  const optionsJson =
+    `{"check":${checkText},"strict":${setup.strict ?? null},"hasTools":${setup.hasTools ?? null},` +
+    `"retry":${JSON.stringify(setup.retry ?? null)},"budgets":${setup.budgetsText}}`;
+  const setupText =
+    `{"check":${checkText},"strict":${setup.strict ?? null},"hasTools":${setup.hasTools ?? null},` +
+    `"retry":${JSON.stringify(setup.retry ?? null)},"budgets":${setup.budgetsText},` +
+    `"tools":${JSON.stringify(tools.found)},"toolTexts":${JSON.stringify(tools.texts)},` +
+    `"shape":${JSON.stringify(shape)},"model":${JSON.stringify(text)},"wrapperStrict":${from.strict ?? null},` +
+    `"appendFeedback":${setup.appendFeedback},"feedbackSchema":${repairing && from.source !== undefined ? JSON.stringify(from.source) : null}}`;
+  const handle = callRaw(() => {
+    const made = new raw.RawSession(setupText, from.handle === undefined ? from.text : undefined);
+    if (from.handle !== undefined) made.useValidator(from.handle);
+    return made;
+  });
+  openSessions.add(handle);
+  const born = instanceNumber;
+  const live = () => {
+    if (born !== instanceNumber) {
+      const error = new Error(
+        "structured-output-guard was re-instantiated after an internal failure during this guarded call; the call's record of attempts went with the old instance, so the call stops here",
+      );
+      error.code = "internal";
+      throw error;
+    }
+    return handle;
+  };
+  return {
+    /**
+     * What `step` hands the core of one response (`output`: the content
+     * string, or an object read along the output plan): a typed error for
+     * one that cannot be read, before anything is recorded.
+     */
+    read(output) {
+      const texts = [];
+      let copyText;
+      if (typeof output === "string" || output === undefined || output === null) {
+        texts.push(typeof output === "string" ? wellFormed(output) : "");
+        copyText = TEXT_REFERENCE_0;
+      } else if (typeof output === "object") {
+        copyText = jsonText("the output", readCopy("the output", output, "output", texts));
+      } else {
+        throw argumentError(`output must be a string or an object, not ${typeof output}`);
+      }
+      return { texts, copyText };
+    },
+    /**
+     * Checks a response `read` read, with its usage (JSON text; recorded
+     * first, so it counts even when the check throws), and decides. The
+     * result: { verdict (API shape), action, stoppedBy, usage, message?,
+     * warning?, feedback? (with appender?, the built-in appender's name),
+     * lenientValue (the lenient path's value, or null), summary? ({ usage,
+     * attempts, audit }, with a final decision) }.
+     */
+    step({ texts, copyText }, usageText, aborted, deadlinePassed) {
+      const session = live();
+      const r = JSON.parse(
+        callRaw(() => {
+          const { start, length } = encodeStep(texts, `${copyText},${usageText}`);
+          return session.step(start, length, aborted, deadlinePassed, false);
+        }),
+      );
+      const json = r.at !== undefined ? texts[r.at].slice(r.textStart, r.textEnd) : r.verdict.text;
+      const value = r.verdict.ok || r.lenientValue === true ? JSON.parse(json) : undefined;
+      r.verdict = shapeVerdict(r.verdict, value);
+      r.lenientValue = r.lenientValue === true ? value : null;
+      return r;
+    },
+    /** Counts the usage (JSON text) of an attempt whose response will not be checked. */
+    recordUnchecked(usageText) {
+      const session = live();
+      callRaw(() => {
+        const { start, length } = encodeStep([], `null,${usageText}`);
+        session.step(start, length, false, false, true);
+      });
+    },
+    /**
+     * { usage, attempts, audit } so far. With `deadlineMs` and `running`,
+     * the summary of a call whose deadline passed while attempt `running`
+     * was waiting: stopped by the deadline, with the rejection's `message`.
+     */
+    summary(deadlineMs, running = 0) {
+      const session = live();
+      const ms = deadlineMs === undefined ? undefined : String(deadlineMs);
+      return JSON.parse(callRaw(() => session.summary(ms, running)));
+    },
+    free() {
+      openSessions.delete(handle);
+      // A dead instance's glue is retired: nothing to free there.
+      if (born === instanceNumber) handle.free();
+    },
+  };
+}
+
+/** The copy of a string output: a reference to the first text. */
+const TEXT_REFERENCE_0 = '{"\\u0000":0}';
+
+/**
+ * Encodes the texts, then the JSON text `[[byte length of each
+ * text],${rest}]`, as `read_step` in src/providers/read.rs reads them (see
+ * `encodeTexts`). Returns where the JSON text starts and its length in
+ * bytes.
+ */
+function encodeStep(texts, rest) {
+  return encodeTexts(texts, rest.length, (lengths) => `[[${lengths.join(",")}],${rest}]`);
+}
+
+/** Sessions made and not yet freed. */
+const openSessions = new Set();
+
+/** How many sessions are made and not yet freed, for the leak tests. */
+export function liveSessions() {
+  return openSessions.size;
+}
+
+/**
+ * Every option name guardedCall takes, as the core lists them
+ * (src/options.rs): `{ own, check }`, its own and those each check takes.
+ */
 let guardOptions;
 export function guardOptionNames() {
   guardOptions ??= callRawJson(() => raw.guardOptionNames());
   return guardOptions;
-}
-
-/** Throws the typed error guardedCall would for these budgets (JSON text). */
-export function checkBudgets(budgetsText) {
-  callRaw(() => raw.checkBudgets(budgetsText));
 }
 
 /** Paths already redacted, as the audit prints the same few again and again. */

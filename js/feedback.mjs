@@ -112,21 +112,16 @@ export function appendOpenAIResponsesFeedback(request, text) {
 }
 
 /**
- * The appender for a request of a known shape, or undefined: `contents`
- * (a list, or @google/genai's string or part) is Gemini, `input` is OpenAI Responses, `messages` with a top-level `system`
- * or `max_tokens` and a Claude model (or `anthropic_version`) is Anthropic,
- * any other `messages` is the OpenAI-compatible chat shape.
+ * The built-in appender the core picked for a request's shape
+ * (`feedback_shape_for` in src/session.rs), by the name it gives it.
  */
-export function feedbackAppenderFor(request) {
-  if (request === null || typeof request !== "object") return undefined;
-  if (request.contents !== undefined && request.contents !== null) return appendGeminiFeedback;
-  if (Array.isArray(request.input) || typeof request.input === "string") return appendOpenAIResponsesFeedback;
-  if (Array.isArray(request.messages)) {
-    const anthropic =
-      request.anthropic_version !== undefined ||
-      (typeof request.model === "string" && /claude/i.test(request.model)) ||
-      (typeof request.system !== "undefined" && request.max_tokens !== undefined);
-    return anthropic ? appendAnthropicFeedback : appendOpenAIChatFeedback;
-  }
-  return undefined;
+const APPENDERS = {
+  openai_chat: appendOpenAIChatFeedback,
+  openai_responses: appendOpenAIResponsesFeedback,
+  anthropic: appendAnthropicFeedback,
+  gemini: appendGeminiFeedback,
+};
+
+export function appenderNamed(name) {
+  return Object.hasOwn(APPENDERS, name) ? APPENDERS[name] : undefined;
 }

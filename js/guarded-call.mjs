@@ -1,22 +1,11 @@
-// guardedCall: the only part of the package that awaits. Every decision
-// (may we retry? is this accepted?) is asked of the Rust core; this file
-// calls the model, reads clocks and signals, and keeps the record.
-import {
-  checkBudgets,
-  checkDetailed,
-  guardOptionNames,
-  jsonText,
-  mergeUsage,
-  rejectNonFinite,
-  nextAction,
-  normalizeUsage,
-  repairFeedback,
-  requestCarriesTools,
-  validatorVersion,
-  wrapperStrict,
-} from "./facade.mjs";
+// guardedCall: the only part of the package that awaits. It calls the
+// model, reads clocks and signals, and runs the caller's callbacks; the
+// guarded call's state and every decision (is this accepted? may we retry?
+// with what words is it rejected? what did all the attempts cost?) live in
+// a session in the Rust core (src/session.rs), stepped once per attempt.
+import { guardOptionNames, jsonText, openSession, readCopy, rejectNonFinite } from "./facade.mjs";
 import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
-import { feedbackAppenderFor } from "./feedback.mjs";
+import { appenderNamed } from "./feedback.mjs";
 import { statsRecorder } from "./stats.mjs";
 
 function abortReason(signal) {
@@ -26,16 +15,16 @@ function abortReason(signal) {
   return error;
 }
 
+/** The options each check takes, as the core names them. */
 function checkOptionsOf(options) {
   const picked = {};
-  for (const key of ["maxErrors", "requireObject", "toolName", "formats", "draft", "rejectUnknownFields", "unknownFormats", "resources", "customFormats", "rules"]) {
+  for (const key of guardOptionNames().check) {
     if (options[key] !== undefined) picked[key] = options[key];
   }
   return picked;
 }
 
 const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
-
 /**
  * Settles with the model's response, or rejects when the attempt's signal
  * aborts: at once when the deadline passed, a moment later when the caller
@@ -103,10 +92,11 @@ function attemptSignal(signal, deadline) {
   };
 }
 
-function readOptions(request, callModel, options) {
+function readOptions(callModel, options) {
   if (typeof callModel !== "function") throw argumentError("guardedCall needs callModel(request) as a function");
   if (options === null || typeof options !== "object") throw argumentError("guardedCall needs options with a schema");
-  const known = guardOptionNames();
+  const { own, check } = guardOptionNames();
+  const known = [...own, ...check];
   const unknown = Object.keys(options).find((key) => !known.includes(key));
   if (unknown !== undefined) {
     throw argumentError(`"${unknown.slice(0, 40)}" is not an option of guardedCall; its options are ${known.join(", ")}`);
@@ -124,10 +114,10 @@ function readOptions(request, callModel, options) {
   if (signal !== undefined && (signal === null || typeof signal.aborted !== "boolean" || typeof signal.addEventListener !== "function")) {
     throw argumentError("options.signal must be an AbortSignal");
   }
-  // "identical" is the contract's name for resampling the identical request.
-  const retry = options.retry === "identical" ? "resample" : options.retry ?? "resample";
-  if (retry !== "resample" && retry !== "repair") {
-    throw argumentError(`options.retry must be "identical" (or "resample"), or "repair", not ${typeof retry === "string" ? "another string" : typeof retry}`);
+  // The mode's names are the core's to read; only a value JSON cannot carry is refused here.
+  const { retry } = options;
+  if (retry !== undefined && retry !== null && typeof retry !== "string") {
+    throw argumentError(`options.retry must be "identical" (or "resample"), or "repair", not ${typeof retry}`);
   }
   const { deadlineMs } = options;
   if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs > 0 && deadlineMs <= 2 ** 31 - 1)) {
@@ -135,24 +125,19 @@ function readOptions(request, callModel, options) {
   }
   if (options.budgets !== null && typeof options.budgets === "object") rejectNonFinite("options.budgets", options.budgets);
   const budgetsText = options.budgets === undefined ? "null" : jsonText("options.budgets", options.budgets);
-  checkBudgets(budgetsText);
-  const append = retry === "repair" ? appendFeedback ?? feedbackAppenderFor(request) : undefined;
-  if (retry === "repair" && !append) {
-    throw argumentError(
-      'retry: "repair" needs options.appendFeedback(request, text) for this request shape (built in: OpenAI chat, OpenAI Responses, Anthropic messages, Gemini contents)',
-    );
-  }
-  return { schema, signal, read, usageOf, onAttempt, retry, append, deadlineMs, budgetsText, record: statsRecorder(options.stats) };
+  return { schema, signal, read, usageOf, onAttempt, appendFeedback, retry, deadlineMs, budgetsText, record: statsRecorder(options.stats) };
 }
 
 /**
- * The usage in a response, never throwing: a response that cannot be
- * serialised whole (a cycle, a BigInt somewhere) still has its usage read
- * from the members providers keep it in.
+ * The usage of a response as JSON text for the session, never throwing: a
+ * response whose usage cannot be read along the usage plan (a revoked
+ * Proxy, a BigInt somewhere) still has it read from the members providers
+ * keep it in.
  */
-function usageOfResponse(response) {
+function usageTextOf(response) {
   try {
-    return normalizeUsage(response ?? null);
+    if (response === undefined || response === null) return "null";
+    return jsonText("the usage", typeof response === "object" ? readCopy("the usage", response, "usage") : response);
   } catch {
     const members = {};
     for (const key of ["usage", "usageMetadata", "usage_metadata", "meta"]) {
@@ -163,28 +148,36 @@ function usageOfResponse(response) {
       }
     }
     try {
-      return normalizeUsage(members);
+      return jsonText("the usage", members);
     } catch {
-      return {};
+      return "{}";
     }
   }
 }
 
+/** What the caller's `usage(response)` returned, as JSON text read as mergeUsage reads a usage. */
+function callerUsageText(usage) {
+  if (usage === undefined) return "null";
+  return jsonText("the usage", usage !== null && typeof usage === "object" ? readCopy("the usage", usage, "usage") : usage);
+}
+
 /**
  * Everything decided before the first model call: the options read and
- * checked, the schema compiled. A mistake there is the caller's and should
- * cost no tokens; a hostile argument (a revoked Proxy) is a typed error.
+ * checked, the schema compiled, the session made. A mistake there is the
+ * caller's and should cost no tokens; a hostile argument (a revoked Proxy)
+ * is a typed error.
  */
 function prepare(request, callModel, options) {
-  const o = readOptions(request, callModel, options);
-  const strict = options.strict ?? wrapperStrict(o.schema) ?? true;
-  const checkOptions = checkOptionsOf(options);
-  // Unless asked to degrade, a schema that cannot compile throws here. The
-  // compiled validator is cached, so the checks below reuse it.
-  checkDetailed("{}", o.schema, { ...checkOptions, onInvalidSchema: options.onInvalidSchema ?? "throw" });
-  if (options.onInvalidSchema !== undefined) checkOptions.onInvalidSchema = options.onInvalidSchema;
-  const carriesTools = requestCarriesTools(request, options.hasTools);
-  return { o, strict, checkOptions, carriesTools };
+  const o = readOptions(callModel, options);
+  const session = openSession(request, o.schema, {
+    checkOptions: checkOptionsOf(options),
+    strict: options.strict,
+    hasTools: options.hasTools,
+    retry: o.retry,
+    budgetsText: o.budgetsText,
+    appendFeedback: o.appendFeedback !== undefined,
+  });
+  return { o, session };
 }
 
 export async function guardedCall(request, callModel, options) {
@@ -194,63 +187,69 @@ export async function guardedCall(request, callModel, options) {
   } catch (error) {
     throw typedError("guardedCall", error);
   }
-  const { o, strict, checkOptions, carriesTools } = prepared;
-  const deadline = o.deadlineMs === undefined ? Infinity : now() + o.deadlineMs;
+  const { o, session } = prepared;
+  try {
+    return await run(request, callModel, o, session);
+  } finally {
+    session.free();
+  }
+}
 
-  const responses = [];
-  const usages = [];
+async function run(request, callModel, o, session) {
+  const deadline = o.deadlineMs === undefined ? Infinity : now() + o.deadlineMs;
   const verdicts = [];
-  const history = [];
+  let response;
   let nextRequest = request;
   let calls = 0;
 
-  const auditOf = (stoppedBy) => ({
-    attempts: verdicts.map((v) => ({ failure: v.ok ? null : v.failure, errorHash: v.ok ? null : v.errorHash, rescue: v.rescue })),
-    schemaHash: verdicts.find((v) => v.schemaHash)?.schemaHash ?? null,
-    validatorVersion: validatorVersion(),
-    stoppedBy,
-  });
-  // The stats' record of this call. `pending`: the last attempt was paid
-  // for but has no verdict (its response could not be checked).
-  const record = (outcome, stoppedBy, pending = false) => {
-    const attempts = verdicts.map((v, i) => ({ failure: v.ok ? null : v.failure, usage: usages[i] }));
-    if (pending) attempts.push({ failure: "unreadable", usage: usages.at(-1) });
-    o.record?.({ outcome, stoppedBy, attempts });
+  // The stats' record of this call, from the session's ledger: each paid
+  // attempt's failure ("unreadable" for one without a verdict) and usage.
+  const record = (outcome, stoppedBy, summary) => {
+    if (!o.record) return;
+    let attempts;
+    try {
+      attempts = (summary ?? session.summary()).attempts;
+    } catch {
+      // The session went with an instance that trapped: nothing to count.
+      attempts = [];
+    }
+    o.record({ outcome, stoppedBy, attempts });
   };
-  const reject = (message, failure, errors, stoppedBy) => {
-    record("rejected", stoppedBy);
+  const reject = (message, failure, errors, stoppedBy, summary) => {
+    record("rejected", stoppedBy, summary);
     return new StructuredOutputError(message, {
       failure,
       errors,
       attempts: calls,
-      usage: mergeUsage(...usages),
-      response: responses.at(-1),
+      usage: summary.usage,
+      response,
       verdicts,
       stoppedBy,
-      audit: auditOf(stoppedBy),
+      audit: summary.audit,
     });
   };
 
   // A caller's callback that throws after an attempt was paid for: the
   // error that propagates carries every attempt's usage, and the stats
-  // count them. `pending`: the current attempt has no verdict yet.
-  const callbackFailed = (name, error, pending) => {
-    record("error", undefined, pending);
+  // count them.
+  const callbackFailed = (name, error) => {
+    const summary = session.summary();
+    record("error", undefined, summary);
     const failed = new Error(`options.${name} threw after attempt ${calls}; this error carries the usage of every attempt made, in \`usage\``, { cause: error });
     failed.name = "GuardCallbackError";
     failed.code = "callback_failed";
     failed.callback = name;
     failed.attempts = calls;
-    failed.usage = mergeUsage(...usages);
-    failed.response = responses.at(-1);
+    failed.usage = summary.usage;
+    failed.response = response;
     failed.verdicts = verdicts;
     return failed;
   };
-  const callback = (name, fn, pending) => {
+  const callback = (name, fn) => {
     try {
       return fn();
     } catch (error) {
-      throw callbackFailed(name, error, pending);
+      throw callbackFailed(name, error);
     }
   };
 
@@ -261,95 +260,94 @@ export async function guardedCall(request, callModel, options) {
     }
     calls += 1;
     const attempt = attemptSignal(o.signal, deadline);
-    let response;
     try {
       response = await callWithin(callModel, nextRequest, { signal: attempt.signal, attempt: calls }, attempt);
     } catch (outcome) {
       if (outcome.deadline) {
         const last = verdicts.at(-1);
-        throw reject(
-          `No accepted output within the deadline of ${o.deadlineMs} ms (attempt ${calls} was still running)${last ? `; the last finished attempt failed: ${last.failure}` : ""}.`,
-          last ? last.failure : "deadline",
-          last ? last.errors : [],
-          "deadline",
-        );
+        const summary = session.summary(o.deadlineMs, calls);
+        throw reject(summary.message, last ? last.failure : "deadline", last ? last.errors : [], "deadline", summary);
       }
       record("error", outcome.aborted !== undefined ? "aborted" : undefined);
       throw outcome.aborted !== undefined ? outcome.aborted : outcome.thrown;
     } finally {
       attempt.release();
     }
-    responses.push(response);
+    let usage;
+    let usageText;
     if (o.usageOf) {
       try {
-        usages.push(o.usageOf(response));
+        usage = o.usageOf(response);
+        usageText = callerUsageText(usage);
       } catch (error) {
         // The built-in reading, so that no paid token is lost.
-        usages.push(usageOfResponse(response));
-        throw callbackFailed("usage", error, true);
+        session.recordUnchecked(usageTextOf(response));
+        throw callbackFailed("usage", error);
       }
     } else {
-      usages.push(usageOfResponse(response));
+      usageText = usageTextOf(response);
     }
-    const output = o.read ? callback("read", () => o.read(response), true) : response;
-    let checked;
+    let output = response;
+    if (o.read) {
+      try {
+        output = o.read(response);
+      } catch (error) {
+        session.recordUnchecked(usageText);
+        throw callbackFailed("read", error);
+      }
+    }
+    let read;
     try {
-      checked = checkDetailed(output, o.schema, checkOptions);
+      read = session.read(output);
     } catch (error) {
       // A response that cannot even be read (a cycle, a BigInt): a typed
       // error for the caller, and the attempt's tokens still counted.
-      record("error", undefined, true);
+      session.recordUnchecked(usageText);
+      record("error");
       throw error;
     }
-    const { verdict, parse } = checked;
-    verdicts.push(verdict);
-    history.push({ failure: verdict.ok ? null : verdict.failure, errorHash: verdict.ok ? null : verdict.errorHash });
-    const decision = nextAction(
-      history,
-      o.budgetsText,
-      carriesTools,
-      Boolean(o.signal?.aborted),
-      now() >= deadline,
-      strict,
-      o.retry === "repair",
-    );
-    if (o.onAttempt) {
-      callback("onAttempt", () =>
-        o.onAttempt({ attempt: calls, verdict, usage: usages[calls - 1], action: decision.action, stoppedBy: decision.stoppedBy }),
-      );
+    let step;
+    try {
+      step = session.step(read, usageText, Boolean(o.signal?.aborted), now() >= deadline);
+    } catch (error) {
+      record("error");
+      throw error;
     }
-    switch (decision.action) {
+    const { verdict, action, stoppedBy } = step;
+    verdicts.push(verdict);
+    if (o.onAttempt) {
+      callback("onAttempt", () => o.onAttempt({ attempt: calls, verdict, usage: o.usageOf ? usage : step.usage, action, stoppedBy }));
+    }
+    switch (action) {
       case "accept":
-        record("accepted", "accepted");
+        record("accepted", "accepted", step.summary);
         return {
           value: verdict.value,
           response,
           attempts: calls,
-          usage: mergeUsage(...usages),
+          usage: step.summary.usage,
           rescue: verdict.rescue,
           verdicts,
-          audit: auditOf("accepted"),
+          audit: step.summary.audit,
         };
-      case "return_with_warning": {
-        record("lenient", "lenient");
-        const parsed = parse();
+      case "return_with_warning":
+        record("lenient", "lenient", step.summary);
         return {
-          value: parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : null,
+          value: step.lenientValue,
           response,
           attempts: calls,
-          usage: mergeUsage(...usages),
-          warning: `${verdict.failure}: ${verdict.message}`,
+          usage: step.summary.usage,
+          warning: step.warning,
           verdicts,
-          audit: auditOf("lenient"),
+          audit: step.summary.audit,
         };
-      }
       case "resample":
         nextRequest = request;
         continue;
       case "repair": {
-        const feedback = repairFeedback(verdict, o.schema);
+        const append = o.appendFeedback ?? appenderNamed(step.appender);
         nextRequest = callback("appendFeedback", () => {
-          const next = o.append(request, feedback);
+          const next = append(request, step.feedback);
           // Sent as is, undefined would reach the model as the request.
           if (next === undefined || next === null) {
             throw argumentError(`options.appendFeedback returned ${next}, not the request to send`);
@@ -358,21 +356,8 @@ export async function guardedCall(request, callModel, options) {
         });
         continue;
       }
-      default: {
-        const why = {
-          tools: "the request carries tools, so it is not retried",
-          aborted: "the call was aborted",
-          deadline: "the deadline passed",
-          repeated_error: "the same error came twice in a row",
-          budget: `no retries are left after ${calls} ${calls === 1 ? "attempt" : "attempts"}`,
-        }[decision.stoppedBy] ?? decision.stoppedBy;
-        throw reject(
-          `The model's output was rejected (${verdict.failure}; ${why}). ${verdict.message}`,
-          verdict.failure,
-          verdict.errors,
-          decision.stoppedBy,
-        );
-      }
+      default:
+        throw reject(step.message, verdict.failure, verdict.errors, stoppedBy, step.summary);
     }
   }
 }

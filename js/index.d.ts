@@ -326,7 +326,7 @@ export interface AttemptEvent {
   stoppedBy: StopReason | null;
 }
 
-export type StopReason = "accepted" | "tools" | "aborted" | "deadline" | "repeated_error" | "budget" | "lenient";
+export type StopReason = "accepted" | "lenient" | "tools" | "aborted" | "deadline" | "repeated_error" | "budget";
 
 /**
  * Retries allowed after failures of each class, and in total (0 to 10

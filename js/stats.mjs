@@ -1,12 +1,11 @@
 // A collector of guarded-call outcomes for dashboards and audits:
 // pass it as `options.stats` to every guardedCall and read `snapshot()`.
 import { argumentError } from "./errors.mjs";
+import { FAILURE_CLASSES } from "./generated/contract.mjs";
 
 // Registered, so a collector made by one copy of the package (ESM beside
 // CJS) is recognised by the other.
 export const RECORD = Symbol.for("structured-output-guard.stats-record");
-
-const FAILURES = ["truncated", "empty", "unparseable", "not_object", "schema", "rule"];
 
 function tokensOf(usage) {
   const t = usage?.tokens;
@@ -32,7 +31,7 @@ function emptyState() {
     errors: 0,
     attempts: 0,
     retriesBeforeAccept: 0,
-    failures: Object.fromEntries(FAILURES.map((f) => [f, 0])),
+    failures: Object.fromEntries(FAILURE_CLASSES.map((f) => [f, 0])),
     stoppedBy: {},
     repeatedErrorStops: 0,
     failedAttemptTokens: { input: 0, output: 0, total: 0 },

@@ -36,6 +36,11 @@ for entry in matchers matchers-register ai-sdk; do
   node_modules/.bin/esbuild "js/$entry.mjs" --platform=node --format=cjs --log-level=warning --outfile="pkg/$entry.cjs"
 done
 cp js/feedback.mjs js/read.mjs js/stats.mjs js/tool-calls.mjs pkg/
+# The constants generated from src/error.rs (see its tests), which the files
+# above import.
+rm -rf pkg/generated
+mkdir -p pkg/generated
+cp js/generated/contract.mjs pkg/generated/
 cp README.md pkg/README.md
 cp LICENSE pkg/LICENSE
 

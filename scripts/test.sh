@@ -20,7 +20,9 @@ status=0
 logdir=$(mktemp -d)
 tally() { passed=$((passed + ${1:-0})); failed=$((failed + ${2:-0})); }
 
-step() { printf '\n== %s\n' "$1"; }
+# Each step's heading says how long the run has taken so far, so a slow
+# step shows where the minutes go.
+step() { printf '\n== %s  [%dm%02ds]\n' "$1" $((SECONDS / 60)) $((SECONDS % 60)); }
 
 bash scripts/fuzz.sh build >"$logdir/fuzz-build.log" 2>&1 &
 fuzz_build=$!
@@ -46,8 +48,10 @@ else
 fi
 
 step "Fuzzing (libFuzzer, time-boxed)"
-# FUZZ_SECONDS sets the box per target (default 45, four targets, one per core at a time).
-if wait "$fuzz_build" && bash scripts/fuzz.sh; then
+# FUZZ_SECONDS sets the box per target (here 30 by default, against
+# fuzz.sh's own 45, so that the whole command fits in 15 minutes on two
+# cores; four targets, one per core at a time).
+if wait "$fuzz_build" && FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash scripts/fuzz.sh; then
   tally 1 0
 else
   cat "$logdir/fuzz-build.log"
@@ -55,53 +59,91 @@ else
   status=1
 fi
 
-step "JS suite under Node (node --test)"
-node --test --test-reporter=spec tests/js/ 2>&1 | tee "$logdir/node.log"
-[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
-tally "$(sed -nE 's/^ℹ pass ([0-9]+)$/\1/p' "$logdir/node.log" | tail -1)" "$(sed -nE 's/^ℹ fail ([0-9]+)$/\1/p' "$logdir/node.log" | tail -1)"
+# The suites below each run on one core, so they run two at a time, each
+# into its own log; the logs are printed and counted in order once both
+# of a pair have finished. Node's and Bun's JS suites are one pair (about
+# two minutes each); the rest is split into two halves of about a minute.
+node_counts() { tally "$(sed -nE 's/^ℹ pass ([0-9]+)$/\1/p' "$1" | tail -1)" "$(sed -nE 's/^ℹ fail ([0-9]+)$/\1/p' "$1" | tail -1)"; }
+bun_counts() { tally "$(sed -nE 's/^ *([0-9]+) pass$/\1/p' "$1" | tail -1)" "$(sed -nE 's/^ *([0-9]+) fail$/\1/p' "$1" | tail -1)"; }
+vitest_counts() { tally "$(sed -nE 's/^ *Tests .* ([0-9]+) passed.*/\1/p' "$1" | tail -1)" "$(sed -nE 's/^ *Tests +([0-9]+) failed.*/\1/p' "$1" | tail -1)"; }
 
-step "JS suite under Bun (bun test)"
-node_modules/.bin/bun test tests/js/ 2>&1 | tee "$logdir/bun.log"
-[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
-tally "$(sed -nE 's/^ *([0-9]+) pass$/\1/p' "$logdir/bun.log" | tail -1)" "$(sed -nE 's/^ *([0-9]+) fail$/\1/p' "$logdir/bun.log" | tail -1)"
+# run NAME COMMAND...: the command's output into $logdir/NAME.log, its exit
+# code into $logdir/NAME.rc.
+run() {
+  local name=$1
+  shift
+  "$@" >"$logdir/$name.log" 2>&1
+  echo $? >"$logdir/$name.rc"
+}
+# show NAME HEADING COUNTER: the heading, the log, its counts and its exit code.
+show() {
+  step "$2"
+  cat "$logdir/$1.log"
+  [[ $(cat "$logdir/$1.rc") -eq 0 ]] || status=1
+  "$3" "$logdir/$1.log"
+}
+# A tsc check as one passing or failing test, its output kept.
+typecheck() {
+  local config=$1 label=$2
+  if node_modules/.bin/tsc -p "$config"; then echo "$label: ok"; else echo "$label: FAILED"; return 1; fi
+}
+type_counts() {
+  local ok failed
+  ok=$(grep -c ': ok$' "$1")
+  failed=$(grep -c ': FAILED$' "$1")
+  tally "$ok" "$failed"
+}
 
-step "JSON Schema Test Suite conformance (node --test tests/conformance/)"
-node --test --test-reporter=spec tests/conformance/ 2>&1 | tee "$logdir/conformance.log"
-[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
-tally "$(sed -nE 's/^ℹ pass ([0-9]+)$/\1/p' "$logdir/conformance.log" | tail -1)" "$(sed -nE 's/^ℹ fail ([0-9]+)$/\1/p' "$logdir/conformance.log" | tail -1)"
+step "JS suites under Node (node --test) and Bun (bun test), side by side"
+run node node --test --test-reporter=spec tests/js/ &
+node_js=$!
+run bun node_modules/.bin/bun test tests/js/ &
+bun_js=$!
+wait "$node_js" "$bun_js"
+show node "JS suite under Node (node --test)" node_counts
+show bun "JS suite under Bun (bun test)" bun_counts
 
-step "Browser build in headless Chromium (node --test tests/browser/)"
-node --test --test-reporter=spec tests/browser/ 2>&1 | tee "$logdir/browser.log"
-[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
-tally "$(sed -nE 's/^ℹ pass ([0-9]+)$/\1/p' "$logdir/browser.log" | tail -1)" "$(sed -nE 's/^ℹ fail ([0-9]+)$/\1/p' "$logdir/browser.log" | tail -1)"
-
-step "Test matchers under bun test (tests/matchers/bun.test.mjs)"
-node_modules/.bin/bun test tests/matchers/bun.test.mjs 2>&1 | tee "$logdir/matchers-bun.log"
-[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
-tally "$(sed -nE 's/^ *([0-9]+) pass$/\1/p' "$logdir/matchers-bun.log" | tail -1)" "$(sed -nE 's/^ *([0-9]+) fail$/\1/p' "$logdir/matchers-bun.log" | tail -1)"
-
-step "Test matchers under Vitest (tests/matchers/vitest.test.mjs)"
-NO_COLOR=1 node_modules/.bin/vitest run --config tests/matchers/vitest.config.mjs 2>&1 | tee "$logdir/matchers-vitest.log"
-[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
-tally "$(sed -nE 's/^ *Tests .* ([0-9]+) passed.*/\1/p' "$logdir/matchers-vitest.log" | tail -1)" "$(sed -nE 's/^ *Tests +([0-9]+) failed.*/\1/p' "$logdir/matchers-vitest.log" | tail -1)"
-
-step "Matcher types for Vitest and bun:test (tsc over tests/matchers/types/)"
-for config in tests/matchers/types/tsconfig.*.json; do
-  if node_modules/.bin/tsc -p "$config"; then tally 1 0; echo "$config: ok"; else tally 0 1; status=1; fi
-done
-
-step "npm package: the wasm size budget, publint, then the packed tarball installed into a fresh project (node --test tests/package/)"
-node --test --test-reporter=spec tests/package/ 2>&1 | tee "$logdir/package.log"
-[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
-tally "$(sed -nE 's/^ℹ pass ([0-9]+)$/\1/p' "$logdir/package.log" | tail -1)" "$(sed -nE 's/^ℹ fail ([0-9]+)$/\1/p' "$logdir/package.log" | tail -1)"
-
-step "Public types (tsc --noEmit --strict over tests/types/usage.ts)"
-if node_modules/.bin/tsc -p tests/types; then tally 1 0; echo "types: ok"; else tally 0 1; status=1; fi
-# The Validator as the AI SDK's types take it (a Standard Schema of T).
-if node_modules/.bin/tsc -p tests/types/tsconfig.frameworks.json; then tally 1 0; echo "framework types: ok"; else tally 0 1; status=1; fi
+first_half() {
+  run conformance node --test --test-reporter=spec tests/conformance/
+  run browser node --test --test-reporter=spec tests/browser/
+  run matchers-bun node_modules/.bin/bun test tests/matchers/bun.test.mjs
+  NO_COLOR=1 run matchers-vitest node_modules/.bin/vitest run --config tests/matchers/vitest.config.mjs
+}
+second_half() {
+  matcher_types() {
+    local config rc=0
+    for config in tests/matchers/types/tsconfig.*.json; do typecheck "$config" "$config" || rc=1; done
+    return $rc
+  }
+  run matcher-types matcher_types
+  run package node --test --test-reporter=spec tests/package/
+  # The Validator as the AI SDK's types take it (a Standard Schema of T)
+  # is the second config.
+  public_types() {
+    local rc=0
+    typecheck tests/types types || rc=1
+    typecheck tests/types/tsconfig.frameworks.json "framework types" || rc=1
+    return $rc
+  }
+  run types public_types
+}
+step "Conformance, the browser build, the matchers, the package and the types, in two halves side by side"
+first_half &
+first=$!
+second_half &
+second=$!
+wait "$first" "$second"
+show conformance "JSON Schema Test Suite conformance (node --test tests/conformance/)" node_counts
+show browser "Browser build in headless Chromium (node --test tests/browser/)" node_counts
+show matchers-bun "Test matchers under bun test (tests/matchers/bun.test.mjs)" bun_counts
+show matchers-vitest "Test matchers under Vitest (tests/matchers/vitest.test.mjs)" vitest_counts
+show matcher-types "Matcher types for Vitest and bun:test (tsc over tests/matchers/types/)" type_counts
+show package "npm package: the wasm size budget, publint, then the packed tarball installed into a fresh project (node --test tests/package/)" node_counts
+show types "Public types (tsc --noEmit --strict over tests/types/usage.ts and the frameworks' config)" type_counts
 
 rm -rf "$logdir"
 echo
+echo "took $((SECONDS / 60))m$((SECONDS % 60))s, set-up included"
 echo "tests: ${passed} passed, ${failed} failed"
 if [[ $status -ne 0 && $failed -eq 0 ]]; then echo "a runner failed without reporting a failed test (see above)"; fi
 exit $status

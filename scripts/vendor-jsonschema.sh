@@ -33,6 +33,13 @@
 # rfc4648-codecs decodes contentEncoding's base16/32/64 with a small decoder
 # of its own instead of the data-encoding crate (53 KB raw, 14 KB gzip of
 # the wasm module), accepting exactly what data-encoding accepted.
+# work-bounded-errors adds Validator::iter_errors_bounded, which collects
+# errors without the repeated work iter_errors does where references share a
+# subschema or anyOf/oneOf contexts nest (time exponential in the schema),
+# and exports LazyInstance so that a representation can report errors
+# without copying the instance (which nothing then expects to find in them);
+# required checks a long list against an
+# object's member names gathered once instead of a lookup per name.
 # ecma-unicode (in both crates, manifests only) asks regex, fancy-regex and
 # regex-syntax for the Unicode properties an ECMA-262 pattern can name, not
 # for all of them: `Age` and the grapheme, word and sentence break tables
@@ -43,6 +50,9 @@
 # with many subjects each just under it cost minutes. The steps count the work
 # the backtrack limit missed as well (each instruction, the text a
 # backreference compares, the text a lookaround's inner engine may scan).
+# work-reference-budget bounds the references a check follows: subschemas
+# that each refer twice to the next made validation itself exponential in
+# the schema's size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
@@ -147,6 +157,23 @@ with these patches applied:
   that spans calls, and \`outside_pattern_budget\` runs work the allowance
   must not pay for; a match it cannot pay for is unfinished, as at the
   backtrack limit, and validation then stops assuming outcomes.
+- \`patches/jsonschema-$VERSION-work-bounded-errors.patch\`:
+  \`Validator::iter_errors_bounded\` collects errors with the work bounded:
+  a subschema that several references reach adds its errors for an instance
+  node to a list once, each branch of an \`anyOf\`/\`oneOf\` context keeps
+  its first error, and the contexts below one error collect a given number
+  of branches at most (\`iter_errors\` is unchanged); \`json::LazyInstance\`
+  is exported, so that a representation's nodes can override
+  \`Node::lazy_value\` and report errors without a copy of the instance,
+  which an error's \`Display\` and the error for a match that could not
+  finish no longer need; \`required\` checks a list of more than 64 names
+  against an object of more than 64 members by gathering the member names
+  once instead of a lookup per name.
+- \`patches/jsonschema-$VERSION-work-reference-budget.patch\`: the same
+  allowance bounds the references validation follows
+  (\`REFERENCES_PER_BUDGET\`); a reference it cannot pay for is not followed,
+  and \`reference_refused()\` tells the caller that the outcome was not
+  decided.
 
 Nothing else differs from
 the published source except that the manifest drops test, bench,

@@ -11,7 +11,13 @@
 
 pub use guard_engine::{hash, redact, schema, tape};
 
+/// The contract's names and defaults (failure classes, stop reasons, issue
+/// codes, default options) and the caller-error type: the bottom layer the
+/// other modules build on.
+pub mod error;
 pub mod finish;
+/// Decoding of the options objects callers pass: the top layer, over the
+/// modules whose settings it builds.
 pub mod options;
 pub mod policy;
 /// Schemas for providers' native structured-output modes, and what they leave unenforced.
@@ -22,6 +28,8 @@ pub mod repair;
 pub mod rescue;
 pub mod response;
 pub mod rules;
+/// A guarded call's state, stepped once per attempt.
+pub mod session;
 pub mod standard;
 pub mod stream;
 pub mod usage;

@@ -4,34 +4,15 @@
 //! silently ignored setting: `formats: "asert"` that quietly turned format
 //! checks off would be worse than no option at all.
 
-use std::fmt;
-
 use serde_json::{Map, Value};
 
-use crate::policy::{Budgets, MAX_RETRIES};
+// The error every decoder here returns; the boundary takes it from here
+// with the decoders.
+pub use crate::error::ArgumentError;
+use crate::error::{Failure, DEFAULT_MAX_ERRORS, MAX_RETRIES};
+use crate::policy::Budgets;
 use crate::schema::{parse_draft, CompileOptions, FormatMode};
-use crate::verdict::{CheckOptions, Failure, OnInvalidSchema, DEFAULT_MAX_ERRORS};
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ArgumentError {
-    pub message: String,
-}
-
-impl ArgumentError {
-    pub fn new(message: impl Into<String>) -> Self {
-        ArgumentError {
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for ArgumentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ArgumentError {}
+use crate::verdict::{CheckOptions, OnInvalidSchema};
 
 fn as_map(options: &Value) -> Result<Option<&Map<String, Value>>, ArgumentError> {
     match options {
@@ -312,8 +293,10 @@ pub fn budgets(value: &Value) -> Result<Budgets, ArgumentError> {
             continue;
         }
         let Some(failure) = Failure::parse(key) else {
+            let classes: Vec<&str> = Failure::ALL.iter().map(|f| f.as_str()).collect();
             return Err(ArgumentError::new(format!(
-                "options.budgets has an unknown member \"{key}\" (budgets are truncated, empty, unparseable, not_object, schema, rule and total)"
+                "options.budgets has an unknown member \"{key}\" (budgets are {} and total)",
+                classes.join(", ")
             )));
         };
         if let Some(slot) = per_class.get_mut(failure.index()) {

@@ -10,10 +10,8 @@
 
 use serde::Serialize;
 
-use crate::verdict::Failure;
-
-/// No budget may allow more retries than this: a guard must end.
-pub const MAX_RETRIES: u32 = 10;
+pub use crate::error::{Action, StopReason, DEFAULT_TOTAL_RETRIES, MAX_RETRIES};
+use crate::error::Failure;
 
 /// Retries allowed after failures of each class, and in total.
 ///
@@ -32,7 +30,7 @@ impl Default for Budgets {
     fn default() -> Self {
         Budgets {
             per_class: [None; Failure::ALL.len()],
-            total: 1,
+            total: DEFAULT_TOTAL_RETRIES,
         }
     }
 }
@@ -40,7 +38,7 @@ impl Default for Budgets {
 impl Budgets {
     pub fn new(per_class: [Option<u32>; Failure::ALL.len()], total: Option<u32>) -> Self {
         let largest = per_class.iter().flatten().copied().max();
-        let total = total.or(largest).unwrap_or(1).min(MAX_RETRIES);
+        let total = total.or(largest).unwrap_or(DEFAULT_TOTAL_RETRIES).min(MAX_RETRIES);
         Budgets {
             per_class: per_class.map(|b| b.map(|n| n.min(MAX_RETRIES))),
             total,
@@ -83,33 +81,6 @@ pub struct Situation {
     /// `false` is the lenient legacy path: one attempt, never an error.
     pub strict: bool,
     pub retry: RetryMode,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Action {
-    /// Return the checked value.
-    Accept,
-    /// Call the model again with the identical request.
-    Resample,
-    /// Call the model with the original request plus repair feedback.
-    Repair,
-    /// Reject with a `StructuredOutputError`.
-    Reject,
-    /// Lenient path: return whatever parsed, with a warning.
-    ReturnWithWarning,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StopReason {
-    Accepted,
-    Tools,
-    Aborted,
-    Deadline,
-    RepeatedError,
-    Budget,
-    Lenient,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

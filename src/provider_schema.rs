@@ -60,7 +60,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::options::ArgumentError;
+use crate::error::ArgumentError;
 use crate::schema::{compile, type_name, CompileOptions, SchemaError, MAX_SCHEMA_DEPTH};
 use crate::verdict::unwrap_response_format;
 
@@ -252,7 +252,7 @@ const CONSTRAINTS: [&str; 45] = [
 ];
 
 /// Keywords whose value maps names to subschemas.
-const SCHEMA_MAPS: [&str; 5] = [
+pub(crate) const SCHEMA_MAPS: [&str; 5] = [
     "properties",
     "patternProperties",
     "$defs",
@@ -261,10 +261,10 @@ const SCHEMA_MAPS: [&str; 5] = [
 ];
 
 /// Keywords whose value is a list of subschemas.
-const SCHEMA_LISTS: [&str; 4] = ["allOf", "anyOf", "oneOf", "prefixItems"];
+pub(crate) const SCHEMA_LISTS: [&str; 4] = ["allOf", "anyOf", "oneOf", "prefixItems"];
 
 /// Keywords whose value is one subschema (`items` may also be a list).
-const SCHEMA_SINGLE: [&str; 11] = [
+pub(crate) const SCHEMA_SINGLE: [&str; 11] = [
     "items",
     "additionalItems",
     "contains",

@@ -10,10 +10,11 @@
 
 use serde_json::{Map, Value};
 
-use crate::options::ArgumentError;
+use crate::error::Failure;
+use crate::error::ArgumentError;
 use crate::redact::{redact_pointer, redact_secrets};
 use crate::schema::type_name;
-use crate::verdict::{unwrap_response_format, Failure};
+use crate::verdict::unwrap_response_format;
 
 /// At most this many problems are listed; the verdict's own cap usually
 /// keeps the list shorter.
@@ -183,7 +184,7 @@ fn line(issue: &Map<String, Value>, schema: Option<&Value>) -> String {
     };
     let code = str_member(issue, "code");
     let message = str_member(issue, "message");
-    if code == "rule" {
+    if code == crate::error::RULE_ISSUE_CODE {
         let name = str_member(issue, "rule");
         return format!("{place} (rule \"{}\"): {}", shorten(name), shorten(message));
     }

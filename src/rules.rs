@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::options::ArgumentError;
+use crate::error::ArgumentError;
 use crate::redact::redact_secrets;
 use crate::schema::{compile, type_name, CompileOptions, CompiledSchema, Issue, SchemaError};
 use crate::tape::Tape;
@@ -193,7 +193,7 @@ pub fn check_rules(rules: &[Rule], instance: &Tape<'_>, max_errors: usize) -> (V
         issues.push(Issue {
             path,
             schema_path: format!("/rules/{}/then{schema_path}", rule.index),
-            code: "rule".to_owned(),
+            code: crate::error::RULE_ISSUE_CODE.to_owned(),
             message: redact_secrets(&rule.message).into_owned(),
             rule: Some(rule.name.clone()),
         });

@@ -5,7 +5,10 @@
 
 use serde_json::{Map, Value};
 
-use crate::options::ArgumentError;
+use crate::error::ArgumentError;
+// The keywords that hold subschemas, as the provider-schema conversion
+// lists them; `contentSchema` also holds one, and is converted here too.
+use crate::provider_schema::{SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLE};
 
 const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
@@ -69,31 +72,10 @@ fn source_draft(schema: &Value, draft: Option<&str>) -> Draft {
     }
 }
 
-/// Keywords whose value is a map of subschemas.
-const SCHEMA_MAPS: [&str; 5] = [
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
-/// Keywords whose value is a subschema.
-const SCHEMAS: [&str; 12] = [
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "additionalProperties",
-    "propertyNames",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "additionalItems",
-    "contentSchema",
-    "items",
-];
-/// Keywords whose value is a list of subschemas.
-const SCHEMA_LISTS: [&str; 4] = ["allOf", "anyOf", "oneOf", "prefixItems"];
+/// A key as a JSON Pointer token.
+fn token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
 
 /// Applies `f` to every subschema of `map` (one level down).
 fn each_subschema(
@@ -102,14 +84,11 @@ fn each_subschema(
     at: &str,
 ) -> Result<(), ArgumentError> {
     for (key, value) in map.iter_mut() {
-        let here = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+        let here = format!("{at}/{}", token(key));
         if SCHEMA_MAPS.contains(&key.as_str()) {
             if let Value::Object(members) = value {
                 for (name, member) in members.iter_mut() {
-                    f(
-                        member,
-                        &format!("{here}/{}", name.replace('~', "~0").replace('/', "~1")),
-                    )?;
+                    f(member, &format!("{here}/{}", token(name)))?;
                 }
             }
         } else if SCHEMA_LISTS.contains(&key.as_str()) || (key == "items" && value.is_array()) {
@@ -118,11 +97,14 @@ fn each_subschema(
                     f(item, &format!("{here}/{i}"))?;
                 }
             }
-        } else if SCHEMAS.contains(&key.as_str()) || key == "dependencies" {
+        } else if SCHEMA_SINGLE.contains(&key.as_str())
+            || key == "contentSchema"
+            || key == "dependencies"
+        {
             if key == "dependencies" {
                 if let Value::Object(members) = value {
                     for (name, member) in members.iter_mut().filter(|(_, m)| !m.is_array()) {
-                        f(member, &format!("{here}/{name}"))?;
+                        f(member, &format!("{here}/{}", token(name)))?;
                     }
                 }
             } else {

@@ -9,58 +9,15 @@ use std::sync::Arc;
 
 use jsonschema::json::Node;
 use jsonschema::types::JsonType;
-use serde::Serialize;
 use serde_json::Value;
 
+pub use crate::error::{Failure, DEFAULT_MAX_ERRORS};
 use crate::finish::is_token_limit;
 use crate::hash::hex_digest;
 use crate::rescue::{rescue_code_fence, Rescue};
 use crate::response::read_output;
 use crate::rules::{check_rules, compile_rules, Rule, RuleSpec};
 use crate::schema::{compile, CompileOptions, CompiledSchema, Issue, SchemaError};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Failure {
-    Truncated,
-    Empty,
-    Unparseable,
-    NotObject,
-    Schema,
-    Rule,
-}
-
-impl Failure {
-    /// Every failure class, in pipeline order.
-    pub const ALL: [Failure; 6] = [
-        Failure::Truncated,
-        Failure::Empty,
-        Failure::Unparseable,
-        Failure::NotObject,
-        Failure::Schema,
-        Failure::Rule,
-    ];
-
-    /// The position in `ALL`.
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    pub fn parse(name: &str) -> Option<Failure> {
-        Failure::ALL.into_iter().find(|f| f.as_str() == name)
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Failure::Truncated => "truncated",
-            Failure::Empty => "empty",
-            Failure::Unparseable => "unparseable",
-            Failure::NotObject => "not_object",
-            Failure::Schema => "schema",
-            Failure::Rule => "rule",
-        }
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum OnInvalidSchema {
@@ -81,8 +38,6 @@ pub struct CheckOptions {
     /// as a forced tool call), instead of the text content.
     pub tool_name: Option<String>,
 }
-
-pub const DEFAULT_MAX_ERRORS: usize = 5;
 
 impl Default for CheckOptions {
     fn default() -> Self {
@@ -260,7 +215,10 @@ pub fn check_output(
 
 /// Why a response that carries tool calls has no output to check. Tool
 /// names are written by the model, so only plain identifiers are named.
-fn tool_calls_message(calls: &[crate::response::ToolCall], tool_name: Option<&str>) -> String {
+pub(crate) fn tool_calls_message(
+    calls: &[crate::response::ToolCall],
+    tool_name: Option<&str>,
+) -> String {
     let plain = |name: &str| {
         !name.is_empty()
             && name.len() <= 64

@@ -20,15 +20,13 @@ use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use crate::options::budgets;
 use crate::options::{
     check_options, compile_options, max_errors, reject_unknown, ArgumentError, CHECK_OPTION_NAMES,
     COMPILE_OPTION_NAMES, GUARD_OPTION_NAMES,
 };
-use crate::policy::{next_action, Attempt, RetryMode, Situation};
 use crate::redact::redact_secrets;
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
-use crate::verdict::{check_content, check_output, Failure, SchemaInput, Verdict};
+use crate::verdict::{check_content, check_output, SchemaInput, Verdict};
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -575,17 +573,24 @@ pub fn merge_usage(usages_json: &str) -> Result<JsValue, JsValue> {
     to_js(&crate::usage::merge_usage(&list))
 }
 
-/// Every option name `guardedCall` takes, as JSON text: its own and
-/// `checkOutput`'s.
+/// Every option name `guardedCall` takes, as JSON text: `{ own, check }`,
+/// its own and those it hands to each check (`checkOutput`'s).
 #[wasm_bindgen(js_name = guardOptionNames)]
 pub fn guard_option_names() -> Result<JsValue, JsValue> {
-    let names: Vec<&str> = GUARD_OPTION_NAMES
+    #[derive(Serialize)]
+    struct Names {
+        own: &'static [&'static str],
+        check: Vec<&'static str>,
+    }
+    let check = CHECK_OPTION_NAMES
         .iter()
-        .chain(&CHECK_OPTION_NAMES)
         .chain(&COMPILE_OPTION_NAMES)
         .copied()
         .collect();
-    to_js(&names)
+    to_js(&Names {
+        own: &GUARD_OPTION_NAMES,
+        check,
+    })
 }
 
 /// Which members of a response the reader copies
@@ -685,121 +690,23 @@ pub fn declared_tools(tools_json: &str) -> Result<JsValue, JsValue> {
     to_js(&declared)
 }
 
-/// Where requests declare tools (`crate::providers::tools::TOOL_PATHS`),
-/// as JSON text for the reader: `[{ path: string[], leaf }]`.
-#[wasm_bindgen(js_name = toolDeclarationPaths)]
-pub fn tool_declaration_paths() -> Result<JsValue, JsValue> {
-    to_js(&crate::providers::tools::TOOL_PATHS)
-}
-
-/// Whether a request carries tools, from what the reader found at each
-/// path of `toolDeclarationPaths`, in order: 0 nothing, 1 tools, 2 could
-/// not be read, 3 the text of a nested request, which is the string at the
-/// same index of `texts_json` (a JSON array, given only when there is one).
-#[wasm_bindgen(js_name = carriesTools)]
-pub fn carries_tools_js(
-    found: &[u8],
-    texts_json: Option<String>,
-    has_tools_option: bool,
-) -> Result<bool, JsValue> {
-    use crate::providers::tools::{carries_tools, Found};
-    let texts = match texts_json {
-        Some(text) => parse_argument("the request's nested texts", &text)?,
-        None => Value::Null,
-    };
-    let found: Vec<Found> = found
-        .iter()
-        .enumerate()
-        .map(|(i, code)| match code {
-            0 => Found::Nothing,
-            1 => Found::Tools,
-            3 => match texts.get(i).and_then(Value::as_str) {
-                Some(text) => Found::Text(text.to_owned()),
-                None => Found::Unreadable,
-            },
-            _ => Found::Unreadable,
-        })
-        .collect();
-    Ok(carries_tools(&found, has_tools_option))
-}
-
-/// The record of attempts as the wrapper keeps it:
-/// `[{ failure: string | null, errorHash: string | null }]`, oldest first.
-fn read_history(history: &Value) -> Result<Vec<Attempt<'_>>, JsValue> {
-    let bad = |what: String| coded_error("invalid_argument", &what);
-    let Some(items) = history.as_array() else {
-        return Err(bad("the attempt history must be an array".into()));
-    };
-    items
-        .iter()
-        .map(|item| {
-            let failure = match item.get("failure") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(name)) => Some(
-                    Failure::parse(name)
-                        .ok_or_else(|| bad(format!("unknown failure class \"{name}\"")))?,
-                ),
-                Some(other) => {
-                    return Err(bad(format!(
-                        "a failure class must be a string, not {other}"
-                    )))
-                }
-            };
-            Ok(Attempt {
-                failure,
-                error_hash: item.get("errorHash").and_then(Value::as_str),
-            })
-        })
-        .collect()
-}
-
-/// The next step after the last attempt in `history_json`, decided by
-/// `crate::policy::next_action`.
-#[wasm_bindgen(js_name = nextAction)]
-pub fn next_action_js(
-    history_json: &str,
-    budgets_json: &str,
-    carries_tools: bool,
-    aborted: bool,
-    deadline_passed: bool,
-    strict: bool,
-    repair: bool,
-) -> Result<JsValue, JsValue> {
-    let history = parse_argument("the attempt history", history_json)?;
-    let attempts = read_history(&history)?;
-    let Some((current, previous)) = attempts.split_last() else {
-        return Err(coded_error(
-            "invalid_argument",
-            "the attempt history is empty",
-        ));
-    };
-    let budgets_value = parse_argument("options.budgets", budgets_json)?;
-    let budgets = budgets(&budgets_value).map_err(argument_error)?;
-    let decision = next_action(
-        previous,
-        *current,
-        &budgets,
-        Situation {
-            carries_tools,
-            aborted,
-            deadline_passed,
-            strict,
-            retry: if repair {
-                RetryMode::Repair
-            } else {
-                RetryMode::Resample
-            },
-        },
-    );
-    to_js(&decision)
-}
-
-/// Throws the same error `nextAction` would for these budgets, so a
-/// mistake there costs no model call.
-#[wasm_bindgen(js_name = checkBudgets)]
-pub fn check_budgets(budgets_json: &str) -> Result<(), JsValue> {
-    let value = parse_argument("options.budgets", budgets_json)?;
-    budgets(&value).map(|_| ()).map_err(argument_error)
+/// What the wrapper reads of a request, as JSON text: `{ tools: [{ path:
+/// string[], leaf }], shape: { members: [name], text: name } }`, where
+/// requests declare tools (`crate::providers::tools::TOOL_PATHS`) and the
+/// members the provider guess for repair feedback reads, in the order the
+/// session's `shape` codes follow, with the one whose string it wants
+/// (`crate::session::SHAPE_MEMBERS`, `SHAPE_TEXT`).
+#[wasm_bindgen(js_name = requestPlan)]
+pub fn request_plan() -> Result<JsValue, JsValue> {
+    // Written around the two lists' own JSON: `json!` would serialise the
+    // tool paths into a Value first, a serialiser the wasm has no other use for.
+    let text = |e: serde_json::Error| coded_error("internal", &format!("could not build the result: {e}"));
+    let tools = serde_json::to_string(&crate::providers::tools::TOOL_PATHS).map_err(text)?;
+    let members = serde_json::to_string(&crate::session::SHAPE_MEMBERS).map_err(text)?;
+    Ok(JsValue::from_str(&format!(
+        "{{\"tools\":{tools},\"shape\":{{\"members\":{members},\"text\":\"{}\"}}}}",
+        crate::session::SHAPE_TEXT
+    )))
 }
 
 /// Feedback for a failed verdict; `schema_json` is undefined without a schema.
@@ -854,3 +761,212 @@ pub fn to_provider_schema(schema_json: &str, provider: &str) -> Result<JsValue, 
         crate::provider_schema::to_provider_schema(&schema, provider).map_err(schema_error)?;
     to_js(&converted)
 }
+
+/// A guarded call's state (`crate::session`), one per call: the wrapper
+/// steps it once per attempt and frees it when the call ends.
+#[wasm_bindgen(js_name = RawSession)]
+pub struct RawSession {
+    session: crate::session::Session,
+}
+
+fn setup_error(e: crate::session::SetupError) -> JsValue {
+    match e {
+        crate::session::SetupError::Argument(e) => argument_error(e),
+        crate::session::SetupError::Schema(e) => schema_error(e),
+    }
+}
+
+/// What the wrapper read of the request and the options, for a session,
+/// as JSON text: `{ check, strict, hasTools, retry, budgets }` as the
+/// caller gave them; `tools`, what the reader found at each of
+/// `requestPlan().tools`: 0 nothing, 1 tools, 2 could not be read, 3 the
+/// text of a nested request, which is the string at the same index of
+/// `toolTexts`; `shape`, the kind of each of `requestPlan().shape.members`
+/// as `crate::session::Kind` codes (empty when no guess is needed) and
+/// `model` the string of its `text` member; `wrapperStrict`;
+/// `appendFeedback`; and `feedbackSchema`, the schema's source when the
+/// call repairs.
+fn read_setup(setup_json: &str) -> Result<crate::session::Setup, JsValue> {
+    use crate::providers::tools::Found;
+    use crate::session::{Kind, RequestShape, Setup};
+    let mut setup = parse_argument("the guarded call's setup", setup_json)?;
+    let mut take = |key: &str| setup.get_mut(key).map_or(Value::Null, Value::take);
+    let texts = take("toolTexts");
+    let mut found = Vec::new();
+    for (i, code) in take("tools").as_array().into_iter().flatten().enumerate() {
+        found.push(match code.as_u64() {
+            Some(0) => Found::Nothing,
+            Some(1) => Found::Tools,
+            Some(3) => match texts.get(i).and_then(Value::as_str) {
+                Some(text) => Found::Text(text.to_owned()),
+                None => Found::Unreadable,
+            },
+            _ => Found::Unreadable,
+        });
+    }
+    let mut request = RequestShape {
+        model: take("model").as_str().map(str::to_owned),
+        ..RequestShape::default()
+    };
+    let shape = take("shape");
+    for (kind, code) in request.kinds.iter_mut().zip(shape.as_array().into_iter().flatten()) {
+        *kind = Kind::from_code(code.as_u64().and_then(|c| u8::try_from(c).ok()).unwrap_or(4));
+    }
+    Ok(Setup {
+        check: take("check"),
+        strict: take("strict"),
+        has_tools: take("hasTools"),
+        retry: take("retry"),
+        budgets: take("budgets"),
+        wrapper_strict: take("wrapperStrict").as_bool(),
+        tools: found,
+        request,
+        append_feedback: take("appendFeedback").as_bool().unwrap_or(false),
+        feedback_schema: take("feedbackSchema")
+            .as_str()
+            .and_then(|text| parse_schema_text(text).ok()),
+    })
+}
+
+/// A step's result for the wrapper, as JSON text: `{ verdict, action,
+/// stoppedBy, usage, at?, textStart?, textEnd?, text?, message?, warning?,
+/// lenientValue?, feedback?, appender?, summary? }`, where `at` is the index of the
+/// text the verdict's JSON lies in (at `textStart`..`textEnd`, UTF-16
+/// offsets, no end meaning the end) and `summary` comes with a final
+/// decision.
+fn step_json(session: &crate::session::Session, step: crate::session::Step, texts: &[&str]) -> Result<String, JsValue> {
+    use crate::error::Action;
+    let mut out = serde_json::Map::new();
+    let offsets = match (step.text, step.verdict.span.clone()) {
+        (Some(index), Some(span)) => texts.get(index).map(|text| (index, utf16_offsets(text, span))),
+        _ => None,
+    };
+    let mut verdict = step.verdict.to_json();
+    if offsets.is_none() {
+        if let (Value::Object(map), Some(text)) = (&mut verdict, &step.verdict.text) {
+            map.insert("text".into(), text.clone().into());
+        }
+    }
+    out.insert("verdict".into(), verdict);
+    if let Some((index, (start, end))) = offsets {
+        out.insert("at".into(), index.into());
+        out.insert("textStart".into(), start.into());
+        if let Some(end) = end {
+            out.insert("textEnd".into(), end.into());
+        }
+    }
+    out.insert("action".into(), step.decision.action.as_str().into());
+    out.insert(
+        "stoppedBy".into(),
+        step.decision.stopped_by.map(|r| r.as_str()).into(),
+    );
+    out.insert("usage".into(), step.usage);
+    // With feedback, the built-in appender's name, when the caller gave none.
+    let appender = step
+        .feedback
+        .as_ref()
+        .and(session.feedback_shape())
+        .map(|shape| shape.as_str().to_owned());
+    for (key, value) in [
+        ("message", step.message),
+        ("warning", step.warning),
+        ("feedback", step.feedback),
+        ("appender", appender),
+    ] {
+        if let Some(value) = value {
+            out.insert(key.into(), value.into());
+        }
+    }
+    if step.lenient_value {
+        out.insert("lenientValue".into(), true.into());
+    }
+    if !matches!(step.decision.action, Action::Resample | Action::Repair) {
+        out.insert("summary".into(), session.summary(step.decision.stopped_by));
+    }
+    serde_json::to_string(&Value::Object(out))
+        .map_err(|e| coded_error("internal", &format!("could not build the result: {e}")))
+}
+
+#[wasm_bindgen(js_class = RawSession)]
+impl RawSession {
+    /// A session (see [`read_setup`]) compiling `schema_json` itself (""
+    /// for a schema that could not be read, which degrades or throws as the
+    /// options say), or, when it is not given, one that `useValidator`
+    /// gives its schema.
+    #[wasm_bindgen(constructor)]
+    pub fn new(setup_json: &str, schema_json: Option<String>) -> Result<RawSession, JsValue> {
+        let setup = read_setup(setup_json)?;
+        let made = match schema_json {
+            None => crate::session::Session::new(setup, Ok(SchemaInput::None)),
+            Some(text) => {
+                let value = parse_schema_text(&text);
+                let schema = value.as_ref().map(SchemaInput::Json).map_err(Clone::clone);
+                crate::session::Session::new(setup, schema)
+            }
+        };
+        let session = made.map_err(setup_error)?;
+        Ok(RawSession { session })
+    }
+
+    /// Checks against `validator` from now on (a session made without a schema).
+    #[wasm_bindgen(js_name = useValidator)]
+    pub fn use_validator(&mut self, validator: &RawValidator) {
+        self.session.use_compiled(Arc::clone(&validator.compiled));
+    }
+
+    /// Checks the response the wrapper wrote into the input buffer (see
+    /// `crate::providers::read::read_step`) and decides; the result as
+    /// [`step_json`] writes it. With `unchecked`, only counts the usage
+    /// there, of an attempt whose response will not be checked, and
+    /// returns "".
+    pub fn step(
+        &mut self,
+        copy_start: usize,
+        copy_len: usize,
+        aborted: bool,
+        deadline_passed: bool,
+        unchecked: bool,
+    ) -> Result<String, JsValue> {
+        INPUT.with(|input| {
+            let buffer = input.borrow();
+            let unreadable =
+                || coded_error("internal", "the response could not be read from the input buffer");
+            let whole = buffer
+                .get(..copy_start.saturating_add(copy_len))
+                .and_then(|bytes| simdutf8::basic::from_utf8(bytes).ok())
+                .ok_or_else(unreadable)?;
+            let (texts, copy, usage) =
+                crate::providers::read::read_step(whole, copy_start).ok_or_else(unreadable)?;
+            if unchecked {
+                self.session.record_unchecked(&usage);
+                return Ok(String::new());
+            }
+            let output = crate::session::Output {
+                copy,
+                texts: texts.clone(),
+            };
+            let step = self
+                .session
+                .step(output, &usage, aborted, deadline_passed)
+                .map_err(schema_error)?;
+            step_json(&self.session, step, &texts)
+        })
+    }
+
+    /// `crate::session::Session::summary`, as JSON text. With `deadline_ms`
+    /// (the option as JavaScript writes it) and `running` (the attempt
+    /// still waiting), the summary of a call whose deadline passed: stopped
+    /// by the deadline, with the rejection's `message`.
+    pub fn summary(&self, deadline_ms: Option<String>, running: u32) -> Result<String, JsValue> {
+        let stopped_by = deadline_ms.as_ref().map(|_| crate::error::StopReason::Deadline);
+        let mut summary = self.session.summary(stopped_by);
+        if let (Some(ms), Value::Object(map)) = (deadline_ms, &mut summary) {
+            let running = usize::try_from(running).unwrap_or(usize::MAX);
+            map.insert("message".into(), self.session.deadline_message(&ms, running).into());
+        }
+        serde_json::to_string(&summary)
+            .map_err(|e| coded_error("internal", &format!("could not build the result: {e}")))
+    }
+}
+
+

@@ -9,7 +9,7 @@
 //! response: it walks it by property access along these plans and hands the
 //! core a copy of just the members listed here. `response.rs`, `finish.rs`
 //! and `usage.rs` then read that copy exactly as they would read the whole
-//! response; `read/tests.rs` holds that equality for every shape they read.
+//! response; `src/providers/read/tests.rs` holds that equality for every shape they read.
 //!
 //! A plan is a tree of [`Node`]s. At a node the reader takes the live value
 //! and copies:
@@ -409,17 +409,47 @@ const TEXT_REFERENCE: &str = "\u{0}";
 /// never look inside the answer text, so it stays where it is, uncopied.
 #[must_use]
 pub fn read_copy(whole: &str, copy_start: usize) -> Option<(Vec<&str>, serde_json::Value)> {
+    let (texts, mut parts) = read_parts(whole, copy_start, 2)?;
+    let mut copy = parts.pop()?;
+    stand_in(&mut copy, texts.len(), 0)?;
+    Some((texts, copy))
+}
+
+/// What a guarded call's step finds in the input buffer: the strings, as
+/// for [`read_copy`], and at `copy_start` the JSON text
+/// `[[byte length of each string], copy, usage]`. Gives the strings, the
+/// copy with its references as they are (see [`with_stand_ins`] and
+/// [`with_texts`]) and the usage.
+#[must_use]
+pub fn read_step(
+    whole: &str,
+    copy_start: usize,
+) -> Option<(Vec<&str>, serde_json::Value, serde_json::Value)> {
+    let (texts, mut parts) = read_parts(whole, copy_start, 3)?;
+    let usage = parts.pop()?;
+    let copy = parts.pop()?;
+    Some((texts, copy, usage))
+}
+
+/// The strings at the start of `whole` and the other `count - 1` members of
+/// the array at `copy_start`, whose first member lists the strings' lengths.
+fn read_parts(
+    whole: &str,
+    copy_start: usize,
+    count: usize,
+) -> Option<(Vec<&str>, Vec<serde_json::Value>)> {
     // Read as a Value, whose parser the crate has anyway: a typed parse of
-    // the pair would add its own code to the wasm.
-    let serde_json::Value::Array(mut pair) = serde_json::from_str(whole.get(copy_start..)?).ok()?
+    // the array would add its own code to the wasm.
+    let serde_json::Value::Array(mut parts) =
+        serde_json::from_str(whole.get(copy_start..)?).ok()?
     else {
         return None;
     };
-    if pair.len() != 2 {
+    if parts.len() != count {
         return None;
     }
-    let mut copy = pair.pop()?;
-    let lengths = pair.pop()?;
+    let rest = parts.split_off(1);
+    let lengths = parts.pop()?;
     let lengths = lengths.as_array()?;
     let mut texts = Vec::with_capacity(lengths.len());
     let mut at = 0usize;
@@ -431,13 +461,43 @@ pub fn read_copy(whole: &str, copy_start: usize) -> Option<(Vec<&str>, serde_jso
         texts.push(whole.get(at..end)?);
         at = end;
     }
-    stand_in(&mut copy, texts.len(), 0)?;
-    Some((texts, copy))
+    Some((texts, rest))
+}
+
+/// The copy with each reference `{"\u0000": i}` replaced by its stand-in,
+/// as [`read_copy`] gives it; `None` for a reference to none of `count`
+/// strings, or a copy deeper than any plan.
+#[must_use]
+pub fn with_stand_ins(copy: &serde_json::Value, count: usize) -> Option<serde_json::Value> {
+    let mut copy = copy.clone();
+    stand_in(&mut copy, count, 0)?;
+    Some(copy)
+}
+
+/// The copy with each reference replaced by the string it refers to: the
+/// response as the readers would see it whole; `None` as for
+/// [`with_stand_ins`].
+#[must_use]
+pub fn with_texts(copy: &serde_json::Value, texts: &[&str]) -> Option<serde_json::Value> {
+    let mut copy = copy.clone();
+    replace_references(&mut copy, texts.len(), Some(texts), 0)?;
+    Some(copy)
 }
 
 /// Replaces each text reference with its stand-in; `None` for a reference
 /// to no string, or a copy deeper than any plan.
 fn stand_in(value: &mut serde_json::Value, count: usize, depth: usize) -> Option<()> {
+    replace_references(value, count, None, depth)
+}
+
+/// Replaces each reference to one of `count` strings with the string
+/// itself when `texts` are given, else with its stand-in.
+fn replace_references(
+    value: &mut serde_json::Value,
+    count: usize,
+    texts: Option<&[&str]>,
+    depth: usize,
+) -> Option<()> {
     use serde_json::Value;
     if depth > 64 {
         return None;
@@ -448,15 +508,18 @@ fn stand_in(value: &mut serde_json::Value, count: usize, depth: usize) -> Option
                 let index = usize::try_from(index.as_u64()?)
                     .ok()
                     .filter(|i| *i < count)?;
-                *value = Value::String(format!("{TEXT_REFERENCE}{index}"));
+                *value = Value::String(match texts {
+                    Some(texts) => (*texts.get(index)?).to_owned(),
+                    None => format!("{TEXT_REFERENCE}{index}"),
+                });
                 return Some(());
             }
             map.values_mut()
-                .try_for_each(|member| stand_in(member, count, depth + 1))
+                .try_for_each(|member| replace_references(member, count, texts, depth + 1))
         }
         Value::Array(items) => items
             .iter_mut()
-            .try_for_each(|item| stand_in(item, count, depth + 1)),
+            .try_for_each(|item| replace_references(item, count, texts, depth + 1)),
         _ => Some(()),
     }
 }

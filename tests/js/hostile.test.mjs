@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import * as guard from "../../pkg/node.mjs";
 import * as facade from "../../pkg/facade.mjs";
 import { HEX64, rejected, thrown } from "./fixtures.mjs";
+import { badPropertyNames, hostileSet, manyRequired, sharedReferenceTree } from "./hostile-schemas.mjs";
 
 function nested(depth, leaf, wrap) {
   let value = leaf;
@@ -504,5 +505,125 @@ describe("one budget for all of a check's pattern work", { timeout: 60000 }, () 
     assert.match(result.errors[0].message, RAN_OUT);
     assert.ok(validateMs < BOUND_MS, `validate took ${validateMs.toFixed(0)} ms`);
     assert.deepEqual(validator.validate([costly]), { valid: true, errors: [], moreErrors: false });
+  });
+});
+
+/** The fastest of `runs` calls of `fn`, in milliseconds, and its last result. */
+function fastest(fn, runs = 3) {
+  let best = Infinity;
+  let result;
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    result = fn();
+    best = Math.min(best, performance.now() - started);
+  }
+  return { ms: best, result };
+}
+
+/** Checks `made.text` against `made.schema`, timing the check and isValid on the same response. */
+function measure(made, runs = 3) {
+  const validator = guard.compileSchema(made.schema);
+  const value = JSON.parse(made.text);
+  const isValid = fastest(() => validator.isValid(value), runs);
+  assert.equal(isValid.result, false);
+  const memoryBefore = guard.wasmMemoryBytes();
+  const check = fastest(() => guard.checkOutput(made.text, validator), runs);
+  return { isValidMs: isValid.ms, checkMs: check.ms, verdict: check.result, grew: guard.wasmMemoryBytes() - memoryBefore };
+}
+
+function boundedIssues(verdict) {
+  assert.equal(verdict.failure, "schema");
+  assert.ok(verdict.errors.length >= 1 && verdict.errors.length <= 5);
+  for (const issue of verdict.errors) assert.ok(issue.message.length <= 1000, `a ${issue.message.length}-character message`);
+  assert.ok(JSON.stringify(verdict).length < 20000, `a ${JSON.stringify(verdict).length}-byte verdict`);
+}
+
+// Each took seconds to minutes, or never finished, before collection was
+// bounded; the bounds are about 10x what they take now on a loaded machine.
+describe("collecting the issues of a hostile response costs little", { timeout: 60000 }, () => {
+  test("8,000 property names that break propertyNames", () => {
+    const { checkMs, verdict, grew } = measure(badPropertyNames(8000), 1);
+    boundedIssues(verdict);
+    assert.equal(verdict.errors[0].code, "propertyNames");
+    assert.ok(verdict.moreErrors);
+    assert.ok(checkMs < 2000, `${checkMs} ms`);
+    assert.ok(grew < 16 << 20, `wasm memory grew by ${grew} bytes`);
+    innocentChecksHold();
+  });
+
+  test("an anyOf and a oneOf of two $refs to the next, 16 levels deep", () => {
+    for (const applicator of ["anyOf", "oneOf"]) {
+      const { isValidMs, checkMs, verdict } = measure(sharedReferenceTree(applicator, 16), 1);
+      boundedIssues(verdict);
+      assert.deepEqual(verdict.errors.map((e) => [e.path, e.code]), [["/x", applicator]]);
+      assert.match(verdict.errors[0].message, /^The value at \/x must match (at least|exactly) one alternative/);
+      assert.ok(checkMs < 2000 + 10 * isValidMs, `${applicator}: ${checkMs} ms, isValid ${isValidMs} ms`);
+    }
+    innocentChecksHold();
+  });
+
+  test("an allOf of two $refs to the next, 22 and 40 levels deep", () => {
+    for (const levels of [22, 40]) {
+      const { checkMs, verdict } = measure(sharedReferenceTree("allOf", levels), 1);
+      boundedIssues(verdict);
+      assert.deepEqual(verdict.errors.map((e) => [e.path, e.schemaPath, e.message]), [["/x", `/$defs/d${levels}/type`, "The value at /x must be a string."]]);
+      assert.equal(verdict.moreErrors, false);
+      assert.ok(checkMs < 1000, `${levels} levels: ${checkMs} ms`);
+    }
+    innocentChecksHold();
+  });
+
+  test("40 levels of anyOf, oneOf or allOf over two $refs: rejected once the check's references run out, never accepted undecided", () => {
+    // 2^40 paths: before the reference budget, isValid alone never finished.
+    const ranOut = (verdict) => {
+      assert.equal(verdict.ok, false);
+      assert.equal(verdict.failure, "schema");
+      assert.deepEqual(verdict.errors.map((e) => [e.path, e.code]), [["", "$ref"]]);
+      assert.match(verdict.errors[0].message, /references would be followed more than 10000000 times for this response \(the check's budget\)/);
+    };
+    const cases = [
+      sharedReferenceTree("anyOf", 40),
+      sharedReferenceTree("oneOf", 40),
+      // A valid value walks every path of an allOf tree.
+      sharedReferenceTree("allOf", 40, { type: "object" }),
+    ];
+    // `not` over a walk the budget cut short would read "not false": valid.
+    const negated = sharedReferenceTree("anyOf", 40);
+    negated.schema.properties.x = { not: { $ref: "#/$defs/d0" } };
+    cases.push(negated);
+    for (const made of cases) {
+      const validator = guard.compileSchema(made.schema);
+      const { ms, result } = fastest(() => guard.checkOutput(made.text, validator), 1);
+      ranOut(result);
+      assert.ok(ms < 20000, `${ms} ms`);
+      assert.equal(validator.isValid(JSON.parse(made.text)), false);
+      innocentChecksHold();
+    }
+  });
+
+  test("30,000 required names against 30,000 other members", () => {
+    const { checkMs, verdict } = measure(manyRequired(30000), 1);
+    boundedIssues(verdict);
+    assert.deepEqual(verdict.errors.map((e) => e.message), [0, 1, 2, 3, 4].map((i) => `The response is missing the required property "r${i}".`));
+    assert.ok(verdict.moreErrors);
+    assert.ok(checkMs < 2000, `${checkMs} ms`);
+    innocentChecksHold();
+  });
+
+  test("over hostile schemas, a check costs a small multiple of isValid, and the next normal check is normal", () => {
+    const slow = [];
+    for (const made of hostileSet()) {
+      const { isValidMs, checkMs, verdict } = measure(made, 2);
+      boundedIssues(verdict);
+      // Beyond isValid, which may stop at the first of many failing members:
+      // reading the text and visiting every failing member once (linear in
+      // the response), then writing at most 5 issues. Before collection was
+      // bounded, these took seconds to minutes, or never finished.
+      const beyond = checkMs - isValidMs;
+      const allowed = 10 * isValidMs + 0.01 * made.text.length + 100;
+      if (beyond > allowed) slow.push(`${made.label}: check ${checkMs.toFixed(1)} ms, isValid ${isValidMs.toFixed(1)} ms, allowed ${allowed.toFixed(0)} ms beyond`);
+      innocentChecksHold();
+    }
+    assert.deepEqual(slow, []);
   });
 });

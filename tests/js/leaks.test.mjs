@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { getEventListeners } from "node:events";
 import * as guard from "../../pkg/node.mjs";
+import { liveSessions } from "../../pkg/facade.mjs";
 
 const PACKAGE_URL = new URL("../../pkg/node.mjs", import.meta.url).href;
 const IS_BUN = typeof globalThis.Bun !== "undefined";
@@ -208,4 +209,34 @@ describe("guardedCall leaves nothing behind", () => {
       assert.equal(timers(), baseline, `timers still running: ${timers() - baseline}`);
     },
   );
+
+  test("every way a call ends frees its session in the core", async () => {
+    const baseline = liveSessions();
+    const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const ok = () => response('{"n":1}');
+    const endings = [
+      ["accepted", async () => ok(), {}],
+      ["rejected", async () => response("no"), {}],
+      ["lenient", async () => response("no"), { strict: false }],
+      ["callModel throws", async () => { throw new Error("503"); }, {}],
+      ["onAttempt throws", async () => ok(), { onAttempt: () => { throw new Error("sink down"); } }],
+      ["usage throws", async () => ok(), { usage: () => { throw new Error("meter down"); } }],
+      ["read throws", async () => ok(), { read: () => { throw new Error("reader down"); } }],
+      ["the output cannot be read", async () => ok(), { read: () => revoked }],
+      ["appendFeedback throws", async () => response("no"), { retry: "repair", appendFeedback: () => { throw new Error("no"); } }],
+      ["the deadline passes", () => new Promise((resolve) => setTimeout(() => resolve(ok()), 200)), { deadlineMs: 5 }],
+      ["aborted", async () => response("no"), { signal: AbortSignal.abort() }],
+    ];
+    for (const [name, callModel, options] of endings) {
+      for (let i = 0; i < 20; i++) {
+        await guard.guardedCall({ messages: [] }, callModel, { schema: SCHEMA, ...options }).catch(() => undefined);
+      }
+      assert.equal(liveSessions(), baseline, `${name}: sessions left alive`);
+    }
+    // A mistake in the options makes no session, or frees it.
+    await guard.guardedCall({ messages: [] }, async () => ok(), { schema: SCHEMA, budgets: { total: -1 } }).catch(() => undefined);
+    await guard.guardedCall({}, async () => ok(), { schema: SCHEMA, retry: "repair" }).catch(() => undefined);
+    assert.equal(liveSessions(), baseline);
+  });
 });

@@ -99,6 +99,30 @@ describe("trap recovery", () => {
     assert.equal(guard.checkOutput('{"city":"Oslo"}', SCHEMA).ok, true);
   });
 
+  test("a trap between two attempts stops the guarded call with a typed error, then calls work", async () => {
+    let n = 0;
+    const callModel = async () => {
+      n += 1;
+      if (n === 2) trap();
+      return { content: n === 1 ? "not json" : '{"city":"Lima"}' };
+    };
+    let error;
+    try {
+      await guard.guardedCall({ messages: [] }, callModel, { schema: SCHEMA });
+    } catch (e) {
+      error = e;
+    }
+    assert.equal(n, 2, "the resample was made");
+    assert.ok(error instanceof Error, "the call must not succeed on a session of the dead instance");
+    assert.equal(error.code, "internal");
+    assert.match(error.message, /re-instantiated/);
+    // The session of the dead instance was let go, and the next call works.
+    assert.equal(facade.liveSessions(), 0);
+    const result = await guard.guardedCall({ messages: [] }, async () => ({ content: '{"city":"Lima"}' }), { schema: SCHEMA });
+    assert.deepEqual(result.value, { city: "Lima" });
+    assert.equal(facade.liveSessions(), 0);
+  });
+
   test("guardedCall works after a trap", async () => {
     trap();
     const result = await guard.guardedCall({ messages: [] }, async () => ({ content: '{"city":"Lima"}' }), { schema: SCHEMA });

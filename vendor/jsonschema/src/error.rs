@@ -1396,8 +1396,12 @@ impl fmt::Display for ValidationError<'_> {
                 write!(f, r#"{} is not a "{}""#, self.instance(), format)
             }
             ValidationErrorKind::AdditionalItems { limit } => {
+                // A representation may report its errors without a copy of the instance (see
+                // `Node::lazy_value`): then there are no items to name.
+                let Some(array) = self.instance().as_array() else {
+                    return f.write_str("Additional items are not allowed");
+                };
                 f.write_str("Additional items are not allowed (")?;
-                let array = self.instance().as_array().expect("Always valid");
                 let mut iter = array.iter().skip(*limit);
 
                 if let Some(item) = iter.next() {
@@ -1408,7 +1412,7 @@ impl fmt::Display for ValidationError<'_> {
                     write!(f, "{item}")?;
                 }
 
-                write_unexpected_suffix(f, array.len() - limit)
+                write_unexpected_suffix(f, array.len().saturating_sub(*limit))
             }
             ValidationErrorKind::AdditionalProperties { unexpected } => {
                 f.write_str("Additional properties are not allowed (")?;

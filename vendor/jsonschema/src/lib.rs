@@ -1330,7 +1330,7 @@ pub mod json {
     #[cfg(feature = "conformance")]
     pub use jsonschema_value::conformance;
     pub use jsonschema_value::{
-        cmp, unique, Array, Json, JsonNumber, Node, NodeIdentity, Object, SerdeJson,
+        cmp, unique, Array, Json, JsonNumber, LazyInstance, Node, NodeIdentity, Object, SerdeJson,
     };
     #[cfg(feature = "pyo3")]
     pub use jsonschema_value::{
@@ -1366,7 +1366,7 @@ mod validator;
 pub use canonical::CanonicalizationError;
 pub use pattern_budget::{
     begin_pattern_budget, end_pattern_budget, outside_pattern_budget, pattern_steps_left,
-    with_pattern_budget,
+    reference_refused, with_pattern_budget, REFERENCES_PER_BUDGET,
 };
 pub use error::{
     ErrorIterator, MaskedValidationError, ValidationError, ValidationErrorParts, ValidationErrors,

@@ -1067,6 +1067,12 @@ impl<F: Json> Validate<F> for SchemaNode<F> {
         ctx: &mut ValidationContext,
         errors: &mut Vec<ValidationError<'i>>,
     ) {
+        // Only a node held in more than one place can be reached twice for one instance node.
+        if (Arc::strong_count(&self.inner) > 1 || Arc::weak_count(&self.inner) > 0)
+            && ctx.collected_before(Arc::as_ptr(&self.inner) as usize, instance.identity())
+        {
+            return;
+        }
         match &self.inner.validators {
             NodeValidators::Keyword(kvs) => {
                 for (entry, metadata) in kvs.validators.as_slice().iter().zip(&kvs.metadata) {

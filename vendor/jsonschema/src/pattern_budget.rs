@@ -4,11 +4,56 @@
 //! The backtrack limit bounds each match on its own, so a value with many subjects that each
 //! match just under it (array items, object keys, the same instance checked by several
 //! validators) costs that much once per subject. A budget bounds them all together.
+//!
+//! The same budget bounds the references validation follows: subschemas that refer to shared
+//! subschemas (each `anyOf` branch a `$ref` to the next level, say) make the number of
+//! references followed exponential in the schema's size, whatever the instance.
 use std::cell::Cell;
+
+/// References validation may follow inside one budget. Ordinary schemas follow a few per
+/// instance value; a 2,000-row response whose rows each refer to a row schema follows
+/// thousands. Following this many takes about a second in a WebAssembly build.
+pub const REFERENCES_PER_BUDGET: usize = 10_000_000;
 
 thread_local! {
     /// Steps left in the budget in force on this thread; `None` outside [`with_pattern_budget`].
     static STEPS_LEFT: Cell<Option<usize>> = const { Cell::new(None) };
+    /// References left to follow in the budget in force; `None` outside one.
+    static REFERENCES_LEFT: Cell<Option<usize>> = const { Cell::new(None) };
+    /// Whether a reference was left unfollowed because none were left.
+    static REFERENCE_REFUSED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Starts the reference allowance of a budget, or ends it (`None`).
+fn set_references(allowance: Option<usize>) {
+    REFERENCES_LEFT.with(|left| left.set(allowance));
+    REFERENCE_REFUSED.with(|refused| refused.set(false));
+}
+
+/// Spends one reference from the budget in force, if any: `false` when none is left, and the
+/// reference must not be followed. Validation then cannot say what the instance is: `is_valid`
+/// is `false`, and the errors are incomplete; [`reference_refused`] tells the caller so.
+#[inline]
+pub(crate) fn follow_reference() -> bool {
+    REFERENCES_LEFT.with(|left| match left.get() {
+        None => true,
+        Some(0) => {
+            REFERENCE_REFUSED.with(|refused| refused.set(true));
+            false
+        }
+        Some(n) => {
+            left.set(Some(n - 1));
+            true
+        }
+    })
+}
+
+/// Whether validation inside the budget in force left a reference unfollowed because the
+/// budget had none left: its outcome is then `false` without being decided, and its errors
+/// are not the instance's.
+#[must_use]
+pub fn reference_refused() -> bool {
+    REFERENCE_REFUSED.with(Cell::get)
 }
 
 /// Runs `run` with one allowance of `steps` steps of pattern-matching work for every `pattern`
@@ -35,9 +80,11 @@ pub fn with_pattern_budget<T>(steps: usize, run: impl FnOnce() -> T) -> T {
     impl Drop for End {
         fn drop(&mut self) {
             STEPS_LEFT.with(|left| left.set(None));
+            set_references(None);
         }
     }
     STEPS_LEFT.with(|left| left.set(Some(steps)));
+    set_references(Some(REFERENCES_PER_BUDGET));
     let _end = End;
     run()
 }
@@ -48,11 +95,13 @@ pub fn with_pattern_budget<T>(steps: usize, run: impl FnOnce() -> T) -> T {
 /// any budget in force.
 pub fn begin_pattern_budget(steps: usize) {
     STEPS_LEFT.with(|left| left.set(Some(steps)));
+    set_references(Some(REFERENCES_PER_BUDGET));
 }
 
 /// Ends the budget in force, whoever started it.
 pub fn end_pattern_budget() {
     STEPS_LEFT.with(|left| left.set(None));
+    set_references(None);
 }
 
 /// Runs `run` outside the budget in force, if any: its matches spend nothing from it, and only
@@ -60,13 +109,19 @@ pub fn end_pattern_budget() {
 /// left, such as building a validator that outlives the budget.
 pub fn outside_pattern_budget<T>(run: impl FnOnce() -> T) -> T {
     /// Puts the budget back however `run` leaves.
-    struct Restore(Option<usize>);
+    struct Restore(Option<usize>, Option<usize>, bool);
     impl Drop for Restore {
         fn drop(&mut self) {
             STEPS_LEFT.with(|left| left.set(self.0));
+            REFERENCES_LEFT.with(|left| left.set(self.1));
+            REFERENCE_REFUSED.with(|refused| refused.set(self.2));
         }
     }
-    let _restore = Restore(STEPS_LEFT.with(Cell::take));
+    let _restore = Restore(
+        STEPS_LEFT.with(Cell::take),
+        REFERENCES_LEFT.with(Cell::take),
+        REFERENCE_REFUSED.with(Cell::get),
+    );
     run()
 }
 

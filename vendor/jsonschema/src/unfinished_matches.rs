@@ -103,16 +103,17 @@ impl MatchFailure {
         } = self.site;
         let root = root().into_cow();
         let (instance_path, instance) = match instance_path {
+            // A representation may report its errors without a copy of the instance (see
+            // `Node::lazy_value`), so the site need not be found in what `root` gives.
             Some(path) => {
                 let instance = match root {
-                    Cow::Borrowed(root) => Cow::Borrowed(
-                        root.pointer(path.as_str())
-                            .expect("the match site is inside the instance"),
-                    ),
+                    Cow::Borrowed(root) => root
+                        .pointer(path.as_str())
+                        .map_or(Cow::Owned(serde_json::Value::Null), Cow::Borrowed),
                     Cow::Owned(root) => Cow::Owned(
                         root.pointer(path.as_str())
-                            .expect("the match site is inside the instance")
-                            .clone(),
+                            .cloned()
+                            .unwrap_or(serde_json::Value::Null),
                     ),
                 };
                 (path, instance)

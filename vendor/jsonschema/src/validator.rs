@@ -15,7 +15,7 @@ use crate::{
     unfinished_matches::{self, assume_each_outcome, MatchAssumptions, MatchSite},
     Draft, Json, Node, NodeIdentity, SerdeJson, ValidationError, ValidationOptions,
 };
-use ahash::AHashMap;
+use ahash::{AHashMap, AHashSet};
 use referencing::Uri;
 use serde_json::Value;
 
@@ -120,6 +120,26 @@ struct LazyState {
     /// path: from when the guard outgrows `SCANNED_GUARD_ENTRIES` until it shrinks to
     /// `COUNTED_GUARD_FLOOR`.
     guarded_instances: Option<AHashMap<NodeIdentity, u32>>,
+    /// What bounds the work of [`Validator::iter_errors_bounded`]; `None` for every other run.
+    bounded: Option<BoundedCollection>,
+}
+
+/// The state of one [`Validator::iter_errors_bounded`] run.
+struct BoundedCollection {
+    /// The list of errors being collected now, by number: a new one for each list whose errors
+    /// do not flow into the list around it (a branch of an `anyOf` context, the errors of one
+    /// property name).
+    list: u64,
+    /// Lists numbered so far.
+    lists: u64,
+    /// Shared subschemas that added their errors for an instance node to a list already, as
+    /// `(list, subschema, instance)`.
+    collected: AHashSet<(u64, usize, NodeIdentity)>,
+    /// Branches whose errors the contexts below one error may collect, in all.
+    context_branches: usize,
+    /// Branches the contexts of the error being built may still collect; `None` outside any
+    /// context.
+    remaining: Option<usize>,
 }
 
 /// Runs `run` in a fresh context that assumes the outcomes in `matches`.
@@ -229,6 +249,105 @@ impl ValidationContext {
     #[inline(never)]
     fn create_lazy(&mut self) {
         *self.lazy.0 = Some(Box::default());
+    }
+
+    #[inline]
+    fn bounded(&mut self) -> Option<&mut BoundedCollection> {
+        self.lazy.0.as_mut().and_then(|lazy| lazy.bounded.as_mut())
+    }
+
+    /// Whether the subschema `node_id`, which more than one place refers to, already added its
+    /// errors for the instance node `identity` to the list being collected; only ever under
+    /// [`Validator::iter_errors_bounded`]. A second visit would add the same errors again (the
+    /// same instance location, keyword and schema location), differing only in evaluation path.
+    #[inline]
+    pub(crate) fn collected_before(
+        &mut self,
+        node_id: usize,
+        identity: Option<NodeIdentity>,
+    ) -> bool {
+        let Some(bounded) = self.bounded() else {
+            return false;
+        };
+        let Some(identity) = identity else {
+            return false;
+        };
+        !bounded.collected.insert((bounded.list, node_id, identity))
+    }
+
+    /// Runs `collect` with a list of its own: its errors do not flow into the list around it, so
+    /// a subschema that added errors there adds them here too. Instance nodes made for the run
+    /// alone (a property name's) never meet a node of another list with the same identity.
+    pub(crate) fn in_own_list<T>(&mut self, collect: impl FnOnce(&mut Self) -> T) -> T {
+        let Some(bounded) = self.bounded() else {
+            return collect(self);
+        };
+        let around = bounded.list;
+        bounded.lists += 1;
+        bounded.list = bounded.lists;
+        let result = collect(self);
+        if let Some(bounded) = self.bounded() {
+            bounded.list = around;
+        }
+        result
+    }
+
+    /// The errors of each of `schemas`, for the context of an `anyOf`/`oneOf` error at `instance`.
+    ///
+    /// Under [`Validator::iter_errors_bounded`], a branch keeps only its first error, and the
+    /// contexts below one error collect no more branches in all than that run allows: a context
+    /// that would pass the bound holds an empty list for every branch instead.
+    pub(crate) fn branch_errors<'i, F: Json>(
+        &mut self,
+        schemas: &[SchemaNode<F>],
+        instance: &F::Node<'i>,
+        location: &LazyLocation,
+        tracker: Option<&RefTracker>,
+    ) -> Vec<Vec<ValidationError<'i>>> {
+        let Some(bounded) = self.bounded() else {
+            return schemas
+                .iter()
+                .map(|schema| {
+                    let mut branch = Vec::new();
+                    schema.collect_errors(instance, location, tracker, self, &mut branch);
+                    branch
+                })
+                .collect();
+        };
+        let outermost = bounded.remaining.is_none();
+        let remaining = bounded.remaining.unwrap_or(bounded.context_branches);
+        if remaining < schemas.len() {
+            return schemas.iter().map(|_| Vec::new()).collect();
+        }
+        bounded.remaining = Some(remaining - schemas.len());
+        let branches = schemas
+            .iter()
+            .map(|schema| {
+                self.in_own_list(|ctx| {
+                    let mut branch = Vec::new();
+                    schema.collect_errors(instance, location, tracker, ctx, &mut branch);
+                    branch.truncate(1);
+                    branch
+                })
+            })
+            .collect();
+        if outermost {
+            if let Some(bounded) = self.bounded() {
+                bounded.remaining = None;
+            }
+        }
+        branches
+    }
+
+    /// Starts a [`Validator::iter_errors_bounded`] run.
+    fn bound_collection(&mut self, context_branches: usize) {
+        self.lazy().bounded = Some(BoundedCollection {
+            list: 0,
+            lists: 0,
+            collected: AHashSet::new(),
+            context_branches,
+            remaining: None,
+        });
     }
 
     /// Holds every node of the tree the `evaluate` path builds.
@@ -880,7 +999,7 @@ impl<F: Json> Validator<F> {
         match ctx.matches {
             None => result,
             Some(first) => self
-                .errors_under_every_outcome(&instance, *first)
+                .errors_under_every_outcome(&instance, *first, None)
                 .into_iter()
                 .next()
                 .map_or(Ok(()), Err),
@@ -895,7 +1014,33 @@ impl<F: Json> Validator<F> {
         self.root
             .collect_errors(&instance, &LazyLocation::new(), None, &mut ctx, &mut errors);
         if let Some(first) = ctx.matches {
-            errors = self.errors_under_every_outcome(&instance, *first);
+            errors = self.errors_under_every_outcome(&instance, *first, None);
+        }
+        ErrorIterator::from_iterator(errors.into_iter())
+    }
+    /// Like [`Validator::iter_errors`], for callers that read where each error is and what it
+    /// says, but not its evaluation path; the work is bounded where `iter_errors` can take time
+    /// exponential in the size of the schema:
+    ///
+    /// - a subschema that more than one place refers to adds its errors for an instance node to
+    ///   a list once: where `iter_errors` reaches it again (through a second reference, say), it
+    ///   would add the same errors again, differing only in evaluation path;
+    /// - in the context of an `anyOf`/`oneOf` error, each branch holds only its first error, and
+    ///   the contexts below one error collect at most `context_branches` branches in all: a
+    ///   context that would collect more holds an empty list for each branch instead.
+    #[must_use]
+    pub fn iter_errors_bounded<'i>(
+        &'i self,
+        instance: F::Node<'i>,
+        context_branches: usize,
+    ) -> ErrorIterator<'i> {
+        let mut ctx = ValidationContext::new();
+        ctx.bound_collection(context_branches);
+        let mut errors = Vec::new();
+        self.root
+            .collect_errors(&instance, &LazyLocation::new(), None, &mut ctx, &mut errors);
+        if let Some(first) = ctx.matches {
+            errors = self.errors_under_every_outcome(&instance, *first, Some(context_branches));
         }
         ErrorIterator::from_iterator(errors.into_iter())
     }
@@ -926,10 +1071,14 @@ impl<F: Json> Validator<F> {
         &self,
         instance: &F::Node<'i>,
         first: MatchAssumptions,
+        context_branches: Option<usize>,
     ) -> Vec<ValidationError<'i>> {
         let outcomes = assume_each_outcome(
             |matches| {
                 in_context(matches, |ctx| {
+                    if let Some(context_branches) = context_branches {
+                        ctx.bound_collection(context_branches);
+                    }
                     let mut errors = Vec::new();
                     self.root.collect_errors(
                         instance,
@@ -963,7 +1112,7 @@ impl<F: Json> Validator<F> {
             // What the instance evaluates to depends on the unfinished matches; only the errors
             // shared by every outcome are known.
             Some(first) => {
-                Self::evaluation_from_errors(self.errors_under_every_outcome(&instance, *first))
+                Self::evaluation_from_errors(self.errors_under_every_outcome(&instance, *first, None))
             }
         }
     }

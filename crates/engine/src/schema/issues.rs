@@ -37,6 +37,15 @@ pub struct Issue {
 /// and whether more exist: exactly the head of the full list sorted by
 /// instance path (array indices numerically), then code.
 ///
+/// The full list is jsonschema's, collected with the work bounded whatever
+/// the applicators (`Validator::iter_errors_bounded`, a vendored addition):
+/// a subschema that several references lead to adds its errors for a value
+/// once (the errors of a second visit would be the same ones again), each
+/// branch of an `anyOf`/`oneOf` context keeps its first error, and the
+/// contexts below one issue collect at most [`CONTEXT_BRANCHES`] branches in
+/// all (past that, the message names no branch's problem). Messages are at
+/// most [`MAX_MESSAGE_CHARS`] characters.
+///
 /// The work is bounded by looking through a prefix view first (see
 /// `view.rs`): the first elements of each array, widened fourfold until the
 /// result is known to be exact. It is exact when the view cut nothing, or
@@ -56,11 +65,35 @@ pub(super) fn collect(
     (issues, more)
 }
 
-/// How much a collection cost: passes over the instance and raw errors built.
+/// Branches of `anyOf`/`oneOf` that the contexts below one issue may
+/// collect, in all. A message names the first problem of three branches,
+/// and of three below each of those; the prefix view needs every branch's
+/// first error to know that the issue holds for the whole value (without
+/// them it looks at the whole value), so the bound leaves room for wide
+/// unions.
+pub(super) const CONTEXT_BRANCHES: usize = 64;
+
+/// The longest message, in characters; a longer one is cut, and ends in "…".
+pub(super) const MAX_MESSAGE_CHARS: usize = 1000;
+
+/// How much a collection cost: passes over the instance and raw errors
+/// kept, those in the contexts of `anyOf`/`oneOf` errors included.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Work {
     pub passes: usize,
     pub errors_built: usize,
+}
+
+/// An error and the errors it holds.
+fn held(error: &ValidationError<'_>) -> usize {
+    use ValidationErrorKind as K;
+    1 + match error.kind() {
+        K::AnyOf { context } | K::OneOfNotValid { context } | K::OneOfMultipleValid { context } => {
+            context.iter().flatten().map(held).sum()
+        }
+        K::PropertyNames { error } => held(error),
+        _ => 0,
+    }
 }
 
 pub(super) fn collect_counted(
@@ -76,20 +109,21 @@ pub(super) fn collect_counted(
     loop {
         let cut = RefCell::new(Vec::new());
         let errors: Vec<ValidationError<'_>> = validator
-            .iter_errors(TapeNode::prefix(instance, limit, &cut))
+            .iter_errors_bounded(TapeNode::prefix(instance, limit, &cut), CONTEXT_BRANCHES)
             .collect();
         work.passes += 1;
-        work.errors_built += errors.len();
+        work.errors_built += errors.iter().map(held).sum::<usize>();
         let cut = cut.take();
         if cut.is_empty() {
             let (issues, more) = finish(&errors, max_errors);
             return (issues, more, work);
         }
         if errors.iter().any(may_flip) {
-            let all: Vec<ValidationError<'_>> =
-                validator.iter_errors(TapeNode::full(instance)).collect();
+            let all: Vec<ValidationError<'_>> = validator
+                .iter_errors_bounded(TapeNode::full(instance), CONTEXT_BRANCHES)
+                .collect();
             work.passes += 1;
-            work.errors_built += all.len();
+            work.errors_built += all.iter().map(held).sum::<usize>();
             let (issues, more) = finish(&all, max_errors);
             return (issues, more, work);
         }
@@ -168,9 +202,13 @@ fn may_flip(error: &ValidationError<'_>) -> bool {
             | K::OneOfMultipleValid { .. }
             | K::UnevaluatedItems { .. }
             | K::UnevaluatedProperties { .. } => true,
-            K::AnyOf { context } | K::OneOfNotValid { context } => {
-                context.iter().flatten().any(may_flip)
-            }
+            // Each branch holds its first error at most (see
+            // `CONTEXT_BRANCHES`); a branch whose first error holds for the
+            // whole value fails there too. A branch without one (its
+            // context was not collected) may not.
+            K::AnyOf { context } | K::OneOfNotValid { context } => context
+                .iter()
+                .any(|branch| branch.first().is_none_or(may_flip)),
             K::PropertyNames { error } => may_flip(error),
             _ => false,
         }
@@ -222,18 +260,36 @@ fn to_issue(error: &ValidationError<'_>) -> Issue {
         // The path holds object keys the model wrote.
         format!("The value at {}", crate::redact::redact_pointer(&path))
     };
+    let sentence = format!("{subject} {}.", describe(error.kind(), 0));
+    let message = crate::redact::redact_secrets(&sentence);
     Issue {
         schema_path: error.schema_path().as_str().to_owned(),
         code: error.kind().keyword().to_owned(),
-        message: crate::redact::redact_secrets(&format!("{subject} {}.", describe(error.kind())))
-            .into_owned(),
+        // Redacted before it is shortened, as `short_json` does.
+        message: shorten(&message, MAX_MESSAGE_CHARS),
         path,
         rule: None,
     }
 }
 
-/// The predicate of an issue's sentence: what the value must be or do.
-fn describe(kind: &ValidationErrorKind) -> String {
+/// `text` cut to at most `max_chars` characters, the last of them "…".
+fn shorten(text: &str, max_chars: usize) -> String {
+    if text.char_indices().nth(max_chars).is_none() {
+        return text.to_owned();
+    }
+    let kept = max_chars.saturating_sub(1);
+    let end = text.char_indices().nth(kept).map_or(text.len(), |(at, _)| at);
+    format!("{}…", text.get(..end).unwrap_or_default())
+}
+
+/// Alternatives nested deeper than this are described without their
+/// branches' problems, so a message grows with neither the nesting nor the
+/// width of a tree of `anyOf`s.
+const BRANCH_LEVELS: usize = 2;
+
+/// The predicate of an issue's sentence: what the value must be or do;
+/// `level` counts the `anyOf`/`oneOf` descriptions around this one.
+fn describe(kind: &ValidationErrorKind, level: usize) -> String {
     use ValidationErrorKind as K;
     match kind {
         K::Type { kind } => format!("must be {}", type_phrase(kind)),
@@ -288,17 +344,17 @@ fn describe(kind: &ValidationErrorKind) -> String {
         }
         K::PropertyNames { error } => format!(
             "has a property name that is not allowed (a name {})",
-            describe(error.kind())
+            describe(error.kind(), level)
         ),
         K::FalseSchema => "is not allowed here".to_owned(),
         K::Not { .. } => "must not match the schema under \"not\"".to_owned(),
         K::AnyOf { context } => format!(
-            "must match at least one alternative of anyOf ({})",
-            branches(context)
+            "must match at least one alternative of anyOf{}",
+            branches(context, level)
         ),
         K::OneOfNotValid { context } => format!(
-            "must match exactly one alternative of oneOf, but matches none ({})",
-            branches(context)
+            "must match exactly one alternative of oneOf, but matches none{}",
+            branches(context, level)
         ),
         K::OneOfMultipleValid { .. } => {
             "must match exactly one alternative of oneOf, but matches more than one".to_owned()
@@ -311,11 +367,16 @@ fn describe(kind: &ValidationErrorKind) -> String {
     }
 }
 
-/// "alternative 1: must be a string; alternative 2: ..." — the first problem
-/// of each of the first few branches, which is usually what tells a reader
-/// (or a model) which branch was meant.
-fn branches(context: &[Vec<ValidationError<'static>>]) -> String {
+/// " (alternative 1: must be a string; alternative 2: ...)" — the first
+/// problem of each of the first few branches, which is usually what tells a
+/// reader (or a model) which branch was meant; nothing when no branch's
+/// problem is known (its context was not collected) or the description is
+/// nested [`BRANCH_LEVELS`] deep.
+fn branches(context: &[Vec<ValidationError<'static>>], level: usize) -> String {
     const SHOWN: usize = 3;
+    if level >= BRANCH_LEVELS || context.iter().all(Vec::is_empty) {
+        return String::new();
+    }
     let mut parts: Vec<String> = context
         .iter()
         .take(SHOWN)
@@ -328,7 +389,11 @@ fn branches(context: &[Vec<ValidationError<'static>>]) -> String {
                 } else {
                     format!(" at {at}")
                 };
-                format!("alternative {}{place}: {}", i + 1, describe(first.kind()))
+                format!(
+                    "alternative {}{place}: {}",
+                    i + 1,
+                    describe(first.kind(), level + 1)
+                )
             }
             None => format!("alternative {}: no detail", i + 1),
         })
@@ -336,7 +401,7 @@ fn branches(context: &[Vec<ValidationError<'static>>]) -> String {
     if context.len() > SHOWN {
         parts.push(format!("{} more", context.len() - SHOWN));
     }
-    parts.join("; ")
+    format!(" ({})", parts.join("; "))
 }
 
 fn type_phrase(kind: &TypeKind) -> String {

@@ -206,6 +206,27 @@ pub fn end_check() {
     jsonschema::end_pattern_budget();
 }
 
+/// A check that ran out of references to follow, reported as one issue at
+/// the root: the schema's references fan out so much that checking this
+/// response would take longer than any check may.
+fn references_ran_out() -> Report {
+    Report {
+        valid: false,
+        errors: vec![Issue {
+            path: String::new(),
+            schema_path: String::new(),
+            code: "$ref".to_owned(),
+            message: format!(
+                "could not be checked: the schema's references would be followed more than \
+                 {} times for this response (the check's budget), so it is rejected",
+                jsonschema::REFERENCES_PER_BUDGET
+            ),
+            rule: None,
+        }],
+        more_errors: false,
+    }
+}
+
 /// An instance that could not be turned into a tape (only possible for a
 /// `Value` nested deeper than the tape allows), reported as one issue.
 fn unreadable(problem: &ParseError) -> Report {
@@ -261,9 +282,12 @@ impl CompiledSchema {
         tape::parse(&text).is_ok_and(|t| self.is_valid_tape(&t))
     }
 
-    /// One check: see [`one_check`].
+    /// One check: see [`one_check`]. `false` when the check's budget of
+    /// references ran out before the outcome was decided.
     pub fn is_valid_tape(&self, instance: &Tape<'_>) -> bool {
-        one_check(|| self.validator.is_valid(TapeNode::full(instance)))
+        one_check(|| {
+            self.validator.is_valid(TapeNode::full(instance)) && !jsonschema::reference_refused()
+        })
     }
 
     /// Validates and returns at most `max_errors` issues, in a deterministic
@@ -286,6 +310,11 @@ impl CompiledSchema {
     /// patterns are costly costs at most one budget in all, and one whose
     /// `isValid` pass spent it has its issue collection report the first
     /// match it meets on the backtracking engine.
+    ///
+    /// A check whose references outnumber the budget's (see
+    /// [`jsonschema::REFERENCES_PER_BUDGET`]) is rejected with one issue
+    /// saying so: past that point neither the outcome nor the issues are
+    /// known.
     pub fn validate_tape(&self, instance: &Tape<'_>, max_errors: usize) -> Report {
         one_check(|| {
             if self.is_valid_tape(instance) {
@@ -295,7 +324,13 @@ impl CompiledSchema {
                     more_errors: false,
                 };
             }
+            if jsonschema::reference_refused() {
+                return references_ran_out();
+            }
             let (errors, more_errors) = issues::collect(&self.validator, instance, max_errors);
+            if jsonschema::reference_refused() {
+                return references_ran_out();
+            }
             Report {
                 valid: false,
                 errors,
@@ -668,6 +703,8 @@ impl Retrieve for OfflineRetriever {
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod collection_tests;
 #[cfg(test)]
 mod content_encoding_tests;
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use jsonschema::json::{cmp, unique, Array, Json, Node, NodeIdentity, Object};
+use jsonschema::json::{cmp, unique, Array, Json, LazyInstance, Node, NodeIdentity, Object};
 use jsonschema::types::JsonType;
 use serde_json::Value;
 
@@ -272,6 +272,15 @@ impl<'a> Node<'a, TapeJson> for TapeNode<'a> {
 
     fn to_value(&self) -> Cow<'a, Value> {
         Cow::Owned(self.tape.value_at(self.index))
+    }
+
+    /// Errors carry no copy of the value they are about. Issues never quote
+    /// the instance (see `schema::issues`), and a copy per error made
+    /// collecting errors quadratic: each of a thousand errors about one
+    /// object's members copied the whole object.
+    fn lazy_value(&self) -> LazyInstance<'a> {
+        static NOTHING: Value = Value::Null;
+        LazyInstance::Ready(Cow::Borrowed(&NOTHING))
     }
 
     fn identity(&self) -> Option<NodeIdentity> {

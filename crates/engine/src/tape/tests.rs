@@ -1233,6 +1233,17 @@ const INSTANCES: &[&str] = &[
     "[1,[2,[3,{\"a\":4,\"b\":[5,\"x\"]}]]]",
 ];
 
+/// What an error says, without the instance value (tape errors carry none:
+/// see `TapeNode::lazy_value`).
+fn said(error: &jsonschema::ValidationError<'_>) -> String {
+    match error.kind() {
+        jsonschema::error::ValidationErrorKind::PropertyNames { error } => {
+            format!("a property name: {}", said(error))
+        }
+        _ => error.masked().to_string(),
+    }
+}
+
 fn error_keys<'i>(errors: impl Iterator<Item = jsonschema::ValidationError<'i>>) -> Vec<String> {
     let mut keys: Vec<String> = errors
         .map(|error| {
@@ -1240,7 +1251,7 @@ fn error_keys<'i>(errors: impl Iterator<Item = jsonschema::ValidationError<'i>>)
                 "{} | {} | {}",
                 error.instance_path().as_str(),
                 error.schema_path().as_str(),
-                error
+                said(&error)
             )
         })
         .collect();

@@ -87,14 +87,7 @@ impl<F: Json, D: Dispatch<F>> Validate<F> for AnyOfValidator<F, D> {
                 crate::paths::capture_evaluation_path(tracker, &self.location),
                 location.into(),
                 instance.lazy_value(),
-                self.schemas
-                    .iter()
-                    .map(|schema| {
-                        let mut branch = Vec::new();
-                        schema.collect_errors(instance, location, tracker, ctx, &mut branch);
-                        branch
-                    })
-                    .collect(),
+                ctx.branch_errors(&self.schemas, instance, location, tracker),
             ))
         }
     }
@@ -110,12 +103,7 @@ impl<F: Json, D: Dispatch<F>> Validate<F> for AnyOfValidator<F, D> {
         if self.is_valid(instance, ctx) {
             return;
         }
-        let mut branches = Vec::with_capacity(self.schemas.len());
-        for schema in &self.schemas {
-            let mut branch = Vec::new();
-            schema.collect_errors(instance, location, tracker, ctx, &mut branch);
-            branches.push(branch);
-        }
+        let branches = ctx.branch_errors(&self.schemas, instance, location, tracker);
         errors.push(ValidationError::any_of(
             self.location.clone(),
             crate::paths::capture_evaluation_path(tracker, &self.location),
@@ -229,12 +217,7 @@ impl<F: Json> Validate<F> for SingleAnyOfValidator<F> {
                 crate::paths::capture_evaluation_path(tracker, &self.location),
                 location.into(),
                 instance.lazy_value(),
-                vec![{
-                    let mut branch = Vec::new();
-                    self.node
-                        .collect_errors(instance, location, tracker, ctx, &mut branch);
-                    branch
-                }],
+                ctx.branch_errors(std::slice::from_ref(&self.node), instance, location, tracker),
             ))
         }
     }
@@ -250,15 +233,14 @@ impl<F: Json> Validate<F> for SingleAnyOfValidator<F> {
         if self.node.is_valid(instance, ctx) {
             return;
         }
-        let mut branch = Vec::new();
-        self.node
-            .collect_errors(instance, location, tracker, ctx, &mut branch);
+        let branches =
+            ctx.branch_errors(std::slice::from_ref(&self.node), instance, location, tracker);
         errors.push(ValidationError::any_of(
             self.location.clone(),
             crate::paths::capture_evaluation_path(tracker, &self.location),
             location.into(),
             instance.lazy_value(),
-            vec![branch],
+            branches,
         ));
     }
 

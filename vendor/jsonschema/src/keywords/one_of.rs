@@ -159,12 +159,7 @@ impl<F: Json> Validate<F> for SingleOneOfValidator<F> {
                 crate::paths::capture_evaluation_path(tracker, &self.location),
                 location.into(),
                 instance.lazy_value(),
-                vec![{
-                    let mut branch = Vec::new();
-                    self.node
-                        .collect_errors(instance, location, tracker, ctx, &mut branch);
-                    branch
-                }],
+                ctx.branch_errors(std::slice::from_ref(&self.node), instance, location, tracker),
             ))
         }
     }
@@ -225,14 +220,7 @@ impl<F: Json, D: Dispatch<F>> Validate<F> for OneOfValidator<F, D> {
                     crate::paths::capture_evaluation_path(tracker, &self.location),
                     location.into(),
                     instance.lazy_value(),
-                    self.schemas
-                        .iter()
-                        .map(|schema| {
-                            let mut branch = Vec::new();
-                            schema.collect_errors(instance, location, tracker, ctx, &mut branch);
-                            branch
-                        })
-                        .collect(),
+                    ctx.branch_errors(&self.schemas, instance, location, tracker),
                 ));
             }
             Ok(())
@@ -242,14 +230,7 @@ impl<F: Json, D: Dispatch<F>> Validate<F> for OneOfValidator<F, D> {
                 crate::paths::capture_evaluation_path(tracker, &self.location),
                 location.into(),
                 instance.lazy_value(),
-                self.schemas
-                    .iter()
-                    .map(|schema| {
-                        let mut branch = Vec::new();
-                        schema.collect_errors(instance, location, tracker, ctx, &mut branch);
-                        branch
-                    })
-                    .collect(),
+                ctx.branch_errors(&self.schemas, instance, location, tracker),
             ))
         }
     }

@@ -88,9 +88,12 @@ impl<F: Json> Validate<F> for PropertyNamesObjectValidator<F> {
         let mut buffer = F::StringBuffer::default();
         let ControlFlow::Continue(()) =
             object.try_for_each_name_node::<Infallible>(&mut buffer, |node| {
-                let mut collected = Vec::new();
-                self.node
-                    .collect_errors(&node, location, tracker, ctx, &mut collected);
+                let collected = ctx.in_own_list(|ctx| {
+                    let mut collected = Vec::new();
+                    self.node
+                        .collect_errors(&node, location, tracker, ctx, &mut collected);
+                    collected
+                });
                 for error in collected {
                     let error = error.to_owned();
                     let schema_path = error.schema_path().clone();

@@ -36,7 +36,8 @@ impl<F: Json> Validate<F> for RefValidator<F> {
     }
 
     fn is_valid(&self, instance: &F::Node<'_>, ctx: &mut ValidationContext) -> bool {
-        self.inner.is_valid(instance, ctx)
+        // An unfollowed reference leaves the outcome undecided (see `follow_reference`).
+        crate::pattern_budget::follow_reference() && self.inner.is_valid(instance, ctx)
     }
 
     fn validate<'i>(
@@ -46,6 +47,9 @@ impl<F: Json> Validate<F> for RefValidator<F> {
         tracker: Option<&RefTracker>,
         ctx: &mut ValidationContext,
     ) -> Result<(), ValidationError<'i>> {
+        if !crate::pattern_budget::follow_reference() {
+            return Ok(());
+        }
         let child_tracker = RefTracker::new(&self.ref_suffix, &self.ref_target_base, tracker);
         self.inner
             .validate(instance, location, Some(&child_tracker), ctx)
@@ -59,6 +63,9 @@ impl<F: Json> Validate<F> for RefValidator<F> {
         ctx: &mut ValidationContext,
         errors: &mut Vec<ValidationError<'i>>,
     ) {
+        if !crate::pattern_budget::follow_reference() {
+            return;
+        }
         let child_tracker = RefTracker::new(&self.ref_suffix, &self.ref_target_base, tracker);
         self.inner
             .collect_errors(instance, location, Some(&child_tracker), ctx, errors);
@@ -129,7 +136,8 @@ impl<F: Json, T: Validate<F>> Validate<F> for DirectRefValidator<T> {
     }
 
     fn is_valid(&self, instance: &F::Node<'_>, ctx: &mut ValidationContext) -> bool {
-        self.inner.is_valid(instance, ctx)
+        // An unfollowed reference leaves the outcome undecided (see `follow_reference`).
+        crate::pattern_budget::follow_reference() && self.inner.is_valid(instance, ctx)
     }
 
     fn validate<'i>(
@@ -139,6 +147,9 @@ impl<F: Json, T: Validate<F>> Validate<F> for DirectRefValidator<T> {
         tracker: Option<&RefTracker>,
         ctx: &mut ValidationContext,
     ) -> Result<(), ValidationError<'i>> {
+        if !crate::pattern_budget::follow_reference() {
+            return Ok(());
+        }
         let child_tracker = RefTracker::new(&self.ref_suffix, &self.ref_target_base, tracker);
         self.inner
             .validate(instance, location, Some(&child_tracker), ctx)
@@ -152,6 +163,9 @@ impl<F: Json, T: Validate<F>> Validate<F> for DirectRefValidator<T> {
         ctx: &mut ValidationContext,
         errors: &mut Vec<ValidationError<'i>>,
     ) {
+        if !crate::pattern_budget::follow_reference() {
+            return;
+        }
         let child_tracker = RefTracker::new(&self.ref_suffix, &self.ref_target_base, tracker);
         self.inner
             .collect_errors(instance, location, Some(&child_tracker), ctx, errors);

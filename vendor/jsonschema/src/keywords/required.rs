@@ -12,11 +12,18 @@ use crate::{
     validator::{EvaluationResult, Validate, ValidationContext},
     Json, Node, Object, SerdeJson,
 };
+use ahash::AHashSet;
 use referencing::Vocabulary;
 use serde_json::{Map, Value};
 
 /// Longest `required` array scanned in one pass; beyond it the comparisons outgrow the lookups.
 const MAX_SCANNED_REQUIRED: usize = 16;
+
+/// A `required` array and an object both longer than this are checked against the object's
+/// member names gathered once: where a lookup scans the members, a lookup per name takes time
+/// quadratic in their sizes (thirty thousand names against thirty thousand members took
+/// seconds).
+const GATHERED_REQUIRED: usize = 64;
 
 /// `required` naming every property of an object closed by `additionalProperties: false`. That
 /// keyword rejects undeclared members, so as many members as declared names means all are present;
@@ -221,6 +228,28 @@ impl RequiredValidator {
 }
 
 impl<F: Json> RequiredValidator<F> {
+    /// The object's member names, where looking each required name up could scan the members
+    /// for every name.
+    fn gathered<'a, O: Object<'a, F>>(&self, object: &O) -> Option<AHashSet<Cow<'a, str>>> {
+        (self.required.len() > GATHERED_REQUIRED && object.len() > GATHERED_REQUIRED)
+            .then(|| object.members().map(|(name, _)| name.into()).collect())
+    }
+
+    /// Whether `object` has the required `name` (prepared as `key`), looked up among `gathered`
+    /// names where there are some.
+    #[inline]
+    fn has<'a, O: Object<'a, F>>(
+        object: &O,
+        gathered: Option<&AHashSet<Cow<'a, str>>>,
+        name: &PropertyName,
+        key: &F::PreparedKey,
+    ) -> bool {
+        match gathered {
+            Some(names) => names.contains(name.as_str()),
+            None => object.get(key).is_some(),
+        }
+    }
+
     #[inline]
     fn target(&self) -> u32 {
         (1_u32 << self.required.len()) - 1
@@ -283,9 +312,10 @@ impl<F: Json> Validate<F> for RequiredValidator<F> {
                 }
                 return found == target;
             }
+            let gathered = self.gathered(&object);
             self.required
                 .iter()
-                .all(|(_, key)| object.get(key).is_some())
+                .all(|(name, key)| Self::has(&object, gathered.as_ref(), name, key))
         } else {
             true
         }
@@ -302,11 +332,13 @@ impl<F: Json> Validate<F> for RequiredValidator<F> {
             let missing = match self.scanned(&object) {
                 Some(found) if found == self.target() => None,
                 Some(found) => Some(&self.required[found.trailing_ones() as usize].0),
-                None => self
-                    .required
-                    .iter()
-                    .find(|(_, key)| object.get(key).is_none())
-                    .map(|(property_name, _)| property_name),
+                None => {
+                    let gathered = self.gathered(&object);
+                    self.required
+                        .iter()
+                        .find(|(name, key)| !Self::has(&object, gathered.as_ref(), name, key))
+                        .map(|(property_name, _)| property_name)
+                }
             };
             if let Some(property_name) = missing {
                 return Err(ValidationError::required(
@@ -331,10 +363,11 @@ impl<F: Json> Validate<F> for RequiredValidator<F> {
         if let Some(object) = instance.as_object() {
             let eval_path = crate::paths::capture_evaluation_path(tracker, &self.location);
             let found = self.scanned(&object);
+            let gathered = found.is_none().then(|| self.gathered(&object)).flatten();
             for (index, (property_name, key)) in self.required.iter().enumerate() {
                 let present = match found {
                     Some(found) => found & (1 << index) != 0,
-                    None => object.get(key).is_some(),
+                    None => Self::has(&object, gathered.as_ref(), property_name, key),
                 };
                 if !present {
                     errors.push(ValidationError::required(

@@ -1,0 +1,58 @@
+// Generated from src/error.rs by its tests: do not edit. After a change
+// there, `UPDATE_CONTRACT=1 cargo test contract` rewrites this file.
+
+/** The failure classes of a verdict, in the order the stages run. */
+export const FAILURE_CLASSES = Object.freeze(["truncated", "empty", "unparseable", "not_object", "schema", "rule"]);
+
+/** What a guarded call does after an attempt (`AttemptEvent.action`). */
+export const ACTIONS = Object.freeze(["accept", "resample", "repair", "reject", "return_with_warning"]);
+
+/** Why a guarded call made no further attempt (`stoppedBy`). */
+export const STOP_REASONS = Object.freeze([
+  "accepted",
+  "lenient",
+  "tools",
+  "aborted",
+  "deadline",
+  "repeated_error",
+  "budget",
+]);
+
+/** Every code an issue can carry. */
+export const ISSUE_CODES = Object.freeze([
+  "type",
+  "enum",
+  "const",
+  "required",
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "contains",
+  "minProperties",
+  "maxProperties",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "additionalItems",
+  "unevaluatedItems",
+  "propertyNames",
+  "anyOf",
+  "oneOf",
+  "not",
+  "falseSchema",
+  "contentEncoding",
+  "contentMediaType",
+  "$ref",
+  "rule",
+]);
+
+/** Defaults: issues per check, retries without budgets, and the most any budget allows. */
+export const DEFAULTS = Object.freeze({ maxErrors: 5, totalRetries: 1, maxRetries: 10 });

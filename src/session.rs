@@ -1,0 +1,588 @@
+//! A guarded call's state: what `guardedCall` decided before the first model
+//! call (the options, the schema, whether the request carries tools, which
+//! shape repair feedback takes), and what it recorded since (each attempt's
+//! verdict and usage). The JavaScript wrapper awaits the model, runs the
+//! timers and the caller's callbacks, and hands each response to
+//! [`Session::step`], which checks it, records it and decides what happens
+//! next, with the words the caller will read. [`Session::summary`] is the
+//! usage of every paid attempt, merged, and the audit record.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::error::{Action, Failure, StopReason};
+use crate::options::{budgets, check_options, ArgumentError};
+use crate::policy::{next_action, Attempt, Budgets, Decision, RetryMode, Situation};
+use crate::providers::read::text_index;
+use crate::providers::tools::{carries_tools, Found};
+use crate::repair::repair_feedback;
+use crate::rescue::Rescue;
+use crate::response::{read_output, read_tool_calls};
+use crate::schema::{CompiledSchema, SchemaError};
+use crate::usage::{merge_usage, normalize_usage};
+use crate::verdict::{
+    check_content, check_output, resolve_schema, tool_calls_message, CheckOptions, OnInvalidSchema,
+    SchemaInput, Verdict,
+};
+
+/// The request shapes the built-in feedback appenders know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FeedbackShape {
+    OpenAiChat,
+    OpenAiResponses,
+    Anthropic,
+    Gemini,
+}
+
+impl FeedbackShape {
+    /// The name the wrapper maps to its appender.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FeedbackShape::OpenAiChat => "openai_chat",
+            FeedbackShape::OpenAiResponses => "openai_responses",
+            FeedbackShape::Anthropic => "anthropic",
+            FeedbackShape::Gemini => "gemini",
+        }
+    }
+}
+
+/// What a request member is, as the wrapper's reader saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Kind {
+    /// Absent, or `undefined`.
+    #[default]
+    Missing,
+    Null,
+    String,
+    Array,
+    /// Anything else that is present (an object, a number, a boolean).
+    Other,
+}
+
+impl Kind {
+    /// The wrapper's code for a kind: 0 missing, 1 null, 2 string, 3 array, 4 other.
+    pub fn from_code(code: u8) -> Kind {
+        match code {
+            0 => Kind::Missing,
+            1 => Kind::Null,
+            2 => Kind::String,
+            3 => Kind::Array,
+            _ => Kind::Other,
+        }
+    }
+}
+
+/// The request members the provider guess reads, in the order the wrapper
+/// reports their kinds.
+pub const SHAPE_MEMBERS: [&str; 7] = [
+    "contents",
+    "input",
+    "messages",
+    "anthropic_version",
+    "model",
+    "system",
+    "max_tokens",
+];
+
+/// The one of [`SHAPE_MEMBERS`] whose text the guess reads, when it is a string.
+pub const SHAPE_TEXT: &str = "model";
+
+/// What the wrapper read of a request's [`SHAPE_MEMBERS`]: each one's kind,
+/// and [`SHAPE_TEXT`]'s text when it is a string.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RequestShape {
+    pub kinds: [Kind; SHAPE_MEMBERS.len()],
+    pub model: Option<String>,
+}
+
+impl RequestShape {
+    fn kind(&self, name: &str) -> Kind {
+        SHAPE_MEMBERS
+            .iter()
+            .position(|member| *member == name)
+            .and_then(|i| self.kinds.get(i).copied())
+            .unwrap_or_default()
+    }
+
+    fn present(&self, name: &str) -> bool {
+        self.kind(name) != Kind::Missing
+    }
+}
+
+/// The appender for a request of a known shape: `contents` (a list, or
+/// @google/genai's string or part) is Gemini, `input` (a list or a string)
+/// is OpenAI Responses, `messages` with `anthropic_version`, a Claude model,
+/// or a top-level `system` beside `max_tokens` is Anthropic, any other
+/// `messages` list is the OpenAI-compatible chat shape.
+pub fn feedback_shape_for(request: &RequestShape) -> Option<FeedbackShape> {
+    if !matches!(request.kind("contents"), Kind::Missing | Kind::Null) {
+        return Some(FeedbackShape::Gemini);
+    }
+    if matches!(request.kind("input"), Kind::Array | Kind::String) {
+        return Some(FeedbackShape::OpenAiResponses);
+    }
+    if request.kind("messages") != Kind::Array {
+        return None;
+    }
+    let claude = request
+        .model
+        .as_deref()
+        .is_some_and(|model| model.as_bytes().windows(6).any(|w| w.eq_ignore_ascii_case(b"claude")));
+    let anthropic = request.present("anthropic_version")
+        || claude
+        || (request.present("system") && request.present("max_tokens"));
+    Some(if anthropic {
+        FeedbackShape::Anthropic
+    } else {
+        FeedbackShape::OpenAiChat
+    })
+}
+
+/// Everything a session is made from, as the wrapper read it.
+#[derive(Debug, Clone, Default)]
+pub struct Setup {
+    /// `checkOutput`'s options among the caller's (maxErrors, rules, ...).
+    pub check: Value,
+    /// `strict`, `hasTools`, `retry` and `budgets` as the caller gave them
+    /// (null when not given).
+    pub strict: Value,
+    pub has_tools: Value,
+    pub retry: Value,
+    pub budgets: Value,
+    /// The schema wrapper's `strict` flag, when the schema is a wrapper.
+    pub wrapper_strict: Option<bool>,
+    /// What the reader found at each of `providers::tools::TOOL_PATHS`.
+    pub tools: Vec<Found>,
+    pub request: RequestShape,
+    /// Whether the caller gave `appendFeedback`.
+    pub append_feedback: bool,
+    /// The schema's source, for repair feedback's constraints.
+    pub feedback_schema: Option<Value>,
+}
+
+/// Why a session could not be made: a mistake in the options, or a schema
+/// that cannot be compiled (unless the caller asked to degrade).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetupError {
+    Argument(ArgumentError),
+    Schema(SchemaError),
+}
+
+impl From<ArgumentError> for SetupError {
+    fn from(e: ArgumentError) -> Self {
+        SetupError::Argument(e)
+    }
+}
+
+/// One response, as the wrapper hands it over: the reader's copy along the
+/// output plan (`providers::read`), with `{"\u0000": i}` in place of the
+/// `i`-th of `texts`. A content string is the copy `{"\u0000": 0}`; a
+/// copy with no references is the response itself.
+#[derive(Debug, Clone)]
+pub struct Output<'a> {
+    pub copy: Value,
+    pub texts: Vec<&'a str>,
+}
+
+/// What one step decided, and what the wrapper says and does about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub verdict: Verdict,
+    /// Which of the texts the verdict's `span` points into, when the answer
+    /// is exactly one of them (for a content string, 0).
+    pub text: Option<usize>,
+    pub decision: Decision,
+    /// The attempt's usage as the ledger holds it.
+    pub usage: Value,
+    /// The StructuredOutputError message, when the decision is to reject.
+    pub message: Option<String>,
+    /// The lenient path's warning.
+    pub warning: Option<String>,
+    /// On the lenient path: whether the JSON the verdict found is an object,
+    /// which is then the value returned (anything else returns null).
+    pub lenient_value: bool,
+    /// The repair feedback, when the decision is to repair.
+    pub feedback: Option<String>,
+}
+
+/// One attempt as the ledger keeps it.
+#[derive(Debug, Clone, PartialEq)]
+struct Entry {
+    usage: Value,
+    /// `None` while the attempt has no verdict (its response could not be checked).
+    checked: Option<Checked>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Checked {
+    failure: Option<Failure>,
+    error_hash: Option<String>,
+    rescue: Rescue,
+    schema_hash: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Session {
+    budgets: Budgets,
+    strict: bool,
+    retry: RetryMode,
+    carries_tools: bool,
+    check: CheckOptions,
+    schema: SchemaInput<'static>,
+    feedback_shape: Option<FeedbackShape>,
+    feedback_schema: Option<Value>,
+    ledger: Vec<Entry>,
+}
+
+/// How a failed attempt is retried: "identical" (the contract's name),
+/// "resample" or "repair".
+fn retry_mode(value: &Value) -> Result<RetryMode, ArgumentError> {
+    // The wrapper refuses a value that is neither a string nor absent; the
+    // names are read here.
+    match value {
+        Value::Null => Ok(RetryMode::Resample),
+        Value::String(s) if s == "identical" || s == "resample" => Ok(RetryMode::Resample),
+        Value::String(s) if s == "repair" => Ok(RetryMode::Repair),
+        _ => Err(ArgumentError::new(
+            "options.retry must be \"identical\" (or \"resample\"), or \"repair\", not another string",
+        )),
+    }
+}
+
+impl Session {
+    /// A session for `schema`: a compiled schema, or one to compile from its
+    /// source (`Err` when it could not even be read). Unless the caller asked
+    /// to degrade, a schema that cannot compile is an error here, before any
+    /// model call.
+    pub fn new(
+        setup: Setup,
+        schema: Result<SchemaInput<'_>, SchemaError>,
+    ) -> Result<Session, SetupError> {
+        let retry = retry_mode(&setup.retry)?;
+        let budgets = budgets(&setup.budgets)?;
+        let mut check = check_options(&setup.check)?;
+        let asked_to_degrade = check.on_invalid_schema == OnInvalidSchema::Degrade
+            && setup.check.get("onInvalidSchema").and_then(Value::as_str) == Some("degrade");
+        // Unless asked to degrade, a schema that cannot compile is refused
+        // here. Only the compiled form (or the reason there is none) is
+        // kept, so the schema's source need not outlive this call.
+        check.on_invalid_schema = if asked_to_degrade {
+            OnInvalidSchema::Degrade
+        } else {
+            OnInvalidSchema::Throw
+        };
+        let schema: SchemaInput<'static> = match schema {
+            Err(e) | Ok(SchemaInput::Unreadable(e)) => {
+                if !asked_to_degrade {
+                    return Err(SetupError::Schema(e));
+                }
+                SchemaInput::Unreadable(e)
+            }
+            Ok(input) => match resolve_schema(input, &check) {
+                Ok((Some(compiled), _)) => SchemaInput::Compiled(compiled),
+                Ok((None, true)) => SchemaInput::Unreadable(SchemaError::new(
+                    "the schema could not be compiled",
+                )),
+                Ok((None, false)) => SchemaInput::None,
+                Err(e) => return Err(SetupError::Schema(e)),
+            },
+        };
+        // A rule that cannot compile is refused before any model call too,
+        // whatever `onInvalidSchema` says (it is about the schema).
+        crate::rules::compile_rules(&check.rules, &check.compile).map_err(SetupError::Schema)?;
+        // Resolved once here; every attempt reuses it.
+        check.on_invalid_schema = OnInvalidSchema::Degrade;
+        let strict = setup
+            .strict
+            .as_bool()
+            .or(setup.wrapper_strict)
+            .unwrap_or(true);
+        let has_tools = setup.has_tools.as_bool().unwrap_or(false);
+        let feedback_shape = match retry {
+            RetryMode::Repair if !setup.append_feedback => {
+                Some(feedback_shape_for(&setup.request).ok_or_else(|| {
+                    ArgumentError::new(
+                        "retry: \"repair\" needs options.appendFeedback(request, text) for this request shape (built in: OpenAI chat, OpenAI Responses, Anthropic messages, Gemini contents)",
+                    )
+                })?)
+            }
+            _ => None,
+        };
+        Ok(Session {
+            budgets,
+            strict,
+            retry,
+            carries_tools: carries_tools(&setup.tools, has_tools),
+            check,
+            schema,
+            feedback_shape,
+            feedback_schema: setup.feedback_schema,
+            ledger: Vec::new(),
+        })
+    }
+
+    /// A session over an already compiled schema.
+    pub fn with_compiled(
+        setup: Setup,
+        compiled: Arc<CompiledSchema>,
+    ) -> Result<Session, SetupError> {
+        Session::new(setup, Ok(SchemaInput::Compiled(compiled)))
+    }
+
+    /// Checks against `compiled` from now on: for a session made without a
+    /// schema, whose compiled form the caller already holds.
+    pub fn use_compiled(&mut self, compiled: Arc<CompiledSchema>) {
+        self.schema = SchemaInput::Compiled(compiled);
+    }
+
+    pub fn strict(&self) -> bool {
+        self.strict
+    }
+
+    pub fn carries_tools(&self) -> bool {
+        self.carries_tools
+    }
+
+    /// The built-in appender repair feedback goes through, when the caller
+    /// gave none.
+    pub fn feedback_shape(&self) -> Option<FeedbackShape> {
+        self.feedback_shape
+    }
+
+    /// Attempts paid for so far.
+    pub fn attempts(&self) -> usize {
+        self.ledger.len()
+    }
+
+    /// Records the usage of an attempt whose response will not be checked
+    /// (a callback threw, or the response could not be read), so that the
+    /// summary still counts it.
+    pub fn record_unchecked(&mut self, usage: &Value) {
+        self.ledger.push(Entry {
+            usage: normalize_usage(usage),
+            checked: None,
+        });
+    }
+
+    /// Checks one response, records it with its usage (a usage object or a
+    /// response carrying one) and decides what happens next. The usage is
+    /// recorded first, so an attempt is counted even when its check fails.
+    pub fn step(
+        &mut self,
+        output: Output<'_>,
+        usage: &Value,
+        aborted: bool,
+        deadline_passed: bool,
+    ) -> Result<Step, SchemaError> {
+        self.record_unchecked(usage);
+        let (verdict, text, object) = self.check(output)?;
+        let checked = Checked {
+            failure: verdict.failure,
+            error_hash: verdict.error_hash(),
+            rescue: verdict.rescue,
+            schema_hash: verdict.schema_hash.clone(),
+        };
+        if let Some(entry) = self.ledger.last_mut() {
+            entry.checked = Some(checked);
+        }
+        let mut history = Vec::with_capacity(self.ledger.len());
+        for c in self.ledger.iter().filter_map(|entry| entry.checked.as_ref()) {
+            history.push(Attempt {
+                failure: c.failure,
+                error_hash: c.error_hash.as_deref(),
+            });
+        }
+        let decision = match history.split_last() {
+            Some((current, previous)) => next_action(
+                previous,
+                *current,
+                &self.budgets,
+                Situation {
+                    carries_tools: self.carries_tools,
+                    aborted,
+                    deadline_passed,
+                    strict: self.strict,
+                    retry: self.retry,
+                },
+            ),
+            // The attempt was just recorded; there is always one.
+            None => Decision {
+                action: Action::Reject,
+                stopped_by: Some(StopReason::Budget),
+            },
+        };
+        let usage = self
+            .ledger
+            .last()
+            .map_or_else(|| Value::Object(Default::default()), |e| e.usage.clone());
+        let failure = verdict.failure.map_or("", Failure::as_str);
+        let mut step = Step {
+            text,
+            decision,
+            usage,
+            message: None,
+            warning: None,
+            lenient_value: false,
+            feedback: None,
+            verdict,
+        };
+        match decision.action {
+            Action::Reject => {
+                let why = self.why(decision.stopped_by);
+                step.message = Some(format!(
+                    "The model's output was rejected ({failure}; {why}). {}",
+                    step.verdict.message
+                ));
+            }
+            Action::ReturnWithWarning => {
+                step.warning = Some(format!("{failure}: {}", step.verdict.message));
+                step.lenient_value = object;
+            }
+            Action::Repair => {
+                let feedback =
+                    repair_feedback(&step.verdict.to_json(), self.feedback_schema.as_ref())
+                        .map_err(|e| SchemaError::new(e.message))?;
+                step.feedback = Some(feedback);
+            }
+            Action::Accept | Action::Resample => {}
+        }
+        Ok(step)
+    }
+
+    /// The wording of a reason to stop, for the rejection's message.
+    fn why(&self, stopped_by: Option<StopReason>) -> String {
+        let attempts = self.ledger.len();
+        match stopped_by {
+            Some(StopReason::Tools) => "the request carries tools, so it is not retried".into(),
+            Some(StopReason::Aborted) => "the call was aborted".into(),
+            Some(StopReason::Deadline) => "the deadline passed".into(),
+            Some(StopReason::RepeatedError) => "the same error came twice in a row".into(),
+            Some(StopReason::Budget) => format!(
+                "no retries are left after {attempts} {}",
+                if attempts == 1 { "attempt" } else { "attempts" }
+            ),
+            Some(other) => other.as_str().into(),
+            None => "no reason".into(),
+        }
+    }
+
+    /// The message of a call whose deadline passed while attempt `running`
+    /// was still waiting for the model; `deadline_ms` is the caller's
+    /// option as JavaScript writes the number (no float formatting here,
+    /// which would cost the wasm kilobytes).
+    pub fn deadline_message(&self, deadline_ms: &str, running: usize) -> String {
+        let last = self
+            .ledger
+            .iter()
+            .rev()
+            .find_map(|entry| entry.checked.as_ref());
+        let failed = match last.and_then(|c| c.failure) {
+            Some(failure) => format!("; the last finished attempt failed: {}", failure.as_str()),
+            None => String::new(),
+        };
+        format!("No accepted output within the deadline of {deadline_ms} ms (attempt {running} was still running){failed}.")
+    }
+
+    /// The usage of every attempt, merged; each attempt's failure and usage
+    /// (`"unreadable"` for one that has no verdict, `null` when accepted);
+    /// and the audit record, with `stopped_by`.
+    pub fn summary(&self, stopped_by: Option<StopReason>) -> Value {
+        // Built member by member: `json!` would instantiate a serialiser
+        // for each kind of value it is given, which costs the wasm kilobytes.
+        let mut usages = Vec::with_capacity(self.ledger.len());
+        let mut attempts = Vec::with_capacity(self.ledger.len());
+        let mut audited = Vec::with_capacity(self.ledger.len());
+        let mut schema_hash = Value::Null;
+        for entry in &self.ledger {
+            usages.push(entry.usage.clone());
+            let failure = match &entry.checked {
+                None => Value::from("unreadable"),
+                Some(c) => Value::from(c.failure.map(Failure::as_str)),
+            };
+            attempts.push(object(&mut [("failure", failure), ("usage", entry.usage.clone())]));
+            let Some(c) = &entry.checked else { continue };
+            audited.push(object(&mut [
+                ("failure", Value::from(c.failure.map(Failure::as_str))),
+                ("errorHash", Value::from(c.error_hash.clone())),
+                ("rescue", Value::from(c.rescue.as_str())),
+            ]));
+            if schema_hash.is_null() {
+                schema_hash = Value::from(c.schema_hash.clone());
+            }
+        }
+        let audit = object(&mut [
+            ("attempts", Value::Array(audited)),
+            ("schemaHash", schema_hash),
+            ("validatorVersion", Value::from(crate::VALIDATOR_VERSION)),
+            ("stoppedBy", Value::from(stopped_by.map(StopReason::as_str))),
+        ]);
+        object(&mut [
+            ("usage", merge_usage(&usages)),
+            ("attempts", Value::Array(attempts)),
+            ("audit", audit),
+        ])
+    }
+
+    /// The verdict, which text its span points into, and whether the JSON it
+    /// found is an object. For a copy whose
+    /// answer is exactly one of the texts, the check runs on that text where
+    /// it lies, as `checkOutput`'s lane does; anything else (a tool's
+    /// arguments, parts to join) is checked as the whole copy.
+    fn check(&self, output: Output<'_>) -> Result<(Verdict, Option<usize>, bool), SchemaError> {
+        let schema = self.schema.clone();
+        let Output { copy, texts } = output;
+        let stand_ins = crate::providers::read::with_stand_ins(&copy, texts.len());
+        // A content string is checked as content, as checkOutput checks a
+        // string, `toolName` or not.
+        let bare = matches!(stand_ins, Some(Value::String(_)));
+        if self.check.tool_name.is_none() || bare {
+            let read = stand_ins.as_ref().map(read_output);
+            let answer = read.as_ref().and_then(|read| {
+                let index = read.content.as_deref().and_then(text_index)?;
+                Some((index, *texts.get(index)?, read.finish_reason.as_deref()))
+            });
+            if let Some((index, text, finish_reason)) = answer {
+                let mut verdict = check_content(text, finish_reason, schema, &self.check)?;
+                if verdict.failure == Some(Failure::Empty) {
+                    // As `check_output` words it: the response may carry tool calls instead.
+                    let filled = crate::providers::read::with_texts(&copy, &texts);
+                    let calls = filled.as_ref().map(read_tool_calls).unwrap_or_default();
+                    if !calls.is_empty() {
+                        verdict.message = tool_calls_message(&calls, None);
+                    }
+                }
+                let object = found_object(&verdict, Some(text));
+                return Ok((verdict, Some(index), object));
+            }
+        }
+        let filled = crate::providers::read::with_texts(&copy, &texts).unwrap_or_default();
+        let verdict = check_output(&filled, schema, &self.check)?;
+        let object = found_object(&verdict, None);
+        Ok((verdict, None, object))
+    }
+}
+
+/// Whether the JSON the verdict found in `content` is an object. The span
+/// covers the rescued text, which is trimmed, so it starts with the JSON's
+/// first token; there is no span when the content did not parse.
+fn found_object(verdict: &Verdict, content: Option<&str>) -> bool {
+    let text = match (&verdict.span, content) {
+        (Some(span), Some(content)) => content.get(span.clone()),
+        _ => verdict.text.as_deref(),
+    };
+    verdict.span.is_some() && text.is_some_and(|t| t.starts_with('{'))
+}
+
+/// A JSON object of these members, in this order. A slice, not an array:
+/// one function in the wasm, not one per length.
+fn object(members: &mut [(&str, Value)]) -> Value {
+    let mut map = Map::new();
+    for (key, value) in members {
+        map.insert((*key).to_owned(), value.take());
+    }
+    Value::Object(map)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,495 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use serde_json::json;
+
+use super::*;
+use crate::schema::{compile, CompileOptions};
+
+fn city() -> Arc<CompiledSchema> {
+    let schema = json!({
+        "type": "object",
+        "required": ["city"],
+        "properties": { "city": { "type": "string", "minLength": 2 } }
+    });
+    compile(&schema, &CompileOptions::default()).unwrap()
+}
+
+fn setup() -> Setup {
+    Setup {
+        check: Value::Null,
+        strict: Value::Null,
+        has_tools: Value::Null,
+        retry: Value::Null,
+        budgets: Value::Null,
+        wrapper_strict: None,
+        tools: vec![Found::Nothing; crate::providers::tools::TOOL_PATHS.len()],
+        request: RequestShape::default(),
+        append_feedback: false,
+        feedback_schema: None,
+    }
+}
+
+fn session(setup: Setup) -> Session {
+    Session::with_compiled(setup, city()).unwrap()
+}
+
+fn chat(content: &str, prompt: u64, completion: u64) -> Value {
+    json!({
+        "choices": [{ "message": { "role": "assistant", "content": content }, "finish_reason": "stop" }],
+        "usage": { "prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion }
+    })
+}
+
+/// One step on a whole chat completion, which carries its own usage.
+fn step(s: &mut Session, content: &str) -> Step {
+    let response = chat(content, 10, 5);
+    s.step(Output { copy: response.clone(), texts: vec![] }, &response, false, false)
+        .unwrap()
+}
+
+#[test]
+fn an_accepted_first_attempt_stops_at_once() {
+    let mut s = session(setup());
+    let out = step(&mut s, r#"{"city":"Oslo"}"#);
+    assert_eq!(out.decision.action, Action::Accept);
+    assert_eq!(out.decision.stopped_by, Some(StopReason::Accepted));
+    assert!(out.message.is_none() && out.feedback.is_none() && out.warning.is_none());
+    assert_eq!(out.verdict.text.as_deref(), Some(r#"{"city":"Oslo"}"#));
+}
+
+#[test]
+fn a_request_with_tools_is_never_resampled() {
+    let mut with_tools = setup();
+    with_tools.tools[0] = Found::Tools;
+    let mut s = session(with_tools);
+    assert!(s.carries_tools());
+    let out = step(&mut s, "not json");
+    assert_eq!(out.decision.action, Action::Reject);
+    assert_eq!(out.decision.stopped_by, Some(StopReason::Tools));
+    assert_eq!(
+        out.message.as_deref(),
+        Some("The model's output was rejected (unparseable; the request carries tools, so it is not retried). The response is not valid JSON (expected ident at line 1 column 2).")
+    );
+    // hasTools: true says the same of a request the reader found none in;
+    // false cannot say a request that has tools has none.
+    let mut flagged = setup();
+    flagged.has_tools = json!(true);
+    assert!(session(flagged).carries_tools());
+    let mut denied = setup();
+    denied.tools[0] = Found::Tools;
+    denied.has_tools = json!(false);
+    assert!(session(denied).carries_tools());
+    // Even with budgets to spare.
+    let mut budgeted = setup();
+    budgeted.tools[1] = Found::Unreadable;
+    budgeted.budgets = json!({ "total": 5 });
+    let mut s = session(budgeted);
+    assert_eq!(
+        step(&mut s, "[]").decision.stopped_by,
+        Some(StopReason::Tools)
+    );
+}
+
+#[test]
+fn the_default_budget_is_one_retry() {
+    let mut s = session(setup());
+    let first = step(&mut s, "nope");
+    assert_eq!(first.decision.action, Action::Resample);
+    assert_eq!(first.decision.stopped_by, None);
+    assert!(first.message.is_none());
+    let second = step(&mut s, "[1]");
+    assert_eq!(second.decision.action, Action::Reject);
+    assert_eq!(second.decision.stopped_by, Some(StopReason::Budget));
+    assert_eq!(
+        second.message.as_deref(),
+        Some("The model's output was rejected (not_object; no retries are left after 2 attempts). The response is JSON but not an object (it is an array).")
+    );
+}
+
+#[test]
+fn budgets_per_class_and_in_total() {
+    let mut per_class = setup();
+    per_class.budgets = json!({ "schema": 2 });
+    let mut s = session(per_class);
+    // Different mistakes each time, so none is a repeated error.
+    assert_eq!(
+        step(&mut s, r#"{"city":"a"}"#).decision.action,
+        Action::Resample
+    );
+    assert_eq!(
+        step(&mut s, r#"{"city":1}"#).decision.action,
+        Action::Resample
+    );
+    assert_eq!(
+        step(&mut s, "{}").decision.stopped_by,
+        Some(StopReason::Budget)
+    );
+
+    let mut none = setup();
+    none.budgets = json!({ "total": 0 });
+    let mut s = session(none);
+    let out = step(&mut s, "nope");
+    assert_eq!(out.decision.stopped_by, Some(StopReason::Budget));
+    assert!(out
+        .message
+        .unwrap()
+        .contains("no retries are left after 1 attempt)"));
+
+    let mut wrong = setup();
+    wrong.budgets = json!({ "total": -1 });
+    assert!(matches!(
+        Session::with_compiled(wrong, city()),
+        Err(SetupError::Argument(_))
+    ));
+}
+
+#[test]
+fn the_same_error_twice_stops_even_with_budget_left() {
+    let mut generous = setup();
+    generous.budgets = json!({ "total": 5 });
+    let mut s = session(generous);
+    assert_eq!(
+        step(&mut s, r#"{"city":"a"}"#).decision.action,
+        Action::Resample
+    );
+    // The same (path, code) pairs: the model repeats itself.
+    let out = step(&mut s, r#"{"city":"b"}"#);
+    assert_eq!(out.decision.stopped_by, Some(StopReason::RepeatedError));
+    assert!(out
+        .message
+        .unwrap()
+        .contains("(schema; the same error came twice in a row)"));
+}
+
+#[test]
+fn abort_and_deadline_stop_a_failed_attempt() {
+    let mut s = session(setup());
+    let response = chat("nope", 1, 1);
+    let aborted = s
+        .step(Output { copy: response.clone(), texts: vec![] }, &response, true, false)
+        .unwrap();
+    assert_eq!(aborted.decision.stopped_by, Some(StopReason::Aborted));
+    let mut s = session(setup());
+    let late = s
+        .step(Output { copy: response.clone(), texts: vec![] }, &response, false, true)
+        .unwrap();
+    assert_eq!(late.decision.stopped_by, Some(StopReason::Deadline));
+    assert!(late.message.unwrap().contains("the deadline passed"));
+    assert_eq!(
+        s.deadline_message("250", 2),
+        "No accepted output within the deadline of 250 ms (attempt 2 was still running); the last finished attempt failed: unparseable."
+    );
+    assert_eq!(
+        session(setup()).deadline_message("0.5", 1),
+        "No accepted output within the deadline of 0.5 ms (attempt 1 was still running)."
+    );
+}
+
+#[test]
+fn repair_produces_feedback_and_needs_a_known_shape_or_an_appender() {
+    let mut repair = setup();
+    repair.retry = json!("repair");
+    repair.request.kinds[2] = Kind::Array; // messages
+    repair.feedback_schema = Some(json!({
+        "type": "object",
+        "required": ["city"],
+        "properties": { "city": { "type": "string", "minLength": 2 } }
+    }));
+    let mut s = session(repair.clone());
+    assert_eq!(s.feedback_shape(), Some(FeedbackShape::OpenAiChat));
+    let out = step(&mut s, r#"{"city":"a"}"#);
+    assert_eq!(out.decision.action, Action::Repair);
+    let feedback = out.feedback.unwrap();
+    assert!(feedback.contains("/city"), "{feedback}");
+    assert!(feedback.contains("minLength"), "{feedback}");
+    assert!(
+        !feedback.contains("\"a\""),
+        "the output is never quoted: {feedback}"
+    );
+
+    // No shape the appenders know, and no appender of the caller's: misuse.
+    let mut unknown = repair.clone();
+    unknown.request = RequestShape::default();
+    let Err(SetupError::Argument(e)) = Session::with_compiled(unknown.clone(), city()) else {
+        panic!("a repair without an appender must be refused");
+    };
+    assert!(e.message.contains("options.appendFeedback"));
+    unknown.append_feedback = true;
+    let s = session(unknown);
+    assert_eq!(s.feedback_shape(), None);
+
+    let mut wrong = setup();
+    wrong.retry = json!("again");
+    let Err(SetupError::Argument(e)) = Session::with_compiled(wrong, city()) else {
+        panic!("an unknown retry mode must be refused");
+    };
+    assert_eq!(
+        e.message,
+        "options.retry must be \"identical\" (or \"resample\"), or \"repair\", not another string"
+    );
+}
+
+#[test]
+fn the_provider_guess_for_feedback() {
+    let shape = |set: &[(usize, Kind)], model: Option<&str>| {
+        let mut request = RequestShape::default();
+        for (i, kind) in set {
+            request.kinds[*i] = *kind;
+        }
+        request.model = model.map(str::to_owned);
+        feedback_shape_for(&request)
+    };
+    assert_eq!(
+        shape(&[(0, Kind::String)], None),
+        Some(FeedbackShape::Gemini)
+    );
+    assert_eq!(
+        shape(&[(0, Kind::Null), (2, Kind::Array)], None),
+        Some(FeedbackShape::OpenAiChat)
+    );
+    assert_eq!(
+        shape(&[(1, Kind::String)], None),
+        Some(FeedbackShape::OpenAiResponses)
+    );
+    assert_eq!(shape(&[(1, Kind::Other)], None), None);
+    assert_eq!(
+        shape(&[(2, Kind::Array)], Some("Claude-Sonnet-4")),
+        Some(FeedbackShape::Anthropic)
+    );
+    assert_eq!(
+        shape(&[(2, Kind::Array), (3, Kind::String)], None),
+        Some(FeedbackShape::Anthropic)
+    );
+    assert_eq!(
+        shape(
+            &[(2, Kind::Array), (5, Kind::String), (6, Kind::Other)],
+            None
+        ),
+        Some(FeedbackShape::Anthropic)
+    );
+    assert_eq!(
+        shape(&[(2, Kind::Array), (5, Kind::String)], None),
+        Some(FeedbackShape::OpenAiChat)
+    );
+    assert_eq!(shape(&[(2, Kind::Other)], None), None);
+}
+
+#[test]
+fn strict_defaults_to_the_wrapper_then_true() {
+    assert!(session(setup()).strict());
+    let mut wrapper = setup();
+    wrapper.wrapper_strict = Some(false);
+    assert!(!session(wrapper.clone()).strict());
+    wrapper.strict = json!(true);
+    assert!(session(wrapper).strict());
+}
+
+#[test]
+fn the_lenient_path_returns_the_object_it_found() {
+    let mut lenient = setup();
+    lenient.strict = json!(false);
+    let mut s = session(lenient.clone());
+    let out = step(&mut s, r#"{"city":"a"}"#);
+    assert_eq!(out.decision.action, Action::ReturnWithWarning);
+    assert_eq!(out.decision.stopped_by, Some(StopReason::Lenient));
+    assert!(out.lenient_value);
+    assert!(out
+        .warning
+        .unwrap()
+        .starts_with("schema: The response does not match the schema"));
+    // Not JSON, and JSON that is not an object: no value.
+    for (content, failure) in [("not json", "unparseable"), ("[1]", "not_object")] {
+        let mut s = session(lenient.clone());
+        let out = step(&mut s, content);
+        assert!(!out.lenient_value, "{content}");
+        assert!(out.warning.unwrap().starts_with(&format!("{failure}: ")));
+    }
+    // A text output, with the JSON after some whitespace.
+    let mut s = session(lenient);
+    let out = s
+        .step(
+            Output { copy: json!({ "\u{0}": 0 }), texts: vec!["  \n{\"city\":\"a\"}"] },
+            &Value::Null,
+            false,
+            false,
+        )
+        .unwrap();
+    assert!(out.lenient_value);
+    assert_eq!(out.text, Some(0));
+    assert_eq!(out.verdict.span, Some(3..15));
+}
+
+#[test]
+fn usage_is_merged_across_attempts_the_failed_one_included() {
+    let mut s = session(setup());
+    let first = chat("nope", 300, 4096);
+    let out = s
+        .step(Output { copy: first.clone(), texts: vec![] }, &first, false, false)
+        .unwrap();
+    assert_eq!(
+        out.usage,
+        json!({ "tokens": { "input": 300, "output": 4096, "total": 4396 } })
+    );
+    let second = chat(r#"{"city":"Oslo"}"#, 300, 12);
+    s.step(Output { copy: second.clone(), texts: vec![] }, &second, false, false)
+        .unwrap();
+    let summary = s.summary(Some(StopReason::Accepted));
+    assert_eq!(
+        summary["usage"],
+        json!({ "tokens": { "input": 600, "output": 4108, "total": 4708 } })
+    );
+    assert_eq!(summary["attempts"][0]["failure"], "unparseable");
+    assert_eq!(summary["attempts"][1]["failure"], Value::Null);
+    assert_eq!(summary["audit"]["stoppedBy"], "accepted");
+    assert_eq!(summary["audit"]["attempts"][0]["failure"], "unparseable");
+    assert_eq!(summary["audit"]["attempts"][1]["rescue"], "none");
+    assert_eq!(summary["audit"]["schemaHash"], city().schema_hash());
+    assert_eq!(
+        summary["audit"]["validatorVersion"],
+        crate::VALIDATOR_VERSION
+    );
+}
+
+#[test]
+fn an_attempt_without_a_verdict_still_counts_its_usage() {
+    let mut s = session(setup());
+    let first = chat("nope", 10, 5);
+    s.step(Output { copy: first.clone(), texts: vec![] }, &first, false, false)
+        .unwrap();
+    // The caller's usage reader, in the Usage shape already.
+    s.record_unchecked(&json!({ "tokens": { "input": 7, "output": 3 }, "cost": { "total": 0.5 } }));
+    assert_eq!(s.attempts(), 2);
+    let summary = s.summary(None);
+    assert_eq!(
+        summary["usage"],
+        json!({ "tokens": { "input": 17, "output": 8, "total": 15 }, "cost": { "total": 0.5 } })
+    );
+    assert_eq!(summary["attempts"][1]["failure"], "unreadable");
+    assert_eq!(summary["audit"]["attempts"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_read_copy_is_checked_where_its_answer_lies() {
+    let answer = "```json\n{\"city\":\"Oslo\"}\n```";
+    let copy = json!({ "choices": [{ "message": { "content": { "\u{0}": 0 } }, "finish_reason": "stop" }] });
+    let mut s = session(setup());
+    let out = s
+        .step(
+            Output {
+                copy: copy.clone(),
+                texts: vec![answer],
+            },
+            &Value::Null,
+            false,
+            false,
+        )
+        .unwrap();
+    assert_eq!(out.decision.action, Action::Accept);
+    assert_eq!(out.text, Some(0));
+    assert_eq!(out.verdict.rescue, Rescue::CodeFence);
+    assert_eq!(out.verdict.finish_reason.as_deref(), Some("stop"));
+    assert_eq!(
+        answer.get(out.verdict.span.clone().unwrap()),
+        Some("{\"city\":\"Oslo\"}")
+    );
+
+    // The same copy read through the buffer the wrapper fills.
+    let tail = format!("[[{}],{copy},{{\"prompt_tokens\":2}}]", answer.len());
+    let whole = format!("{answer}{tail}");
+    let (texts, read, usage) = crate::providers::read::read_step(&whole, answer.len()).unwrap();
+    assert_eq!(texts, vec![answer]);
+    assert_eq!(read, copy);
+    let out = s
+        .step(Output { copy: read, texts }, &usage, false, false)
+        .unwrap();
+    assert_eq!(out.usage, json!({ "tokens": { "input": 2, "total": 2 } }));
+
+    // An empty answer beside a tool call says so, as checkOutput does.
+    let copy = json!({ "choices": [{ "message": { "content": { "\u{0}": 0 }, "tool_calls": [{ "id": "c1", "type": "function", "function": { "name": "lookup", "arguments": { "\u{0}": 1 } } }] } }] });
+    let out = s
+        .step(
+            Output {
+                copy,
+                texts: vec!["", "{}"],
+            },
+            &Value::Null,
+            false,
+            false,
+        )
+        .unwrap();
+    assert_eq!(out.verdict.failure, Some(Failure::Empty));
+    assert!(
+        out.verdict.message.contains("\"lookup\""),
+        "{}",
+        out.verdict.message
+    );
+}
+
+#[test]
+fn a_tool_named_output_is_read_from_the_copy_with_its_texts() {
+    let mut named = setup();
+    named.check = json!({ "toolName": "answer" });
+    let mut s = session(named);
+    let copy = json!({ "choices": [{ "message": { "content": null, "tool_calls": [{ "id": "c1", "type": "function", "function": { "name": "answer", "arguments": { "\u{0}": 0 } } }] }, "finish_reason": "tool_calls" }] });
+    let out = s
+        .step(
+            Output {
+                copy,
+                texts: vec![r#"{"city":"Oslo"}"#],
+            },
+            &Value::Null,
+            false,
+            false,
+        )
+        .unwrap();
+    assert_eq!(out.decision.action, Action::Accept, "{:?}", out.verdict);
+    assert_eq!(out.text, None);
+    assert_eq!(out.verdict.text.as_deref(), Some(r#"{"city":"Oslo"}"#));
+}
+
+#[test]
+fn a_schema_that_cannot_compile_is_refused_unless_asked_to_degrade() {
+    let bad = || {
+        Ok(SchemaInput::Json(Box::leak(Box::new(
+            json!({ "type": "objekt" }),
+        ))))
+    };
+    assert!(matches!(
+        Session::new(setup(), bad()),
+        Err(SetupError::Schema(_))
+    ));
+    let mut degrade = setup();
+    degrade.check = json!({ "onInvalidSchema": "degrade" });
+    let mut s = Session::new(degrade, bad()).unwrap();
+    let out = step(&mut s, r#"{"anything":true}"#);
+    assert_eq!(out.decision.action, Action::Accept);
+    assert!(out.verdict.degraded);
+    let unreadable = Err(SchemaError::new("not JSON"));
+    assert!(matches!(
+        Session::new(setup(), unreadable),
+        Err(SetupError::Schema(_))
+    ));
+}
+
+#[test]
+fn a_rule_that_cannot_compile_is_refused_before_any_attempt() {
+    let mut ruled = setup();
+    ruled.check = json!({ "onInvalidSchema": "degrade", "rules": [{ "name": "x", "then": { "minimum": "zero" }, "message": "m" }] });
+    assert!(matches!(Session::with_compiled(ruled, city()), Err(SetupError::Schema(_))));
+}
+
+#[test]
+fn a_content_string_is_checked_as_content_even_with_a_tool_name() {
+    let mut named = setup();
+    named.check = json!({ "toolName": "answer" });
+    let mut s = session(named);
+    let text = Output { copy: json!({ "\u{0}": 0 }), texts: vec![r#"{"city":"Oslo"}"#] };
+    let out = s.step(text, &Value::Null, false, false).unwrap();
+    assert_eq!(out.decision.action, Action::Accept, "{:?}", out.verdict);
+    assert_eq!(out.text, Some(0));
+}
