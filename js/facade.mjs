@@ -1505,6 +1505,27 @@ export function openSession(request, schema, setup) {
       r.lenientValue = null;
       return r;
     },
+    /**
+     * Steps the session with a streamed attempt's whole text (the lenient
+     * path, whose value is the JSON object found even when the check
+     * fails), its finish reason, usage reports and facts, as `stepStream`.
+     */
+    stepStreamText(text, finishReason, reportsText, facts, aborted, deadlinePassed) {
+      const session = live();
+      const texts = [wellFormed(text)];
+      const copyText = `{"content":${TEXT_REFERENCE_0},"finishReason":${JSON.stringify(finishReason ?? null)}}`;
+      const r = JSON.parse(
+        callRaw(() => {
+          const { start, length } = encodeStep(texts, `${copyText},${reportsText}`);
+          return session.stepStreamText(start, length, facts.bytes, facts.stoppedEarly, facts.usageReported, aborted, deadlinePassed);
+        }),
+      );
+      const json = r.at !== undefined ? texts[r.at].slice(r.textStart, r.textEnd) : r.verdict.text;
+      const value = r.verdict.ok || r.lenientValue === true ? JSON.parse(json) : undefined;
+      r.verdict = shapeVerdict(r.verdict, value);
+      r.lenientValue = r.lenientValue === true ? value : null;
+      return r;
+    },
     /** Counts a streamed attempt that has no verdict (it threw, or was aborted), with its usage reports. */
     recordStream(reportsText, facts) {
       const session = live();

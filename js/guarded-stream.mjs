@@ -133,9 +133,11 @@ async function runStream(streamModel, request, number, clock, check, attempt, o,
       if (read.failed) throw new Interrupted("thrown", read.error);
       const usage = o.usageOf ? call("usage", () => o.usageOf(chunk)) : read.usage;
       if (usage !== undefined && usage !== null) {
-        const key = o.usageOf ? "usage" : (read.usageKey ?? "read");
-        // The latest report under each key, in the order of the latest
-        // reports: the core lays them over each other (running totals).
+        // A built-in reader's report replaces the last one read at the same
+        // path (a running total of the same members); a callback's are all
+        // kept. The core lays them over each other in the order of the
+        // latest reports (see usage::overlay_usage).
+        const key = o.usageOf || o.read ? (attempt.callbackReports += 1) : read.usageKey;
         let copy;
         try {
           copy = typeof usage === "object" ? readCopy("the usage", usage, "usage") : usage;
@@ -152,6 +154,8 @@ async function runStream(streamModel, request, number, clock, check, attempt, o,
       if (typeof text !== "string") {
         throw new Interrupted("callback", { name: "read", error: argumentError(`options.read gave text that is ${typeof text}, not a string`) });
       }
+      // The lenient path needs the whole text (see `stepStreamText`).
+      if (!stopsEarly) attempt.texts.push(text);
       const state = check.push(text);
       if (state.status === "rejected") {
         attempt.state ??= state;
@@ -166,7 +170,7 @@ async function runStream(streamModel, request, number, clock, check, attempt, o,
       if (o.onText) call("onText", () => o.onText(text, { attempt: number }));
     }
   } catch (error) {
-    // The stream is left as it is: the provider's request stops with the signal.
+    // The provider's request stops with the signal; the iterator is left below.
     if (!clock.signal.aborted) {
       attempt.stopping = true;
       clock.abort(error instanceof Interrupted && error.kind === "thrown" ? error.value : new Error("guardedStream stopped reading the stream"));
@@ -178,7 +182,11 @@ async function runStream(streamModel, request, number, clock, check, attempt, o,
   }
 }
 
-/** Frees a stream check whose verdict is not needed (its attempt has none, or was stopped). */
+/**
+ * Frees a stream check whose verdict is not needed: its attempt has none,
+ * was stopped, or is checked from its whole text (the lenient path). `end`
+ * is the check's only way to free it, and costs a check of what it holds.
+ */
 function discard(check) {
   try {
     check.end();
@@ -246,7 +254,7 @@ async function run(request, streamModel, o, session) {
     calls += 1;
     const clock = attemptSignal(o.signal, deadline);
     const check = session.streamCheck();
-    const attempt = { reports: new Map(), finishReason: null, state: undefined, stoppedEarly: false, stopping: false };
+    const attempt = { reports: new Map(), finishReason: null, state: undefined, stoppedEarly: false, stopping: false, texts: [], callbackReports: 0 };
     const reportsText = () => jsonText("the usage", [...attempt.reports.values()]);
     const facts = () => ({ bytes: check.bytes, stoppedEarly: attempt.stoppedEarly, usageReported: attempt.reports.size > 0 });
     try {
@@ -274,7 +282,7 @@ async function run(request, streamModel, o, session) {
       clock.release();
     }
     let state;
-    if (attempt.stoppedEarly) {
+    if (attempt.stoppedEarly || !stopsEarly) {
       state = attempt.state;
       discard(check);
     } else {
@@ -288,7 +296,11 @@ async function run(request, streamModel, o, session) {
     }
     let step;
     try {
-      step = session.stepStream(state, reportsText(), facts(), Boolean(o.signal?.aborted), now() >= deadline);
+      const aborted = Boolean(o.signal?.aborted);
+      const late = now() >= deadline;
+      step = stopsEarly
+        ? session.stepStream(state, reportsText(), facts(), aborted, late)
+        : session.stepStreamText(attempt.texts.join(""), attempt.finishReason, reportsText(), facts(), aborted, late);
     } catch (error) {
       record("error");
       throw error;
@@ -313,7 +325,7 @@ async function run(request, streamModel, o, session) {
       case "return_with_warning":
         record("lenient", "lenient", step.summary);
         return {
-          value: null,
+          value: step.lenientValue,
           attempts: calls,
           usage: step.summary.usage,
           warning: step.warning,

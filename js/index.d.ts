@@ -571,7 +571,7 @@ export interface StreamAttemptEvent extends AttemptEvent {
 export interface GuardStreamOptions<C = unknown> extends Omit<GuardOptions, "read" | "usage" | "onAttempt"> {
   /** Reads a chunk instead of the built-in readers (strings, OpenAI, Anthropic, Gemini, AI SDK events). */
   read?: (chunk: C) => StreamChunkRead;
-  /** The usage a chunk reports, instead of the built-in readers'. */
+  /** The usage a chunk reports (the attempt's so far: a later report's members replace an earlier one's), instead of the built-in readers'. */
   usage?: (chunk: C) => object | null | undefined;
   /** Each piece of text the check has not rejected, as it arrives (a resample starts again at a new `attempt`). */
   onText?: (text: string, context: { attempt: number }) => void;
@@ -589,7 +589,7 @@ export interface StreamGuardResult<T> {
 }
 
 export interface LenientStreamGuardResult<T> {
-  /** The accepted value; null when the check failed (then `warning` says why). */
+  /** The parsed object (even when the check failed; then `warning` says why), or null when the output was not a JSON object. */
   value: T | null;
   attempts: 1;
   usage: Usage;

@@ -461,11 +461,28 @@ impl Session {
         })
     }
 
+    /// Records a streamed attempt and checks its whole text (`output`, as
+    /// [`Session::step`] takes it): for the lenient path, which returns the
+    /// JSON object it found even when the check fails, and so needs the
+    /// text where the stream check keeps none of it at hand.
+    pub fn step_stream_text(
+        &mut self,
+        output: Output<'_>,
+        reports: &[Value],
+        facts: StreamFacts,
+        aborted: bool,
+        deadline_passed: bool,
+    ) -> Result<Step, SchemaError> {
+        self.record_stream_unchecked(reports, facts);
+        let (verdict, text, object) = self.check(output)?;
+        self.decide(verdict, text, object, aborted, deadline_passed)
+    }
+
     /// Records a streamed attempt whose verdict the stream check already
     /// gave (see [`Session::stream_verdict`]), with the usage reports its
     /// events carried, and decides what happens next, as [`Session::step`]
-    /// does for a whole response. On the lenient path a failed stream
-    /// returns no value (its JSON is not at hand here).
+    /// does for a whole response (the lenient path steps with the text,
+    /// see [`Session::step_stream_text`]).
     pub fn step_stream(
         &mut self,
         verdict: Verdict,

@@ -1019,6 +1019,52 @@ impl RawSession {
         step_json(&self.session, step, &[])
     }
 
+    /// Steps the session with a streamed attempt's whole text, written into
+    /// the input buffer as for `step` with the usage reports (a JSON list)
+    /// in the usage's place (`crate::session::Session::step_stream_text`).
+    #[wasm_bindgen(js_name = stepStreamText)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn step_stream_text(
+        &mut self,
+        copy_start: usize,
+        copy_len: usize,
+        bytes: usize,
+        stopped_early: bool,
+        usage_reported: bool,
+        aborted: bool,
+        deadline_passed: bool,
+    ) -> Result<String, JsValue> {
+        INPUT.with(|input| {
+            let buffer = input.borrow();
+            let unreadable =
+                || coded_error("internal", "the response could not be read from the input buffer");
+            let whole = buffer
+                .get(..copy_start.saturating_add(copy_len))
+                .and_then(|bytes| simdutf8::basic::from_utf8(bytes).ok())
+                .ok_or_else(unreadable)?;
+            let (texts, copy, reports) =
+                crate::providers::read::read_step(whole, copy_start).ok_or_else(unreadable)?;
+            let reports = match reports {
+                Value::Array(reports) => reports,
+                _ => Vec::new(),
+            };
+            let facts = crate::session::StreamFacts {
+                bytes,
+                stopped_early,
+                usage_reported,
+            };
+            let output = crate::session::Output {
+                copy,
+                texts: texts.clone(),
+            };
+            let step = self
+                .session
+                .step_stream_text(output, &reports, facts, aborted, deadline_passed)
+                .map_err(schema_error)?;
+            step_json(&self.session, step, &texts)
+        })
+    }
+
     /// `crate::session::Session::summary`, as JSON text. With `deadline_ms`
     /// (the option as JavaScript writes it) and `running` (the attempt
     /// still waiting), the summary of a call whose deadline passed: stopped

@@ -614,3 +614,20 @@ fn a_stream_check_from_the_session_gives_the_steps_verdict() {
     assert!(ok.push_str(r#"{"city":"Oslo"}"#).is_none());
     assert!(ok.end(Some("stop")).ok());
 }
+
+#[test]
+fn the_lenient_path_checks_a_streams_whole_text_and_returns_its_object() {
+    let mut lenient = setup();
+    lenient.strict = json!(false);
+    let mut s = session(lenient);
+    let copy = json!({ "content": { "\u{0}": 0 }, "finishReason": "stop" });
+    let reports = [json!({ "prompt_tokens": 4 })];
+    let out = s
+        .step_stream_text(Output { copy, texts: vec![r#"{"city":"O"}"#] }, &reports, facts(12, false, true), false, false)
+        .unwrap();
+    assert_eq!(out.decision.action, Action::ReturnWithWarning);
+    assert!(out.lenient_value);
+    assert_eq!(out.verdict.finish_reason.as_deref(), Some("stop"));
+    assert_eq!(out.usage["tokens"]["input"], 4);
+    assert_eq!(s.summary(None)["audit"]["attempts"][0]["bytes"], 12);
+}

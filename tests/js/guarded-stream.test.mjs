@@ -341,12 +341,15 @@ describe("guardedStream on scripted streams", () => {
   });
 
   test("options.read reads any chunk shape; misuse is a typed error before any call", async () => {
-    const result = await guard.guardedStream({}, () => pieces(good).map((t) => ({ bit: t })), {
+    const bits = pieces(good);
+    const result = await guard.guardedStream({}, () => bits.map((t) => ({ bit: t })), {
       schema,
-      read: (chunk) => ({ text: chunk.bit, usage: { prompt_tokens: 2 } }),
+      // Input reported first, output at the end: the later report's members replace the earlier one's.
+      read: (chunk) => ({ text: chunk.bit, usage: chunk.bit === bits[0] ? { prompt_tokens: 2, completion_tokens: 0 } : chunk.bit === bits.at(-1) ? { completion_tokens: 9 } : undefined }),
     });
     assert.deepEqual(result.value, JSON.parse(good));
     assert.equal(result.usage.tokens.input, 2);
+    assert.equal(result.usage.tokens.output, 9);
     await assert.rejects(guard.guardedStream({}, () => [], { schema, onTxt: () => {} }), (e) => e.code === "invalid_argument" && /not an option of guardedStream/.test(e.message));
     await assert.rejects(guard.guardedStream({}, "model", { schema }), (e) => e.code === "invalid_argument" && /streamModel/.test(e.message));
     await assert.rejects(guard.guardedStream({}, () => 42, { schema }), (e) => e.code === "invalid_argument" && /async iterable/.test(e.message));
@@ -362,8 +365,12 @@ describe("guardedStream on scripted streams", () => {
     const result = await guard.guardedStream({}, () => scripted(pieces(doomed), log)(), { schema, strict: false });
     assert.equal(log.finished, true);
     assert.equal(result.attempts, 1);
-    assert.equal(result.value, null);
+    // As guardedCall's lenient path: the object found, with the warning.
+    assert.deepEqual(result.value, JSON.parse(doomed));
     assert.match(result.warning, /^schema/);
+    const cut = await guard.guardedStream({}, () => [doomed.slice(0, 50)], { schema, strict: false });
+    assert.equal(cut.value, null);
+    assert.match(cut.warning, /^unparseable/);
     assert.equal(result.audit.attempts[0].stoppedEarly, false);
     assert.equal(result.audit.attempts[0].bytes, doomed.length);
   });
@@ -487,6 +494,21 @@ describe("guardedStream on the real SDKs' stream events", () => {
       assert.equal(result.usage.tokens.output, 31);
       assert.equal(result.verdicts[1].finishReason, "end_turn");
       assert.equal((await closedEarly(server)).closedEarly, true);
+    });
+  });
+
+  test("Anthropic messages.stream(): the MessageStream helper's events read alike", async () => {
+    await withWireServer([sse(anthropicStream(good, { input: 5, output: 8 }))], async (server) => {
+      const client = new Anthropic({ apiKey: "test", baseURL: server.url, maxRetries: 0 });
+      const result = await guard.guardedStream(
+        { model: "claude-sonnet-5-5", max_tokens: 1000, messages: [{ role: "user", content: "rows" }] },
+        (request, { signal }) => client.messages.stream(request, { signal }),
+        { schema },
+      );
+      assert.equal(result.attempts, 1);
+      assert.deepEqual(result.value, JSON.parse(good));
+      assert.deepEqual([result.usage.tokens.input, result.usage.tokens.output], [5, 8]);
+      assert.equal(result.verdicts[0].finishReason, "end_turn");
     });
   });
 
