@@ -16,6 +16,10 @@ import { readEvent } from "./stream-read.mjs";
 export async function guardedStream(request, streamModel, options) {
   let prepared;
   try {
+    // The readers read the answer's text deltas, not a tool call's argument deltas.
+    if (options?.toolName !== undefined) {
+      throw argumentError("guardedStream checks the streamed text; output delivered as a forced tool call (toolName) is checked by guardedCall");
+    }
     prepared = prepareCall(request, streamModel, options, "guardedStream", "streamModel");
   } catch (error) {
     throw typedError("guardedStream", error);
