@@ -568,7 +568,7 @@ export interface StreamAttemptEvent extends AttemptEvent {
  * guardedStream's options: guardedCall's, with `read` and `usage` taking one
  * stream chunk, plus `onText`.
  */
-export interface GuardStreamOptions<C = unknown> extends Omit<GuardOptions, "read" | "usage" | "onAttempt"> {
+export interface GuardStreamOptions<C = unknown> extends Omit<GuardOptions, "read" | "usage" | "onAttempt" | "toolName"> {
   /** Reads a chunk instead of the built-in readers (strings, OpenAI, Anthropic, Gemini, AI SDK events). */
   read?: (chunk: C) => StreamChunkRead;
   /** The usage a chunk reports (the attempt's so far: a later report's members replace an earlier one's), instead of the built-in readers'. */

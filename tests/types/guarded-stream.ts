@@ -50,6 +50,8 @@ async function main(): Promise<void> {
 
   // @ts-expect-error onText takes text
   await guardedStream({}, () => strings(), { schema: validator, onText: (n: number) => n });
+  // @ts-expect-error toolName is guardedCall's only
+  await guardedStream({}, () => strings(), { schema: validator, toolName: "answer" });
   // @ts-expect-error streamModel returns chunks to iterate
   await guardedStream({}, () => 42, { schema: validator });
 }
