@@ -88,7 +88,10 @@ pub static READERS: [Reader; 10] = [
         text: &[&[Member("choices"), First, Member("delta"), Member("content")]],
         finish: &[&[Member("choices"), First, Member("finish_reason")]],
         usage: &[&[Member("usage")]],
-        ..reader("openai_chat_chunk", &[(&[Member("choices")], Expect::Array)])
+        ..reader(
+            "openai_chat_chunk",
+            &[(&[Member("choices")], Expect::Array)],
+        )
     },
     Reader {
         text: &[&[Member("delta")]],
@@ -102,7 +105,11 @@ pub static READERS: [Reader; 10] = [
     // `status` how any other ended.
     Reader {
         finish: &[
-            &[Member("response"), Member("incomplete_details"), Member("reason")],
+            &[
+                Member("response"),
+                Member("incomplete_details"),
+                Member("reason"),
+            ],
             &[Member("response"), Member("status")],
         ],
         usage: &[&[Member("response"), Member("usage")]],
@@ -110,7 +117,11 @@ pub static READERS: [Reader; 10] = [
             "openai_responses_done",
             &[(
                 TYPE,
-                Expect::OneOf(&["response.completed", "response.incomplete", "response.failed"]),
+                Expect::OneOf(&[
+                    "response.completed",
+                    "response.incomplete",
+                    "response.failed",
+                ]),
             )],
         )
     },
@@ -128,12 +139,18 @@ pub static READERS: [Reader; 10] = [
     // far) at each `message_delta`.
     Reader {
         usage: &[&[Member("message"), Member("usage")]],
-        ..reader("anthropic_message_start", &[(TYPE, Expect::Is("message_start"))])
+        ..reader(
+            "anthropic_message_start",
+            &[(TYPE, Expect::Is("message_start"))],
+        )
     },
     Reader {
         finish: &[&[Member("delta"), Member("stop_reason")]],
         usage: &[&[Member("usage")]],
-        ..reader("anthropic_message_delta", &[(TYPE, Expect::Is("message_delta"))])
+        ..reader(
+            "anthropic_message_delta",
+            &[(TYPE, Expect::Is("message_delta"))],
+        )
     },
     // Every Gemini chunk carries the usage so far.
     Reader {
@@ -158,9 +175,15 @@ pub static READERS: [Reader; 10] = [
     // (`totalUsage` since v5, `usage` before) and its finish reason (a
     // word, or `{ unified, raw }`).
     Reader {
-        finish: &[&[Member("finishReason"), Member("unified")], &[Member("finishReason")]],
+        finish: &[
+            &[Member("finishReason"), Member("unified")],
+            &[Member("finishReason")],
+        ],
         usage: &[&[Member("totalUsage")], &[Member("usage")]],
-        ..reader("ai_sdk_finish", &[(TYPE, Expect::OneOf(&["finish", "finish-step"]))])
+        ..reader(
+            "ai_sdk_finish",
+            &[(TYPE, Expect::OneOf(&["finish", "finish-step"]))],
+        )
     },
     Reader {
         error: Some(&[Member("error")]),

@@ -71,12 +71,17 @@ fn read(event: &Value) -> Option<Read> {
     let usage = r.usage.iter().find_map(|path| {
         let mut found = Vec::new();
         walk(event, path, &mut found);
-        found.first().filter(|v| v.is_object()).map(|v| (*v).clone())
+        found
+            .first()
+            .filter(|v| v.is_object())
+            .map(|v| (*v).clone())
     });
     let error = r.error.map(|path| {
         let mut found = Vec::new();
         walk(event, path, &mut found);
-        found.first().map_or_else(|| event.clone(), |v| (*v).clone())
+        found
+            .first()
+            .map_or_else(|| event.clone(), |v| (*v).clone())
     });
     Some(Read {
         reader: r.name,
@@ -99,7 +104,10 @@ fn openai_chat_chunks() {
     assert_eq!(read(&last).unwrap().finish.as_deref(), Some("length"));
     let usage = json!({ "object": "chat.completion.chunk", "choices": [], "usage": { "prompt_tokens": 3 } });
     let r = read(&usage).unwrap();
-    assert_eq!((r.text, r.usage), (None, Some(json!({ "prompt_tokens": 3 }))));
+    assert_eq!(
+        (r.text, r.usage),
+        (None, Some(json!({ "prompt_tokens": 3 })))
+    );
     // Usage is null on every chunk but the last: no report.
     let plain = json!({ "choices": [{ "delta": { "content": "x" } }], "usage": null });
     assert_eq!(read(&plain).unwrap().usage, None);
@@ -107,9 +115,15 @@ fn openai_chat_chunks() {
 
 #[test]
 fn openai_responses_events() {
-    assert_eq!(text(json!({ "type": "response.output_text.delta", "delta": "{}", "item_id": "m" })), Some("{}".into()));
+    assert_eq!(
+        text(json!({ "type": "response.output_text.delta", "delta": "{}", "item_id": "m" })),
+        Some("{}".into())
+    );
     // Other deltas (a refusal, a function call's arguments) are not the answer.
-    assert_eq!(read(&json!({ "type": "response.refusal.delta", "delta": "no" })), None);
+    assert_eq!(
+        read(&json!({ "type": "response.refusal.delta", "delta": "no" })),
+        None
+    );
     let incomplete = json!({ "type": "response.incomplete", "response": { "status": "incomplete", "incomplete_details": { "reason": "max_output_tokens" }, "usage": { "output_tokens": 9 } } });
     let r = read(&incomplete).unwrap();
     assert_eq!(r.finish.as_deref(), Some("max_output_tokens"));
@@ -121,14 +135,35 @@ fn openai_responses_events() {
 #[test]
 fn anthropic_message_stream_events() {
     let start = json!({ "type": "message_start", "message": { "usage": { "input_tokens": 25, "output_tokens": 1 } } });
-    assert_eq!(read(&start).unwrap().usage, Some(json!({ "input_tokens": 25, "output_tokens": 1 })));
-    assert_eq!(text(json!({ "type": "content_block_delta", "index": 0, "delta": { "type": "text_delta", "text": "{" } })), Some("{".into()));
+    assert_eq!(
+        read(&start).unwrap().usage,
+        Some(json!({ "input_tokens": 25, "output_tokens": 1 }))
+    );
+    assert_eq!(
+        text(
+            json!({ "type": "content_block_delta", "index": 0, "delta": { "type": "text_delta", "text": "{" } })
+        ),
+        Some("{".into())
+    );
     // Thinking and a tool's JSON are not the answer's text.
-    assert_eq!(read(&json!({ "type": "content_block_delta", "delta": { "type": "thinking_delta", "thinking": "hm" } })), None);
-    assert_eq!(read(&json!({ "type": "content_block_delta", "delta": { "type": "input_json_delta", "partial_json": "{" } })), None);
+    assert_eq!(
+        read(
+            &json!({ "type": "content_block_delta", "delta": { "type": "thinking_delta", "thinking": "hm" } })
+        ),
+        None
+    );
+    assert_eq!(
+        read(
+            &json!({ "type": "content_block_delta", "delta": { "type": "input_json_delta", "partial_json": "{" } })
+        ),
+        None
+    );
     let delta = json!({ "type": "message_delta", "delta": { "stop_reason": "max_tokens" }, "usage": { "output_tokens": 15 } });
     let r = read(&delta).unwrap();
-    assert_eq!((r.finish.as_deref(), r.usage), (Some("max_tokens"), Some(json!({ "output_tokens": 15 }))));
+    assert_eq!(
+        (r.finish.as_deref(), r.usage),
+        (Some("max_tokens"), Some(json!({ "output_tokens": 15 })))
+    );
     assert_eq!(read(&json!({ "type": "ping" })), None);
 }
 
@@ -146,16 +181,31 @@ fn gemini_chunks_skip_thoughts() {
 
 #[test]
 fn ai_sdk_full_stream_parts() {
-    assert_eq!(text(json!({ "type": "text-delta", "id": "0", "text": "{" })), Some("{".into()));
-    assert_eq!(text(json!({ "type": "text-delta", "textDelta": "}" })), Some("}".into()));
-    assert_eq!(read(&json!({ "type": "reasoning-delta", "id": "r", "text": "hm" })), None);
+    assert_eq!(
+        text(json!({ "type": "text-delta", "id": "0", "text": "{" })),
+        Some("{".into())
+    );
+    assert_eq!(
+        text(json!({ "type": "text-delta", "textDelta": "}" })),
+        Some("}".into())
+    );
+    assert_eq!(
+        read(&json!({ "type": "reasoning-delta", "id": "r", "text": "hm" })),
+        None
+    );
     let finish = json!({ "type": "finish", "finishReason": "length", "rawFinishReason": "length", "totalUsage": { "inputTokens": 3 } });
     let r = read(&finish).unwrap();
-    assert_eq!((r.finish.as_deref(), r.usage), (Some("length"), Some(json!({ "inputTokens": 3 }))));
+    assert_eq!(
+        (r.finish.as_deref(), r.usage),
+        (Some("length"), Some(json!({ "inputTokens": 3 })))
+    );
     let unified = json!({ "type": "finish", "finishReason": { "unified": "stop", "raw": "end_turn" }, "usage": { "inputTokens": 1 } });
     assert_eq!(read(&unified).unwrap().finish.as_deref(), Some("stop"));
     let error = json!({ "type": "error", "error": { "message": "overloaded" } });
-    assert_eq!(read(&error).unwrap().error, Some(json!({ "message": "overloaded" })));
+    assert_eq!(
+        read(&error).unwrap().error,
+        Some(json!({ "message": "overloaded" }))
+    );
 }
 
 #[test]
@@ -164,12 +214,22 @@ fn the_table_as_the_reader_loads_it() {
     let readers = table.as_array().unwrap();
     assert_eq!(readers.len(), READERS.len());
     assert_eq!(readers[0]["when"], json!([[["choices"], true]]));
-    assert_eq!(readers[0]["text"], json!([["choices", 0, "delta", "content"]]));
+    assert_eq!(
+        readers[0]["text"],
+        json!([["choices", 0, "delta", "content"]])
+    );
     assert_eq!(
         readers[6]["text"],
         json!([["candidates", 0, "content", "parts", { "each": "thought" }, "text"]])
     );
-    assert_eq!(readers[2]["when"][0][1], json!(["response.completed", "response.incomplete", "response.failed"]));
+    assert_eq!(
+        readers[2]["when"][0][1],
+        json!([
+            "response.completed",
+            "response.incomplete",
+            "response.failed"
+        ])
+    );
     assert_eq!(readers[9]["error"], json!(["error"]));
     assert!(readers[1].get("error").is_none());
 }
