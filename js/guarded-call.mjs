@@ -16,7 +16,7 @@ export function abortReason(signal) {
 }
 
 /** The options each check takes, as the core names them. */
-export function checkOptionsOf(options) {
+function checkOptionsOf(options) {
   const picked = {};
   for (const key of guardOptionNames().check) {
     if (options[key] !== undefined) picked[key] = options[key];
@@ -163,7 +163,7 @@ function usageTextOf(response) {
 }
 
 /** What the caller's `usage(response)` returned, as JSON text read as mergeUsage reads a usage. */
-export function callerUsageText(usage) {
+function callerUsageText(usage) {
   if (usage === undefined) return "null";
   return jsonText("the usage", usage !== null && typeof usage === "object" ? readCopy("the usage", usage, "usage") : usage);
 }
