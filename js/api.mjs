@@ -29,4 +29,5 @@ export const appendOpenAIChatFeedback = withTypedErrors("appendOpenAIChatFeedbac
 export const appendOpenAIResponsesFeedback = withTypedErrors("appendOpenAIResponsesFeedback", feedback.appendOpenAIResponsesFeedback);
 export { Validator, clearSchemaCache, schemaCacheSize, wasmMemoryBytes } from "./facade.mjs";
 export { guardedCall } from "./guarded-call.mjs";
+export { guardedStream } from "./guarded-stream.mjs";
 export { SchemaError, StructuredOutputError } from "./errors.mjs";

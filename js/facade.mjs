@@ -1477,6 +1477,60 @@ export function openSession(request, schema, setup) {
       r.lenientValue = r.lenientValue === true ? value : null;
       return r;
     },
+    /** A stream check (see createStreamCheck) with the session's schema and options. */
+    streamCheck() {
+      return new StreamCheck(() => live().openStream());
+    },
+    /** Whether a stream is stopped at its first definite rejection (not on the lenient path). */
+    stopsStreamsEarly() {
+      return callRaw(() => live().stopsStreamsEarly());
+    },
+    /**
+     * Steps the session with a streamed attempt: `state` is the stream
+     * check's rejected state, or the verdict its `end` gave (whose `value`
+     * the result's verdict takes); `reportsText` the JSON list of the usage
+     * reports its events carried; `facts` { bytes, stoppedEarly,
+     * usageReported }. The result as `step` gives it.
+     */
+    stepStream(state, reportsText, facts, aborted, deadlinePassed) {
+      const session = live();
+      const { value, ...rest } = state;
+      const stateText = jsonText("the stream's verdict", rest);
+      const r = JSON.parse(
+        callRaw(() =>
+          session.stepStream(stateText, reportsText, facts.bytes, facts.stoppedEarly, facts.usageReported, aborted, deadlinePassed),
+        ),
+      );
+      r.verdict = shapeVerdict(r.verdict, r.verdict.ok ? value : undefined);
+      r.lenientValue = null;
+      return r;
+    },
+    /**
+     * Steps the session with a streamed attempt's whole text (the lenient
+     * path, whose value is the JSON object found even when the check
+     * fails), its finish reason, usage reports and facts, as `stepStream`.
+     */
+    stepStreamText(text, finishReason, reportsText, facts, aborted, deadlinePassed) {
+      const session = live();
+      const texts = [wellFormed(text)];
+      const copyText = `{"content":${TEXT_REFERENCE_0},"finishReason":${JSON.stringify(finishReason ?? null)}}`;
+      const r = JSON.parse(
+        callRaw(() => {
+          const { start, length } = encodeStep(texts, `${copyText},${reportsText}`);
+          return session.stepStreamText(start, length, facts.bytes, facts.stoppedEarly, facts.usageReported, aborted, deadlinePassed);
+        }),
+      );
+      const json = r.at !== undefined ? texts[r.at].slice(r.textStart, r.textEnd) : r.verdict.text;
+      const value = r.verdict.ok || r.lenientValue === true ? JSON.parse(json) : undefined;
+      r.verdict = shapeVerdict(r.verdict, value);
+      r.lenientValue = r.lenientValue === true ? value : null;
+      return r;
+    },
+    /** Counts a streamed attempt that has no verdict (it threw, or was aborted), with its usage reports. */
+    recordStream(reportsText, facts) {
+      const session = live();
+      callRaw(() => session.stepStream(undefined, reportsText, facts.bytes, facts.stoppedEarly, facts.usageReported, false, false));
+    },
     /** Counts the usage (JSON text) of an attempt whose response will not be checked. */
     recordUnchecked(usageText) {
       const session = live();
@@ -1532,6 +1586,16 @@ let guardOptions;
 export function guardOptionNames() {
   guardOptions ??= callRawJson(() => raw.guardOptionNames());
   return guardOptions;
+}
+
+/**
+ * Where each provider's stream events keep the text, the finish reason and
+ * the usage (src/providers/stream_events.rs), the same for every instance.
+ */
+let streamReaderTable;
+export function streamReaders() {
+  streamReaderTable ??= JSON.parse(callRaw(() => raw.streamReaders()));
+  return streamReaderTable;
 }
 
 /** Paths already redacted, as the audit prints the same few again and again. */

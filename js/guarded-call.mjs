@@ -8,7 +8,7 @@ import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
 import { appenderNamed } from "./feedback.mjs";
 import { statsRecorder } from "./stats.mjs";
 
-function abortReason(signal) {
+export function abortReason(signal) {
   if (signal.reason !== undefined) return signal.reason;
   const error = new Error("The operation was aborted");
   error.name = "AbortError";
@@ -24,7 +24,7 @@ function checkOptionsOf(options) {
   return picked;
 }
 
-const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
+export const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
 /**
  * Settles with the model's response, or rejects when the attempt's signal
  * aborts: at once when the deadline passed, a moment later when the caller
@@ -62,7 +62,7 @@ function callWithin(callModel, request, context, attempt) {
  * does or the deadline passes. It is the one clock of the attempt, so the
  * call is never abandoned with its signal still live.
  */
-function attemptSignal(signal, deadline) {
+export function attemptSignal(signal, deadline) {
   const controller = new AbortController();
   const cleanups = [];
   let timedOut = false;
@@ -88,22 +88,29 @@ function attemptSignal(signal, deadline) {
     signal: controller.signal,
     bounded: Boolean(signal) || deadline !== Infinity,
     timedOut: () => timedOut,
+    /** Aborts the attempt's signal (a stream stopped early). */
+    abort: (reason) => controller.abort(reason),
     release: () => cleanups.forEach((f) => f()),
   };
 }
 
-function readOptions(callModel, options) {
-  if (typeof callModel !== "function") throw argumentError("guardedCall needs callModel(request) as a function");
-  if (options === null || typeof options !== "object") throw argumentError("guardedCall needs options with a schema");
-  const { own, check } = guardOptionNames();
-  const known = [...own, ...check];
+/**
+ * The options read and checked, for `api` (guardedCall, or guardedStream,
+ * which takes its own option names too, and calls its model function
+ * `model`).
+ */
+function readOptions(callModel, options, api = "guardedCall", model = "callModel") {
+  if (typeof callModel !== "function") throw argumentError(`${api} needs ${model}(request) as a function`);
+  if (options === null || typeof options !== "object") throw argumentError(`${api} needs options with a schema`);
+  const { own, check, stream } = guardOptionNames();
+  const known = api === "guardedStream" ? [...own, ...stream, ...check] : [...own, ...check];
   const unknown = Object.keys(options).find((key) => !known.includes(key));
   if (unknown !== undefined) {
-    throw argumentError(`"${unknown.slice(0, 40)}" is not an option of guardedCall; its options are ${known.join(", ")}`);
+    throw argumentError(`"${unknown.slice(0, 40)}" is not an option of ${api}; its options are ${known.join(", ")}`);
   }
-  const { schema, signal, read, usage: usageOf, onAttempt, appendFeedback } = options;
-  if (schema === undefined || schema === null) throw argumentError("guardedCall needs options.schema");
-  for (const [name, fn] of [["read", read], ["usage", usageOf], ["onAttempt", onAttempt], ["appendFeedback", appendFeedback]]) {
+  const { schema, signal, read, usage: usageOf, onAttempt, appendFeedback, onText } = options;
+  if (schema === undefined || schema === null) throw argumentError(`${api} needs options.schema`);
+  for (const [name, fn] of [["read", read], ["usage", usageOf], ["onAttempt", onAttempt], ["appendFeedback", appendFeedback], ["onText", onText]]) {
     if (fn !== undefined && typeof fn !== "function") throw argumentError(`options.${name} must be a function`);
   }
   for (const name of ["strict", "hasTools"]) {
@@ -125,7 +132,7 @@ function readOptions(callModel, options) {
   }
   if (options.budgets !== null && typeof options.budgets === "object") rejectNonFinite("options.budgets", options.budgets);
   const budgetsText = options.budgets === undefined ? "null" : jsonText("options.budgets", options.budgets);
-  return { schema, signal, read, usageOf, onAttempt, appendFeedback, retry, deadlineMs, budgetsText, record: statsRecorder(options.stats) };
+  return { schema, signal, read, usageOf, onAttempt, appendFeedback, onText, retry, deadlineMs, budgetsText, record: statsRecorder(options.stats) };
 }
 
 /**
@@ -167,8 +174,8 @@ function callerUsageText(usage) {
  * caller's and should cost no tokens; a hostile argument (a revoked Proxy)
  * is a typed error.
  */
-function prepare(request, callModel, options) {
-  const o = readOptions(callModel, options);
+export function prepare(request, callModel, options, api, model) {
+  const o = readOptions(callModel, options, api, model);
   const session = openSession(request, o.schema, {
     checkOptions: checkOptionsOf(options),
     strict: options.strict,

@@ -467,7 +467,7 @@ export interface GuardOptions<R = unknown> extends CheckOptions {
 export interface GuardCallbackError extends Error {
   name: "GuardCallbackError";
   code: "callback_failed";
-  callback: "read" | "usage" | "onAttempt" | "appendFeedback";
+  callback: "read" | "usage" | "onAttempt" | "appendFeedback" | "onText";
   attempts: number;
   usage: Usage;
   response: unknown;
@@ -534,6 +534,94 @@ export declare function guardedCall<T = unknown, Req = unknown, R = unknown>(
   callModel: (request: Req, context: CallContext) => Promise<R> | R,
   options: GuardOptions<R> & { schema: GuardSchema<T> },
 ): Promise<GuardResult<T, R> | LenientGuardResult<T, R>>;
+
+/** One streamed attempt as the audit record keeps it. */
+export interface StreamAuditAttempt extends AuditAttempt {
+  /** UTF-8 bytes of text received before the stream ended or was stopped. */
+  bytes: number;
+  /** The stream was stopped at its first definite rejection. */
+  stoppedEarly: boolean;
+  /** Some event reported usage; when false the attempt's usage is empty, never estimated. */
+  usageReported: boolean;
+}
+
+export interface StreamAudit extends Omit<Audit, "attempts"> {
+  attempts: StreamAuditAttempt[];
+}
+
+/** What `options.read` finds in one stream chunk. */
+export interface StreamChunkRead {
+  /** The answer's text this chunk adds. */
+  text?: string | null;
+  finishReason?: string | null;
+  /** The attempt's usage so far, as providers report it in streams (a later report's members replace an earlier one's). */
+  usage?: object | null;
+}
+
+export interface StreamAttemptEvent extends AttemptEvent {
+  bytes: number;
+  stoppedEarly: boolean;
+  usageReported: boolean;
+}
+
+/**
+ * guardedStream's options: guardedCall's, with `read` and `usage` taking one
+ * stream chunk, plus `onText`.
+ */
+export interface GuardStreamOptions<C = unknown> extends Omit<GuardOptions, "read" | "usage" | "onAttempt" | "toolName"> {
+  /** Reads a chunk instead of the built-in readers (strings, OpenAI, Anthropic, Gemini, AI SDK events). */
+  read?: (chunk: C) => StreamChunkRead;
+  /** The usage a chunk reports (the attempt's so far: a later report's members replace an earlier one's), instead of the built-in readers'. */
+  usage?: (chunk: C) => object | null | undefined;
+  /** Each piece of text the check has not rejected, as it arrives (a resample starts again at a new `attempt`). */
+  onText?: (text: string, context: { attempt: number }) => void;
+  onAttempt?: (event: StreamAttemptEvent) => void;
+}
+
+export interface StreamGuardResult<T> {
+  value: T;
+  attempts: number;
+  /** Every attempt's reported usage merged, stopped attempts included. */
+  usage: Usage;
+  rescue: Rescue;
+  verdicts: Verdict<T>[];
+  audit: StreamAudit;
+}
+
+export interface LenientStreamGuardResult<T> {
+  /** The parsed object (even when the check failed; then `warning` says why), or null when the output was not a JSON object. */
+  value: T | null;
+  attempts: 1;
+  usage: Usage;
+  warning?: string;
+  verdicts: Verdict<T>[];
+  audit: StreamAudit;
+}
+
+/** A chunk of a model's stream: text, or a provider's or SDK's stream event. */
+export type StreamChunk = string | object;
+
+/**
+ * Streams the model's answer through a stream check and stops the stream
+ * (aborting `context.signal`) at the first definite rejection; then decides
+ * as guardedCall does (at most one resample by default, never with tools or
+ * after the caller's abort). Rejects with StructuredOutputError.
+ */
+export declare function guardedStream<T = unknown, Req = unknown, C = StreamChunk>(
+  request: Req,
+  streamModel: (request: Req, context: CallContext) => AsyncIterable<C> | Iterable<C> | Promise<AsyncIterable<C> | Iterable<C>>,
+  options: GuardStreamOptions<C> & { strict: false; schema: GuardSchema<T> },
+): Promise<LenientStreamGuardResult<T>>;
+export declare function guardedStream<T = unknown, Req = unknown, C = StreamChunk>(
+  request: Req,
+  streamModel: (request: Req, context: CallContext) => AsyncIterable<C> | Iterable<C> | Promise<AsyncIterable<C> | Iterable<C>>,
+  options: GuardStreamOptions<C> & { strict?: true; schema: GuardSchema<T> },
+): Promise<StreamGuardResult<T>>;
+export declare function guardedStream<T = unknown, Req = unknown, C = StreamChunk>(
+  request: Req,
+  streamModel: (request: Req, context: CallContext) => AsyncIterable<C> | Iterable<C> | Promise<AsyncIterable<C> | Iterable<C>>,
+  options: GuardStreamOptions<C> & { schema: GuardSchema<T> },
+): Promise<StreamGuardResult<T> | LenientStreamGuardResult<T>>;
 
 /** A schema that cannot be compiled. */
 export declare class SchemaError extends Error {

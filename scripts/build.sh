@@ -35,7 +35,7 @@ done
 for entry in matchers matchers-register ai-sdk; do
   node_modules/.bin/esbuild "js/$entry.mjs" --platform=node --format=cjs --log-level=warning --outfile="pkg/$entry.cjs"
 done
-cp js/feedback.mjs js/read.mjs js/stats.mjs js/tool-calls.mjs pkg/
+cp js/feedback.mjs js/read.mjs js/stats.mjs js/tool-calls.mjs js/guarded-stream.mjs js/stream-read.mjs pkg/
 # The constants generated from src/error.rs (see its tests), which the files
 # above import.
 rm -rf pkg/generated

@@ -60,6 +60,10 @@ pub const GUARD_OPTION_NAMES: [&str; 12] = [
     "stats",
 ];
 
+/// The options `guardedStream` takes besides `guardedCall`'s (whose
+/// `read` and `usage` it takes per stream event).
+pub const STREAM_OPTION_NAMES: [&str; 1] = ["onText"];
+
 /// Refuses an option name none of `known` has: a typo such as
 /// `maxError: 0` must not quietly mean "the default".
 pub fn reject_unknown(

@@ -19,8 +19,9 @@ use crate::providers::tools::{carries_tools, Found};
 use crate::repair::repair_feedback;
 use crate::rescue::Rescue;
 use crate::response::{read_output, read_tool_calls};
-use crate::schema::{CompiledSchema, SchemaError};
-use crate::usage::{merge_usage, normalize_usage};
+use crate::schema::{CompiledSchema, Issue, SchemaError};
+use crate::stream::StreamCheck;
+use crate::usage::{merge_usage, normalize_usage, overlay_usage};
 use crate::verdict::{
     check_content, check_output, resolve_schema, tool_calls_message, CheckOptions, OnInvalidSchema,
     SchemaInput, Verdict,
@@ -212,6 +213,20 @@ struct Entry {
     usage: Value,
     /// `None` while the attempt has no verdict (its response could not be checked).
     checked: Option<Checked>,
+    /// What a streamed attempt received, for the audit.
+    stream: Option<StreamFacts>,
+}
+
+/// What one streamed attempt came to, besides its verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StreamFacts {
+    /// UTF-8 bytes of text received before the stream ended or was stopped.
+    pub bytes: usize,
+    /// The stream was stopped at a definite rejection, before its end.
+    pub stopped_early: bool,
+    /// Some event reported usage. An attempt stopped early often reported
+    /// none: its usage is then empty, never estimated.
+    pub usage_reported: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -362,7 +377,122 @@ impl Session {
         self.ledger.push(Entry {
             usage: normalize_usage(usage),
             checked: None,
+            stream: None,
         });
+    }
+
+    /// The same for a streamed attempt that ended without a verdict (the
+    /// stream threw, the caller aborted, the deadline passed): its usage is
+    /// what its events reported (see [`overlay_usage`]).
+    pub fn record_stream_unchecked(&mut self, reports: &[Value], facts: StreamFacts) {
+        self.record_unchecked(&overlay_usage(reports));
+        if let Some(entry) = self.ledger.last_mut() {
+            entry.stream = Some(facts);
+        }
+    }
+
+    /// A check of a streamed response with this session's schema and
+    /// options, so that its verdict is the one `step` would give the
+    /// whole text.
+    pub fn stream_check(&self) -> Result<StreamCheck, SchemaError> {
+        StreamCheck::new(self.schema.clone(), self.check.clone())
+    }
+
+    /// Whether a stream is stopped at a definite rejection. Not on the
+    /// lenient path, which returns the output whatever the check says and
+    /// so needs all of it.
+    pub fn stops_streams_early(&self) -> bool {
+        self.strict
+    }
+
+    /// The verdict of a streamed attempt, from what the wrapper's stream
+    /// check said, as JSON: its early rejection (`{ status: "rejected",
+    /// failure, message, errors, moreErrors }`), or the verdict `end` gave
+    /// (API.md's shape; the value left out). A rejection's text was never
+    /// whole, so nothing was rescued from it and no finish reason ended it.
+    pub fn stream_verdict(&self, state: &Value) -> Result<Verdict, ArgumentError> {
+        let bad = || ArgumentError::new("the stream's verdict could not be read");
+        let text = |key: &str| state.get(key).and_then(Value::as_str).map(str::to_owned);
+        let failure = match state.get("failure") {
+            None | Some(Value::Null) => None,
+            Some(name) => Some(name.as_str().and_then(Failure::parse).ok_or_else(bad)?),
+        };
+        let rejected = state.get("status").and_then(Value::as_str) == Some("rejected");
+        if rejected && failure.is_none() {
+            return Err(bad());
+        }
+        let mut errors = Vec::new();
+        for issue in state.get("errors").and_then(Value::as_array).into_iter().flatten() {
+            let field = |key: &str| issue.get(key).and_then(Value::as_str).map(str::to_owned);
+            errors.push(Issue {
+                path: field("path").ok_or_else(bad)?,
+                schema_path: field("schemaPath").unwrap_or_default(),
+                code: field("code").ok_or_else(bad)?,
+                message: field("message").unwrap_or_default(),
+                rule: field("rule"),
+            });
+        }
+        let (rescue, schema_hash, degraded, finish_reason) = if rejected {
+            let (hash, degraded) = match &self.schema {
+                SchemaInput::Compiled(compiled) => (Some(compiled.schema_hash().to_owned()), false),
+                SchemaInput::Unreadable(_) => (None, true),
+                SchemaInput::None | SchemaInput::Json(_) => (None, false),
+            };
+            (Rescue::None, hash, degraded, None)
+        } else {
+            let rescue = match state.get("rescue").and_then(Value::as_str) {
+                Some("code_fence") => Rescue::CodeFence,
+                _ => Rescue::None,
+            };
+            let degraded = state.get("degraded").and_then(Value::as_bool).unwrap_or(false);
+            (rescue, text("schemaHash"), degraded, text("finishReason"))
+        };
+        Ok(Verdict {
+            failure,
+            message: text("message").unwrap_or_default(),
+            errors,
+            more_errors: state.get("moreErrors").and_then(Value::as_bool).unwrap_or(false),
+            rescue,
+            span: None,
+            text: None,
+            schema_hash,
+            degraded,
+            finish_reason,
+        })
+    }
+
+    /// Records a streamed attempt and checks its whole text (`output`, as
+    /// [`Session::step`] takes it): for the lenient path, which returns the
+    /// JSON object it found even when the check fails, and so needs the
+    /// text where the stream check keeps none of it at hand.
+    pub fn step_stream_text(
+        &mut self,
+        output: Output<'_>,
+        reports: &[Value],
+        facts: StreamFacts,
+        aborted: bool,
+        deadline_passed: bool,
+    ) -> Result<Step, SchemaError> {
+        self.record_stream_unchecked(reports, facts);
+        let (verdict, text, object) = self.check(output)?;
+        self.decide(verdict, text, object, aborted, deadline_passed)
+    }
+
+    /// Records a streamed attempt whose verdict the stream check already
+    /// gave (see [`Session::stream_verdict`]), with the usage reports its
+    /// events carried, and decides what happens next, as [`Session::step`]
+    /// does for a whole response (the lenient path steps with the text,
+    /// see [`Session::step_stream_text`]).
+    pub fn step_stream(
+        &mut self,
+        verdict: Verdict,
+        reports: &[Value],
+        facts: StreamFacts,
+        aborted: bool,
+        deadline_passed: bool,
+    ) -> Result<Step, SchemaError> {
+        self.record_stream_unchecked(reports, facts);
+        self.decide(verdict, None, false, aborted, deadline_passed)
     }
 
     /// Checks one response, records it with its usage (a usage object or a
@@ -377,6 +507,19 @@ impl Session {
     ) -> Result<Step, SchemaError> {
         self.record_unchecked(usage);
         let (verdict, text, object) = self.check(output)?;
+        self.decide(verdict, text, object, aborted, deadline_passed)
+    }
+
+    /// Records the verdict of the attempt the ledger recorded last and
+    /// decides what happens next.
+    fn decide(
+        &mut self,
+        verdict: Verdict,
+        text: Option<usize>,
+        object: bool,
+        aborted: bool,
+        deadline_passed: bool,
+    ) -> Result<Step, SchemaError> {
         let checked = Checked {
             failure: verdict.failure,
             error_hash: verdict.error_hash(),
@@ -502,11 +645,17 @@ impl Session {
             };
             attempts.push(object(&mut [("failure", failure), ("usage", entry.usage.clone())]));
             let Some(c) = &entry.checked else { continue };
-            audited.push(object(&mut [
+            let mut record = object(&mut [
                 ("failure", Value::from(c.failure.map(Failure::as_str))),
                 ("errorHash", Value::from(c.error_hash.clone())),
                 ("rescue", Value::from(c.rescue.as_str())),
-            ]));
+            ]);
+            if let (Some(facts), Value::Object(map)) = (entry.stream, &mut record) {
+                map.insert("bytes".into(), facts.bytes.into());
+                map.insert("stoppedEarly".into(), facts.stopped_early.into());
+                map.insert("usageReported".into(), facts.usage_reported.into());
+            }
+            audited.push(record);
             if schema_hash.is_null() {
                 schema_hash = Value::from(c.schema_hash.clone());
             }

@@ -144,6 +144,37 @@ pub fn merge_usage(usages: &[Value]) -> Value {
 /// The usage a whole response carries in `usage` or Gemini's `usageMetadata`;
 /// a Vercel AI SDK result's `totalUsage` (every step) before its `usage`
 /// (the last step only).
+/// The usage of one streamed attempt, from the usage reports its events
+/// carried, in the order they came. Providers report usage in a stream as
+/// running totals, not as increments (Anthropic gives the input tokens at
+/// `message_start` and the output tokens so far at each `message_delta`;
+/// Gemini the whole count so far on every chunk; the AI SDK each step's and
+/// then the call's total), so nothing is added up here: a later report's
+/// member replaces an earlier one's, objects member by member, and a null
+/// replaces nothing. The result is a provider usage object for
+/// [`normalize_usage`].
+#[must_use]
+pub fn overlay_usage(reports: &[Value]) -> Value {
+    fn overlay(dst: &mut Map<String, Value>, src: &Map<String, Value>) {
+        for (key, value) in src {
+            match (dst.get_mut(key), value) {
+                (_, Value::Null) => {}
+                (Some(Value::Object(inner)), Value::Object(incoming)) => overlay(inner, incoming),
+                _ => {
+                    dst.insert(key.clone(), value.clone());
+                }
+            }
+        }
+    }
+    let mut out = Map::new();
+    for report in reports {
+        if let Value::Object(map) = report {
+            overlay(&mut out, map);
+        }
+    }
+    Value::Object(out)
+}
+
 fn embedded_usage(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
     let usage = ["totalUsage", "usage"]
         .iter()

@@ -22,7 +22,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::options::{
     check_options, compile_options, max_errors, reject_unknown, ArgumentError, CHECK_OPTION_NAMES,
-    COMPILE_OPTION_NAMES, GUARD_OPTION_NAMES,
+    COMPILE_OPTION_NAMES, GUARD_OPTION_NAMES, STREAM_OPTION_NAMES,
 };
 use crate::redact::redact_secrets;
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
@@ -581,6 +581,7 @@ pub fn guard_option_names() -> Result<JsValue, JsValue> {
     struct Names {
         own: &'static [&'static str],
         check: Vec<&'static str>,
+        stream: &'static [&'static str],
     }
     let check = CHECK_OPTION_NAMES
         .iter()
@@ -590,7 +591,15 @@ pub fn guard_option_names() -> Result<JsValue, JsValue> {
     to_js(&Names {
         own: &GUARD_OPTION_NAMES,
         check,
+        stream: &STREAM_OPTION_NAMES,
     })
+}
+
+/// Where each provider's stream events keep the text, the finish reason and
+/// the usage (`crate::providers::stream_events`), as JSON text.
+#[wasm_bindgen(js_name = streamReaders)]
+pub fn stream_readers() -> String {
+    crate::providers::stream_events::stream_readers_json()
 }
 
 /// Which members of a response the reader copies
@@ -948,6 +957,109 @@ impl RawSession {
             let step = self
                 .session
                 .step(output, &usage, aborted, deadline_passed)
+                .map_err(schema_error)?;
+            step_json(&self.session, step, &texts)
+        })
+    }
+
+    /// A check of a streamed response with the session's schema and options.
+    #[wasm_bindgen(js_name = openStream)]
+    pub fn open_stream(&self) -> Result<RawStream, JsValue> {
+        let check = self.session.stream_check().map_err(schema_error)?;
+        Ok(RawStream {
+            check,
+            staging: Vec::new(),
+            accepted: None,
+        })
+    }
+
+    /// Whether the wrapper stops a stream at a definite rejection.
+    #[wasm_bindgen(js_name = stopsStreamsEarly)]
+    pub fn stops_streams_early(&self) -> bool {
+        self.session.stops_streams_early()
+    }
+
+    /// Steps the session with a streamed attempt's verdict as the stream
+    /// check gave it (`crate::session::Session::stream_verdict`), the usage
+    /// reports its events carried (a JSON list, oldest first) and what it
+    /// received; the result as [`step_json`] writes it. With `state_json`
+    /// undefined, only records the attempt, which has no verdict, and
+    /// returns "".
+    #[wasm_bindgen(js_name = stepStream)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn step_stream(
+        &mut self,
+        state_json: Option<String>,
+        reports_json: &str,
+        bytes: usize,
+        stopped_early: bool,
+        usage_reported: bool,
+        aborted: bool,
+        deadline_passed: bool,
+    ) -> Result<String, JsValue> {
+        let reports = match parse_argument("the usage reports", reports_json)? {
+            Value::Array(reports) => reports,
+            _ => Vec::new(),
+        };
+        let facts = crate::session::StreamFacts {
+            bytes,
+            stopped_early,
+            usage_reported,
+        };
+        let Some(state_json) = state_json else {
+            self.session.record_stream_unchecked(&reports, facts);
+            return Ok(String::new());
+        };
+        let state = parse_argument("the stream's verdict", &state_json)?;
+        let verdict = self.session.stream_verdict(&state).map_err(argument_error)?;
+        let step = self
+            .session
+            .step_stream(verdict, &reports, facts, aborted, deadline_passed)
+            .map_err(schema_error)?;
+        step_json(&self.session, step, &[])
+    }
+
+    /// Steps the session with a streamed attempt's whole text, written into
+    /// the input buffer as for `step` with the usage reports (a JSON list)
+    /// in the usage's place (`crate::session::Session::step_stream_text`).
+    #[wasm_bindgen(js_name = stepStreamText)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn step_stream_text(
+        &mut self,
+        copy_start: usize,
+        copy_len: usize,
+        bytes: usize,
+        stopped_early: bool,
+        usage_reported: bool,
+        aborted: bool,
+        deadline_passed: bool,
+    ) -> Result<String, JsValue> {
+        INPUT.with(|input| {
+            let buffer = input.borrow();
+            let unreadable =
+                || coded_error("internal", "the response could not be read from the input buffer");
+            let whole = buffer
+                .get(..copy_start.saturating_add(copy_len))
+                .and_then(|bytes| simdutf8::basic::from_utf8(bytes).ok())
+                .ok_or_else(unreadable)?;
+            let (texts, copy, reports) =
+                crate::providers::read::read_step(whole, copy_start).ok_or_else(unreadable)?;
+            let reports = match reports {
+                Value::Array(reports) => reports,
+                _ => Vec::new(),
+            };
+            let facts = crate::session::StreamFacts {
+                bytes,
+                stopped_early,
+                usage_reported,
+            };
+            let output = crate::session::Output {
+                copy,
+                texts: texts.clone(),
+            };
+            let step = self
+                .session
+                .step_stream_text(output, &reports, facts, aborted, deadline_passed)
                 .map_err(schema_error)?;
             step_json(&self.session, step, &texts)
         })

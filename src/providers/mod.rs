@@ -4,3 +4,4 @@
 pub mod tools;
 pub mod declarations;
 pub mod read;
+pub mod stream_events;

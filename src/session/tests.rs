@@ -493,3 +493,141 @@ fn a_content_string_is_checked_as_content_even_with_a_tool_name() {
     assert_eq!(out.decision.action, Action::Accept, "{:?}", out.verdict);
     assert_eq!(out.text, Some(0));
 }
+
+fn facts(bytes: usize, stopped_early: bool, usage_reported: bool) -> StreamFacts {
+    StreamFacts {
+        bytes,
+        stopped_early,
+        usage_reported,
+    }
+}
+
+fn rejection() -> Value {
+    json!({
+        "status": "rejected", "failure": "schema", "message": "The output does not match the schema: /city: too short.",
+        "errors": [{ "path": "/city", "schemaPath": "/properties/city/minLength", "code": "minLength", "message": "too short" }],
+        "moreErrors": false, "errorHash": "ignored: recomputed", "atByte": 12
+    })
+}
+
+#[test]
+fn a_stream_stopped_early_is_resampled_as_a_whole_failed_response_would_be() {
+    let mut s = session(setup());
+    assert!(s.stops_streams_early());
+    let verdict = s.stream_verdict(&rejection()).unwrap();
+    assert_eq!(verdict.failure, Some(Failure::Schema));
+    assert_eq!(verdict.rescue, Rescue::None);
+    assert_eq!(verdict.finish_reason, None);
+    assert_eq!(verdict.schema_hash.as_deref(), Some(city().schema_hash()));
+    // The hash a whole response with the same mistake gets.
+    let whole = step(&mut session(setup()), r#"{"city":"O"}"#);
+    assert_eq!(verdict.error_hash(), whole.verdict.error_hash());
+
+    let reports = [json!({ "prompt_tokens": 10, "completion_tokens": 3 })];
+    let out = s.step_stream(verdict, &reports, facts(12, true, true), false, false).unwrap();
+    assert_eq!(out.decision.action, Action::Resample);
+    assert_eq!(out.usage["tokens"]["output"], 3);
+    let accepted = json!({ "ok": true, "rescue": "none", "schemaHash": "h", "degraded": false, "finishReason": "stop" });
+    let verdict = s.stream_verdict(&accepted).unwrap();
+    // The second attempt reported no usage: counted as nothing, not guessed.
+    let out = s.step_stream(verdict, &[], facts(15, false, false), false, false).unwrap();
+    assert_eq!(out.decision.action, Action::Accept);
+    let summary = s.summary(out.decision.stopped_by);
+    assert_eq!(summary["usage"]["tokens"]["output"], 3);
+    assert_eq!(summary["audit"]["attempts"][0]["bytes"], 12);
+    assert_eq!(summary["audit"]["attempts"][0]["stoppedEarly"], true);
+    assert_eq!(summary["audit"]["attempts"][0]["failure"], "schema");
+    assert_eq!(summary["audit"]["attempts"][1]["usageReported"], false);
+    assert_eq!(summary["audit"]["attempts"][1]["stoppedEarly"], false);
+    assert_eq!(summary["audit"]["stoppedBy"], "accepted");
+}
+
+#[test]
+fn a_stream_follows_the_same_policy_as_a_call() {
+    let stopped = |s: &mut Session, aborted: bool, deadline: bool| {
+        let verdict = s.stream_verdict(&rejection()).unwrap();
+        s.step_stream(verdict, &[], facts(12, true, false), aborted, deadline).unwrap().decision
+    };
+    let mut with_tools = setup();
+    with_tools.tools[0] = Found::Tools;
+    assert_eq!(stopped(&mut session(with_tools), false, false).stopped_by, Some(StopReason::Tools));
+    assert_eq!(stopped(&mut session(setup()), true, false).stopped_by, Some(StopReason::Aborted));
+    assert_eq!(stopped(&mut session(setup()), false, true).stopped_by, Some(StopReason::Deadline));
+    // The same rejection twice in a row.
+    let mut budgets = setup();
+    budgets.budgets = json!({ "total": 3 });
+    let mut s = session(budgets);
+    assert_eq!(stopped(&mut s, false, false).action, Action::Resample);
+    assert_eq!(stopped(&mut s, false, false).stopped_by, Some(StopReason::RepeatedError));
+    // Repair feedback is made from the stopped stream's issues.
+    let mut repair = setup();
+    repair.retry = json!("repair");
+    repair.append_feedback = true;
+    let mut s = session(repair);
+    let verdict = s.stream_verdict(&rejection()).unwrap();
+    let out = s.step_stream(verdict, &[], facts(12, true, false), false, false).unwrap();
+    assert_eq!(out.decision.action, Action::Repair);
+    assert!(out.feedback.unwrap().contains("/city"));
+}
+
+#[test]
+fn a_lenient_session_never_stops_a_stream() {
+    let mut lenient = setup();
+    lenient.strict = json!(false);
+    assert!(!session(lenient).stops_streams_early());
+}
+
+#[test]
+fn a_stream_verdict_that_cannot_be_read_is_refused() {
+    let s = session(setup());
+    assert!(s.stream_verdict(&json!({ "status": "rejected" })).is_err());
+    assert!(s.stream_verdict(&json!({ "ok": false, "failure": "bogus" })).is_err());
+    assert!(s.stream_verdict(&json!({ "ok": false, "failure": "schema", "errors": [{ "code": "x" }] })).is_err());
+    let truncated = s.stream_verdict(&json!({ "ok": false, "failure": "truncated", "message": "cut", "finishReason": "length", "rescue": "none" })).unwrap();
+    assert_eq!((truncated.failure, truncated.finish_reason.as_deref()), (Some(Failure::Truncated), Some("length")));
+}
+
+#[test]
+fn a_streamed_attempt_counts_its_reports_as_running_totals() {
+    let mut s = session(setup());
+    // Anthropic: input at message_start, output so far at each message_delta.
+    let reports = [
+        json!({ "input_tokens": 25, "cache_read_input_tokens": 5, "output_tokens": 1 }),
+        json!({ "output_tokens": 15 }),
+    ];
+    s.record_stream_unchecked(&reports, facts(40, false, true));
+    let summary = s.summary(Some(StopReason::Aborted));
+    assert_eq!(summary["usage"]["tokens"]["input"], 30);
+    assert_eq!(summary["usage"]["tokens"]["output"], 15);
+    assert_eq!(summary["attempts"][0]["failure"], "unreadable");
+    // Nothing reported: nothing counted.
+    s.record_stream_unchecked(&[], facts(0, false, false));
+    assert_eq!(s.summary(None)["attempts"][1]["usage"], json!({}));
+}
+
+#[test]
+fn a_stream_check_from_the_session_gives_the_steps_verdict() {
+    let s = session(setup());
+    let mut check = s.stream_check().unwrap();
+    assert!(check.push_str(r#"{"city":"O"}"#).is_some());
+    let mut ok = s.stream_check().unwrap();
+    assert!(ok.push_str(r#"{"city":"Oslo"}"#).is_none());
+    assert!(ok.end(Some("stop")).ok());
+}
+
+#[test]
+fn the_lenient_path_checks_a_streams_whole_text_and_returns_its_object() {
+    let mut lenient = setup();
+    lenient.strict = json!(false);
+    let mut s = session(lenient);
+    let copy = json!({ "content": { "\u{0}": 0 }, "finishReason": "stop" });
+    let reports = [json!({ "prompt_tokens": 4 })];
+    let out = s
+        .step_stream_text(Output { copy, texts: vec![r#"{"city":"O"}"#] }, &reports, facts(12, false, true), false, false)
+        .unwrap();
+    assert_eq!(out.decision.action, Action::ReturnWithWarning);
+    assert!(out.lenient_value);
+    assert_eq!(out.verdict.finish_reason.as_deref(), Some("stop"));
+    assert_eq!(out.usage["tokens"]["input"], 4);
+    assert_eq!(s.summary(None)["audit"]["attempts"][0]["bytes"], 12);
+}

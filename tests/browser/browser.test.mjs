@@ -60,6 +60,9 @@ test("the browser entry loads with ready() and gives the same verdicts", async (
     assert.deepEqual(report.streamStates, ["pending", "rejected"]);
     assert.deepEqual(report.streamEnd, report.streamExpected);
     assert.equal(report.streamEnd.failure, "schema");
+    // guardedStream stops the same stream early (aborting its signal), resamples and accepts;
+    // the stopped attempt never reached its usage part.
+    assert.deepEqual(report.guardedStream, { value: { d: "2024-01-01" }, attempts: 2, stoppedEarly: [true, false], firstAborted: true, input: 3 });
   } finally {
     await browser.close();
     server.close();

@@ -21,6 +21,7 @@ const PUBLIC_NAMES = [
   "createStreamCheck",
   "detectTruncation",
   "guardedCall",
+  "guardedStream",
   "mergeUsage",
   "normalizeUsage",
   "ready",
@@ -52,7 +53,8 @@ describe("ESM (pkg/node.mjs)", () => {
     assert.equal(guard.checkOutput("[]", CITY_SCHEMA).failure, "not_object");
   });
 
-  test("guardedCall returns a promise; everything else is synchronous", async () => {
+  test("guardedCall and guardedStream return promises; everything else is synchronous", async () => {
+    assert.ok(guard.guardedStream({}, () => ['{"city":"Oslo","population":1}'], { schema: CITY_SCHEMA }) instanceof Promise);
     const pending = guard.guardedCall({}, async () => ({ content: '{"city":"Oslo","population":1}' }), { schema: CITY_SCHEMA });
     assert.ok(pending instanceof Promise);
     assert.equal((await pending).attempts, 1);
@@ -100,6 +102,14 @@ describe("CommonJS (pkg/node.cjs)", () => {
   test("throws its own typed errors", () => {
     assert.throws(() => cjs.compileSchema({ type: "objekt" }), (error) => error instanceof cjs.SchemaError && error.code === "invalid_schema");
     assert.throws(() => cjs.rescueJson(42), (error) => error instanceof TypeError && error.code === "invalid_argument");
+  });
+
+  test("guardedStream works through require()", async () => {
+    let n = 0;
+    const result = await cjs.guardedStream({}, () => (++n === 1 ? ['{"city":', "42}"] : ['{"city":"Oslo",', '"population":1}']), { schema: CITY_SCHEMA });
+    assert.equal(n, 2);
+    assert.equal(result.verdicts[0].failure, "schema");
+    assert.deepEqual(result.value, { city: "Oslo", population: 1 });
   });
 
   test("guardedCall works through require()", async () => {

@@ -4,6 +4,15 @@
 import { createServer } from "node:http";
 
 const ENVELOPE = Symbol("wire reply");
+const STREAM = Symbol("wire stream");
+
+/**
+ * A reply streamed as server-sent events: each of `chunks` (text, already
+ * in the provider's SSE framing) written on its own, `delayMs` apart.
+ */
+export function sse(chunks, { delayMs = 0 } = {}) {
+  return { [STREAM]: true, chunks, delayMs };
+}
 
 /** A reply with its own status and headers (otherwise a reply is a 200 JSON body). */
 export function reply(status, body, headers = {}) {
@@ -18,6 +27,9 @@ export function reply(status, body, headers = {}) {
  */
 export async function wireServer(...replies) {
   const requests = [];
+  // For each streamed reply: how many of its chunks were written, and
+  // whether the client went away before the last.
+  const streams = [];
   const server = createServer((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
@@ -36,6 +48,26 @@ export async function wireServer(...replies) {
         res.end(JSON.stringify({ error: { message: `no reply scripted for request #${requests.length}` } }));
         return;
       }
+      if (next[STREAM]) {
+        const record = { total: next.chunks.length, written: 0, closedEarly: false };
+        streams.push(record);
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+        res.on("close", () => {
+          if (record.written < record.total) record.closedEarly = true;
+        });
+        const writeNext = () => {
+          if (res.destroyed || res.writableEnded) return;
+          if (record.written === record.total) {
+            res.end();
+            return;
+          }
+          res.write(next.chunks[record.written]);
+          record.written += 1;
+          setTimeout(writeNext, next.delayMs);
+        };
+        writeNext();
+        return;
+      }
       const { status, body: replyBody, headers } = next[ENVELOPE] ? next : { status: 200, body: next, headers: {} };
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(typeof replyBody === "string" ? replyBody : JSON.stringify(replyBody));
@@ -46,7 +78,12 @@ export async function wireServer(...replies) {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise((resolve) => server.close(resolve)),
+    streams,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(resolve);
+      }),
   };
 }
 

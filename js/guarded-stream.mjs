@@ -1,0 +1,357 @@
+// guardedStream: guardedCall for a streamed answer. It iterates the model's
+// stream, reads each event along the core's table of stream events
+// (js/stream-read.mjs), pushes the text into a stream check and, at the
+// first definite rejection, aborts the attempt's signal so the provider
+// stops generating what can no longer be accepted. Which events carry
+// what, whether a stream is stopped, how an attempt's usage reports add up
+// and what happens after each attempt are the core's (the session of
+// src/session.rs, stepped once per attempt with the verdict the stream
+// check gave); this file only awaits, aborts, times and calls back.
+import { jsonText, openSession, readCopy, streamReaders } from "./facade.mjs";
+import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
+import { appenderNamed } from "./feedback.mjs";
+import { abortReason, attemptSignal, now, prepare as prepareCall } from "./guarded-call.mjs";
+import { readEvent } from "./stream-read.mjs";
+
+export async function guardedStream(request, streamModel, options) {
+  let prepared;
+  try {
+    // The readers read the answer's text deltas, not a tool call's argument deltas.
+    if (options?.toolName !== undefined) {
+      throw argumentError("guardedStream checks the streamed text; output delivered as a forced tool call (toolName) is checked by guardedCall");
+    }
+    prepared = prepareCall(request, streamModel, options, "guardedStream", "streamModel");
+  } catch (error) {
+    throw typedError("guardedStream", error);
+  }
+  const { o, session } = prepared;
+  try {
+    return await run(request, streamModel, o, session);
+  } finally {
+    session.free();
+  }
+}
+
+/** Why a stream the check rejected was stopped: the reason its signal aborts with. */
+function stopReason(state) {
+  const error = new Error(`structured-output-guard stopped the stream: its output can no longer be accepted (${state.failure}). ${state.message}`);
+  error.name = "AbortError";
+  error.code = "stream_rejected";
+  return error;
+}
+
+/** An outcome of the attempt other than its stream ending or being stopped. */
+class Interrupted {
+  constructor(kind, value) {
+    this.kind = kind;
+    this.value = value;
+  }
+}
+
+/**
+ * A promise that rejects with an Interrupted when the attempt's signal
+ * aborts for the caller or the deadline, for racing the stream against;
+ * not when the attempt itself stopped the stream.
+ */
+function interruption(clock, attempt) {
+  let fail;
+  const promise = new Promise((_, reject) => {
+    fail = reject;
+  });
+  promise.catch(() => {});
+  const onAbort = () => {
+    if (attempt.stopping) return;
+    fail(clock.timedOut() ? new Interrupted("deadline") : new Interrupted("aborted", abortReason(clock.signal)));
+  };
+  if (clock.signal.aborted) onAbort();
+  else clock.signal.addEventListener("abort", onAbort, { once: true });
+  return { promise, release: () => clock.signal.removeEventListener("abort", onAbort) };
+}
+
+/** The iterator of what streamModel returned: an async iterable, or a plain iterable. */
+function iteratorOf(stream) {
+  if (stream !== null && (typeof stream === "object" || typeof stream === "function")) {
+    if (typeof stream[Symbol.asyncIterator] === "function") return stream[Symbol.asyncIterator]();
+    if (typeof stream[Symbol.iterator] === "function" && typeof stream !== "string") return stream[Symbol.iterator]();
+  }
+  throw argumentError(`streamModel must return an async iterable of chunks (or a promise of one), not ${stream === null ? "null" : typeof stream}`);
+}
+
+/** Ends an iterator left early, without waiting on it or minding how it ends. */
+function leave(iterator) {
+  if (iterator === undefined || typeof iterator.return !== "function") return;
+  try {
+    Promise.resolve(iterator.return()).catch(() => {});
+  } catch {
+    // An iterator that throws as it is left has nothing more to give.
+  }
+}
+
+/**
+ * Runs one attempt's stream to its end, or to the first definite rejection
+ * (when the session stops streams), filling in `attempt`. Throws an
+ * Interrupted for the caller's abort, the deadline, the stream throwing
+ * (or reporting its own failure) and a callback throwing.
+ */
+async function runStream(streamModel, request, number, clock, check, attempt, o, readers, stopsEarly) {
+  const waiting = interruption(clock, attempt);
+  let iterator;
+  const call = (name, fn) => {
+    try {
+      return fn();
+    } catch (error) {
+      throw new Interrupted("callback", { name, error });
+    }
+  };
+  try {
+    let stream;
+    try {
+      stream = streamModel(request, { signal: clock.signal, attempt: number });
+    } catch (error) {
+      throw new Interrupted("thrown", error);
+    }
+    if (stream !== null && typeof stream?.then === "function") {
+      stream = await Promise.race([Promise.resolve(stream).catch((error) => Promise.reject(new Interrupted("thrown", error))), waiting.promise]);
+    }
+    try {
+      iterator = iteratorOf(stream);
+    } catch (error) {
+      throw new Interrupted("thrown", error);
+    }
+    for (;;) {
+      const next = Promise.resolve()
+        .then(() => iterator.next())
+        .catch((error) => Promise.reject(new Interrupted("thrown", error)));
+      const step = await Promise.race([next, waiting.promise]);
+      if (step === null || typeof step !== "object") throw new Interrupted("thrown", argumentError("the stream's iterator returned a result that is not an object"));
+      if (step.done) {
+        iterator = undefined;
+        return;
+      }
+      const chunk = step.value;
+      const read = o.read ? call("read", () => o.read(chunk)) : readEvent(chunk, readers);
+      if (read === null || typeof read !== "object") {
+        if (o.read) throw new Interrupted("callback", { name: "read", error: argumentError(`options.read returned ${read === null ? "null" : typeof read}, not { text?, finishReason?, usage? }`) });
+        continue;
+      }
+      if (read.failed) throw new Interrupted("thrown", read.error);
+      const usage = o.usageOf ? call("usage", () => o.usageOf(chunk)) : read.usage;
+      if (usage !== undefined && usage !== null) {
+        // A built-in reader's report replaces the last one read at the same
+        // path (a running total of the same members); a callback's are all
+        // kept. The core lays them over each other in the order of the
+        // latest reports (see usage::overlay_usage).
+        const key = o.usageOf || o.read ? (attempt.callbackReports += 1) : read.usageKey;
+        let copy;
+        try {
+          copy = typeof usage === "object" ? readCopy("the usage", usage, "usage") : usage;
+        } catch (error) {
+          throw new Interrupted("thrown", error);
+        }
+        attempt.reports.delete(key);
+        attempt.reports.set(key, copy);
+      }
+      const { finishReason } = read;
+      if (typeof finishReason === "string" && finishReason.trim() !== "") attempt.finishReason = finishReason;
+      const text = read.text;
+      if (text === undefined || text === null || text === "") continue;
+      if (typeof text !== "string") {
+        throw new Interrupted("callback", { name: "read", error: argumentError(`options.read gave text that is ${typeof text}, not a string`) });
+      }
+      // The lenient path needs the whole text (see `stepStreamText`).
+      if (!stopsEarly) attempt.texts.push(text);
+      const state = check.push(text);
+      if (state.status === "rejected") {
+        attempt.state ??= state;
+        if (stopsEarly) {
+          attempt.stoppedEarly = true;
+          attempt.stopping = true;
+          clock.abort(stopReason(state));
+          return;
+        }
+        continue;
+      }
+      if (o.onText) call("onText", () => o.onText(text, { attempt: number }));
+    }
+  } catch (error) {
+    // The provider's request stops with the signal; the iterator is left below.
+    if (!clock.signal.aborted) {
+      attempt.stopping = true;
+      clock.abort(error instanceof Interrupted && error.kind === "thrown" ? error.value : new Error("guardedStream stopped reading the stream"));
+    }
+    throw error instanceof Interrupted ? error : new Interrupted("thrown", error);
+  } finally {
+    waiting.release();
+    leave(iterator);
+  }
+}
+
+/**
+ * Frees a stream check whose verdict is not needed: its attempt has none,
+ * was stopped, or is checked from its whole text (the lenient path). `end`
+ * is the check's only way to free it, and costs a check of what it holds.
+ */
+function discard(check) {
+  try {
+    check.end();
+  } catch {
+    // Already ended, or lost with an instance that trapped: nothing to free.
+  }
+}
+
+async function run(request, streamModel, o, session) {
+  const deadline = o.deadlineMs === undefined ? Infinity : now() + o.deadlineMs;
+  const verdicts = [];
+  let nextRequest = request;
+  let calls = 0;
+  const stopsEarly = session.stopsStreamsEarly();
+  const readers = o.read ? undefined : streamReaders();
+
+  const record = (outcome, stoppedBy, summary) => {
+    if (!o.record) return;
+    let attempts;
+    try {
+      attempts = (summary ?? session.summary()).attempts;
+    } catch {
+      attempts = [];
+    }
+    o.record({ outcome, stoppedBy, attempts });
+  };
+  const reject = (message, failure, errors, stoppedBy, summary) => {
+    record("rejected", stoppedBy, summary);
+    return new StructuredOutputError(message, {
+      failure,
+      errors,
+      attempts: calls,
+      usage: summary.usage,
+      response: undefined,
+      verdicts,
+      stoppedBy,
+      audit: summary.audit,
+    });
+  };
+  const callbackFailed = (name, error) => {
+    const summary = session.summary();
+    record("error", undefined, summary);
+    const failed = new Error(`options.${name} threw during attempt ${calls}; this error carries the usage of every attempt made, in \`usage\``, { cause: error });
+    failed.name = "GuardCallbackError";
+    failed.code = "callback_failed";
+    failed.callback = name;
+    failed.attempts = calls;
+    failed.usage = summary.usage;
+    failed.verdicts = verdicts;
+    return failed;
+  };
+  const callback = (name, fn) => {
+    try {
+      return fn();
+    } catch (error) {
+      throw callbackFailed(name, error);
+    }
+  };
+
+  for (;;) {
+    if (o.signal?.aborted) {
+      record("error", "aborted");
+      throw abortReason(o.signal);
+    }
+    calls += 1;
+    const clock = attemptSignal(o.signal, deadline);
+    const check = session.streamCheck();
+    const attempt = { reports: new Map(), finishReason: null, state: undefined, stoppedEarly: false, stopping: false, texts: [], callbackReports: 0 };
+    const reportsText = () => jsonText("the usage", [...attempt.reports.values()]);
+    const facts = () => ({ bytes: check.bytes, stoppedEarly: attempt.stoppedEarly, usageReported: attempt.reports.size > 0 });
+    try {
+      await runStream(streamModel, nextRequest, calls, clock, check, attempt, o, readers, stopsEarly);
+    } catch (outcome) {
+      discard(check);
+      // Whatever stopped the attempt, the usage its events reported counts.
+      session.recordStream(reportsText(), facts());
+      switch (outcome.kind) {
+        case "deadline": {
+          const last = verdicts.at(-1);
+          const summary = session.summary(o.deadlineMs, calls);
+          throw reject(summary.message, last ? last.failure : "deadline", last ? last.errors : [], "deadline", summary);
+        }
+        case "aborted":
+          record("error", "aborted");
+          throw outcome.value;
+        case "callback":
+          throw callbackFailed(outcome.value.name, outcome.value.error);
+        default:
+          record("error");
+          throw outcome.value;
+      }
+    } finally {
+      clock.release();
+    }
+    let state;
+    if (attempt.stoppedEarly || !stopsEarly) {
+      state = attempt.state;
+      discard(check);
+    } else {
+      try {
+        state = check.end(attempt.finishReason);
+      } catch (error) {
+        session.recordStream(reportsText(), facts());
+        record("error");
+        throw error;
+      }
+    }
+    let step;
+    try {
+      const aborted = Boolean(o.signal?.aborted);
+      const late = now() >= deadline;
+      step = stopsEarly
+        ? session.stepStream(state, reportsText(), facts(), aborted, late)
+        : session.stepStreamText(attempt.texts.join(""), attempt.finishReason, reportsText(), facts(), aborted, late);
+    } catch (error) {
+      record("error");
+      throw error;
+    }
+    const { verdict, action, stoppedBy } = step;
+    verdicts.push(verdict);
+    if (o.onAttempt) {
+      const { bytes, stoppedEarly, usageReported } = facts();
+      callback("onAttempt", () => o.onAttempt({ attempt: calls, verdict, usage: step.usage, action, stoppedBy, bytes, stoppedEarly, usageReported }));
+    }
+    switch (action) {
+      case "accept":
+        record("accepted", "accepted", step.summary);
+        return {
+          value: verdict.value,
+          attempts: calls,
+          usage: step.summary.usage,
+          rescue: verdict.rescue,
+          verdicts,
+          audit: step.summary.audit,
+        };
+      case "return_with_warning":
+        record("lenient", "lenient", step.summary);
+        return {
+          value: step.lenientValue,
+          attempts: calls,
+          usage: step.summary.usage,
+          warning: step.warning,
+          verdicts,
+          audit: step.summary.audit,
+        };
+      case "resample":
+        nextRequest = request;
+        continue;
+      case "repair": {
+        const append = o.appendFeedback ?? appenderNamed(step.appender);
+        nextRequest = callback("appendFeedback", () => {
+          const next = append(request, step.feedback);
+          if (next === undefined || next === null) {
+            throw argumentError(`options.appendFeedback returned ${next}, not the request to send`);
+          }
+          return next;
+        });
+        continue;
+      }
+      default:
+        throw reject(step.message, verdict.failure, verdict.errors, stoppedBy, step.summary);
+    }
+  }
+}

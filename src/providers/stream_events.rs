@@ -1,0 +1,289 @@
+//! Where each provider's stream events keep the answer's text, the finish
+//! reason and the usage: the one table behind `guardedStream`'s readers.
+//!
+//! A streamed answer arrives as events the SDKs hand over one at a time:
+//! OpenAI Chat completion chunks, OpenAI Responses stream events, Anthropic
+//! message stream events, Gemini `generateContentStream` chunks
+//! (@google/genai's `GenerateContentResponse` instances) and the parts of
+//! the Vercel AI SDK's `streamText(...).fullStream`. Events come fast and
+//! carry a few characters each, so they do not cross into the core one by
+//! one: the JavaScript reader loads this table once and walks each live
+//! event along it by property access, and only the text (into the stream
+//! check) and the usage reports (with the attempt's step) cross.
+//!
+//! The walk, which `js/stream-read.mjs` implements: the first reader whose
+//! `when` conditions all hold reads the event (an event no reader takes
+//! carries nothing the guard needs: `ping`, `content_block_start`,
+//! `response.created`, a reasoning delta). A condition is a path and what
+//! must be there: a string equal to the one given, one of several strings,
+//! or an array. A path is a list of steps from the event: a member name,
+//! `0` (the first element of an array), or `{ "each": name }` (every element
+//! of an array whose member `name` is not `true`, each read on; their
+//! strings are joined). Then:
+//! - `text`, `finish`: alternatives, the first path that reaches a string
+//!   gives it (a text that is empty gives nothing);
+//! - `usage`: alternatives, the first path that reaches an object gives the
+//!   report, keyed by that path (see [`crate::usage::overlay_usage`] for how
+//!   an attempt's reports make its usage);
+//! - `error`: the event reports a failure of the stream itself: what the
+//!   path reaches (or the event, when nothing) is thrown, as a stream that
+//!   throws would throw it. (The AI SDK puts a failed call's error into
+//!   `fullStream` as a part instead of throwing.)
+
+/// One step of a path; see the module documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    Member(&'static str),
+    First,
+    /// Every element whose member of this name is not `true` (Gemini's
+    /// thought parts carry `thought: true` and are not the answer).
+    EachUnless(&'static str),
+}
+
+pub type Path = &'static [Step];
+
+/// What a condition asks to find at its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    Is(&'static str),
+    OneOf(&'static [&'static str]),
+    Array,
+}
+
+/// One kind of event and where it keeps what the guard reads.
+#[derive(Debug, Clone, Copy)]
+pub struct Reader {
+    /// For tests and people: which provider's which event.
+    pub name: &'static str,
+    pub when: &'static [(Path, Expect)],
+    pub text: &'static [Path],
+    pub finish: &'static [Path],
+    pub usage: &'static [Path],
+    pub error: Option<Path>,
+}
+
+const fn reader(name: &'static str, when: &'static [(Path, Expect)]) -> Reader {
+    Reader {
+        name,
+        when,
+        text: &[],
+        finish: &[],
+        usage: &[],
+        error: None,
+    }
+}
+
+use Step::{EachUnless, First, Member};
+
+const TYPE: Path = &[Member("type")];
+
+/// The readers, in the order they are tried. Discriminated by `type` where
+/// the event has one (Responses, Anthropic and the AI SDK name every event),
+/// by the list that holds the answer where it has none (Chat chunks'
+/// `choices`, Gemini chunks' `candidates`).
+pub static READERS: [Reader; 10] = [
+    // OpenAI Chat Completions (and the compatible APIs): the last chunk,
+    // with `stream_options.include_usage`, has no choices and the usage.
+    Reader {
+        text: &[&[Member("choices"), First, Member("delta"), Member("content")]],
+        finish: &[&[Member("choices"), First, Member("finish_reason")]],
+        usage: &[&[Member("usage")]],
+        ..reader(
+            "openai_chat_chunk",
+            &[(&[Member("choices")], Expect::Array)],
+        )
+    },
+    Reader {
+        text: &[&[Member("delta")]],
+        ..reader(
+            "openai_responses_text_delta",
+            &[(TYPE, Expect::Is("response.output_text.delta"))],
+        )
+    },
+    // A response that ended: `incomplete_details.reason` says why an
+    // incomplete one stopped (`max_output_tokens` is the token limit),
+    // `status` how any other ended.
+    Reader {
+        finish: &[
+            &[
+                Member("response"),
+                Member("incomplete_details"),
+                Member("reason"),
+            ],
+            &[Member("response"), Member("status")],
+        ],
+        usage: &[&[Member("response"), Member("usage")]],
+        ..reader(
+            "openai_responses_done",
+            &[(
+                TYPE,
+                Expect::OneOf(&[
+                    "response.completed",
+                    "response.incomplete",
+                    "response.failed",
+                ]),
+            )],
+        )
+    },
+    Reader {
+        text: &[&[Member("delta"), Member("text")]],
+        ..reader(
+            "anthropic_text_delta",
+            &[
+                (TYPE, Expect::Is("content_block_delta")),
+                (&[Member("delta"), Member("type")], Expect::Is("text_delta")),
+            ],
+        )
+    },
+    // The input tokens are reported at the start, the output tokens (so
+    // far) at each `message_delta`.
+    Reader {
+        usage: &[&[Member("message"), Member("usage")]],
+        ..reader(
+            "anthropic_message_start",
+            &[(TYPE, Expect::Is("message_start"))],
+        )
+    },
+    Reader {
+        finish: &[&[Member("delta"), Member("stop_reason")]],
+        usage: &[&[Member("usage")]],
+        ..reader(
+            "anthropic_message_delta",
+            &[(TYPE, Expect::Is("message_delta"))],
+        )
+    },
+    // Every Gemini chunk carries the usage so far.
+    Reader {
+        text: &[&[
+            Member("candidates"),
+            First,
+            Member("content"),
+            Member("parts"),
+            EachUnless("thought"),
+            Member("text"),
+        ]],
+        finish: &[&[Member("candidates"), First, Member("finishReason")]],
+        usage: &[&[Member("usageMetadata")]],
+        ..reader("gemini_chunk", &[(&[Member("candidates")], Expect::Array)])
+    },
+    // The AI SDK: `text` since v5, `textDelta` before.
+    Reader {
+        text: &[&[Member("text")], &[Member("textDelta")]],
+        ..reader("ai_sdk_text_delta", &[(TYPE, Expect::Is("text-delta"))])
+    },
+    // `finish-step` reports each step's usage, `finish` the call's total
+    // (`totalUsage` since v5, `usage` before) and its finish reason (a
+    // word, or `{ unified, raw }`).
+    Reader {
+        finish: &[
+            &[Member("finishReason"), Member("unified")],
+            &[Member("finishReason")],
+        ],
+        usage: &[&[Member("totalUsage")], &[Member("usage")]],
+        ..reader(
+            "ai_sdk_finish",
+            &[(TYPE, Expect::OneOf(&["finish", "finish-step"]))],
+        )
+    },
+    Reader {
+        error: Some(&[Member("error")]),
+        ..reader("ai_sdk_error", &[(TYPE, Expect::Is("error"))])
+    },
+];
+
+fn path_json(path: Path, out: &mut String) {
+    out.push('[');
+    for (i, step) in path.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match step {
+            Member(name) => {
+                out.push('"');
+                out.push_str(name);
+                out.push('"');
+            }
+            First => out.push('0'),
+            EachUnless(name) => {
+                out.push_str("{\"each\":\"");
+                out.push_str(name);
+                out.push_str("\"}");
+            }
+        }
+    }
+    out.push(']');
+}
+
+fn paths_json(paths: &[Path], out: &mut String) {
+    out.push('[');
+    for (i, path) in paths.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        path_json(path, out);
+    }
+    out.push(']');
+}
+
+/// The table as the reader loads it: `[{ name, when: [[path, expect]],
+/// text: [path], finish: [path], usage: [path], error?: path }]`, where
+/// `expect` is a string, a list of strings, or `true` for an array. Written
+/// by hand, like the read plans: the names need no escaping, and a derived
+/// serialiser costs the wasm kilobytes.
+#[must_use]
+pub fn stream_readers_json() -> String {
+    let mut out = String::from("[");
+    for (i, r) in READERS.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"name\":\"");
+        out.push_str(r.name);
+        out.push_str("\",\"when\":[");
+        for (j, (path, expect)) in r.when.iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            out.push('[');
+            path_json(path, &mut out);
+            out.push(',');
+            match expect {
+                Expect::Is(word) => {
+                    out.push('"');
+                    out.push_str(word);
+                    out.push('"');
+                }
+                Expect::OneOf(words) => {
+                    out.push('[');
+                    for (k, word) in words.iter().enumerate() {
+                        if k > 0 {
+                            out.push(',');
+                        }
+                        out.push('"');
+                        out.push_str(word);
+                        out.push('"');
+                    }
+                    out.push(']');
+                }
+                Expect::Array => out.push_str("true"),
+            }
+            out.push(']');
+        }
+        out.push_str("],\"text\":");
+        paths_json(r.text, &mut out);
+        out.push_str(",\"finish\":");
+        paths_json(r.finish, &mut out);
+        out.push_str(",\"usage\":");
+        paths_json(r.usage, &mut out);
+        if let Some(path) = r.error {
+            out.push_str(",\"error\":");
+            path_json(path, &mut out);
+        }
+        out.push('}');
+    }
+    out.push(']');
+    out
+}
+
+#[cfg(test)]
+mod tests;

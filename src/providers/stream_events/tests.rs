@@ -1,0 +1,235 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use serde_json::{json, Value};
+
+use super::*;
+
+/// What the walk of the module documentation reads of one event, done
+/// here over JSON values: `(reader, text, finish, usage, error)`.
+#[derive(Debug, PartialEq)]
+struct Read {
+    reader: &'static str,
+    text: Option<String>,
+    finish: Option<String>,
+    usage: Option<Value>,
+    error: Option<Value>,
+}
+
+fn walk<'a>(value: &'a Value, path: Path, out: &mut Vec<&'a Value>) {
+    let Some((step, rest)) = path.split_first() else {
+        out.push(value);
+        return;
+    };
+    match step {
+        Member(name) => {
+            if let Some(v) = value.get(name) {
+                walk(v, rest, out);
+            }
+        }
+        First => {
+            if let Some(v) = value.as_array().and_then(|a| a.first()) {
+                walk(v, rest, out);
+            }
+        }
+        EachUnless(flag) => {
+            for v in value.as_array().into_iter().flatten() {
+                if v.get(flag) != Some(&Value::Bool(true)) {
+                    walk(v, rest, out);
+                }
+            }
+        }
+    }
+}
+
+fn string_at(event: &Value, paths: &[Path]) -> Option<String> {
+    paths.iter().find_map(|path| {
+        let mut found = Vec::new();
+        walk(event, path, &mut found);
+        let texts: Vec<&str> = found.iter().filter_map(|v| v.as_str()).collect();
+        let joined = texts.concat();
+        (!joined.is_empty()).then_some(joined)
+    })
+}
+
+fn read(event: &Value) -> Option<Read> {
+    let r = READERS.iter().find(|r| {
+        r.when.iter().all(|(path, expect)| {
+            let mut found = Vec::new();
+            walk(event, path, &mut found);
+            found.first().is_some_and(|v| match expect {
+                Expect::Is(word) => v.as_str() == Some(*word),
+                Expect::OneOf(words) => v.as_str().is_some_and(|s| words.contains(&s)),
+                Expect::Array => v.is_array(),
+            })
+        })
+    })?;
+    let usage = r.usage.iter().find_map(|path| {
+        let mut found = Vec::new();
+        walk(event, path, &mut found);
+        found
+            .first()
+            .filter(|v| v.is_object())
+            .map(|v| (*v).clone())
+    });
+    let error = r.error.map(|path| {
+        let mut found = Vec::new();
+        walk(event, path, &mut found);
+        found
+            .first()
+            .map_or_else(|| event.clone(), |v| (*v).clone())
+    });
+    Some(Read {
+        reader: r.name,
+        text: string_at(event, r.text),
+        finish: string_at(event, r.finish),
+        usage,
+        error,
+    })
+}
+
+fn text(event: Value) -> Option<String> {
+    read(&event).and_then(|r| r.text)
+}
+
+#[test]
+fn openai_chat_chunks() {
+    let delta = json!({ "id": "c", "object": "chat.completion.chunk", "choices": [{ "index": 0, "delta": { "content": "{\"a\"" }, "finish_reason": null }] });
+    assert_eq!(text(delta), Some("{\"a\"".into()));
+    let last = json!({ "object": "chat.completion.chunk", "choices": [{ "index": 0, "delta": {}, "finish_reason": "length" }] });
+    assert_eq!(read(&last).unwrap().finish.as_deref(), Some("length"));
+    let usage = json!({ "object": "chat.completion.chunk", "choices": [], "usage": { "prompt_tokens": 3 } });
+    let r = read(&usage).unwrap();
+    assert_eq!(
+        (r.text, r.usage),
+        (None, Some(json!({ "prompt_tokens": 3 })))
+    );
+    // Usage is null on every chunk but the last: no report.
+    let plain = json!({ "choices": [{ "delta": { "content": "x" } }], "usage": null });
+    assert_eq!(read(&plain).unwrap().usage, None);
+}
+
+#[test]
+fn openai_responses_events() {
+    assert_eq!(
+        text(json!({ "type": "response.output_text.delta", "delta": "{}", "item_id": "m" })),
+        Some("{}".into())
+    );
+    // Other deltas (a refusal, a function call's arguments) are not the answer.
+    assert_eq!(
+        read(&json!({ "type": "response.refusal.delta", "delta": "no" })),
+        None
+    );
+    let incomplete = json!({ "type": "response.incomplete", "response": { "status": "incomplete", "incomplete_details": { "reason": "max_output_tokens" }, "usage": { "output_tokens": 9 } } });
+    let r = read(&incomplete).unwrap();
+    assert_eq!(r.finish.as_deref(), Some("max_output_tokens"));
+    assert_eq!(r.usage, Some(json!({ "output_tokens": 9 })));
+    let done = json!({ "type": "response.completed", "response": { "status": "completed", "incomplete_details": null, "usage": {} } });
+    assert_eq!(read(&done).unwrap().finish.as_deref(), Some("completed"));
+}
+
+#[test]
+fn anthropic_message_stream_events() {
+    let start = json!({ "type": "message_start", "message": { "usage": { "input_tokens": 25, "output_tokens": 1 } } });
+    assert_eq!(
+        read(&start).unwrap().usage,
+        Some(json!({ "input_tokens": 25, "output_tokens": 1 }))
+    );
+    assert_eq!(
+        text(
+            json!({ "type": "content_block_delta", "index": 0, "delta": { "type": "text_delta", "text": "{" } })
+        ),
+        Some("{".into())
+    );
+    // Thinking and a tool's JSON are not the answer's text.
+    assert_eq!(
+        read(
+            &json!({ "type": "content_block_delta", "delta": { "type": "thinking_delta", "thinking": "hm" } })
+        ),
+        None
+    );
+    assert_eq!(
+        read(
+            &json!({ "type": "content_block_delta", "delta": { "type": "input_json_delta", "partial_json": "{" } })
+        ),
+        None
+    );
+    let delta = json!({ "type": "message_delta", "delta": { "stop_reason": "max_tokens" }, "usage": { "output_tokens": 15 } });
+    let r = read(&delta).unwrap();
+    assert_eq!(
+        (r.finish.as_deref(), r.usage),
+        (Some("max_tokens"), Some(json!({ "output_tokens": 15 })))
+    );
+    assert_eq!(read(&json!({ "type": "ping" })), None);
+}
+
+#[test]
+fn gemini_chunks_skip_thoughts() {
+    let chunk = json!({
+        "candidates": [{ "content": { "parts": [{ "text": "plan", "thought": true }, { "text": "{\"a\"" }, { "text": ":1" }] }, "finishReason": "MAX_TOKENS" }],
+        "usageMetadata": { "promptTokenCount": 4 }
+    });
+    let r = read(&chunk).unwrap();
+    assert_eq!(r.text.as_deref(), Some("{\"a\":1"));
+    assert_eq!(r.finish.as_deref(), Some("MAX_TOKENS"));
+    assert_eq!(r.usage, Some(json!({ "promptTokenCount": 4 })));
+}
+
+#[test]
+fn ai_sdk_full_stream_parts() {
+    assert_eq!(
+        text(json!({ "type": "text-delta", "id": "0", "text": "{" })),
+        Some("{".into())
+    );
+    assert_eq!(
+        text(json!({ "type": "text-delta", "textDelta": "}" })),
+        Some("}".into())
+    );
+    assert_eq!(
+        read(&json!({ "type": "reasoning-delta", "id": "r", "text": "hm" })),
+        None
+    );
+    let finish = json!({ "type": "finish", "finishReason": "length", "rawFinishReason": "length", "totalUsage": { "inputTokens": 3 } });
+    let r = read(&finish).unwrap();
+    assert_eq!(
+        (r.finish.as_deref(), r.usage),
+        (Some("length"), Some(json!({ "inputTokens": 3 })))
+    );
+    let unified = json!({ "type": "finish", "finishReason": { "unified": "stop", "raw": "end_turn" }, "usage": { "inputTokens": 1 } });
+    assert_eq!(read(&unified).unwrap().finish.as_deref(), Some("stop"));
+    let error = json!({ "type": "error", "error": { "message": "overloaded" } });
+    assert_eq!(
+        read(&error).unwrap().error,
+        Some(json!({ "message": "overloaded" }))
+    );
+}
+
+#[test]
+fn the_table_as_the_reader_loads_it() {
+    let table: Value = serde_json::from_str(&stream_readers_json()).unwrap();
+    let readers = table.as_array().unwrap();
+    assert_eq!(readers.len(), READERS.len());
+    assert_eq!(readers[0]["when"], json!([[["choices"], true]]));
+    assert_eq!(
+        readers[0]["text"],
+        json!([["choices", 0, "delta", "content"]])
+    );
+    assert_eq!(
+        readers[6]["text"],
+        json!([["candidates", 0, "content", "parts", { "each": "thought" }, "text"]])
+    );
+    assert_eq!(
+        readers[2]["when"][0][1],
+        json!([
+            "response.completed",
+            "response.incomplete",
+            "response.failed"
+        ])
+    );
+    assert_eq!(readers[9]["error"], json!(["error"]));
+    assert!(readers[1].get("error").is_none());
+}
