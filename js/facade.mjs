@@ -1077,6 +1077,12 @@ class StreamCheck {
   /** Bytes waiting after those, gathered here (see the class). */
   #gathered = new Uint8Array(GATHER_BYTES);
   #pending = 0;
+  /**
+   * Bytes the gathered ones may come to: none while a surrogate is held or
+   * once the check has ended, which take the long way (so the short one
+   * tests only this).
+   */
+  #room = GATHER_BYTES;
   /** A high surrogate that ended the last piece, waiting for its other half. */
   #held = "";
   #bytes = 0;
@@ -1097,15 +1103,12 @@ class StreamCheck {
 
   push(chunk) {
     if (typeof chunk !== "string") throw argumentError(`push takes a string, not ${argumentKind(chunk)}`);
-    if (this.#ended) throw argumentError("push after end(): this stream check has ended");
-    // Unless the instance trapped since the check began, it is the check's
-    // and it is loaded.
-    if (this.#generation !== traps) this.#live();
     // The common piece, a few ASCII characters: gathered here, as pushes of
-    // a character or two come by the hundred thousand.
+    // a character or two come by the hundred thousand. Unless the instance
+    // trapped since the check began, it is the check's and it is loaded.
     const n = chunk.length;
     const at = this.#pending;
-    if (n <= GATHER_PIECE && n > 0 && this.#held === "" && at + n <= GATHER_BYTES) {
+    if (n <= GATHER_PIECE && n > 0 && at + n <= this.#room && this.#generation === traps) {
       const gathered = this.#gathered;
       let i = 0;
       while (i < n) {
@@ -1121,15 +1124,19 @@ class StreamCheck {
         return this.#state;
       }
     }
+    if (this.#ended) throw argumentError("push after end(): this stream check has ended");
+    if (this.#generation !== traps) this.#live();
     if (this.#held !== "") {
       chunk = this.#held + chunk;
       this.#held = "";
+      this.#room = GATHER_BYTES;
     }
     // A character outside the BMP cut in two: its halves go to the core
     // together, as UTF-8 can only carry it whole.
     const last = chunk.charCodeAt(chunk.length - 1);
     if (last >= 0xd800 && last <= 0xdbff) {
       this.#held = chunk.slice(-1);
+      this.#room = 0;
       chunk = chunk.slice(0, -1);
     }
     if (chunk.length > 0) {
@@ -1159,6 +1166,7 @@ class StreamCheck {
       throw translate(error);
     }
     this.#ended = true;
+    this.#room = 0;
     this.#handle.free();
     this.#handle = undefined;
     this.#view = null;
