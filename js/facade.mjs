@@ -1040,8 +1040,12 @@ function openStream(schema, options, opts) {
  */
 let STREAM_BATCH = 64;
 
-/** Pieces of at most this many characters are gathered in the facade (see StreamCheck). */
-const GATHER_PIECE = 64;
+/**
+ * Pieces of at most this many characters are gathered in the facade (see
+ * StreamCheck); a longer one is encoded with `encodeInto`, which costs more
+ * to call and less per character than copying them one by one.
+ */
+const GATHER_PIECE = 16;
 const GATHER_BYTES = 4096;
 
 /** The batch for a check that has been pushed `bytes` so far. */
