@@ -1046,7 +1046,8 @@ let STREAM_BATCH = 64;
  * to call and less per character than copying them one by one.
  */
 const GATHER_PIECE = 16;
-const GATHER_BYTES = 4096;
+/** The most a batch holds is 16 * STREAM_BATCH bytes (see batchAfter) and one piece more. */
+const GATHER_BYTES = 2048;
 
 /** The batch for a check that has been pushed `bytes` so far. */
 function batchAfter(bytes) {
@@ -1230,7 +1231,7 @@ class StreamCheck {
   #viewFor(capacity) {
     const view = this.#view;
     if (view !== null && view.byteLength >= capacity) return view;
-    const size = Math.max(capacity, 2 * GATHER_BYTES, view === null ? 0 : 2 * view.byteLength);
+    const size = Math.max(capacity, GATHER_BYTES, view === null ? 0 : 2 * view.byteLength);
     try {
       const pointer = this.#handle.staging(size);
       this.#view = new Uint8Array(memory.buffer, pointer, size);
