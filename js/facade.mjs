@@ -1030,11 +1030,29 @@ function openStream(schema, options, opts) {
 }
 
 /**
- * Pieces shorter than this are gathered before they cross into the core:
- * a crossing costs about as much as reading this many bytes, and model
- * streams send a few characters at a time.
+ * Pieces are gathered before they cross into the core: a crossing costs
+ * about as much as reading 64 bytes, and model streams send a few
+ * characters at a time. The batch is this many bytes, and grows with the
+ * text to a sixteenth of what was pushed, up to 16 times this: a
+ * rejection comes at most that many bytes late, a small share of what the
+ * stream already cost, while a long response crosses a few hundred times
+ * instead of once every 64 bytes.
  */
 let STREAM_BATCH = 64;
+
+/**
+ * Pieces of at most this many characters are gathered in the facade (see
+ * StreamCheck); a longer one is encoded with `encodeInto`, which costs more
+ * to call and less per character than copying them one by one.
+ */
+const GATHER_PIECE = 16;
+/** The most a batch holds is 16 * STREAM_BATCH bytes (see batchAfter) and one piece more. */
+const GATHER_BYTES = 2048;
+
+/** The batch for a check that has been pushed `bytes` so far. */
+function batchAfter(bytes) {
+  return Math.min(16 * STREAM_BATCH, Math.max(STREAM_BATCH, bytes / 16));
+}
 
 /** For tests: the batch size (0 hands every piece over at once); returns the previous one. */
 export function setStreamBatch(bytes) {
@@ -1046,8 +1064,13 @@ export function setStreamBatch(bytes) {
 /**
  * A response checked as it streams in (see createStreamCheck). Pieces are
  * encoded into the check's own staging buffer in wasm memory and handed
- * over once `STREAM_BATCH` bytes are waiting (at once for a longer piece);
- * the core keeps the text, and `end` reads the accepted JSON back from it.
+ * over once a batch (see `batchAfter`) is waiting (at once for a longer
+ * piece); the core keeps the text, and `end` reads the accepted JSON back
+ * from it. Short ASCII pieces are first gathered in a buffer of the
+ * facade's, and moved into the staging buffer as the batch crosses: a
+ * view of wasm memory must be checked on every write (the memory may have
+ * grown, detaching it, in any call), and that check costs more than the
+ * write of a character.
  */
 class StreamCheck {
   #handle;
@@ -1056,9 +1079,20 @@ class StreamCheck {
   /** The view of the staging buffer, and the bytes waiting in it. */
   #view = null;
   #staged = 0;
+  /** Bytes waiting after those, gathered here (see the class). */
+  #gathered = new Uint8Array(GATHER_BYTES);
+  #pending = 0;
+  /**
+   * Bytes the gathered ones may come to: none while a surrogate is held or
+   * once the check has ended, which take the long way (so the short one
+   * tests only this).
+   */
+  #room = GATHER_BYTES;
   /** A high surrogate that ended the last piece, waiting for its other half. */
   #held = "";
   #bytes = 0;
+  /** Bytes waiting (staged and pending) that make a batch, as of the last crossing. */
+  #due = batchAfter(0);
   #state = PENDING;
   #ended = false;
 
@@ -1074,22 +1108,45 @@ class StreamCheck {
 
   push(chunk) {
     if (typeof chunk !== "string") throw argumentError(`push takes a string, not ${argumentKind(chunk)}`);
+    // The common piece, a few ASCII characters: gathered here, as pushes of
+    // a character or two come by the hundred thousand. Unless the instance
+    // trapped since the check began, it is the check's and it is loaded.
+    const n = chunk.length;
+    const at = this.#pending;
+    if (n <= GATHER_PIECE && n > 0 && at + n <= this.#room && this.#generation === traps) {
+      const gathered = this.#gathered;
+      let i = 0;
+      while (i < n) {
+        const unit = chunk.charCodeAt(i);
+        if (unit >= 0x80) break;
+        gathered[at + i] = unit;
+        i++;
+      }
+      if (i === n) {
+        this.#pending = at + n;
+        this.#bytes += n;
+        if (this.#staged + at + n >= this.#due) this.#forward();
+        return this.#state;
+      }
+    }
     if (this.#ended) throw argumentError("push after end(): this stream check has ended");
-    this.#live();
+    if (this.#generation !== traps) this.#live();
     if (this.#held !== "") {
       chunk = this.#held + chunk;
       this.#held = "";
+      this.#room = GATHER_BYTES;
     }
     // A character outside the BMP cut in two: its halves go to the core
     // together, as UTF-8 can only carry it whole.
     const last = chunk.charCodeAt(chunk.length - 1);
     if (last >= 0xd800 && last <= 0xdbff) {
       this.#held = chunk.slice(-1);
+      this.#room = 0;
       chunk = chunk.slice(0, -1);
     }
     if (chunk.length > 0) {
       this.#stage(chunk);
-      if (this.#staged >= STREAM_BATCH) this.#forward();
+      if (this.#staged >= this.#due) this.#forward();
     }
     return this.#state;
   }
@@ -1104,7 +1161,7 @@ class StreamCheck {
       this.#stage(this.#held);
       this.#held = "";
     }
-    if (this.#staged > 0) this.#forward();
+    if (this.#staged + this.#pending > 0) this.#forward();
     let result;
     let json;
     try {
@@ -1114,6 +1171,7 @@ class StreamCheck {
       throw translate(error);
     }
     this.#ended = true;
+    this.#room = 0;
     this.#handle.free();
     this.#handle = undefined;
     this.#view = null;
@@ -1130,8 +1188,19 @@ class StreamCheck {
     }
   }
 
-  /** Encodes a piece after the bytes already staged. */
+  /** Moves the gathered bytes into the staging buffer, after those staged. */
+  #flush() {
+    const pending = this.#pending;
+    if (pending === 0) return;
+    const at = this.#staged;
+    this.#viewFor(at + pending).set(this.#gathered.subarray(0, pending), at);
+    this.#staged = at + pending;
+    this.#pending = 0;
+  }
+
+  /** Encodes a piece after the bytes already waiting. */
   #stage(chunk) {
+    this.#flush();
     const n = chunk.length;
     const at = this.#staged;
     const view = this.#viewFor(at + n * 3);
@@ -1162,7 +1231,7 @@ class StreamCheck {
   #viewFor(capacity) {
     const view = this.#view;
     if (view !== null && view.byteLength >= capacity) return view;
-    const size = Math.max(capacity, 2 * STREAM_BATCH, view === null ? 0 : 2 * view.byteLength);
+    const size = Math.max(capacity, GATHER_BYTES, view === null ? 0 : 2 * view.byteLength);
     try {
       const pointer = this.#handle.staging(size);
       this.#view = new Uint8Array(memory.buffer, pointer, size);
@@ -1172,9 +1241,10 @@ class StreamCheck {
     return this.#view;
   }
 
-  /** One crossing: the staged bytes are checked. */
+  /** One crossing: the waiting bytes are checked. */
   #forward() {
     try {
+      this.#flush();
       if (this.#handle.push(this.#staged) === 1 && this.#state === PENDING) {
         this.#state = rejectedState(this.#handle.rejection());
       }
@@ -1182,6 +1252,8 @@ class StreamCheck {
       throw translate(error);
     } finally {
       this.#staged = 0;
+      this.#pending = 0;
+      this.#due = batchAfter(this.#bytes);
     }
   }
 }

@@ -185,7 +185,7 @@ describe("createStreamCheck: the end is checkOutput's verdict", () => {
     assert.ok(rejected > cases / 10, `${rejected} of ${cases} runs rejected early`);
   }));
 
-  test("pieces are handed over in batches, so a rejection comes within 64 bytes of its deciding byte", () => {
+  test("pieces are handed over in batches, so a rejection comes within 64 bytes of its deciding byte, later a sixteenth", () => {
     const good = { type: "fact", text: "ok", importance: 1 };
     const text = JSON.stringify({ observations: [good, { type: "observation", text: "x", importance: 1 }, good, good, good] });
     const check = guard.createStreamCheck(ROWS_SCHEMA);
@@ -200,6 +200,24 @@ describe("createStreamCheck: the end is checkOutput's verdict", () => {
     assert.ok(pushed - state.atByte < 64, `reported at ${pushed}, decided at ${state.atByte}`);
     assert.equal(check.push(text.slice(pushed)), state);
     assert.deepEqual(check.end(), guard.checkOutput(text, ROWS_SCHEMA));
+    // Further in, the batch grows with the text, to a sixteenth of it.
+    const many = { ...ROWS_SCHEMA, properties: { observations: { ...ROWS_SCHEMA.properties.observations, maxItems: 1000 } } };
+    const rows = Array.from({ length: 600 }, (_, i) => ({ type: i === 400 ? "observation" : "fact", text: `row ${i}`, importance: 3 }));
+    const long = JSON.stringify({ observations: rows });
+    const late = guard.createStreamCheck(many);
+    let sent = 0;
+    let lateState;
+    for (const c of long) {
+      lateState = late.push(c);
+      sent += 1;
+      if (lateState.status === "rejected") break;
+    }
+    assert.equal(lateState.status, "rejected");
+    assert.deepEqual(lateState.errors.map((e) => e.path), ["/observations/400/type"]);
+    const batch = Math.min(1024, Math.max(64, lateState.atByte / 16));
+    assert.ok(sent - lateState.atByte < batch && sent - lateState.atByte >= 64, `reported at ${sent}, decided at ${lateState.atByte}`);
+    assert.equal(late.push(long.slice(sent)), lateState);
+    assert.deepEqual(late.end(), guard.checkOutput(long, many));
     // A short response is checked whole at the end.
     const short = guard.createStreamCheck(ROWS_SCHEMA);
     assert.equal(short.push('{"a" 1').status, "pending");
