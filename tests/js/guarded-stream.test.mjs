@@ -116,8 +116,8 @@ describe("guardedStream on scripted streams", () => {
     assert.equal(stopped.failure, "schema");
     assert.equal(stopped.stoppedEarly, true);
     // Stopped once the check saw the "b" no enum value starts with: pieces
-    // cross into the core in batches of 64 bytes, so within a batch and a
-    // piece of it.
+    // cross into the core in batches of 64 bytes in the first kilobyte,
+    // where this violation is, so within a batch and a piece of it.
     const violation = doomed.indexOf('"bogus"') + 2;
     assert.ok(stopped.bytes >= violation && stopped.bytes <= violation + 64 + 16, `${stopped.bytes} bytes read, the violation at ${violation}`);
     assert.ok(stopped.bytes < doomed.length / 5);
