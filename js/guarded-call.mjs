@@ -202,15 +202,20 @@ export async function guardedCall(request, callModel, options) {
   }
 }
 
-async function run(request, callModel, o, session) {
-  const deadline = o.deadlineMs === undefined ? Infinity : now() + o.deadlineMs;
-  const verdicts = [];
-  let response;
-  let nextRequest = request;
-  let calls = 0;
-
-  // The stats' record of this call, from the session's ledger: each paid
-  // attempt's failure ("unreadable" for one without a verdict) and usage.
+/**
+ * How a guarded call ends, for guardedCall and guardedStream alike. `state()`
+ * gives the attempts made so far, the last response (none for a stream)
+ * and the verdicts; `when` words a callback's failure ("after" an attempt,
+ * or "during" one).
+ * - `record`: the stats' record of the call, from the session's ledger:
+ *   each paid attempt's failure ("unreadable" for one without a verdict)
+ *   and usage.
+ * - `reject`: the StructuredOutputError, with every attempt's usage.
+ * - `callbackFailed`, `callback`: a caller's callback that throws after an
+ *   attempt was paid for gives an error that carries every attempt's usage,
+ *   and the stats count them.
+ */
+export function endings(session, o, state, when) {
   const record = (outcome, stoppedBy, summary) => {
     if (!o.record) return;
     let attempts;
@@ -224,6 +229,7 @@ async function run(request, callModel, o, session) {
   };
   const reject = (message, failure, errors, stoppedBy, summary) => {
     record("rejected", stoppedBy, summary);
+    const { calls, response, verdicts } = state();
     return new StructuredOutputError(message, {
       failure,
       errors,
@@ -235,14 +241,11 @@ async function run(request, callModel, o, session) {
       audit: summary.audit,
     });
   };
-
-  // A caller's callback that throws after an attempt was paid for: the
-  // error that propagates carries every attempt's usage, and the stats
-  // count them.
   const callbackFailed = (name, error) => {
     const summary = session.summary();
     record("error", undefined, summary);
-    const failed = new Error(`options.${name} threw after attempt ${calls}; this error carries the usage of every attempt made, in \`usage\``, { cause: error });
+    const { calls, response, verdicts } = state();
+    const failed = new Error(`options.${name} threw ${when} attempt ${calls}; this error carries the usage of every attempt made, in \`usage\``, { cause: error });
     failed.name = "GuardCallbackError";
     failed.code = "callback_failed";
     failed.callback = name;
@@ -259,6 +262,17 @@ async function run(request, callModel, o, session) {
       throw callbackFailed(name, error);
     }
   };
+  return { record, reject, callbackFailed, callback };
+}
+
+async function run(request, callModel, o, session) {
+  const deadline = o.deadlineMs === undefined ? Infinity : now() + o.deadlineMs;
+  const verdicts = [];
+  let response;
+  let nextRequest = request;
+  let calls = 0;
+
+  const { record, reject, callbackFailed, callback } = endings(session, o, () => ({ calls, response, verdicts }), "after");
 
   for (;;) {
     if (o.signal?.aborted) {

@@ -8,9 +8,9 @@
 // src/session.rs, stepped once per attempt with the verdict the stream
 // check gave); this file only awaits, aborts, times and calls back.
 import { jsonText, openSession, readCopy, streamReaders } from "./facade.mjs";
-import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
+import { argumentError, typedError } from "./errors.mjs";
 import { appenderNamed } from "./feedback.mjs";
-import { abortReason, attemptSignal, now, prepare as prepareCall } from "./guarded-call.mjs";
+import { abortReason, attemptSignal, endings, now, prepare as prepareCall } from "./guarded-call.mjs";
 import { readEvent } from "./stream-read.mjs";
 
 export async function guardedStream(request, streamModel, options) {
@@ -207,48 +207,7 @@ async function run(request, streamModel, o, session) {
   const stopsEarly = session.stopsStreamsEarly();
   const readers = o.read ? undefined : streamReaders();
 
-  const record = (outcome, stoppedBy, summary) => {
-    if (!o.record) return;
-    let attempts;
-    try {
-      attempts = (summary ?? session.summary()).attempts;
-    } catch {
-      attempts = [];
-    }
-    o.record({ outcome, stoppedBy, attempts });
-  };
-  const reject = (message, failure, errors, stoppedBy, summary) => {
-    record("rejected", stoppedBy, summary);
-    return new StructuredOutputError(message, {
-      failure,
-      errors,
-      attempts: calls,
-      usage: summary.usage,
-      response: undefined,
-      verdicts,
-      stoppedBy,
-      audit: summary.audit,
-    });
-  };
-  const callbackFailed = (name, error) => {
-    const summary = session.summary();
-    record("error", undefined, summary);
-    const failed = new Error(`options.${name} threw during attempt ${calls}; this error carries the usage of every attempt made, in \`usage\``, { cause: error });
-    failed.name = "GuardCallbackError";
-    failed.code = "callback_failed";
-    failed.callback = name;
-    failed.attempts = calls;
-    failed.usage = summary.usage;
-    failed.verdicts = verdicts;
-    return failed;
-  };
-  const callback = (name, fn) => {
-    try {
-      return fn();
-    } catch (error) {
-      throw callbackFailed(name, error);
-    }
-  };
+  const { record, reject, callbackFailed, callback } = endings(session, o, () => ({ calls, response: undefined, verdicts }), "during");
 
   for (;;) {
     if (o.signal?.aborted) {
