@@ -203,6 +203,23 @@ export async function guardedCall(request, callModel, options) {
 }
 
 /**
+ * The request of a repair attempt: the caller's appender, or the one the
+ * session named for the provider, adds the step's feedback to the original
+ * request. An appender that throws, or returns nothing, fails the call.
+ */
+export function repairedRequest(o, request, step, callback) {
+  const append = o.appendFeedback ?? appenderNamed(step.appender);
+  return callback("appendFeedback", () => {
+    const next = append(request, step.feedback);
+    // Sent as is, undefined would reach the model as the request.
+    if (next === undefined || next === null) {
+      throw argumentError(`options.appendFeedback returned ${next}, not the request to send`);
+    }
+    return next;
+  });
+}
+
+/**
  * How a guarded call ends, for guardedCall and guardedStream alike. `state()`
  * gives the attempts made so far, the last response (none for a stream)
  * and the verdicts; `when` words a callback's failure ("after" an attempt,
@@ -365,18 +382,9 @@ async function run(request, callModel, o, session) {
       case "resample":
         nextRequest = request;
         continue;
-      case "repair": {
-        const append = o.appendFeedback ?? appenderNamed(step.appender);
-        nextRequest = callback("appendFeedback", () => {
-          const next = append(request, step.feedback);
-          // Sent as is, undefined would reach the model as the request.
-          if (next === undefined || next === null) {
-            throw argumentError(`options.appendFeedback returned ${next}, not the request to send`);
-          }
-          return next;
-        });
+      case "repair":
+        nextRequest = repairedRequest(o, request, step, callback);
         continue;
-      }
       default:
         throw reject(step.message, verdict.failure, verdict.errors, stoppedBy, step.summary);
     }

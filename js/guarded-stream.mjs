@@ -9,8 +9,7 @@
 // check gave); this file only awaits, aborts, times and calls back.
 import { jsonText, openSession, readCopy, streamReaders } from "./facade.mjs";
 import { argumentError, typedError } from "./errors.mjs";
-import { appenderNamed } from "./feedback.mjs";
-import { abortReason, attemptSignal, endings, now, prepare as prepareCall } from "./guarded-call.mjs";
+import { abortReason, attemptSignal, endings, now, prepare as prepareCall, repairedRequest } from "./guarded-call.mjs";
 import { readEvent } from "./stream-read.mjs";
 
 export async function guardedStream(request, streamModel, options) {
@@ -298,17 +297,9 @@ async function run(request, streamModel, o, session) {
       case "resample":
         nextRequest = request;
         continue;
-      case "repair": {
-        const append = o.appendFeedback ?? appenderNamed(step.appender);
-        nextRequest = callback("appendFeedback", () => {
-          const next = append(request, step.feedback);
-          if (next === undefined || next === null) {
-            throw argumentError(`options.appendFeedback returned ${next}, not the request to send`);
-          }
-          return next;
-        });
+      case "repair":
+        nextRequest = repairedRequest(o, request, step, callback);
         continue;
-      }
       default:
         throw reject(step.message, verdict.failure, verdict.errors, stoppedBy, step.summary);
     }
