@@ -21,7 +21,9 @@ function copyOfPackage(name, overrideFrom) {
   const dir = path.join(scratch, name);
   cpSync(path.join(root, "pkg"), dir, { recursive: true });
   if (overrideFrom) {
-    for (const file of ["facade.mjs", "guarded-call.mjs", "api.mjs", "node.mjs", "errors.mjs", "feedback.mjs", "stats.mjs"]) {
+    // Every module as it was at that commit (the layout of js/ has changed since).
+    const listed = execFileSync("git", ["-C", root, "ls-tree", "--name-only", `${overrideFrom}:js/`], { encoding: "utf8" });
+    for (const file of listed.split("\n").filter((name) => name.endsWith(".mjs"))) {
       const text = execFileSync("git", ["-C", root, "show", `${overrideFrom}:js/${file}`], { encoding: "utf8" });
       writeFileSync(path.join(dir, file), text);
     }

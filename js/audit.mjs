@@ -7,7 +7,7 @@
 // chunks with a cap on line length, and every table the audit keeps (issue
 // paths, issue codes, failure classes, open request ids) has a fixed bound.
 import { checkOutput, compileSchema, normalizeUsage } from "./node.mjs";
-import { redactPath } from "./facade.mjs";
+import { redactPath } from "./schema-tools.mjs";
 import * as contract from "./generated/contract.mjs";
 
 /**

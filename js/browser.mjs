@@ -1,6 +1,6 @@
 // Browsers: `await ready()` once before the other exports.
 import { createGlue } from "./wasm/guard.js";
-import { markLoaded, pendingReload } from "./facade.mjs";
+import { markLoaded, pendingReload } from "./instance.mjs";
 
 let loading;
 

@@ -3,7 +3,8 @@
 // guarded call's state and every decision (is this accepted? may we retry?
 // with what words is it rejected? what did all the attempts cost?) live in
 // a session in the Rust core (src/session.rs), stepped once per attempt.
-import { guardOptionNames, jsonText, openSession, readCopy, rejectNonFinite } from "./facade.mjs";
+import { jsonText, readCopy, rejectNonFinite } from "./arguments.mjs";
+import { guardOptionNames, openSession } from "./session.mjs";
 import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
 import { appenderNamed } from "./feedback.mjs";
 import { statsRecorder } from "./stats.mjs";

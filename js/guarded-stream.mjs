@@ -7,7 +7,8 @@
 // and what happens after each attempt are the core's (the session of
 // src/session.rs, stepped once per attempt with the verdict the stream
 // check gave); this file only awaits, aborts, times and calls back.
-import { jsonText, openSession, readCopy, streamReaders } from "./facade.mjs";
+import { jsonText, readCopy } from "./arguments.mjs";
+import { openSession, streamReaders } from "./session.mjs";
 import { argumentError, typedError } from "./errors.mjs";
 import { abortReason, attemptSignal, endings, now, prepare as prepareCall, repairedRequest } from "./guarded-call.mjs";
 import { readEvent } from "./stream-read.mjs";

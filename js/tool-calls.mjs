@@ -5,7 +5,9 @@
 // schema object found at the pointer the core gives (so it is compiled once
 // and found again by identity).
 import { argumentError } from "./errors.mjs";
-import { callRaw, checkDetailed, jsonText, rawGlue, readText } from "./facade.mjs";
+import { jsonText, readText } from "./arguments.mjs";
+import { checkDetailed } from "./check.mjs";
+import { callRaw, rawGlue } from "./instance.mjs";
 
 /** The failure classes of a call's check, from its arguments' verdict. */
 const CALL_FAILURE = { truncated: "truncated", empty: "unparseable", unparseable: "unparseable", not_object: "not_object", schema: "schema" };

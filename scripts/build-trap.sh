@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { printf '[build-trap] %s\n' "$*" >&2; }
-[[ -f pkg/facade.mjs && -f pkg/wasm/guard_bg.wasm ]] || { say "build pkg/ first (scripts/build.sh)"; exit 1; }
+[[ -f pkg/testing.mjs && -f pkg/wasm/guard_bg.wasm ]] || { say "build pkg/ first (scripts/build.sh)"; exit 1; }
 
 out=target/trap-pkg
 rm -rf "$out"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: release wasm, wasm-bindgen glue
 # (--target web, which Node, Bun and browsers all load), wasm-opt, the JS
-# facade, and a CommonJS entry for require().
+# modules, and a CommonJS entry for require().
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -22,9 +22,14 @@ node scripts/glue-factory.mjs pkg/wasm/guard.js
 say "optimising the wasm for size"
 bash scripts/wasm-opt.sh pkg/wasm/guard_bg.wasm pkg/wasm/guard_bg.wasm
 
-say "copying the JavaScript facade"
+say "copying the JavaScript modules"
 find pkg -maxdepth 1 \( -name '*.mjs' -o -name '*.cjs' \) -delete
-cp js/api.mjs js/audit.mjs js/browser.mjs js/cli.mjs js/errors.mjs js/facade.mjs js/guarded-call.mjs js/node.mjs js/matchers.mjs js/matchers-register.mjs js/ai-sdk.mjs pkg/
+# Every module but the CommonJS bundle's shim. testing.mjs (the tests' hooks)
+# is built here for the tests and left out of the published package by
+# pkg/package.json's `files`.
+for module in js/*.mjs; do
+  [[ $module == js/cjs-shim.mjs ]] || cp "$module" pkg/
+done
 # Each declaration file twice: .d.ts for import, .d.cts for require.
 for types in index matchers matchers-register ai-sdk; do
   cp "js/$types.d.ts" "pkg/$types.d.ts"
@@ -35,7 +40,6 @@ done
 for entry in matchers matchers-register ai-sdk; do
   node_modules/.bin/esbuild "js/$entry.mjs" --platform=node --format=cjs --log-level=warning --outfile="pkg/$entry.cjs"
 done
-cp js/feedback.mjs js/read.mjs js/stats.mjs js/tool-calls.mjs js/guarded-stream.mjs js/stream-read.mjs pkg/
 # The constants generated from src/error.rs (see its tests), which the files
 # above import.
 rm -rf pkg/generated

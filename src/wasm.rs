@@ -11,7 +11,7 @@
 //! `JSON.parse`: measured, that is several times cheaper than building the
 //! object one property at a time through wasm-bindgen imports.
 //!
-//! These exports are the raw layer; `js/facade.mjs` gives them their public
+//! These exports are the raw layer; the modules in `js/` give them their public
 //! names, shapes and error classes.
 
 use std::sync::Arc;

@@ -4,7 +4,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import * as guard from "../../pkg/node.mjs";
-import * as facade from "../../pkg/facade.mjs";
+import * as internals from "../../pkg/testing.mjs";
 import { HEX64, rejected, thrown } from "./fixtures.mjs";
 import { badPropertyNames, hostileSet, manyRequired, sharedReferenceTree } from "./hostile-schemas.mjs";
 
@@ -155,12 +155,12 @@ describe("one hostile schema never breaks the calls after it", { timeout: 60000 
     const degraded = guard.checkOutput('{"x":"abc"}', hostile);
     assert.equal(degraded.ok, true);
     assert.equal(degraded.degraded, true);
-    const traps = facade.trapCount();
+    const traps = internals.trapCount();
     for (let round = 0; round < 40; round++) {
       assert.equal(guard.checkOutput('{"x":"abc"}', hostile).degraded, true);
       innocentChecksHold();
     }
-    assert.equal(facade.trapCount(), traps, "no call trapped");
+    assert.equal(internals.trapCount(), traps, "no call trapped");
     assert.ok(performance.now() - started < 30000);
   });
 
@@ -219,7 +219,7 @@ describe("one hostile schema never breaks the calls after it", { timeout: 60000 
       if (deepest - depth === k) checkAt(k, run);
       return deepest;
     };
-    const traps = facade.trapCount();
+    const traps = internals.trapCount();
     for (let k = 0; k < 1200; k += 61) {
       for (const run of RUNS) {
         exhaust(0, k, run);
@@ -227,17 +227,17 @@ describe("one hostile schema never breaks the calls after it", { timeout: 60000 
       }
     }
     assert.ok(outOfStack > 0, "some calls ran out of stack");
-    assert.ok(facade.trapCount() > traps, "some ran out inside wasm, and the instance was replaced");
+    assert.ok(internals.trapCount() > traps, "some ran out inside wasm, and the instance was replaced");
   });
 
   test("a RangeError escaping a call into wasm replaces the instance before the next call", () => {
     const validator = guard.compileSchema({ type: "object", required: ["a"] });
-    const traps = facade.trapCount();
-    const error = thrown(() => facade.callRaw(() => {
+    const traps = internals.trapCount();
+    const error = thrown(() => internals.callRaw(() => {
       throw new RangeError("Maximum call stack size exceeded");
     }));
     assert.equal(error.code, "internal");
-    assert.equal(facade.trapCount(), traps + 1);
+    assert.equal(internals.trapCount(), traps + 1);
     assert.equal(guard.checkOutput("{}", validator).failure, "schema");
     innocentChecksHold();
   });

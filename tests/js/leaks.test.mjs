@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { getEventListeners } from "node:events";
 import * as guard from "../../pkg/node.mjs";
-import { liveSessions } from "../../pkg/facade.mjs";
+import { liveSessions } from "../../pkg/testing.mjs";
 
 const PACKAGE_URL = new URL("../../pkg/node.mjs", import.meta.url).href;
 const IS_BUN = typeof globalThis.Bun !== "undefined";

@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import * as guard from "../../pkg/node.mjs";
-import * as facade from "../../pkg/facade.mjs";
+import * as internals from "../../pkg/testing.mjs";
 import { openaiChat, thrown } from "./fixtures.mjs";
 
 const EXTRACTION = {
@@ -45,7 +45,7 @@ function counted(schema) {
 
 /** Counts calls of the current instance's raw exports while `fn` runs. */
 function coreCalls(names, fn) {
-  const glue = facade.rawGlue();
+  const glue = internals.rawGlue();
   const counts = Object.fromEntries(names.map((name) => [name, 0]));
   const originals = names.map((name) => glue[name]);
   names.forEach((name, i) => {
@@ -67,7 +67,7 @@ function coreCalls(names, fn) {
 /** A verdict as the text path computes it: the schema serialised and handed to the core. */
 function textPathVerdict(output, schema, options) {
   const schemaText = typeof schema === "string" ? schema : JSON.stringify(schema);
-  const result = JSON.parse(facade.rawGlue().checkOutput(output, true, schemaText, options === undefined ? "null" : JSON.stringify(options)));
+  const result = JSON.parse(internals.rawGlue().checkOutput(output, true, schemaText, options === undefined ? "null" : JSON.stringify(options)));
   const { textStart, textEnd, text, ...shaped } = result;
   if (shaped.ok) shaped.value = JSON.parse(output.slice(textStart, textEnd));
   return shaped;
@@ -345,9 +345,9 @@ const trapPkg = new URL("../../target/trap-pkg/", import.meta.url);
 describe("after a trap", { skip: !existsSync(new URL("node.mjs", trapPkg)) && "target/trap-pkg is missing: run scripts/build-trap.sh" }, () => {
   test("no handle of the dead instance is used: schemas are found again on the fresh one", async () => {
     const trapGuard = await import(new URL("node.mjs", trapPkg).href);
-    const trapFacade = await import(new URL("facade.mjs", trapPkg).href);
+    const trapInternals = await import(new URL("testing.mjs", trapPkg).href);
     const trap = () => {
-      const error = thrown(() => trapFacade.callRaw(() => trapFacade.rawGlue().debugTrap()));
+      const error = thrown(() => trapInternals.callRaw(() => trapInternals.rawGlue().debugTrap()));
       assert.equal(error.code, "internal");
     };
     const { schema, reads } = counted(EXTRACTION);

@@ -5,16 +5,16 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
-import * as facade from "../../pkg/facade.mjs";
+import * as internals from "../../pkg/testing.mjs";
 import { thrown } from "./fixtures.mjs";
 
 /** Runs `fn` with every piece handed to the core as it is pushed (no batching). */
 function eachPiece(fn) {
-  const previous = facade.setStreamBatch(0);
+  const previous = internals.setStreamBatch(0);
   try {
     return fn();
   } finally {
-    facade.setStreamBatch(previous);
+    internals.setStreamBatch(previous);
   }
 }
 

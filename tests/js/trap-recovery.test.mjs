@@ -12,7 +12,7 @@ if (!existsSync(new URL("node.mjs", trapPkg))) {
   throw new Error("target/trap-pkg is missing: run scripts/build-trap.sh (scripts/test.sh does)");
 }
 const guard = await import(new URL("node.mjs", trapPkg).href);
-const facade = await import(new URL("facade.mjs", trapPkg).href);
+const internals = await import(new URL("testing.mjs", trapPkg).href);
 
 const SCHEMA = {
   type: "object",
@@ -21,7 +21,7 @@ const SCHEMA = {
 };
 
 function trap() {
-  const error = thrown(() => facade.callRaw(() => facade.rawGlue().debugTrap()));
+  const error = thrown(() => internals.callRaw(() => internals.rawGlue().debugTrap()));
   assert.ok(error instanceof Error, "debugTrap must throw an Error");
   assert.equal(error.code, "internal");
   assert.ok(error.cause instanceof WebAssembly.RuntimeError, String(error.cause));
@@ -30,11 +30,11 @@ function trap() {
 
 describe("trap recovery", () => {
   test("the next call after a trap works, on a fresh instance", () => {
-    const before = facade.trapCount();
+    const before = internals.trapCount();
     assert.equal(guard.checkOutput('{"city":"Oslo"}', SCHEMA).ok, true);
     const error = trap();
     assert.match(error.message, /re-instantiated/);
-    assert.equal(facade.trapCount(), before + 1);
+    assert.equal(internals.trapCount(), before + 1);
     const verdict = guard.checkOutput('{"city":"O"}', SCHEMA);
     assert.equal(verdict.ok, false);
     assert.equal(verdict.failure, "schema");
@@ -117,10 +117,10 @@ describe("trap recovery", () => {
     assert.equal(error.code, "internal");
     assert.match(error.message, /re-instantiated/);
     // The session of the dead instance was let go, and the next call works.
-    assert.equal(facade.liveSessions(), 0);
+    assert.equal(internals.liveSessions(), 0);
     const result = await guard.guardedCall({ messages: [] }, async () => ({ content: '{"city":"Lima"}' }), { schema: SCHEMA });
     assert.deepEqual(result.value, { city: "Lima" });
-    assert.equal(facade.liveSessions(), 0);
+    assert.equal(internals.liveSessions(), 0);
   });
 
   test("guardedCall works after a trap", async () => {
@@ -133,7 +133,7 @@ describe("trap recovery", () => {
 describe("trap recovery where synchronous instantiation is refused", () => {
   test("calls ask to await ready(), which waits for an asynchronous re-instantiation", async () => {
     const { createGlue } = await import(new URL("wasm/guard.js", trapPkg).href);
-    const current = facade.rawGlue();
+    const current = internals.rawGlue();
     const module = current.module();
     const fresh = () => {
       const glue = createGlue();
@@ -143,7 +143,7 @@ describe("trap recovery where synchronous instantiation is refused", () => {
     const refused = () => {
       throw new RangeError("WebAssembly.Instance is disallowed on the main thread");
     };
-    facade.markLoaded(current, current.exports(), refused, async () => fresh());
+    internals.markLoaded(current, current.exports(), refused, async () => fresh());
     try {
       const validator = guard.compileSchema(SCHEMA);
       trap();
@@ -152,8 +152,8 @@ describe("trap recovery where synchronous instantiation is refused", () => {
       assert.equal(guard.checkOutput('{"city":"Oslo"}', SCHEMA).ok, true);
       assert.equal(validator.isValid({ city: "O" }), false);
     } finally {
-      const glue = facade.rawGlue();
-      facade.markLoaded(glue, glue.exports(), fresh);
+      const glue = internals.rawGlue();
+      internals.markLoaded(glue, glue.exports(), fresh);
     }
     assert.equal(guard.checkOutput('{"city":"Oslo"}', SCHEMA).ok, true);
   });

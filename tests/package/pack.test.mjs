@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
@@ -82,6 +82,19 @@ describe("the packed tarball", () => {
     ].map((p) => p.replace(/^\.\//, ""));
     for (const file of wanted) assert.ok(files.has(file), `${file} is missing from the tarball`);
     for (const file of files) assert.doesNotMatch(file, /\.rs$|^src\/|^tests\/|\.map$/, `${file} should not ship`);
+    // The tests' hooks are built into pkg/ but never published.
+    assert.ok(existsSync(join(repo, "pkg", "testing.mjs")), "pkg/testing.mjs was built");
+    assert.ok(!files.has("testing.mjs"), "testing.mjs should not ship");
+    // Every module a published module imports is published too.
+    for (const file of files) {
+      if (!file.endsWith(".mjs")) continue;
+      const text = readFileSync(join(repo, "pkg", file), "utf8");
+      for (const match of text.matchAll(/^(?:import|export)\b[^;]*?from\s+"(\.[^"]+)"|^import\s+"(\.[^"]+)"/gm)) {
+        const target = match[1] ?? match[2];
+        const resolved = join(dirname(file), target).replace(/^\.\//, "");
+        assert.ok(files.has(resolved), `${file} imports ${target}, which is not in the tarball`);
+      }
+    }
     assert.ok(existsSync(join(project, "node_modules", "structured-output-guard", "package.json")));
   });
 });

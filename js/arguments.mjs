@@ -1,0 +1,196 @@
+// Arguments in the form the core takes: JSON text of small values (options,
+// instances, schemas), well-formed strings, and the copy of a live response
+// object along one of the core's read plans (see js/read.mjs). A value that
+// cannot be read or serialised is a typed error naming only its kind.
+import { SchemaError, argumentError } from "./errors.mjs";
+import { callRaw, raw } from "./instance.mjs";
+import { copyAlong } from "./read.mjs";
+
+/** JSON text for a value, or a typed error naming what could not be serialised. */
+export function jsonText(what, value) {
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    // BigInt, cycles, throwing getters and nesting deeper than the JS stack
+    // end up here. The engine's own message can quote object keys, which
+    // may hold anything, so only the kind of problem is named.
+    throw argumentError(`${what} cannot be serialised to JSON: ${serialisationProblem(error)}`);
+  }
+  if (text === undefined) throw argumentError(`${what} must be a JSON value, not ${typeof value}`);
+  return wellFormedJson(text);
+}
+
+export function serialisationProblem(error) {
+  const message = String(error?.message ?? error);
+  if (error instanceof RangeError) return "it nests too deeply";
+  if (/circular|cyclic/i.test(message)) return "it contains a cycle";
+  if (/bigint/i.test(message)) return "it contains a BigInt";
+  return `reading it threw ${error?.name ?? "an error"}`;
+}
+
+/**
+ * JSON.stringify writes a lone UTF-16 surrogate as a `\udXXX` escape, which
+ * is not Unicode and which the core refuses; it becomes U+FFFD, as it does
+ * when a string with one is encoded to UTF-8 (see `wellFormed`).
+ */
+function wellFormedJson(text) {
+  if (!/\\ud[89a-f]/i.test(text)) return text;
+  return text.replace(
+    /(?<!\\)((?:\\\\)*)\\u(d[89ab][0-9a-f]{2})(\\ud[c-f][0-9a-f]{2})?|(?<!\\)((?:\\\\)*)\\ud[c-f][0-9a-f]{2}/gi,
+    (match, slashes, high, low, slashes2) => {
+      if (high !== undefined) return low !== undefined ? match : `${slashes}\\ufffd`;
+      return `${slashes2}\\ufffd`;
+    },
+  );
+}
+
+/**
+ * A string with a lone UTF-16 surrogate (a stream cut inside an emoji, say)
+ * is checked, and returned, with U+FFFD in its place: the check and the
+ * returned value must see the same text, and UTF-8 cannot carry the
+ * surrogate into the core.
+ */
+export function wellFormed(text) {
+  return typeof text.isWellFormed === "function" && !text.isWellFormed() ? text.toWellFormed() : text;
+}
+
+export function optionsText(options) {
+  if (options === undefined || options === null) return "null";
+  if (typeof options !== "object" || Array.isArray(options)) {
+    throw argumentError(`options must be an object, not ${Array.isArray(options) ? "an array" : typeof options}`);
+  }
+  rejectNonFinite("options", options);
+  return jsonText("options", options);
+}
+
+/**
+ * JSON has no NaN or Infinity: JSON.stringify writes null, which would
+ * quietly mean "the default". A number option that is not finite is refused.
+ */
+export function rejectNonFinite(what, object) {
+  let entries;
+  try {
+    entries = Object.keys(object).map((key) => [key, object[key]]);
+  } catch (error) {
+    throw argumentError(`${what} could not be read: reading it threw ${error?.name ?? "an error"}`);
+  }
+  for (const [key, value] of entries) {
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      throw argumentError(`${what}.${key} must be a finite number, not ${value}`);
+    }
+  }
+}
+
+export function schemaText(schema) {
+  if (typeof schema === "string") return schema;
+  if (schema === undefined) throw new SchemaError("a schema is required");
+  let problem;
+  try {
+    problem = notJsonValue(schema);
+  } catch (error) {
+    throw new SchemaError(`the schema could not be read: reading it threw ${error?.name ?? "an error"}`);
+  }
+  if (problem) throw new SchemaError(`the schema must be a JSON value (an object, an array, a boolean or JSON text), not ${problem}`);
+  try {
+    return jsonText("the schema", schema);
+  } catch (error) {
+    throw new SchemaError(error.message);
+  }
+}
+
+/** Levels the JSON-value check looks into; the core refuses deeper schemas anyway. */
+const JSON_CHECK_DEPTH = 160;
+
+/**
+ * What in `value` is not a JSON value, or undefined. JSON.stringify writes
+ * a Promise, a Map or a class instance as `{}`, which as a schema accepts
+ * everything: an un-awaited schema would silently pass every response.
+ * Plain objects (of any realm) and arrays are JSON; so are strings, finite
+ * numbers, booleans and null. Iterative, so a hostile depth cannot overflow.
+ */
+function notJsonValue(value) {
+  const stack = [[value, 0, ""]];
+  while (stack.length > 0) {
+    const [node, depth, at] = stack.pop();
+    const where = at === "" ? "" : ` at ${at}`;
+    switch (typeof node) {
+      case "string":
+      case "boolean":
+        continue;
+      case "number":
+        if (!Number.isFinite(node)) return `the number ${node}${where}`;
+        continue;
+      case "object":
+        break;
+      default:
+        return `${typeof node === "undefined" ? "undefined" : `a ${typeof node}`}${where}`;
+    }
+    if (node === null) continue;
+    if (depth >= JSON_CHECK_DEPTH) continue;
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) {
+        if (node[i] !== undefined) stack.push([node[i], depth + 1, `${at}/${i}`]);
+      }
+      continue;
+    }
+    const proto = Object.getPrototypeOf(node);
+    if (proto !== null && Object.getPrototypeOf(proto) !== null) {
+      return `${describeInstance(node)}${where}`;
+    }
+    for (const key of Object.keys(node)) {
+      const member = node[key];
+      // JSON.stringify leaves undefined members out, as a schema without them.
+      if (member !== undefined) stack.push([member, depth + 1, `${at}/${pointerToken(key)}`]);
+    }
+  }
+  return undefined;
+}
+
+function pointerToken(key) {
+  return key.length > 40 ? "(a member)" : key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function describeInstance(node) {
+  if (typeof node.then === "function") return "a Promise (was the schema awaited?)";
+  if (node instanceof Map) return "a Map";
+  if (node instanceof Set) return "a Set";
+  if (node instanceof Date) return "a Date";
+  if (node instanceof RegExp) return "a RegExp";
+  if (ArrayBuffer.isView(node) || node instanceof ArrayBuffer) return "binary data";
+  const name = node.constructor?.name;
+  return typeof name === "string" && /^[A-Za-z_$][\w$]{0,40}$/.test(name) ? `an instance of ${name}` : "a class instance";
+}
+
+/** The core's read plans (src/providers/read.rs), the same for every instance. */
+let plans;
+
+function readPlans() {
+  plans ??= JSON.parse(callRaw(() => raw.readPlans()));
+  return plans;
+}
+
+/**
+ * What `readPlans()[plan]` asks of `value`, copied by property access (see
+ * js/read.mjs); with `texts`, the strings under text nodes go there. A
+ * getter that throws, or a revoked Proxy, is a typed error.
+ */
+export function readCopy(what, value, plan, texts) {
+  const node = readPlans()[plan];
+  try {
+    return copyAlong(value, node, plans, texts);
+  } catch (error) {
+    throw argumentError(`${what} could not be read: ${serialisationProblem(error)}`);
+  }
+}
+
+/** JSON text of what `plan` reads of a response, a usage object or a truncation source. */
+export function readText(what, value, plan) {
+  if (typeof value === "string") return jsonText(what, value);
+  return jsonText(what, readCopy(what, value, plan));
+}
+
+export function argumentKind(value) {
+  if (value === null) return "null";
+  return Array.isArray(value) ? "an array" : typeof value;
+}

@@ -1,0 +1,276 @@
+// checkOutput and the checks beside it: the lane (a string or a response
+// object against a compiled schema, one crossing, a status back and the
+// value parsed once here), the general path for everything else, and the
+// verdict in the shape API.md promises.
+import { jsonText, optionsText, readCopy, readText, wellFormed } from "./arguments.mjs";
+import { SchemaError, argumentError } from "./errors.mjs";
+import { DEFAULTS } from "./generated/contract.mjs";
+import { callRaw, callRawJson, decoder, encodeInput, encodeTexts, inputOf, raw } from "./instance.mjs";
+import { COMPILE_KEYS, compileKey, entryFor, handleForAnyValidator, isValidator, knownSchema, rawOf, readableSchemaText, recordOf, touch } from "./schemas.mjs";
+
+export function detectTruncation(source) {
+  const text = source === undefined ? "null" : readText("the source", source, "output");
+  return callRawJson(() => raw.detectTruncation(text));
+}
+
+export function rescueJson(text) {
+  if (typeof text !== "string") throw argumentError(`rescueJson takes a string, not ${typeof text}`);
+  return callRawJson(() => raw.rescueJson(text));
+}
+
+function outputArgument(output) {
+  if (typeof output === "string") return { text: wellFormed(output), isText: true };
+  if (output === undefined || output === null) return { text: "", isText: true };
+  if (typeof output !== "object") {
+    throw argumentError(`output must be a string or an object, not ${typeof output}`);
+  }
+  return { text: readText("the output", output, "output"), isText: false };
+}
+
+/**
+ * The check behind checkOutput and guardedCall: the verdict in API shape, and
+ * `parse()` for the value of a failed verdict past the parse stage, which the
+ * lenient path returns.
+ */
+export function checkDetailed(output, schema, options) {
+  if (typeof output === "string") output = wellFormed(output);
+  const lane = laneCheck(output, schema, options);
+  if (lane !== undefined) return lane;
+  const { text, isText } = outputArgument(output);
+  const opts = optionsText(options);
+  let result;
+  if (schema === undefined || schema === null) {
+    result = callRawJson(() => raw.checkOutput(text, isText, undefined, opts));
+  } else if (rawOf.has(schema) || (!knownSchema(schema) && isValidator(schema))) {
+    const handle = handleForAnyValidator(schema);
+    result = callRawJson(() => raw.checkOutputWith(text, isText, handle, opts));
+  } else {
+    result = checkAgainst(text, isText, schema, options, opts);
+  }
+  return detailedFrom(result, text);
+}
+
+/** The check against a schema object, wrapper or text, compiled once per options. */
+function checkAgainst(text, isText, schema, options, opts) {
+  const record = recordOf(schema);
+  if (record === undefined) {
+    const schemaJson = readableSchemaText(schema, options);
+    return callRawJson(() => raw.checkOutput(text, isText, schemaJson, opts));
+  }
+  if (record.problem !== undefined) {
+    if (options?.onInvalidSchema === "throw") throw new SchemaError(record.problem);
+    return checkWithoutSchema(text, isText, opts);
+  }
+  const key = compileKey(options);
+  const entry = key === undefined ? undefined : entryFor(record, key);
+  // `resources` (too large to key by), or options the core refuses: the
+  // text path, which says why.
+  if (entry === undefined) return callRawJson(() => raw.checkOutput(text, isText, record.text, opts));
+  if (entry.handle !== undefined) return callRawJson(() => raw.checkOutputWith(text, isText, entry.handle, opts));
+  try {
+    return checkWithoutSchema(text, isText, opts);
+  } catch (error) {
+    // Asked to throw, the core throws about the schema it was not given;
+    // the error is the one this schema's compilation gave.
+    if (error instanceof SchemaError && options?.onInvalidSchema === "throw") throw new SchemaError(entry.error);
+    throw error;
+  }
+}
+
+/**
+ * The core's check with a schema it cannot read: the options are checked
+ * and the verdict degrades exactly as for a schema that fails to compile,
+ * without handing the core the schema to fail on again.
+ */
+function checkWithoutSchema(text, isText, opts) {
+  return callRawJson(() => raw.checkOutput(text, isText, "", opts));
+}
+
+/**
+ * A core result as { verdict, parse }. The JSON text is a slice of the
+ * caller's string (or, for a response object, handed back); it is parsed
+ * only when a value is returned.
+ */
+function detailedFrom(result, text) {
+  // No textEnd: the JSON runs to the end of the text.
+  const jsonText =
+    result.textStart !== undefined ? text.slice(result.textStart, result.textEnd) : result.text;
+  const parse = () => (jsonText === undefined ? undefined : JSON.parse(jsonText));
+  const verdict = shapeVerdict(result, result.ok ? parse() : undefined);
+  return { verdict, parse };
+}
+
+/**
+ * What the lane needs of the options ({ maxErrors, compiled: whether
+ * compile options are given }), or undefined when they need the general
+ * path (which also gives the typed error for options that cannot be read).
+ */
+function laneOptions(options) {
+  if (options === undefined || options === null) return { maxErrors: DEFAULTS.maxErrors, compiled: false };
+  if (typeof options !== "object" || Array.isArray(options)) return undefined;
+  let maxErrors = DEFAULTS.maxErrors;
+  let compiled = false;
+  try {
+    for (const key of Object.keys(options)) {
+      const value = options[key];
+      // JSON.stringify leaves undefined members out, so the core never sees them.
+      if (value === undefined) continue;
+      if (key === "maxErrors") {
+        if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) return undefined;
+        maxErrors = value;
+      } else if (key === "onInvalidSchema") {
+        // Once compiled, the schema cannot fail to compile; only a value the core would refuse matters.
+        if (value !== "degrade" && value !== "throw") return undefined;
+      } else if (COMPILE_KEYS.includes(key)) {
+        compiled = true;
+      } else {
+        return undefined;
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return { maxErrors, compiled };
+}
+
+/**
+ * The hot path (a string output, a schema already compiled, no options but
+ * maxErrors, onInvalidSchema and, for a schema compiled here with them, the
+ * compile options) asks the core for a status only; an accepted verdict is
+ * built here from what this side already holds. Anything else returns
+ * undefined and takes the general path.
+ */
+function laneCheck(output, schema, options) {
+  const isText = typeof output === "string";
+  if (!isText && (output === null || typeof output !== "object")) return undefined;
+  const lane = laneOptions(options);
+  if (lane === undefined) return undefined;
+  const { maxErrors, compiled } = lane;
+  let handle = rawOf.get(schema);
+  let schemaHash;
+  if (handle !== undefined) {
+    // A Validator's compile options were fixed when it was compiled; the
+    // general path still checks the ones given here.
+    if (compiled) return undefined;
+    schemaHash = schema.schemaHash;
+  } else {
+    const record = knownSchema(schema);
+    const entry = record?.byKey.get(compiled ? compileKey(options) : "");
+    if (entry?.handle === undefined) return undefined;
+    touch(record, entry);
+    handle = entry.handle;
+    schemaHash = entry.hash;
+  }
+  if (!isText) return readLane(output, handle, maxErrors, schemaHash);
+  const status = callRaw(() => laneStatus(output, handle, maxErrors));
+  if (status === 3) return undefined;
+  return laneResult(status, output, schemaHash, null);
+}
+
+/**
+ * The lane's answer for a status code (the low three bits of a status) and
+ * the text the core checked: 2 the verdict the core wrote; 4 accepted, the
+ * JSON is the whole text; 0 and 1 accepted, the JSON is the slice the core
+ * names (1 inside a code fence). An accepted verdict is built here from
+ * what this side already holds.
+ */
+function laneResult(code, text, schemaHash, finishReason) {
+  if (code === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), text);
+  const jsonText = code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd());
+  const value = JSON.parse(jsonText);
+  const verdict = {
+    ok: true,
+    value,
+    rescue: code === 1 ? "code_fence" : "none",
+    schemaHash,
+    degraded: false,
+    finishReason,
+  };
+  return { verdict, parse: () => value };
+}
+
+/**
+ * The lane for a response object: what the output plan reads of it goes to
+ * the core in one call (see `checkReadLane` in src/wasm.rs), the answer
+ * text encoded once into wasm memory and checked there. A status above 3
+ * carries flags: 8 when the response gave a finish reason (its length from
+ * bit 16), and from bit 4 the index of the text the answer is.
+ */
+function readLane(output, handle, maxErrors, schemaHash) {
+  const texts = [];
+  const copy = readCopy("the output", output, "output", texts);
+  const status = callRaw(() => readLaneStatus(texts, copy, handle, maxErrors));
+  const code = status & 7;
+  if (code === 3) return undefined;
+  const text = texts[(status >>> 4) & 0xfff];
+  // The finish reason's bytes are at the start of the input buffer. The
+  // check may have grown the memory, which detaches the view the texts were
+  // encoded through: it is taken again over the memory as it is now.
+  const reasonBytes = status >>> 16;
+  const finishReason = (status & 8) !== 0 ? decoder.decode(inputOf(reasonBytes).subarray(0, reasonBytes)) : null;
+  return laneResult(code, text, schemaHash, finishReason);
+}
+
+/**
+ * Encodes the texts and then the copy as `[[byte length of each text],
+ * copy]` (see `encodeTexts`), and runs the lane over them.
+ */
+function readLaneStatus(texts, copy, handle, maxErrors) {
+  const encoded = encodeTexts(texts, 0, (lengths) => {
+    try {
+      return JSON.stringify([lengths, copy]);
+    } catch {
+      return undefined;
+    }
+  });
+  // A copy JSON cannot carry goes the general way, which says why.
+  if (encoded === undefined) return 3;
+  return raw.checkReadLane(encoded.start, encoded.length, handle, maxErrors);
+}
+
+/**
+ * Encodes the response straight into wasm memory with the native encoder
+ * (most responses are nearly all ASCII, so a buffer of about the string's
+ * length usually suffices; otherwise it is encoded again into one of the
+ * largest size UTF-8 can need) and runs the lane over it.
+ */
+function laneStatus(text, handle, maxErrors) {
+  let { read, written } = encodeInput(text, text.length + (text.length >> 3) + 16);
+  if (read < text.length) ({ written } = encodeInput(text, text.length * 3));
+  return raw.checkInputLane(written, handle, maxErrors);
+}
+
+export function shapeVerdict(r, parsed) {
+  if (r.ok) {
+    return { ok: true, value: parsed, rescue: r.rescue, schemaHash: r.schemaHash, degraded: r.degraded, finishReason: r.finishReason };
+  }
+  return {
+    ok: false,
+    failure: r.failure,
+    message: r.message,
+    errors: r.errors,
+    moreErrors: r.moreErrors,
+    errorHash: r.errorHash,
+    schemaHash: r.schemaHash,
+    degraded: r.degraded,
+    rescue: r.rescue,
+    finishReason: r.finishReason,
+  };
+}
+
+export function checkOutput(output, schema, options) {
+  return checkDetailed(output, schema, options).verdict;
+}
+
+export function normalizeUsage(usageOrResponse) {
+  const text = usageOrResponse === undefined ? "null" : readText("the usage", usageOrResponse, "usage");
+  return callRawJson(() => raw.normalizeUsage(text));
+}
+
+export function mergeUsage(...usages) {
+  // Each usage, or response carrying one, is read along the usage plan: a
+  // response's content, request and headers never reach the merge.
+  const read = usages.map((u) => (u === undefined ? null : u !== null && typeof u === "object" ? readCopy("the usages", u, "usage") : u));
+  const text = jsonText("the usages", read);
+  return callRawJson(() => raw.mergeUsage(text));
+}

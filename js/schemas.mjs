@@ -1,0 +1,350 @@
+// Compiled schemas: the Validator class and its handles in the current
+// instance, and the schemas found by identity (a schema object, a
+// response-format wrapper or JSON text, compiled once per set of compile
+// options and kept in a bounded cache).
+import { jsonText, optionsText, schemaText } from "./arguments.mjs";
+import { SchemaError, argumentError, withTypedErrors } from "./errors.mjs";
+import { standardFor } from "./standard-schema.mjs";
+import { cacheCapacity, callRaw, callRawJson, keepCacheCapacity, raw, whenReplaced } from "./instance.mjs";
+
+// Validator → its handle in the current instance (replaced after a trap).
+export let rawOf = new WeakMap();
+// Every Validator carries the text it was compiled from under a registered
+// symbol, so a copy of this package loaded another way (ESM beside CJS) can
+// recompile it instead of mistaking it for a plain schema object.
+export const SOURCE = Symbol.for("structured-output-guard.validator-source");
+const freed = new WeakSet();
+
+function handleOf(validator) {
+  const handle = rawOf.get(validator);
+  if (!handle) throw argumentError("this Validator was freed");
+  return handle;
+}
+
+/** A compiled schema. */
+export class Validator {
+  constructor() {
+    throw argumentError("use compileSchema(schema, options) to make a Validator");
+  }
+
+  validate(instance, options) {
+    const text = jsonText("the instance", instance);
+    const opts = optionsText(options);
+    return callRawJson(() => handleForAnyValidator(this).validate(text, opts));
+  }
+
+  isValid(instance) {
+    const text = jsonText("the instance", instance);
+    return callRaw(() => handleForAnyValidator(this).isValid(text));
+  }
+
+  /** Releases the wasm memory now instead of at garbage collection. */
+  free() {
+    const handle = rawOf.get(this);
+    freed.add(this);
+    if (handle) {
+      rawOf.delete(this);
+      handle.free();
+    }
+  }
+}
+
+// Validator methods answer hostile arguments with typed errors, as the
+// package's functions do (see api.mjs).
+for (const method of ["validate", "isValid"]) {
+  Object.defineProperty(Validator.prototype, method, {
+    value: withTypedErrors(`Validator.${method}`, Validator.prototype[method]),
+    writable: true,
+    configurable: true,
+  });
+}
+
+// A Validator is a Standard Schema (see standard-schema.mjs).
+Object.defineProperty(Validator.prototype, "~standard", {
+  get() {
+    return standardFor(this);
+  },
+  enumerable: false,
+  configurable: true,
+});
+
+function wrapValidator(handle, source) {
+  const validator = Object.create(Validator.prototype);
+  Object.defineProperty(validator, "schemaHash", { value: handle.schemaHash, enumerable: true });
+  Object.defineProperty(validator, SOURCE, { value: source });
+  rawOf.set(validator, handle);
+  return validator;
+}
+
+export function compileSchema(schema, options) {
+  // A Validator is already compiled: as schema text it would be read as an
+  // object of unknown keywords, which accepts everything.
+  if (isValidator(schema)) {
+    if (options === undefined) return schema;
+    return compileSchema(schema[SOURCE].text, options);
+  }
+  const record = recordOf(schema);
+  if (record?.problem !== undefined) throw new SchemaError(record.problem);
+  const text = record === undefined ? schemaText(schema) : record.text;
+  const opts = optionsText(options);
+  const key = record === undefined ? undefined : compileKey(options);
+  const failed = key === undefined ? undefined : record.byKey.get(key)?.error;
+  if (failed !== undefined) throw new SchemaError(failed);
+  // Its own handle, not the cache's: the caller may free() it.
+  let handle;
+  try {
+    handle = callRaw(() => raw.compileSchema(text, opts));
+  } catch (error) {
+    if (key !== undefined && error instanceof SchemaError) rememberFailure(record, key, error.message);
+    throw error;
+  }
+  return wrapValidator(handle, { text, opts });
+}
+
+/** This instance's handle for a Validator made by any copy of the package. */
+export function handleForAnyValidator(validator) {
+  if (rawOf.has(validator) || freed.has(validator)) return handleOf(validator);
+  if (validator === null || typeof validator !== "object" || !(SOURCE in validator)) {
+    throw argumentError("this method needs a Validator from compileSchema()");
+  }
+  const { text, opts } = validator[SOURCE];
+  const own = compileSchema(text, JSON.parse(opts));
+  rawOf.set(validator, rawOf.get(own));
+  return handleOf(validator);
+}
+
+export function isValidator(schema) {
+  if (schema === null || typeof schema !== "object") return false;
+  try {
+    return schema instanceof Validator || SOURCE in schema;
+  } catch {
+    // A Proxy that refuses to be inspected is not a Validator.
+    return false;
+  }
+}
+
+// Schemas found by identity. Serialising a schema object, and the core
+// parsing, canonicalising and hashing the text to find its compiled form,
+// cost more than checking a small response, and executors pass the same
+// object (or the same text) on every call. So, as ajv does, a schema object
+// is read once: its text and its compiled handles are kept by the object
+// itself (a WeakMap, so they go when it goes), and JSON text by the text, in
+// a map bounded like the core's cache. A schema that fails to compile is
+// remembered too, so a hostile one is not compiled again on every call. The
+// core's content cache still serves equal schemas held in different objects.
+// The price is ajv's: a schema object must not be changed after its first use.
+
+/** The options that change what a schema compiles to; `resources` is keyed by nothing (too large). */
+export const COMPILE_KEYS = ["formats", "draft", "rejectUnknownFields", "unknownFormats", "customFormats"];
+const DEFAULT_CACHE_CAPACITY = 128;
+
+/**
+ * schema object → { text, problem?, strict?, byKey: compile key → entry, lastUse };
+ * an entry is { handle?, hash, error?, lastUse }, with a handle or the
+ * error its compilation gave, or neither once its handle was evicted.
+ */
+let schemaRecords = new WeakMap();
+/** The same records for JSON text, by the text; at most the cache capacity of them. */
+let textRecords = new Map();
+/** Entries holding a handle: at most the cache capacity, so wasm memory stays bounded. */
+let liveEntries = new Set();
+/** A clock for least-recently-used eviction. */
+export let uses = 0;
+
+const capacityNow = () => cacheCapacity ?? DEFAULT_CACHE_CAPACITY;
+
+/** The record for a schema already seen, if any (map look-ups only: a Proxy is not touched). */
+export function knownSchema(schema) {
+  if (typeof schema === "string") return textRecords.get(schema);
+  if (schema !== null && typeof schema === "object") return schemaRecords.get(schema);
+  return undefined;
+}
+
+/**
+ * The record for a schema object (not a Validator) or JSON text, made on
+ * first use; undefined for anything else (a boolean schema is its own
+ * short text).
+ */
+export function recordOf(schema) {
+  const known = knownSchema(schema);
+  if (known !== undefined) return known;
+  if (typeof schema === "string") {
+    const record = { text: schema, problem: undefined, byKey: new Map(), lastUse: ++uses };
+    textRecords.set(schema, record);
+    if (textRecords.size > capacityNow()) evictText(record);
+    return record;
+  }
+  if (schema === null || typeof schema !== "object") return undefined;
+  let text;
+  let problem;
+  try {
+    text = schemaText(schema);
+  } catch (error) {
+    if (!(error instanceof SchemaError)) throw error;
+    problem = error.message;
+  }
+  const record = { text, problem, byKey: new Map(), lastUse: ++uses };
+  schemaRecords.set(schema, record);
+  return record;
+}
+
+/**
+ * The compile key of the options: "" for none, undefined when the schema
+ * cannot be keyed (`resources`, or a value JSON cannot hold faithfully).
+ */
+export function compileKey(options) {
+  if (options === undefined || options === null) return "";
+  try {
+    if (options.resources !== undefined && options.resources !== null) return undefined;
+    let picked;
+    for (const key of COMPILE_KEYS) {
+      const value = options[key];
+      if (value === undefined) continue;
+      if (typeof value === "number" && !Number.isFinite(value)) return undefined;
+      (picked ??= {})[key] = value;
+    }
+    return picked === undefined ? "" : JSON.stringify(picked);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The record's entry for these compile options, compiled on first use.
+ * Undefined when the core refuses the options: that is the caller's
+ * mistake, reported by the text path, and not the schema's to remember.
+ */
+export function entryFor(record, key) {
+  let entry = record.byKey.get(key);
+  if (entry === undefined) {
+    entry = { handle: undefined, hash: null, error: undefined, lastUse: 0 };
+    record.byKey.set(key, entry);
+  }
+  entry.lastUse = record.lastUse = ++uses;
+  if (entry.handle !== undefined || entry.error !== undefined) return entry;
+  let handle;
+  try {
+    handle = callRaw(() => raw.compileSchema(record.text, key === "" ? "null" : key));
+  } catch (error) {
+    if (error instanceof SchemaError) {
+      entry.error = error.message;
+      return entry;
+    }
+    record.byKey.delete(key);
+    if (error?.code === "invalid_argument") return undefined;
+    throw error;
+  }
+  entry.handle = handle;
+  entry.hash = handle.schemaHash;
+  liveEntries.add(entry);
+  if (liveEntries.size > capacityNow()) evictHandle(entry);
+  return entry;
+}
+
+function rememberFailure(record, key, message) {
+  if (!record.byKey.has(key)) record.byKey.set(key, { handle: undefined, hash: null, error: message, lastUse: ++uses });
+}
+
+function leastUsed(items, spare) {
+  let oldest;
+  for (const item of items) {
+    if (item !== spare && (oldest === undefined || item.lastUse < oldest.lastUse)) oldest = item;
+  }
+  return oldest;
+}
+
+function releaseHandle(entry) {
+  liveEntries.delete(entry);
+  const { handle } = entry;
+  entry.handle = undefined;
+  // Owned by the cache alone (compileSchema hands out handles of its own).
+  handle?.free();
+}
+
+/** Frees least-used handles down to the capacity; their records keep the text to compile again from. */
+function evictHandle(spare) {
+  while (liveEntries.size > capacityNow()) releaseHandle(leastUsed(liveEntries, spare));
+}
+
+function evictText(spare) {
+  while (textRecords.size > capacityNow()) {
+    const record = leastUsed(textRecords.values(), spare);
+    textRecords.delete(record.text);
+    for (const entry of record.byKey.values()) if (entry.handle !== undefined) releaseHandle(entry);
+  }
+}
+
+/** Drops every record (after a trap the handles belong to the dead instance, and are not freed). */
+export function forgetSchemas() {
+  schemaRecords = new WeakMap();
+  textRecords = new Map();
+  liveEntries = new Set();
+}
+
+// After a trap the handles belong to the dead instance: Validators compile
+// again from their source on first use, and the cache starts empty.
+whenReplaced(() => {
+  rawOf = new WeakMap();
+  forgetSchemas();
+});
+
+/** Marks a record and its entry as just used, for least-recently-used eviction. */
+export function touch(record, entry) {
+  entry.lastUse = record.lastUse = ++uses;
+}
+
+/** The text of a schema object or JSON text, read once; SchemaError when it is not JSON. */
+export function textOfSchema(schema) {
+  if (typeof schema === "string") return schema;
+  const record = recordOf(schema);
+  if (record === undefined) return schemaText(schema);
+  if (record.problem !== undefined) throw new SchemaError(record.problem);
+  return record.text;
+}
+
+/**
+ * Schema text for checkOutput. A schema that cannot even be serialised is
+ * uncompilable like any other: it degrades unless the caller asked to throw
+ * (an empty text reaches the core as unreadable).
+ */
+export function readableSchemaText(schema, options) {
+  try {
+    return schemaText(schema);
+  } catch (error) {
+    if (options?.onInvalidSchema === "throw") throw error;
+    return "";
+  }
+}
+
+/** Drops every cached compiled validator. */
+export function clearSchemaCache() {
+  callRaw(() => raw.clearSchemaCache());
+  for (const entry of liveEntries) releaseHandle(entry);
+  forgetSchemas();
+}
+
+/** Sets how many compiled validators the cache keeps (default 128). */
+export function setSchemaCacheCapacity(capacity) {
+  if (!Number.isInteger(capacity) || capacity < 1) {
+    throw argumentError("the cache capacity must be a whole number from 1 up");
+  }
+  callRaw(() => raw.setSchemaCacheCapacity(capacity));
+  keepCacheCapacity(capacity);
+  evictHandle(undefined);
+  evictText(undefined);
+}
+
+/** How many compiled validators are cached now. */
+export function schemaCacheSize() {
+  return callRaw(() => raw.schemaCacheSize());
+}
+
+/** The response-format wrapper's `strict` flag, if the schema is a wrapper. */
+export function wrapperStrict(schema) {
+  if (rawOf.has(schema) || (!knownSchema(schema) && isValidator(schema))) return undefined;
+  const record = recordOf(schema);
+  // Not a schema at all: the check that follows says why.
+  if (record === undefined || record.problem !== undefined) return undefined;
+  if (!("strict" in record)) record.strict = callRaw(() => raw.wrapperStrict(record.text));
+  return record.strict;
+}

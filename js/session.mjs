@@ -1,0 +1,322 @@
+// A guarded call's session in the core (src/session.rs): what the core
+// needs of the request (its tool paths, the members of its provider guess)
+// read by property access, the schema found once, and the session stepped
+// once per attempt. guarded-call.mjs and guarded-stream.mjs drive it.
+import { jsonText, optionsText, readCopy, serialisationProblem, wellFormed } from "./arguments.mjs";
+import { shapeVerdict } from "./check.mjs";
+import { SchemaError, argumentError } from "./errors.mjs";
+import { callRaw, callRawJson, decoder, encodeTexts, instanceNumber, raw } from "./instance.mjs";
+import { SOURCE, compileKey, entryFor, handleForAnyValidator, isValidator, knownSchema, rawOf, readableSchemaText, recordOf, wrapperStrict } from "./schemas.mjs";
+import { StreamCheck } from "./stream-check.mjs";
+
+/** Where requests declare tools, as the core lists them (src/providers/tools.rs). */
+let toolPaths;
+
+/**
+ * What a request holds at one tool path, as the core's codes: 0 nothing,
+ * 1 tools, 2 could not be read, 3 a nested request's text (pushed to
+ * `texts`). Read by property access, so getters and class instances count.
+ */
+function readToolLeaf(request, { path, leaf }, texts, index) {
+  let node = request;
+  for (const key of path) {
+    if (node === null || (typeof node !== "object" && typeof node !== "function")) return 0;
+    node = node instanceof Map ? node.get(key) : node[key];
+  }
+  if (node === undefined || node === null || node === false) return 0;
+  if (leaf === "presence") return 1;
+  if (leaf === "request_text") {
+    let text;
+    if (typeof node === "string") text = node;
+    else if (ArrayBuffer.isView(node) || node instanceof ArrayBuffer) text = decoder.decode(node);
+    else return 2;
+    texts[index] = text;
+    return 3;
+  }
+  if (Array.isArray(node)) return node.length > 0 ? 1 : 0;
+  if (node instanceof Map || node instanceof Set) return node.size > 0 ? 1 : 0;
+  if (typeof node === "object" && !ArrayBuffer.isView(node)) return Object.keys(node).length > 0 ? 1 : 0;
+  // A present value of any other kind: the core counts it as tools.
+  return 2;
+}
+
+/**
+ * What a request holds at each of the core's tool paths, as a session's setup
+ * takes it: the codes, and the texts of nested requests (or undefined).
+ */
+function readToolPaths(request) {
+  toolPaths ??= requestPlan().tools;
+  const found = new Array(toolPaths.length);
+  const texts = [];
+  for (let i = 0; i < toolPaths.length; i++) {
+    try {
+      found[i] = readToolLeaf(request, toolPaths[i], texts, i);
+    } catch {
+      // A getter or a Proxy that throws: what it hides may be tools.
+      found[i] = 2;
+    }
+  }
+  return { found, texts: texts.length > 0 ? Array.from(texts, (t) => t ?? null) : null };
+}
+
+/** What the core reads of a request: its tool paths and the members its provider guess reads. */
+let plan;
+
+function requestPlan() {
+  plan ??= callRawJson(() => raw.requestPlan());
+  return plan;
+}
+
+/** Each member's kind as the core's codes: 0 missing, 1 null, 2 string, 3 array, 4 anything else. */
+function kindOf(value) {
+  if (value === undefined) return 0;
+  if (value === null) return 1;
+  if (typeof value === "string") return 2;
+  return Array.isArray(value) ? 3 : 4;
+}
+
+/**
+ * What the core's provider guess needs of a request. A request whose
+ * members cannot be read (a revoked Proxy) is a typed error: the guess
+ * cannot be made, and the caller gave no appender.
+ */
+function readRequestShape(request) {
+  const shapeMembers = requestPlan().shape;
+  const shape = [];
+  let text = null;
+  for (const name of shapeMembers.members) {
+    let value;
+    try {
+      value = request !== null && typeof request === "object" ? request[name] : undefined;
+    } catch (error) {
+      throw argumentError(`the request could not be read to find its shape: ${serialisationProblem(error)}`);
+    }
+    shape.push(kindOf(value));
+    if (name === shapeMembers.text && typeof value === "string") text = value;
+  }
+  return { shape, text };
+}
+
+/** Where a session's schema comes from: a compiled handle of this instance, or text to compile. */
+function sessionSchema(schema, options, throwing) {
+  if (rawOf.has(schema) || (!knownSchema(schema) && isValidator(schema))) {
+    return { handle: handleForAnyValidator(schema), source: schema[SOURCE].text, strict: undefined };
+  }
+  const record = recordOf(schema);
+  if (record === undefined) {
+    const text = readableSchemaText(schema, throwing ? { onInvalidSchema: "throw" } : undefined);
+    return { text, source: text, strict: undefined };
+  }
+  if (record.problem !== undefined) {
+    if (throwing) throw new SchemaError(record.problem);
+    return { text: "", source: undefined, strict: undefined };
+  }
+  const strict = wrapperStrict(schema);
+  const key = compileKey(options);
+  const entry = key === undefined ? undefined : entryFor(record, key);
+  // `resources` (too large to key by), or options the core refuses: the
+  // core compiles the text, and says why.
+  if (entry === undefined) return { text: record.text, source: record.text, strict };
+  if (entry.handle !== undefined) return { handle: entry.handle, source: record.text, strict };
+  if (throwing) throw new SchemaError(entry.error);
+  return { text: "", source: record.text, strict };
+}
+
+/**
+ * A guarded call's session in the core (src/session.rs): made from the
+ * request and the options, stepped once per attempt, freed when the call
+ * ends. `setup`: { checkOptions, strict, hasTools, retry, budgetsText,
+ * appendFeedback: boolean }. A session lives in one instance: after a trap
+ * replaced it, every method throws a typed error instead of reaching the
+ * new instance with a handle of the old.
+ */
+export function openSession(request, schema, setup) {
+  const { checkOptions } = setup;
+  const checkText = optionsText(checkOptions);
+  const from = sessionSchema(schema, checkOptions, checkOptions.onInvalidSchema !== "degrade");
+  const tools = readToolPaths(request);
+  const repairing = setup.retry === "repair";
+  // Only a repair without the caller's appender needs the provider guess.
+  const { shape, text } = repairing && !setup.appendFeedback ? readRequestShape(request) : { shape: [], text: null };
+  const optionsJson =
+    `{"check":${checkText},"strict":${setup.strict ?? null},"hasTools":${setup.hasTools ?? null},` +
+    `"retry":${JSON.stringify(setup.retry ?? null)},"budgets":${setup.budgetsText}}`;
+  const setupText =
+    `{"check":${checkText},"strict":${setup.strict ?? null},"hasTools":${setup.hasTools ?? null},` +
+    `"retry":${JSON.stringify(setup.retry ?? null)},"budgets":${setup.budgetsText},` +
+    `"tools":${JSON.stringify(tools.found)},"toolTexts":${JSON.stringify(tools.texts)},` +
+    `"shape":${JSON.stringify(shape)},"model":${JSON.stringify(text)},"wrapperStrict":${from.strict ?? null},` +
+    `"appendFeedback":${setup.appendFeedback},"feedbackSchema":${repairing && from.source !== undefined ? JSON.stringify(from.source) : null}}`;
+  const handle = callRaw(() => {
+    const made = new raw.RawSession(setupText, from.handle === undefined ? from.text : undefined);
+    if (from.handle !== undefined) made.useValidator(from.handle);
+    return made;
+  });
+  openSessions.add(handle);
+  const born = instanceNumber;
+  const live = () => {
+    if (born !== instanceNumber) {
+      const error = new Error(
+        "structured-output-guard was re-instantiated after an internal failure during this guarded call; the call's record of attempts went with the old instance, so the call stops here",
+      );
+      error.code = "internal";
+      throw error;
+    }
+    return handle;
+  };
+  return {
+    /**
+     * What `step` hands the core of one response (`output`: the content
+     * string, or an object read along the output plan): a typed error for
+     * one that cannot be read, before anything is recorded.
+     */
+    read(output) {
+      const texts = [];
+      let copyText;
+      if (typeof output === "string" || output === undefined || output === null) {
+        texts.push(typeof output === "string" ? wellFormed(output) : "");
+        copyText = TEXT_REFERENCE_0;
+      } else if (typeof output === "object") {
+        copyText = jsonText("the output", readCopy("the output", output, "output", texts));
+      } else {
+        throw argumentError(`output must be a string or an object, not ${typeof output}`);
+      }
+      return { texts, copyText };
+    },
+    /**
+     * Checks a response `read` read, with its usage (JSON text; recorded
+     * first, so it counts even when the check throws), and decides. The
+     * result: { verdict (API shape), action, stoppedBy, usage, message?,
+     * warning?, feedback? (with appender?, the built-in appender's name),
+     * lenientValue (the lenient path's value, or null), summary? ({ usage,
+     * attempts, audit }, with a final decision) }.
+     */
+    step({ texts, copyText }, usageText, aborted, deadlinePassed) {
+      const session = live();
+      const r = JSON.parse(
+        callRaw(() => {
+          const { start, length } = encodeStep(texts, `${copyText},${usageText}`);
+          return session.step(start, length, aborted, deadlinePassed, false);
+        }),
+      );
+      const json = r.at !== undefined ? texts[r.at].slice(r.textStart, r.textEnd) : r.verdict.text;
+      const value = r.verdict.ok || r.lenientValue === true ? JSON.parse(json) : undefined;
+      r.verdict = shapeVerdict(r.verdict, value);
+      r.lenientValue = r.lenientValue === true ? value : null;
+      return r;
+    },
+    /** A stream check (see createStreamCheck) with the session's schema and options. */
+    streamCheck() {
+      return new StreamCheck(() => live().openStream());
+    },
+    /** Whether a stream is stopped at its first definite rejection (not on the lenient path). */
+    stopsStreamsEarly() {
+      return callRaw(() => live().stopsStreamsEarly());
+    },
+    /**
+     * Steps the session with a streamed attempt: `state` is the stream
+     * check's rejected state, or the verdict its `end` gave (whose `value`
+     * the result's verdict takes); `reportsText` the JSON list of the usage
+     * reports its events carried; `facts` { bytes, stoppedEarly,
+     * usageReported }. The result as `step` gives it.
+     */
+    stepStream(state, reportsText, facts, aborted, deadlinePassed) {
+      const session = live();
+      const { value, ...rest } = state;
+      const stateText = jsonText("the stream's verdict", rest);
+      const r = JSON.parse(
+        callRaw(() =>
+          session.stepStream(stateText, reportsText, facts.bytes, facts.stoppedEarly, facts.usageReported, aborted, deadlinePassed),
+        ),
+      );
+      r.verdict = shapeVerdict(r.verdict, r.verdict.ok ? value : undefined);
+      r.lenientValue = null;
+      return r;
+    },
+    /**
+     * Steps the session with a streamed attempt's whole text (the lenient
+     * path, whose value is the JSON object found even when the check
+     * fails), its finish reason, usage reports and facts, as `stepStream`.
+     */
+    stepStreamText(text, finishReason, reportsText, facts, aborted, deadlinePassed) {
+      const session = live();
+      const texts = [wellFormed(text)];
+      const copyText = `{"content":${TEXT_REFERENCE_0},"finishReason":${JSON.stringify(finishReason ?? null)}}`;
+      const r = JSON.parse(
+        callRaw(() => {
+          const { start, length } = encodeStep(texts, `${copyText},${reportsText}`);
+          return session.stepStreamText(start, length, facts.bytes, facts.stoppedEarly, facts.usageReported, aborted, deadlinePassed);
+        }),
+      );
+      const json = r.at !== undefined ? texts[r.at].slice(r.textStart, r.textEnd) : r.verdict.text;
+      const value = r.verdict.ok || r.lenientValue === true ? JSON.parse(json) : undefined;
+      r.verdict = shapeVerdict(r.verdict, value);
+      r.lenientValue = r.lenientValue === true ? value : null;
+      return r;
+    },
+    /** Counts a streamed attempt that has no verdict (it threw, or was aborted), with its usage reports. */
+    recordStream(reportsText, facts) {
+      const session = live();
+      callRaw(() => session.stepStream(undefined, reportsText, facts.bytes, facts.stoppedEarly, facts.usageReported, false, false));
+    },
+    /** Counts the usage (JSON text) of an attempt whose response will not be checked. */
+    recordUnchecked(usageText) {
+      const session = live();
+      callRaw(() => {
+        const { start, length } = encodeStep([], `null,${usageText}`);
+        session.step(start, length, false, false, true);
+      });
+    },
+    /**
+     * { usage, attempts, audit } so far. With `deadlineMs` and `running`,
+     * the summary of a call whose deadline passed while attempt `running`
+     * was waiting: stopped by the deadline, with the rejection's `message`.
+     */
+    summary(deadlineMs, running = 0) {
+      const session = live();
+      const ms = deadlineMs === undefined ? undefined : String(deadlineMs);
+      return JSON.parse(callRaw(() => session.summary(ms, running)));
+    },
+    free() {
+      openSessions.delete(handle);
+      // A dead instance's glue is retired: nothing to free there.
+      if (born === instanceNumber) handle.free();
+    },
+  };
+}
+
+/** The copy of a string output: a reference to the first text. */
+const TEXT_REFERENCE_0 = '{"\\u0000":0}';
+
+/**
+ * Encodes the texts, then the JSON text `[[byte length of each
+ * text],${rest}]`, as `read_step` in src/providers/read.rs reads them (see
+ * `encodeTexts`). Returns where the JSON text starts and its length in
+ * bytes.
+ */
+function encodeStep(texts, rest) {
+  return encodeTexts(texts, rest.length, (lengths) => `[[${lengths.join(",")}],${rest}]`);
+}
+
+/** Sessions made and not yet freed. */
+export const openSessions = new Set();
+
+/**
+ * Every option name guardedCall takes, as the core lists them
+ * (src/options.rs): `{ own, check }`, its own and those each check takes.
+ */
+let guardOptions;
+export function guardOptionNames() {
+  guardOptions ??= callRawJson(() => raw.guardOptionNames());
+  return guardOptions;
+}
+
+/**
+ * Where each provider's stream events keep the text, the finish reason and
+ * the usage (src/providers/stream_events.rs), the same for every instance.
+ */
+let streamReaderTable;
+export function streamReaders() {
+  streamReaderTable ??= JSON.parse(callRaw(() => raw.streamReaders()));
+  return streamReaderTable;
+}

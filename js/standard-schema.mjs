@@ -1,0 +1,74 @@
+// A Validator is a Standard Schema (https://standardschema.dev), so the
+// frameworks that take one (the AI SDK's Output.object, the OpenAI Agents
+// SDK's outputType) validate with it and send the model its JSON Schema.
+import { serialisationProblem } from "./arguments.mjs";
+import { argumentError } from "./errors.mjs";
+import { callRawJson, raw } from "./instance.mjs";
+import { SOURCE } from "./schemas.mjs";
+
+const standards = new WeakMap();
+
+/** A Validator's `~standard` member (see schemas.mjs), made once per Validator. */
+export function standardFor(validator) {
+  let standard = standards.get(validator);
+  if (standard === undefined) {
+    standard = standardOf(validator);
+    standards.set(validator, standard);
+  }
+  return standard;
+}
+
+function standardOf(validator) {
+  const source = validator[SOURCE];
+  const jsonSchema = (options) => {
+    let target;
+    try {
+      target = options?.target;
+    } catch (error) {
+      throw argumentError(`the JSON Schema options could not be read: ${serialisationProblem(error)}`);
+    }
+    if (typeof target !== "string") throw argumentError(`the JSON Schema target must be "draft-2020-12" or "draft-07", not ${typeof target}`);
+    return callRawJson(() => raw.standardJsonSchema(source.text, target, source.opts));
+  };
+  return {
+    version: 1,
+    vendor: "structured-output-guard",
+    validate: (value) => standardValidate(validator, value),
+    jsonSchema: { input: jsonSchema, output: jsonSchema },
+  };
+}
+
+/**
+ * Standard Schema's validate: synchronous (the OpenAI Agents SDK refuses
+ * asynchronous validators), issues capped as validate() caps them, each
+ * path an array of keys with array indices as numbers. A value that is not
+ * JSON is an issue, not an exception.
+ */
+function standardValidate(validator, value) {
+  let result;
+  try {
+    result = validator.validate(value);
+  } catch (error) {
+    return { issues: [{ message: error.message, path: [] }] };
+  }
+  if (result.valid) return { value };
+  return { issues: result.errors.map((issue) => ({ message: issue.message, path: pathOf(value, issue.path) })) };
+}
+
+/** A JSON Pointer into `value` as keys, an array's indices as numbers. */
+function pathOf(value, pointer) {
+  if (pointer === "") return [];
+  const keys = [];
+  let node = value;
+  for (const token of pointer.split("/").slice(1)) {
+    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(key)) {
+      keys.push(Number(key));
+      node = node[Number(key)];
+    } else {
+      keys.push(key);
+      node = node !== null && typeof node === "object" ? node[key] : undefined;
+    }
+  }
+  return keys;
+}
