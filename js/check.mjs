@@ -102,14 +102,17 @@ function detailedFrom(result, text) {
 
 /**
  * What the lane needs of the options ({ maxErrors, compiled: whether
- * compile options are given }), or undefined when they need the general
- * path (which also gives the typed error for options that cannot be read).
+ * compile options are given, text: the options as JSON text when they hold
+ * more than maxErrors, onInvalidSchema and compile options, for the core to
+ * read }), or undefined when they need the general path (which also gives
+ * the typed error for options that cannot be read).
  */
 function laneOptions(options) {
-  if (options === undefined || options === null) return { maxErrors: DEFAULTS.maxErrors, compiled: false };
+  if (options === undefined || options === null) return { maxErrors: DEFAULTS.maxErrors, compiled: false, text: undefined };
   if (typeof options !== "object" || Array.isArray(options)) return undefined;
   let maxErrors = DEFAULTS.maxErrors;
   let compiled = false;
+  let others = false;
   try {
     for (const key of Object.keys(options)) {
       const value = options[key];
@@ -121,31 +124,35 @@ function laneOptions(options) {
       } else if (key === "onInvalidSchema") {
         // Once compiled, the schema cannot fail to compile; only a value the core would refuse matters.
         if (value !== "degrade" && value !== "throw") return undefined;
-      } else if (COMPILE_KEYS.includes(key)) {
+      } else if (COMPILE_KEYS.includes(key) || key === "resources") {
         compiled = true;
       } else {
-        return undefined;
+        // requireObject, rules, toolName, or a name the core refuses (it
+        // then sends the call the general way, which says why).
+        others = true;
       }
     }
+    return { maxErrors, compiled, text: others ? optionsText(options) : undefined };
   } catch {
     return undefined;
   }
-  return { maxErrors, compiled };
 }
 
 /**
- * The hot path (a string output, a schema already compiled, no options but
- * maxErrors, onInvalidSchema and, for a schema compiled here with them, the
- * compile options) asks the core for a status only; an accepted verdict is
- * built here from what this side already holds. Anything else returns
- * undefined and takes the general path.
+ * The hot path (a string or a response object, a schema already compiled,
+ * any check options, and for a schema compiled here with them the compile
+ * options) asks the core for a status only, in one call; an accepted
+ * verdict is built here from what this side already holds. Anything else
+ * (a Validator given compile options, a response object with `toolName`,
+ * options the core cannot read) returns undefined and takes the general
+ * path.
  */
 function laneCheck(output, schema, options) {
   const isText = typeof output === "string";
   if (!isText && (output === null || typeof output !== "object")) return undefined;
   const lane = laneOptions(options);
   if (lane === undefined) return undefined;
-  const { maxErrors, compiled } = lane;
+  const { maxErrors, compiled, text } = lane;
   let handle = rawOf.get(schema);
   let schemaHash;
   if (handle !== undefined) {
@@ -161,8 +168,8 @@ function laneCheck(output, schema, options) {
     handle = entry.handle;
     schemaHash = entry.hash;
   }
-  if (!isText) return readLane(output, handle, maxErrors, schemaHash);
-  const status = callRaw(() => laneStatus(output, handle, maxErrors));
+  if (!isText) return readLane(output, handle, maxErrors, text, schemaHash);
+  const status = callRaw(() => laneStatus(output, handle, maxErrors, text));
   if (status === 3) return undefined;
   return laneResult(status, output, schemaHash, null);
 }
@@ -196,10 +203,10 @@ function laneResult(code, text, schemaHash, finishReason) {
  * carries flags: 8 when the response gave a finish reason (its length from
  * bit 16), and from bit 4 the index of the text the answer is.
  */
-function readLane(output, handle, maxErrors, schemaHash) {
+function readLane(output, handle, maxErrors, optionsJson, schemaHash) {
   const texts = [];
   const copy = readCopy("the output", output, "output", texts);
-  const status = callRaw(() => readLaneStatus(texts, copy, handle, maxErrors));
+  const status = callRaw(() => readLaneStatus(texts, copy, handle, maxErrors, optionsJson));
   const code = status & 7;
   if (code === 3) return undefined;
   const text = texts[(status >>> 4) & 0xfff];
@@ -215,7 +222,7 @@ function readLane(output, handle, maxErrors, schemaHash) {
  * Encodes the texts and then the copy as `[[byte length of each text],
  * copy]` (see `encodeTexts`), and runs the lane over them.
  */
-function readLaneStatus(texts, copy, handle, maxErrors) {
+function readLaneStatus(texts, copy, handle, maxErrors, optionsJson) {
   const encoded = encodeTexts(texts, 0, (lengths) => {
     try {
       return JSON.stringify([lengths, copy]);
@@ -225,7 +232,7 @@ function readLaneStatus(texts, copy, handle, maxErrors) {
   });
   // A copy JSON cannot carry goes the general way, which says why.
   if (encoded === undefined) return 3;
-  return raw.checkReadLane(encoded.start, encoded.length, handle, maxErrors);
+  return raw.checkReadLane(encoded.start, encoded.length, handle, maxErrors, optionsJson);
 }
 
 /**
@@ -234,10 +241,10 @@ function readLaneStatus(texts, copy, handle, maxErrors) {
  * length usually suffices; otherwise it is encoded again into one of the
  * largest size UTF-8 can need) and runs the lane over it.
  */
-function laneStatus(text, handle, maxErrors) {
+function laneStatus(text, handle, maxErrors, optionsJson) {
   let { read, written } = encodeInput(text, text.length + (text.length >> 3) + 16);
   if (read < text.length) ({ written } = encodeInput(text, text.length * 3));
-  return raw.checkInputLane(written, handle, maxErrors);
+  return raw.checkInputLane(written, handle, maxErrors, optionsJson);
 }
 
 export function shapeVerdict(r, parsed) {

@@ -293,14 +293,23 @@ pub fn input_buffer(capacity: usize) -> *mut u8 {
     })
 }
 
-/// The hot path: a string output against a compiled validator, default
-/// options but `maxErrors`. The response is the first `len` bytes of the
-/// input buffer. Returns a status instead of a result object, so an accepted
-/// response costs no result string at all; the offsets are read with
-/// `laneStart`/`laneEnd` (unless the JSON is the whole response), a failed
-/// verdict with `laneTakeVerdict`.
+/// The hot path: a string output against a compiled validator, with the
+/// default options but `maxErrors`, or with the check options in
+/// `options_json` (see [`lane_options`]). The response is the first `len`
+/// bytes of the input buffer. Returns a status instead of a result object,
+/// so an accepted response costs no result string at all; the offsets are
+/// read with `laneStart`/`laneEnd` (unless the JSON is the whole response),
+/// a failed verdict with `laneTakeVerdict`.
 #[wasm_bindgen(js_name = checkInputLane)]
-pub fn check_input_lane(len: usize, validator: &RawValidator, max_errors: u32) -> u32 {
+pub fn check_input_lane(
+    len: usize,
+    validator: &RawValidator,
+    max_errors: u32,
+    options_json: Option<String>,
+) -> u32 {
+    let Some(options) = lane_options(max_errors, options_json.as_deref()) else {
+        return LANE_UNAVAILABLE;
+    };
     INPUT.with(|input| {
         let buffer = input.borrow();
         // encodeInto writes well-formed UTF-8; anything else is refused.
@@ -308,7 +317,7 @@ pub fn check_input_lane(len: usize, validator: &RawValidator, max_errors: u32) -
         // core's check, which goes a 32-bit word at a time in wasm: on a
         // 425 KB response the check was about 6% of the call.
         match buffer.get(..len).map(simdutf8::basic::from_utf8) {
-            Some(Ok(text)) => check_text_lane(text, None, validator, max_errors),
+            Some(Ok(text)) => check_text_lane(text, None, validator, &options),
             _ => LANE_UNAVAILABLE,
         }
     })
@@ -341,7 +350,15 @@ pub fn check_read_lane(
     copy_len: usize,
     validator: &RawValidator,
     max_errors: u32,
+    options_json: Option<String>,
 ) -> u32 {
+    // With `toolName` the answer is a tool call's arguments, which this
+    // lane does not read.
+    let Some(options) = lane_options(max_errors, options_json.as_deref())
+        .filter(|options| options.tool_name.is_none())
+    else {
+        return LANE_UNAVAILABLE;
+    };
     INPUT.with(|input| {
         let buffer = input.borrow();
         let Some(Ok(whole)) = buffer
@@ -369,7 +386,7 @@ pub fn check_read_lane(
         if index >= LANE_FIELD_LIMIT || reason_bits >= LANE_FIELD_LIMIT {
             return LANE_UNAVAILABLE;
         }
-        let status = check_text_lane(text, read.finish_reason.as_deref(), validator, max_errors);
+        let status = check_text_lane(text, read.finish_reason.as_deref(), validator, &options);
         if status == LANE_UNAVAILABLE {
             return status;
         }
@@ -388,20 +405,36 @@ pub fn check_read_lane(
     })
 }
 
+/// A lane's check options: the defaults with `max_errors`, or the check
+/// options in `options_json` as checkOutput reads them. `None` when they
+/// cannot be read: the general path then says why.
+fn lane_options(max_errors: u32, options_json: Option<&str>) -> Option<crate::verdict::CheckOptions> {
+    let Some(json) = options_json else {
+        return Some(crate::verdict::CheckOptions {
+            max_errors: usize::try_from(max_errors).unwrap_or(usize::MAX),
+            ..Default::default()
+        });
+    };
+    let options: Value = serde_json::from_str(json).ok()?;
+    reject_unknown(
+        &options,
+        &[&COMPILE_OPTION_NAMES, &CHECK_OPTION_NAMES],
+        "checkOutput",
+    )
+    .ok()?;
+    check_options(&options).ok()
+}
+
 /// The lane over the response text.
 fn check_text_lane(
     text: &str,
     finish_reason: Option<&str>,
     validator: &RawValidator,
-    max_errors: u32,
+    options: &crate::verdict::CheckOptions,
 ) -> u32 {
-    let options = crate::verdict::CheckOptions {
-        max_errors: usize::try_from(max_errors).unwrap_or(usize::MAX),
-        ..Default::default()
-    };
     let input = SchemaInput::Compiled(Arc::clone(&validator.compiled));
     // A compiled validator cannot fail to compile, so this never errs.
-    let Ok(verdict) = check_content(text, finish_reason, input, &options) else {
+    let Ok(verdict) = check_content(text, finish_reason, input, options) else {
         return LANE_UNAVAILABLE;
     };
     if verdict.ok() {

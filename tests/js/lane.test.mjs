@@ -1,6 +1,7 @@
-// The hot path (a string output checked against a compiled Validator) takes
-// a lean lane through the core; it must give exactly the verdicts of the
-// general path, which a plain schema object takes.
+// The hot path (a string or a response object checked against a compiled
+// schema, with any check options) takes a lean lane through the core: one
+// call that answers with a status. It must give exactly the verdicts of the
+// core's text path.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
@@ -45,11 +46,93 @@ test("the lean lane and the general path give identical verdicts", () => {
   }
 });
 
-test("options the lane does not handle take the general path and still apply", () => {
+/** A verdict as the core's text path gives it (no lane), shaped as checkOutput shapes it. */
+function textPathVerdict(output, options) {
+  const result = JSON.parse(internals.rawGlue().checkOutput(output, true, JSON.stringify(schema), JSON.stringify(options ?? null)));
+  const { textStart, textEnd, text, ...shaped } = result;
+  if (shaped.ok) shaped.value = JSON.parse(output.slice(textStart, textEnd));
+  return shaped;
+}
+
+/** How many times `fn` calls each raw export in `names`. */
+function coreCalls(names, fn) {
+  const glue = internals.rawGlue();
+  const counts = Object.fromEntries(names.map((name) => [name, 0]));
+  const originals = names.map((name) => glue[name]);
+  names.forEach((name, i) => {
+    glue[name] = (...args) => {
+      counts[name] += 1;
+      return originals[i](...args);
+    };
+  });
+  try {
+    fn();
+  } finally {
+    names.forEach((name, i) => {
+      glue[name] = originals[i];
+    });
+  }
+  return counts;
+}
+
+const ruleOptions = [
+  { requireObject: false },
+  { maxErrors: 1, requireObject: true },
+  { rules: [] },
+  { rules: [{ name: "facts-dated", if: { required: ["rows"] }, then: { properties: { rows: { items: { properties: { type: { const: "fact" } } } } } }, message: "Only facts." }] },
+  { rules: [{ name: "has-rows", then: { properties: { rows: { minItems: 1 } } }, message: "At least one row." }], maxErrors: 0 },
+  { toolName: "extract" },
+];
+
+test("check options take the lane too, in one call, with the text path's verdicts", () => {
   const validator = guard.compileSchema(schema);
-  const verdict = guard.checkOutput("[1]", validator, { requireObject: false });
-  assert.equal(verdict.failure, "schema");
+  for (const output of outputs) {
+    for (const options of ruleOptions) {
+      let lane;
+      const calls = coreCalls(["checkInputLane", "checkOutputWith", "checkOutput"], () => {
+        lane = guard.checkOutput(output, validator, options);
+      });
+      assert.deepEqual(calls, { checkInputLane: 1, checkOutputWith: 0, checkOutput: 0 }, JSON.stringify(options));
+      assert.deepEqual(lane, textPathVerdict(output, options), `${JSON.stringify(output).slice(0, 60)} with ${JSON.stringify(options)}`);
+    }
+  }
+  // The options do apply: an array passes only without requireObject, a broken rule fails as a rule.
+  assert.equal(guard.checkOutput("[1]", validator, { requireObject: false }).failure, "schema");
+  assert.equal(guard.checkOutput("[1]", validator).failure, "not_object");
+  const broken = guard.checkOutput('{"rows":[]}', validator, ruleOptions[4]);
+  assert.equal(broken.failure, "rule");
+  assert.equal(broken.errors.length, 0, "maxErrors: 0 holds on the lane");
+});
+
+test("a response object with check options takes the read lane; with toolName the general path", () => {
+  const validator = guard.compileSchema(schema);
+  const response = { content: '{"rows":[]}', finishReason: "stop" };
+  const options = ruleOptions[4];
+  let verdict;
+  const calls = coreCalls(["checkReadLane", "checkOutputWith"], () => {
+    verdict = guard.checkOutput(response, validator, options);
+  });
+  assert.deepEqual(calls, { checkReadLane: 1, checkOutputWith: 0 });
+  assert.equal(verdict.failure, "rule");
+  assert.equal(verdict.finishReason, "stop");
+  const toolCall = {
+    choices: [{ message: { content: null, tool_calls: [{ type: "function", function: { name: "extract", arguments: '{"rows":[]}' } }] }, finish_reason: "tool_calls" }],
+  };
+  let viaTool;
+  const toolCalls = coreCalls(["checkReadLane", "checkOutputWith"], () => {
+    viaTool = guard.checkOutput(toolCall, validator, { toolName: "extract" });
+  });
+  assert.equal(toolCalls.checkOutputWith, 1, "toolName reads a tool call's arguments, the general way");
+  assert.equal(viaTool.ok, true);
+});
+
+test("options the core refuses still get their typed error", () => {
+  const validator = guard.compileSchema(schema);
   assert.throws(() => guard.checkOutput("{}", validator, { maxErrors: -1 }), { code: "invalid_argument" });
+  assert.throws(() => guard.checkOutput("{}", validator, { rules: "none" }), { code: "invalid_argument" });
+  assert.throws(() => guard.checkOutput("{}", validator, { requireObject: "yes" }), { code: "invalid_argument" });
+  assert.throws(() => guard.checkOutput("{}", validator, { nonsense: 1 }), { code: "invalid_argument" });
+  assert.throws(() => guard.checkOutput("{}", validator, { maxErrors: 2, rules: [{ name: "x", then: { type: 5 }, message: "m" }] }), /rule|schema/i);
 });
 
 test("large responses grow the input buffer and still match the general path", () => {
