@@ -12,4 +12,5 @@
 pub mod hash;
 pub mod redact;
 pub mod schema;
+pub mod stream;
 pub mod tape;
