@@ -4,10 +4,11 @@
 //! Every decision lives here as a pure function over `serde_json::Value`, so it
 //! is tested natively; `wasm.rs` is the only file that knows about JavaScript.
 //!
-//! The hot path (the tape parser, schema compilation and validation, and the
-//! hashing and redaction they use) is the workspace member `crates/engine`
-//! (`guard_engine`), built for speed while this crate is built for size; its
-//! modules are re-exported here under their own names.
+//! The hot path (the tape parser, schema compilation and validation, the
+//! streaming check's watcher, and the hashing and redaction they use) is the
+//! workspace member `crates/engine` (`guard_engine`), built for speed while
+//! this crate is built for size; its modules are re-exported here under their
+//! own names, but for `stream`, which this crate's `stream` wraps.
 
 pub use guard_engine::{hash, redact, schema, tape};
 

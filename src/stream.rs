@@ -18,16 +18,13 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-mod json;
-mod plan;
-
 use crate::rules::{compile_rules, Rule};
 use crate::schema::{CompiledSchema, Issue, SchemaError};
 use crate::verdict::{
     check_prepared, error_hash, json_type_phrase, parse_problem, resolve_schema, schema_message,
     CheckOptions, Failure, Prepared, SchemaInput, Verdict,
 };
-use json::{JsonStream, Progress, Rejected};
+use guard_engine::stream::json::{JsonStream, Progress, Rejected};
 
 /// An early rejection: no continuation of the text can be accepted.
 #[derive(Debug, Clone, PartialEq, Serialize)]

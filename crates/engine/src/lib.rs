@@ -1,7 +1,8 @@
 //! The hot path of structured-output-guard: the tape parser, JSON Schema
 //! compilation and validation over the tape (jsonschema's validators are
-//! monomorphised over [`tape::TapeJson`] here), and the hashing and
-//! redaction the validator's results need.
+//! monomorphised over [`tape::TapeJson`] here), the watcher that rejects
+//! a streamed response early ([`stream`]), and the hashing and redaction
+//! the validator's results need.
 //!
 //! A crate of its own so that it can be optimised for speed
 //! (`opt-level = 3` in the workspace's Cargo.toml) while the rest of the
@@ -12,4 +13,5 @@
 pub mod hash;
 pub mod redact;
 pub mod schema;
+pub mod stream;
 pub mod tape;

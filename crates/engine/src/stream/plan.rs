@@ -37,40 +37,40 @@ const ANNOTATIONS: [&str; 10] = [
     "writeOnly",
 ];
 
-pub(super) type NodeId = usize;
+pub type NodeId = usize;
 
 /// A subschema of the document, with what the stream checks need of it.
-pub(super) struct Node {
+pub struct Node {
     /// JSON Pointer into the schema, `#`-prefixed.
-    pub(super) pointer: String,
+    pub pointer: String,
     /// It constrains something (it is `false`, or has a keyword that is
     /// not an annotation).
-    pub(super) validating: bool,
+    pub validating: bool,
     /// Its validator, compiled on first use.
-    pub(super) validator: OnceLock<Option<Validator<TapeJson>>>,
+    pub validator: OnceLock<Option<Validator<TapeJson>>>,
     /// Reached from the root through child applicators alone (`properties`,
     /// `items`...: never in place), and no `$ref` names it, anything above
     /// it or anything in it: it applies exactly where the stream's
     /// locations say, so once it passed everywhere it applied, the end may
     /// check the rest of the schema with it replaced by `true`.
-    pub(super) replaceable: bool,
+    pub replaceable: bool,
     /// `allOf` members and `$ref` targets: subschemas applied in place.
-    pub(super) in_place: Vec<NodeId>,
-    pub(super) properties: Vec<(String, NodeId)>,
-    pub(super) patterns: Vec<(usize, NodeId)>,
+    pub in_place: Vec<NodeId>,
+    pub properties: Vec<(String, NodeId)>,
+    pub patterns: Vec<(usize, NodeId)>,
     /// A pattern could not be compiled here, so which names it matches is
     /// unknown (and with it whether `additionalProperties` applies).
-    pub(super) patterns_unknown: bool,
-    pub(super) additional: Option<NodeId>,
-    pub(super) property_names: Option<NodeId>,
-    pub(super) prefix_items: Vec<NodeId>,
+    pub patterns_unknown: bool,
+    pub additional: Option<NodeId>,
+    pub property_names: Option<NodeId>,
+    pub prefix_items: Vec<NodeId>,
     /// The subschema of every item past `prefix_items`.
-    pub(super) items: Option<NodeId>,
-    pub(super) max_items: Option<u64>,
-    pub(super) max_length: Option<u64>,
+    pub items: Option<NodeId>,
+    pub max_items: Option<u64>,
+    pub max_length: Option<u64>,
     /// The strings `enum` and `const` allow, one list per keyword.
-    pub(super) strings: Vec<Vec<String>>,
-    pub(super) is_false: bool,
+    pub strings: Vec<Vec<String>>,
+    pub is_false: bool,
 }
 
 impl Node {
@@ -101,8 +101,8 @@ const MAX_RESIDUALS: usize = 8;
 
 /// What a schema lets the stream check where: derived once per compiled
 /// schema, shared by every stream checked against it.
-pub(super) struct Plan {
-    pub(super) nodes: Vec<Node>,
+pub struct Plan {
+    pub nodes: Vec<Node>,
     patterns: Vec<Validator<TapeJson>>,
     /// The schema as validated (objects closed under `rejectUnknownFields`).
     schema: Value,
@@ -170,7 +170,7 @@ impl Plan {
     }
 
     /// The plan of a compiled schema (see [`CompiledSchema::derived`]).
-    pub(super) fn derive(schema: &CompiledSchema) -> Option<Plan> {
+    pub fn derive(schema: &CompiledSchema) -> Option<Plan> {
         let value: Value = serde_json::from_str(schema.canonical_text()).ok()?;
         let options = schema.compile_options();
         // A custom meta-schema decides the vocabulary, and a draft forced
@@ -185,14 +185,14 @@ impl Plan {
         Plan::new(effective, schema.draft(), options)
     }
 
-    pub(super) fn node(&self, id: NodeId) -> Option<&Node> {
+    pub fn node(&self, id: NodeId) -> Option<&Node> {
         self.nodes.get(id)
     }
 
     /// The validator of node `id`, compiled on first use; `None` for a
     /// subschema that constrains nothing, or whose validator could not be
     /// compiled on its own (then nothing is checked against it early).
-    pub(super) fn validator(&self, id: NodeId) -> Option<&Validator<TapeJson>> {
+    pub fn validator(&self, id: NodeId) -> Option<&Validator<TapeJson>> {
         let node = self.nodes.get(id)?;
         if !node.validating {
             return None;
@@ -216,7 +216,7 @@ impl Plan {
     /// taken as `true` (each passed, as a stream found, everywhere it
     /// applies, so this is the whole schema's verdict when it is yes; a no
     /// is worked out again by the whole schema).
-    pub(super) fn residual_valid(&self, replaced: Vec<NodeId>, tape: &Tape<'_>) -> bool {
+    pub fn residual_valid(&self, replaced: Vec<NodeId>, tape: &Tape<'_>) -> bool {
         let Ok(mut residuals) = self.residuals.lock() else {
             return false;
         };
@@ -328,7 +328,7 @@ struct PlanBuilder<'a> {
     pattern_ids: Vec<(String, Option<usize>)>,
 }
 
-pub(super) fn escape_segment(segment: &str) -> String {
+pub fn escape_segment(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
 }
 
@@ -553,46 +553,46 @@ impl PlanBuilder<'_> {
 
 // ---- per stream ----------------------------------------------------------
 
-pub(super) type LocId = usize;
+pub type LocId = usize;
 
 /// A location of the document: the subschemas that apply there, and what
 /// has been worked out about its children.
-pub(super) struct Loc {
+pub struct Loc {
     /// The subschemas that apply here (sorted).
-    pub(super) nodes: Vec<NodeId>,
+    pub nodes: Vec<NodeId>,
     /// Validated against when a value here is complete.
-    pub(super) check: Vec<NodeId>,
+    pub check: Vec<NodeId>,
     /// `check` and everything applied in place through them.
-    pub(super) expanded: Vec<NodeId>,
-    pub(super) max_items: Option<u64>,
-    pub(super) max_length: Option<u64>,
+    pub expanded: Vec<NodeId>,
+    pub max_items: Option<u64>,
+    pub max_length: Option<u64>,
     /// Nodes with `enum`/`const` string lists short enough to compare while open.
-    pub(super) strings: Vec<NodeId>,
+    pub strings: Vec<NodeId>,
     /// Some node here allows no string at all.
-    pub(super) no_string: bool,
+    pub no_string: bool,
     /// Any node here may refuse a name.
-    pub(super) names_refusable: bool,
+    pub names_refusable: bool,
     /// The longest `prefixItems` (or tuple `items`) of the nodes here.
-    pub(super) prefix_len: usize,
-    pub(super) members: Vec<(Box<str>, Member)>,
-    pub(super) items: Vec<Option<LocId>>,
-    pub(super) rest: Option<Option<LocId>>,
+    pub prefix_len: usize,
+    pub members: Vec<(Box<str>, Member)>,
+    pub items: Vec<Option<LocId>>,
+    pub rest: Option<Option<LocId>>,
 }
 
 #[derive(Clone, Copy)]
-pub(super) struct Member {
-    pub(super) loc: Option<LocId>,
-    pub(super) refused: bool,
+pub struct Member {
+    pub loc: Option<LocId>,
+    pub refused: bool,
 }
 
 #[derive(Default)]
-pub(super) struct Locs {
+pub struct Locs {
     table: Vec<Loc>,
 }
 
 impl Locs {
     /// The location where exactly `nodes` apply; `None` when nothing does.
-    pub(super) fn intern(&mut self, plan: &Plan, mut nodes: Vec<NodeId>) -> Option<LocId> {
+    pub fn intern(&mut self, plan: &Plan, mut nodes: Vec<NodeId>) -> Option<LocId> {
         nodes.sort_unstable();
         nodes.dedup();
         if nodes.is_empty() {
@@ -659,12 +659,12 @@ impl Locs {
         Some(id)
     }
 
-    pub(super) fn get(&self, loc: LocId) -> Option<&Loc> {
+    pub fn get(&self, loc: LocId) -> Option<&Loc> {
         self.table.get(loc)
     }
 
     /// What applies to the member `name` of an object at `loc`.
-    pub(super) fn member(&mut self, plan: &Plan, loc: LocId, name: &str) -> Member {
+    pub fn member(&mut self, plan: &Plan, loc: LocId, name: &str) -> Member {
         let Some(here) = self.table.get(loc) else {
             return Member {
                 loc: None,
@@ -716,7 +716,7 @@ impl Locs {
     }
 
     /// What applies to item `index` of an array at `loc`.
-    pub(super) fn item(&mut self, plan: &Plan, loc: LocId, index: u32) -> Option<LocId> {
+    pub fn item(&mut self, plan: &Plan, loc: LocId, index: u32) -> Option<LocId> {
         let here = self.table.get(loc)?;
         let index = index as usize;
         let prefix = here.prefix_len;

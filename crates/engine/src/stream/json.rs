@@ -49,7 +49,7 @@ use std::sync::Arc;
 use jsonschema::types::JsonType;
 use serde_json::Value;
 
-use super::plan::{escape_segment, LocId, Locs, NodeId, Plan};
+use crate::stream::plan::{escape_segment, LocId, Locs, NodeId, Plan};
 use crate::schema::{
     budget_spent, collect_issues, node_is_valid, with_own_budget, CompiledSchema, Issue,
     PATTERN_STEPS_PER_CHECK,
