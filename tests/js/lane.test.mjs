@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
 import * as internals from "../../pkg/testing.mjs";
+import { coreCalls, textPathVerdict } from "./core-calls.mjs";
 
 const schema = {
   type: "object",
@@ -46,35 +47,6 @@ test("the lean lane and the general path give identical verdicts", () => {
   }
 });
 
-/** A verdict as the core's text path gives it (no lane), shaped as checkOutput shapes it. */
-function textPathVerdict(output, options) {
-  const result = JSON.parse(internals.rawGlue().checkOutput(output, true, JSON.stringify(schema), JSON.stringify(options ?? null)));
-  const { textStart, textEnd, text, ...shaped } = result;
-  if (shaped.ok) shaped.value = JSON.parse(output.slice(textStart, textEnd));
-  return shaped;
-}
-
-/** How many times `fn` calls each raw export in `names`. */
-function coreCalls(names, fn) {
-  const glue = internals.rawGlue();
-  const counts = Object.fromEntries(names.map((name) => [name, 0]));
-  const originals = names.map((name) => glue[name]);
-  names.forEach((name, i) => {
-    glue[name] = (...args) => {
-      counts[name] += 1;
-      return originals[i](...args);
-    };
-  });
-  try {
-    fn();
-  } finally {
-    names.forEach((name, i) => {
-      glue[name] = originals[i];
-    });
-  }
-  return counts;
-}
-
 const ruleOptions = [
   { requireObject: false },
   { maxErrors: 1, requireObject: true },
@@ -93,7 +65,7 @@ test("check options take the lane too, in one call, with the text path's verdict
         lane = guard.checkOutput(output, validator, options);
       });
       assert.deepEqual(calls, { checkInputLane: 1, checkOutputWith: 0, checkOutput: 0 }, JSON.stringify(options));
-      assert.deepEqual(lane, textPathVerdict(output, options), `${JSON.stringify(output).slice(0, 60)} with ${JSON.stringify(options)}`);
+      assert.deepEqual(lane, textPathVerdict(output, schema, options), `${JSON.stringify(output).slice(0, 60)} with ${JSON.stringify(options)}`);
     }
   }
   // The options do apply: an array passes only without requireObject, a broken rule fails as a rule.

@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import * as guard from "../../pkg/node.mjs";
-import * as internals from "../../pkg/testing.mjs";
+import { coreCalls, textPathVerdict } from "./core-calls.mjs";
 import { openaiChat, thrown } from "./fixtures.mjs";
 
 const EXTRACTION = {
@@ -41,36 +41,6 @@ function counted(schema) {
     return proxies.get(target);
   };
   return { schema: wrap(structuredClone(schema)), reads: () => reads };
-}
-
-/** Counts calls of the current instance's raw exports while `fn` runs. */
-function coreCalls(names, fn) {
-  const glue = internals.rawGlue();
-  const counts = Object.fromEntries(names.map((name) => [name, 0]));
-  const originals = names.map((name) => glue[name]);
-  names.forEach((name, i) => {
-    glue[name] = (...args) => {
-      counts[name] += 1;
-      return originals[i](...args);
-    };
-  });
-  try {
-    fn();
-  } finally {
-    names.forEach((name, i) => {
-      glue[name] = originals[i];
-    });
-  }
-  return counts;
-}
-
-/** A verdict as the text path computes it: the schema serialised and handed to the core. */
-function textPathVerdict(output, schema, options) {
-  const schemaText = typeof schema === "string" ? schema : JSON.stringify(schema);
-  const result = JSON.parse(internals.rawGlue().checkOutput(output, true, schemaText, options === undefined ? "null" : JSON.stringify(options)));
-  const { textStart, textEnd, text, ...shaped } = result;
-  if (shaped.ok) shaped.value = JSON.parse(output.slice(textStart, textEnd));
-  return shaped;
 }
 
 const CHECKS = 1000;
