@@ -188,15 +188,10 @@ async function runStream(streamModel, request, number, clock, check, attempt, o,
 
 /**
  * Frees a stream check whose verdict is not needed: its attempt has none,
- * was stopped, or is checked from its whole text (the lenient path). `end`
- * is the check's only way to free it, and costs a check of what it holds.
+ * was stopped, or is checked from its whole text (the lenient path).
  */
 function discard(check) {
-  try {
-    check.end();
-  } catch {
-    // Already ended, or lost with an instance that trapped: nothing to free.
-  }
+  check.free();
 }
 
 async function run(request, streamModel, o, session) {

@@ -234,10 +234,12 @@ export type StreamState =
 /** A response checked as it streams in, from createStreamCheck(). */
 export interface StreamCheck<T = unknown> {
   /**
-   * The next piece of the response's text. Pieces shorter than 64 bytes
-   * are gathered and checked together, so a rejection is reported at most
-   * 63 bytes after the byte that decided it (`atByte`). After a rejection
-   * the text is only kept, for `end`.
+   * The next piece of the response's text. Short pieces are gathered and
+   * checked together, in batches of 64 bytes that grow with the text to a
+   * sixteenth of it, at most 1,024: a rejection is reported within 64
+   * bytes of the byte that decided it (`atByte`) in the first kilobyte,
+   * and never more than 1,024 bytes after it. After a rejection the text
+   * is only kept, for `end`.
    */
   push(chunk: string): StreamState;
   /**
@@ -246,6 +248,12 @@ export interface StreamCheck<T = unknown> {
    * Ends the check (push and end throw afterwards).
    */
   end(finishReason?: string | null): Verdict<T>;
+  /**
+   * Releases the check and the text it holds now, without a verdict (a
+   * stream abandoned); push and end throw afterwards. Does nothing once
+   * the check has ended.
+   */
+  free(): void;
   /** UTF-8 bytes pushed so far. */
   readonly bytes: number;
 }

@@ -139,7 +139,7 @@ export class StreamCheck {
         return this.#state;
       }
     }
-    if (this.#ended) throw argumentError("push after end(): this stream check has ended");
+    if (this.#ended) throw argumentError("push after end() or free(): this stream check has ended");
     if (this.#generation !== traps) this.#live();
     if (this.#held !== "") {
       chunk = this.#held + chunk;
@@ -165,7 +165,7 @@ export class StreamCheck {
     if (finishReason !== undefined && finishReason !== null && typeof finishReason !== "string") {
       throw argumentError(`end takes a finish reason string, null or nothing, not ${argumentKind(finishReason)}`);
     }
-    if (this.#ended) throw argumentError("end() was already called on this stream check");
+    if (this.#ended) throw argumentError("this stream check has ended: end() or free() was already called");
     this.#live();
     if (this.#held !== "") {
       this.#stage(this.#held);
@@ -186,6 +186,22 @@ export class StreamCheck {
     this.#handle = undefined;
     this.#view = null;
     return shapeVerdict(result, result.ok ? JSON.parse(json) : undefined);
+  }
+
+  /**
+   * Releases the check and the text it holds now, without a verdict (a
+   * stream abandoned, or one whose verdict will come another way); push
+   * and end throw afterwards. Does nothing on a check that has ended.
+   */
+  free() {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#room = 0;
+    this.#view = null;
+    const handle = this.#handle;
+    this.#handle = undefined;
+    // A handle lost with an instance that trapped has nothing left to free.
+    if (this.#generation === traps) handle.free();
   }
 
   /** The stream's text lives in the instance it began in; after a trap that instance is gone. */

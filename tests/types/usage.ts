@@ -157,6 +157,8 @@ async function main(): Promise<void> {
     void streamedKind;
   }
   createStreamCheck(schema).end(null);
+  const released: void = createStreamCheck(schema).free();
+  void released;
   // @ts-expect-error push takes text
   stream.push(new Uint8Array(1));
   // @ts-expect-error a pending state has no issues
