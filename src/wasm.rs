@@ -26,7 +26,7 @@ use crate::options::{
 };
 use crate::redact::redact_secrets;
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
-use crate::verdict::{check_content, check_output, SchemaInput, Verdict};
+use crate::verdict::{check_content, check_output, CheckOptions, SchemaInput, Verdict};
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -141,20 +141,22 @@ pub fn compile_schema(schema_json: &str, options_json: &str) -> Result<RawValida
 /// position in it comes back as UTF-16 offsets (`textStart`, `textEnd`) for
 /// the facade to slice: copying the text back out of wasm would cost as much
 /// as the check. Content read out of a response object comes back as `text`.
+/// The check options of `checkOutput` or `createStreamCheck` (`what`),
+/// compile options allowed beside them.
+fn read_check_options(options_json: &str, what: &str) -> Result<CheckOptions, JsValue> {
+    let options = parse_argument("options", options_json)?;
+    reject_unknown(&options, &[&COMPILE_OPTION_NAMES, &CHECK_OPTION_NAMES], what)
+        .map_err(argument_error)?;
+    check_options(&options).map_err(argument_error)
+}
+
 fn run_check(
     output_json: &str,
     output_is_text: bool,
     input: SchemaInput<'_>,
     options_json: &str,
 ) -> Result<JsValue, JsValue> {
-    let options = parse_argument("options", options_json)?;
-    reject_unknown(
-        &options,
-        &[&COMPILE_OPTION_NAMES, &CHECK_OPTION_NAMES],
-        "checkOutput",
-    )
-    .map_err(argument_error)?;
-    let check = check_options(&options).map_err(argument_error)?;
+    let check = read_check_options(options_json, "checkOutput")?;
     let (verdict, offsets) = if output_is_text {
         let verdict = check_content(output_json, None, input, &check).map_err(schema_error)?;
         let offsets = verdict
@@ -408,21 +410,14 @@ pub fn check_read_lane(
 /// A lane's check options: the defaults with `max_errors`, or the check
 /// options in `options_json` as checkOutput reads them. `None` when they
 /// cannot be read: the general path then says why.
-fn lane_options(max_errors: u32, options_json: Option<&str>) -> Option<crate::verdict::CheckOptions> {
+fn lane_options(max_errors: u32, options_json: Option<&str>) -> Option<CheckOptions> {
     let Some(json) = options_json else {
-        return Some(crate::verdict::CheckOptions {
+        return Some(CheckOptions {
             max_errors: usize::try_from(max_errors).unwrap_or(usize::MAX),
             ..Default::default()
         });
     };
-    let options: Value = serde_json::from_str(json).ok()?;
-    reject_unknown(
-        &options,
-        &[&COMPILE_OPTION_NAMES, &CHECK_OPTION_NAMES],
-        "checkOutput",
-    )
-    .ok()?;
-    check_options(&options).ok()
+    read_check_options(json, "checkOutput").ok()
 }
 
 /// The lane over the response text.
@@ -430,7 +425,7 @@ fn check_text_lane(
     text: &str,
     finish_reason: Option<&str>,
     validator: &RawValidator,
-    options: &crate::verdict::CheckOptions,
+    options: &CheckOptions,
 ) -> u32 {
     let input = SchemaInput::Compiled(Arc::clone(&validator.compiled));
     // A compiled validator cannot fail to compile, so this never errs.
@@ -492,14 +487,7 @@ pub struct RawStream {
 }
 
 fn open_stream(input: SchemaInput<'_>, options_json: &str) -> Result<RawStream, JsValue> {
-    let options = parse_argument("options", options_json)?;
-    reject_unknown(
-        &options,
-        &[&COMPILE_OPTION_NAMES, &CHECK_OPTION_NAMES],
-        "createStreamCheck",
-    )
-    .map_err(argument_error)?;
-    let check = check_options(&options).map_err(argument_error)?;
+    let check = read_check_options(options_json, "createStreamCheck")?;
     let check = crate::stream::StreamCheck::new(input, check).map_err(schema_error)?;
     Ok(RawStream {
         check,
