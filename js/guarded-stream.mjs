@@ -186,14 +186,6 @@ async function runStream(streamModel, request, number, clock, check, attempt, o,
   }
 }
 
-/**
- * Frees a stream check whose verdict is not needed: its attempt has none,
- * was stopped, or is checked from its whole text (the lenient path).
- */
-function discard(check) {
-  check.free();
-}
-
 async function run(request, streamModel, o, session) {
   const deadline = o.deadlineMs === undefined ? Infinity : now() + o.deadlineMs;
   const verdicts = [];
@@ -218,7 +210,8 @@ async function run(request, streamModel, o, session) {
     try {
       await runStream(streamModel, nextRequest, calls, clock, check, attempt, o, readers, stopsEarly);
     } catch (outcome) {
-      discard(check);
+      // The attempt has no verdict: its check is not needed.
+      check.free();
       // Whatever stopped the attempt, the usage its events reported counts.
       session.recordStream(reportsText(), facts());
       switch (outcome.kind) {
@@ -242,7 +235,8 @@ async function run(request, streamModel, o, session) {
     let state;
     if (attempt.stoppedEarly || !stopsEarly) {
       state = attempt.state;
-      discard(check);
+      // Stopped, or checked from its whole text (the lenient path).
+      check.free();
     } else {
       try {
         state = check.end(attempt.finishReason);

@@ -180,11 +180,7 @@ export class StreamCheck {
     } catch (error) {
       throw translate(error);
     }
-    this.#ended = true;
-    this.#room = 0;
-    this.#handle.free();
-    this.#handle = undefined;
-    this.#view = null;
+    this.free();
     return shapeVerdict(result, result.ok ? JSON.parse(json) : undefined);
   }
 
