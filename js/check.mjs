@@ -6,7 +6,7 @@ import { jsonText, optionsText, readCopy, readText, wellFormed } from "./argumen
 import { SchemaError, argumentError } from "./errors.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";
 import { callRaw, callRawJson, decoder, encodeInput, encodeTexts, inputOf, raw } from "./instance.mjs";
-import { COMPILE_KEYS, compileKey, entryFor, handleForAnyValidator, isValidator, knownSchema, rawOf, readableSchemaText, recordOf, touch } from "./schemas.mjs";
+import { COMPILE_KEYS, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, knownSchema, rawOf, readableSchemaText, recordOf, touch } from "./schemas.mjs";
 
 export function detectTruncation(source) {
   const text = source === undefined ? "null" : readText("the source", source, "output");
@@ -41,7 +41,7 @@ export function checkDetailed(output, schema, options) {
   let result;
   if (schema === undefined || schema === null) {
     result = callRawJson(() => raw.checkOutput(text, isText, undefined, opts));
-  } else if (rawOf.has(schema) || (!knownSchema(schema) && isValidator(schema))) {
+  } else if (isValidatorArgument(schema)) {
     const handle = handleForAnyValidator(schema);
     result = callRawJson(() => raw.checkOutputWith(text, isText, handle, opts));
   } else {

@@ -8,7 +8,7 @@
 // src/session.rs, stepped once per attempt with the verdict the stream
 // check gave); this file only awaits, aborts, times and calls back.
 import { jsonText, readCopy } from "./arguments.mjs";
-import { openSession, streamReaders } from "./session.mjs";
+import { streamReaders } from "./session.mjs";
 import { argumentError, typedError } from "./errors.mjs";
 import { abortReason, attemptSignal, endings, now, prepare as prepareCall, repairedRequest } from "./guarded-call.mjs";
 import { readEvent } from "./stream-read.mjs";

@@ -123,6 +123,16 @@ export function isValidator(schema) {
   }
 }
 
+/**
+ * Whether a schema argument is a Validator, of this copy of the package or
+ * another: a handle of this instance, or an object not already known as a
+ * schema that carries a Validator's source. A known schema object is not
+ * inspected again.
+ */
+export function isValidatorArgument(schema) {
+  return rawOf.has(schema) || (!knownSchema(schema) && isValidator(schema));
+}
+
 // Schemas found by identity. Serialising a schema object, and the core
 // parsing, canonicalising and hashing the text to find its compiled form,
 // cost more than checking a small response, and executors pass the same
@@ -341,7 +351,7 @@ export function schemaCacheSize() {
 
 /** The response-format wrapper's `strict` flag, if the schema is a wrapper. */
 export function wrapperStrict(schema) {
-  if (rawOf.has(schema) || (!knownSchema(schema) && isValidator(schema))) return undefined;
+  if (isValidatorArgument(schema)) return undefined;
   const record = recordOf(schema);
   // Not a schema at all: the check that follows says why.
   if (record === undefined || record.problem !== undefined) return undefined;

@@ -6,7 +6,7 @@ import { jsonText, optionsText, readCopy, serialisationProblem, wellFormed } fro
 import { shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { callRaw, callRawJson, decoder, encodeTexts, instanceNumber, raw } from "./instance.mjs";
-import { SOURCE, compileKey, entryFor, handleForAnyValidator, isValidator, knownSchema, rawOf, readableSchemaText, recordOf, wrapperStrict } from "./schemas.mjs";
+import { SOURCE, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf, wrapperStrict } from "./schemas.mjs";
 import { StreamCheck } from "./stream-check.mjs";
 
 /** Where requests declare tools, as the core lists them (src/providers/tools.rs). */
@@ -99,7 +99,7 @@ function readRequestShape(request) {
 
 /** Where a session's schema comes from: a compiled handle of this instance, or text to compile. */
 function sessionSchema(schema, options, throwing) {
-  if (rawOf.has(schema) || (!knownSchema(schema) && isValidator(schema))) {
+  if (isValidatorArgument(schema)) {
     return { handle: handleForAnyValidator(schema), source: schema[SOURCE].text, strict: undefined };
   }
   const record = recordOf(schema);
@@ -138,9 +138,6 @@ export function openSession(request, schema, setup) {
   const repairing = setup.retry === "repair";
   // Only a repair without the caller's appender needs the provider guess.
   const { shape, text } = repairing && !setup.appendFeedback ? readRequestShape(request) : { shape: [], text: null };
-  const optionsJson =
-    `{"check":${checkText},"strict":${setup.strict ?? null},"hasTools":${setup.hasTools ?? null},` +
-    `"retry":${JSON.stringify(setup.retry ?? null)},"budgets":${setup.budgetsText}}`;
   const setupText =
     `{"check":${checkText},"strict":${setup.strict ?? null},"hasTools":${setup.hasTools ?? null},` +
     `"retry":${JSON.stringify(setup.retry ?? null)},"budgets":${setup.budgetsText},` +

@@ -4,7 +4,7 @@ import { argumentKind, optionsText } from "./arguments.mjs";
 import { shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { callRaw, encoder, ensureLoaded, memory, raw, translate, traps } from "./instance.mjs";
-import { compileKey, entryFor, handleForAnyValidator, isValidator, knownSchema, rawOf, readableSchemaText, recordOf } from "./schemas.mjs";
+import { compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf } from "./schemas.mjs";
 
 // ---- streamed responses (src/stream.rs) ----
 
@@ -25,7 +25,7 @@ function rejectedState(json) {
  */
 function openStream(schema, options, opts) {
   if (schema === undefined || schema === null) return raw.streamOpen(undefined, opts);
-  if (rawOf.has(schema) || (!knownSchema(schema) && isValidator(schema))) {
+  if (isValidatorArgument(schema)) {
     return raw.streamOpenWith(handleForAnyValidator(schema), opts);
   }
   const record = recordOf(schema);
