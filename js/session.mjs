@@ -192,7 +192,7 @@ export function openSession(request, schema, setup) {
       const session = live();
       const r = JSON.parse(
         callRaw(() => {
-          const { start, length } = encodeStep(texts, `${copyText},${usageText}`);
+          const { start, length } = encodeStep(texts, copyText, usageText);
           return session.step(start, length, aborted, deadlinePassed, false);
         }),
       );
@@ -241,7 +241,7 @@ export function openSession(request, schema, setup) {
       const copyText = `{"content":${TEXT_REFERENCE_0},"finishReason":${JSON.stringify(finishReason ?? null)}}`;
       const r = JSON.parse(
         callRaw(() => {
-          const { start, length } = encodeStep(texts, `${copyText},${reportsText}`);
+          const { start, length } = encodeStep(texts, copyText, reportsText);
           return session.stepStreamText(start, length, facts.bytes, facts.stoppedEarly, facts.usageReported, aborted, deadlinePassed);
         }),
       );
@@ -260,7 +260,7 @@ export function openSession(request, schema, setup) {
     recordUnchecked(usageText) {
       const session = live();
       callRaw(() => {
-        const { start, length } = encodeStep([], `null,${usageText}`);
+        const { start, length } = encodeStep([], "null", usageText);
         session.step(start, length, false, false, true);
       });
     },
@@ -286,13 +286,13 @@ export function openSession(request, schema, setup) {
 const TEXT_REFERENCE_0 = '{"\\u0000":0}';
 
 /**
- * Encodes the texts, then the JSON text `[[byte length of each
- * text],${rest}]`, as `read_step` in src/providers/read.rs reads them (see
- * `encodeTexts`). Returns where the JSON text starts and its length in
- * bytes.
+ * Encodes the texts and after them `last` (the usage, or a stream's usage
+ * reports, as JSON text), then the JSON text `[[byte length of each],copy]`,
+ * as `read_step` in src/providers/read.rs reads them (see `encodeTexts`).
+ * Returns where the JSON text starts and its length in bytes.
  */
-function encodeStep(texts, rest) {
-  return encodeTexts(texts, rest.length, (lengths) => `[[${lengths.join(",")}],${rest}]`);
+function encodeStep(texts, copyText, last) {
+  return encodeTexts([...texts, last], copyText.length, (lengths) => `[[${lengths.join(",")}],${copyText}]`);
 }
 
 /** Sessions made and not yet freed. */

@@ -25,6 +25,7 @@ pub mod policy;
 pub mod provider_schema;
 /// Where requests and responses of each provider shape keep what the guard reads.
 pub mod providers;
+pub mod recent;
 pub mod repair;
 pub mod rescue;
 pub mod response;

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::error::{Action, Failure, StopReason};
 use crate::options::{budgets, check_options, ArgumentError};
@@ -18,7 +18,7 @@ use crate::providers::read::text_index;
 use crate::providers::tools::{carries_tools, Found};
 use crate::repair::repair_feedback;
 use crate::rescue::Rescue;
-use crate::response::{read_output, read_tool_calls};
+use crate::response::read_tool_calls;
 use crate::schema::{CompiledSchema, Issue, SchemaError};
 use crate::stream::StreamCheck;
 use crate::usage::{merge_usage, normalize_usage, overlay_usage};
@@ -176,13 +176,14 @@ impl From<ArgumentError> for SetupError {
     }
 }
 
-/// One response, as the wrapper hands it over: the reader's copy along the
-/// output plan (`providers::read`), with `{"\u0000": i}` in place of the
-/// `i`-th of `texts`. A content string is the copy `{"\u0000": 0}`; a
-/// copy with no references is the response itself.
+/// One response, as the wrapper hands it over: the JSON text of the
+/// reader's copy along the output plan (`providers::read`), with
+/// `{"\u0000": i}` in place of the `i`-th of `texts`. A content string is
+/// the copy `{"\u0000": 0}`; a copy with no references is the response
+/// itself.
 #[derive(Debug, Clone)]
 pub struct Output<'a> {
-    pub copy: Value,
+    pub copy: &'a str,
     pub texts: Vec<&'a str>,
 }
 
@@ -631,46 +632,68 @@ impl Session {
     /// (`"unreadable"` for one that has no verdict, `null` when accepted);
     /// and the audit record, with `stopped_by`.
     pub fn summary(&self, stopped_by: Option<StopReason>) -> Value {
-        // Built member by member: `json!` would instantiate a serialiser
-        // for each kind of value it is given, which costs the wasm kilobytes.
+        serde_json::from_str(&self.summary_json(stopped_by)).unwrap_or_default()
+    }
+
+    /// [`Session::summary`] as JSON text, written as it is built: a guarded
+    /// call ends with it, and building it as a `Value` first cost more than
+    /// the check.
+    pub fn summary_json(&self, stopped_by: Option<StopReason>) -> String {
         let mut usages = Vec::with_capacity(self.ledger.len());
-        let mut attempts = Vec::with_capacity(self.ledger.len());
-        let mut audited = Vec::with_capacity(self.ledger.len());
-        let mut schema_hash = Value::Null;
+        let mut attempts = String::from("[");
+        let mut audited = String::from("[");
+        let mut schema_hash = None;
         for entry in &self.ledger {
             usages.push(entry.usage.clone());
             let failure = match &entry.checked {
-                None => Value::from("unreadable"),
-                Some(c) => Value::from(c.failure.map(Failure::as_str)),
+                None => Some("unreadable"),
+                Some(c) => c.failure.map(Failure::as_str),
             };
-            attempts.push(object(&mut [("failure", failure), ("usage", entry.usage.clone())]));
-            let Some(c) = &entry.checked else { continue };
-            let mut record = object(&mut [
-                ("failure", Value::from(c.failure.map(Failure::as_str))),
-                ("errorHash", Value::from(c.error_hash.clone())),
-                ("rescue", Value::from(c.rescue.as_str())),
-            ]);
-            if let (Some(facts), Value::Object(map)) = (entry.stream, &mut record) {
-                map.insert("bytes".into(), facts.bytes.into());
-                map.insert("stoppedEarly".into(), facts.stopped_early.into());
-                map.insert("usageReported".into(), facts.usage_reported.into());
+            if attempts.len() > 1 {
+                attempts.push(',');
             }
-            audited.push(record);
-            if schema_hash.is_null() {
-                schema_hash = Value::from(c.schema_hash.clone());
+            attempts.push_str("{\"failure\":");
+            push_json(&mut attempts, &failure);
+            attempts.push_str(",\"usage\":");
+            push_json(&mut attempts, &entry.usage);
+            attempts.push('}');
+            let Some(c) = &entry.checked else { continue };
+            if audited.len() > 1 {
+                audited.push(',');
+            }
+            audited.push_str("{\"failure\":");
+            push_json(&mut audited, &c.failure.map(Failure::as_str));
+            audited.push_str(",\"errorHash\":");
+            push_json(&mut audited, &c.error_hash);
+            audited.push_str(",\"rescue\":");
+            push_json(&mut audited, c.rescue.as_str());
+            if let Some(facts) = entry.stream {
+                audited.push_str(&format!(
+                    ",\"bytes\":{},\"stoppedEarly\":{},\"usageReported\":{}",
+                    facts.bytes, facts.stopped_early, facts.usage_reported
+                ));
+            }
+            audited.push('}');
+            if schema_hash.is_none() {
+                schema_hash.clone_from(&c.schema_hash);
             }
         }
-        let audit = object(&mut [
-            ("attempts", Value::Array(audited)),
-            ("schemaHash", schema_hash),
-            ("validatorVersion", Value::from(crate::VALIDATOR_VERSION)),
-            ("stoppedBy", Value::from(stopped_by.map(StopReason::as_str))),
-        ]);
-        object(&mut [
-            ("usage", merge_usage(&usages)),
-            ("attempts", Value::Array(attempts)),
-            ("audit", audit),
-        ])
+        attempts.push(']');
+        audited.push(']');
+        let mut out = String::from("{\"usage\":");
+        push_json(&mut out, &merge_usage(&usages));
+        out.push_str(",\"attempts\":");
+        out.push_str(&attempts);
+        out.push_str(",\"audit\":{\"attempts\":");
+        out.push_str(&audited);
+        out.push_str(",\"schemaHash\":");
+        push_json(&mut out, &schema_hash);
+        out.push_str(",\"validatorVersion\":");
+        push_json(&mut out, crate::VALIDATOR_VERSION);
+        out.push_str(",\"stoppedBy\":");
+        push_json(&mut out, &stopped_by.map(StopReason::as_str));
+        out.push_str("}}");
+        out
     }
 
     /// The verdict, which text its span points into, and whether the JSON it
@@ -680,22 +703,31 @@ impl Session {
     /// arguments, parts to join) is checked as the whole copy.
     fn check(&self, output: Output<'_>) -> Result<(Verdict, Option<usize>, bool), SchemaError> {
         let schema = self.schema.clone();
-        let Output { copy, texts } = output;
-        let stand_ins = crate::providers::read::with_stand_ins(&copy, texts.len());
-        // A content string is checked as content, as checkOutput checks a
-        // string, `toolName` or not.
-        let bare = matches!(stand_ins, Some(Value::String(_)));
-        if self.check.tool_name.is_none() || bare {
-            let read = stand_ins.as_ref().map(read_output);
-            let answer = read.as_ref().and_then(|read| {
-                let index = read.content.as_deref().and_then(text_index)?;
-                Some((index, *texts.get(index)?, read.finish_reason.as_deref()))
-            });
-            if let Some((index, text, finish_reason)) = answer {
-                let mut verdict = check_content(text, finish_reason, schema, &self.check)?;
+        let Output { copy: copy_text, texts } = output;
+        // Without `toolName` the answer is read as the lane reads it, from
+        // the copy's text, which a provider's responses repeat.
+        let answer = match self.check.tool_name {
+            None => crate::providers::read::answer_of(copy_text, texts.len()),
+            Some(_) => None,
+        };
+        // The reader writes the copy; one that does not parse reads as nothing.
+        let copy = || serde_json::from_str::<Value>(copy_text).unwrap_or_default();
+        let answer = answer.or_else(|| {
+            // A content string is checked as content, as checkOutput checks
+            // a string, `toolName` or not.
+            let stand_ins = crate::providers::read::with_stand_ins(&copy(), texts.len())?;
+            let index = match stand_ins {
+                Value::String(ref text) => text_index(text)?,
+                _ => return None,
+            };
+            Some((index, None))
+        });
+        if let Some((index, finish_reason)) = answer {
+            if let Some(text) = texts.get(index).copied() {
+                let mut verdict = check_content(text, finish_reason.as_deref(), schema, &self.check)?;
                 if verdict.failure == Some(Failure::Empty) {
                     // As `check_output` words it: the response may carry tool calls instead.
-                    let filled = crate::providers::read::with_texts(&copy, &texts);
+                    let filled = crate::providers::read::with_texts(&copy(), &texts);
                     let calls = filled.as_ref().map(read_tool_calls).unwrap_or_default();
                     if !calls.is_empty() {
                         verdict.message = tool_calls_message(&calls, None);
@@ -705,7 +737,7 @@ impl Session {
                 return Ok((verdict, Some(index), object));
             }
         }
-        let filled = crate::providers::read::with_texts(&copy, &texts).unwrap_or_default();
+        let filled = crate::providers::read::with_texts(&copy(), &texts).unwrap_or_default();
         let verdict = check_output(&filled, schema, &self.check)?;
         let object = found_object(&verdict, None);
         Ok((verdict, None, object))
@@ -723,14 +755,10 @@ fn found_object(verdict: &Verdict, content: Option<&str>) -> bool {
     verdict.span.is_some() && text.is_some_and(|t| t.starts_with('{'))
 }
 
-/// A JSON object of these members, in this order. A slice, not an array:
-/// one function in the wasm, not one per length.
-fn object(members: &mut [(&str, Value)]) -> Value {
-    let mut map = Map::new();
-    for (key, value) in members {
-        map.insert((*key).to_owned(), value.take());
-    }
-    Value::Object(map)
+/// Appends `value` as JSON text.
+pub(crate) fn push_json<T: serde::Serialize + ?Sized>(out: &mut String, value: &T) {
+    // A string, a number, a map with string keys: nothing here fails to serialise.
+    out.push_str(&serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned()));
 }
 
 #[cfg(test)]

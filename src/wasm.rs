@@ -26,6 +26,7 @@ use crate::options::{
 };
 use crate::redact::redact_secrets;
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
+use crate::session::push_json;
 use crate::verdict::{check_content, check_output, CheckOptions, SchemaInput, Verdict};
 
 #[wasm_bindgen(start)]
@@ -369,30 +370,27 @@ pub fn check_read_lane(
         else {
             return LANE_UNAVAILABLE;
         };
-        let Some((texts, copy)) = crate::providers::read::read_copy(whole, copy_start) else {
+        let Some((texts, copy_text)) = crate::providers::read::split_texts(whole, copy_start) else {
             return LANE_UNAVAILABLE;
         };
-        let read = crate::response::read_output(&copy);
-        let Some((index, text)) = read
-            .content
-            .as_deref()
-            .and_then(crate::providers::read::text_index)
-            .and_then(|index| Some((index, *texts.get(index)?)))
-        else {
+        let Some((index, reason)) = crate::providers::read::answer_of(copy_text, texts.len()) else {
             return LANE_UNAVAILABLE;
         };
-        let reason_len = read.finish_reason.as_ref().map_or(0, String::len);
+        let Some(text) = texts.get(index).copied() else {
+            return LANE_UNAVAILABLE;
+        };
+        let reason_len = reason.as_ref().map_or(0, |reason| reason.len());
         let (Ok(index), Ok(reason_bits)) = (u32::try_from(index), u32::try_from(reason_len)) else {
             return LANE_UNAVAILABLE;
         };
         if index >= LANE_FIELD_LIMIT || reason_bits >= LANE_FIELD_LIMIT {
             return LANE_UNAVAILABLE;
         }
-        let status = check_text_lane(text, read.finish_reason.as_deref(), validator, &options);
+        let status = check_text_lane(text, reason.as_deref(), validator, &options);
         if status == LANE_UNAVAILABLE {
             return status;
         }
-        let Some(reason) = read.finish_reason else {
+        let Some(reason) = reason else {
             return status | (index << LANE_TEXT_SHIFT);
         };
         // The texts are read by now; the reason takes their place.
@@ -417,7 +415,12 @@ fn lane_options(max_errors: u32, options_json: Option<&str>) -> Option<CheckOpti
             ..Default::default()
         });
     };
-    read_check_options(json, "checkOutput").ok()
+    if let Some(options) = LANE_OPTIONS.with(|recent| recent.borrow().get(json, |_| true)) {
+        return Some(options);
+    }
+    let options = read_check_options(json, "checkOutput").ok()?;
+    LANE_OPTIONS.with(|recent| recent.borrow_mut().put(json, options.clone()));
+    Some(options)
 }
 
 /// The lane over the response text.
@@ -817,6 +820,26 @@ fn setup_error(e: crate::session::SetupError) -> JsValue {
 /// `appendFeedback`; and `feedbackSchema`, the schema's source when the
 /// call repairs.
 fn read_setup(setup_json: &str) -> Result<crate::session::Setup, JsValue> {
+    if let Some(setup) = SETUPS.with(|recent| recent.borrow().get(setup_json, |_| true)) {
+        return Ok(setup);
+    }
+    let setup = parse_setup(setup_json)?;
+    SETUPS.with(|recent| recent.borrow_mut().put(setup_json, setup.clone()));
+    Ok(setup)
+}
+
+thread_local! {
+    /// The last setups read (4, of up to 4 KiB): an agent's guarded calls
+    /// repeat the same options and request shape call after call.
+    static SETUPS: std::cell::RefCell<crate::recent::Recent<crate::session::Setup>> =
+        const { std::cell::RefCell::new(crate::recent::Recent::new(4, 4096)) };
+    /// The last check options the lanes read (4, of up to 4 KiB).
+    static LANE_OPTIONS: std::cell::RefCell<crate::recent::Recent<CheckOptions>> =
+        const { std::cell::RefCell::new(crate::recent::Recent::new(4, 4096)) };
+}
+
+/// [`read_setup`] of a setup not read before.
+fn parse_setup(setup_json: &str) -> Result<crate::session::Setup, JsValue> {
     use crate::providers::tools::Found;
     use crate::session::{Kind, RequestShape, Setup};
     let mut setup = parse_argument("the guarded call's setup", setup_json)?;
@@ -866,31 +889,32 @@ fn read_setup(setup_json: &str) -> Result<crate::session::Setup, JsValue> {
 /// decision.
 fn step_json(session: &crate::session::Session, step: crate::session::Step, texts: &[&str]) -> Result<String, JsValue> {
     use crate::error::Action;
-    let mut out = serde_json::Map::new();
     let offsets = match (step.text, step.verdict.span.clone()) {
         (Some(index), Some(span)) => texts.get(index).map(|text| (index, utf16_offsets(text, span))),
         _ => None,
     };
+    // Written as it is built: a guarded call takes this once per attempt,
+    // and building it as a `Value` first cost more than the check.
+    let mut out = String::from("{\"verdict\":");
     let mut verdict = step.verdict.to_json();
     if offsets.is_none() {
         if let (Value::Object(map), Some(text)) = (&mut verdict, &step.verdict.text) {
             map.insert("text".into(), text.clone().into());
         }
     }
-    out.insert("verdict".into(), verdict);
+    push_json(&mut out, &verdict);
     if let Some((index, (start, end))) = offsets {
-        out.insert("at".into(), index.into());
-        out.insert("textStart".into(), start.into());
+        out.push_str(&format!(",\"at\":{index},\"textStart\":{start}"));
         if let Some(end) = end {
-            out.insert("textEnd".into(), end.into());
+            out.push_str(&format!(",\"textEnd\":{end}"));
         }
     }
-    out.insert("action".into(), step.decision.action.as_str().into());
-    out.insert(
-        "stoppedBy".into(),
-        step.decision.stopped_by.map(|r| r.as_str()).into(),
-    );
-    out.insert("usage".into(), step.usage);
+    out.push_str(",\"action\":");
+    push_json(&mut out, step.decision.action.as_str());
+    out.push_str(",\"stoppedBy\":");
+    push_json(&mut out, &step.decision.stopped_by.map(|r| r.as_str()));
+    out.push_str(",\"usage\":");
+    push_json(&mut out, &step.usage);
     // With feedback, the built-in appender's name, when the caller gave none.
     let appender = step
         .feedback
@@ -904,17 +928,19 @@ fn step_json(session: &crate::session::Session, step: crate::session::Step, text
         ("appender", appender),
     ] {
         if let Some(value) = value {
-            out.insert(key.into(), value.into());
+            out.push_str(&format!(",\"{key}\":"));
+            push_json(&mut out, &value);
         }
     }
     if step.lenient_value {
-        out.insert("lenientValue".into(), true.into());
+        out.push_str(",\"lenientValue\":true");
     }
     if !matches!(step.decision.action, Action::Resample | Action::Repair) {
-        out.insert("summary".into(), session.summary(step.decision.stopped_by));
+        out.push_str(",\"summary\":");
+        out.push_str(&session.summary_json(step.decision.stopped_by));
     }
-    serde_json::to_string(&Value::Object(out))
-        .map_err(|e| coded_error("internal", &format!("could not build the result: {e}")))
+    out.push('}');
+    Ok(out)
 }
 
 #[wasm_bindgen(js_class = RawSession)]
@@ -1092,13 +1118,16 @@ impl RawSession {
     /// by the deadline, with the rejection's `message`.
     pub fn summary(&self, deadline_ms: Option<String>, running: u32) -> Result<String, JsValue> {
         let stopped_by = deadline_ms.as_ref().map(|_| crate::error::StopReason::Deadline);
-        let mut summary = self.session.summary(stopped_by);
-        if let (Some(ms), Value::Object(map)) = (deadline_ms, &mut summary) {
+        let mut summary = self.session.summary_json(stopped_by);
+        if let Some(ms) = deadline_ms {
             let running = usize::try_from(running).unwrap_or(usize::MAX);
-            map.insert("message".into(), self.session.deadline_message(&ms, running).into());
+            // The summary is an object: its closing brace makes way for the message.
+            summary.pop();
+            summary.push_str(",\"message\":");
+            push_json(&mut summary, &self.session.deadline_message(&ms, running));
+            summary.push('}');
         }
-        serde_json::to_string(&summary)
-            .map_err(|e| coded_error("internal", &format!("could not build the result: {e}")))
+        Ok(summary)
     }
 }
 

@@ -409,59 +409,81 @@ const TEXT_REFERENCE: &str = "\u{0}";
 /// never look inside the answer text, so it stays where it is, uncopied.
 #[must_use]
 pub fn read_copy(whole: &str, copy_start: usize) -> Option<(Vec<&str>, serde_json::Value)> {
-    let (texts, mut parts) = read_parts(whole, copy_start, 2)?;
-    let mut copy = parts.pop()?;
-    stand_in(&mut copy, texts.len(), 0)?;
+    let (texts, copy_text) = split_texts(whole, copy_start)?;
+    let mut copy = serde_json::from_str(copy_text).ok()?;
+    stand_in(&mut copy, texts.len())?;
     Some((texts, copy))
 }
 
-/// What a guarded call's step finds in the input buffer: the strings, as
-/// for [`read_copy`], and at `copy_start` the JSON text
-/// `[[byte length of each string], copy, usage]`. Gives the strings, the
-/// copy with its references as they are (see [`with_stand_ins`] and
-/// [`with_texts`]) and the usage.
+/// What [`read_copy`] reads, before the copy is parsed: the strings, and
+/// the copy's JSON text. The lengths are digits and commas, as the reader
+/// writes them; any other form is `None`.
 #[must_use]
-pub fn read_step(
-    whole: &str,
-    copy_start: usize,
-) -> Option<(Vec<&str>, serde_json::Value, serde_json::Value)> {
-    let (texts, mut parts) = read_parts(whole, copy_start, 3)?;
-    let usage = parts.pop()?;
-    let copy = parts.pop()?;
-    Some((texts, copy, usage))
-}
-
-/// The strings at the start of `whole` and the other `count - 1` members of
-/// the array at `copy_start`, whose first member lists the strings' lengths.
-fn read_parts(
-    whole: &str,
-    copy_start: usize,
-    count: usize,
-) -> Option<(Vec<&str>, Vec<serde_json::Value>)> {
-    // Read as a Value, whose parser the crate has anyway: a typed parse of
-    // the array would add its own code to the wasm.
-    let serde_json::Value::Array(mut parts) =
-        serde_json::from_str(whole.get(copy_start..)?).ok()?
-    else {
-        return None;
-    };
-    if parts.len() != count {
-        return None;
-    }
-    let rest = parts.split_off(1);
-    let lengths = parts.pop()?;
-    let lengths = lengths.as_array()?;
-    let mut texts = Vec::with_capacity(lengths.len());
+pub fn split_texts(whole: &str, copy_start: usize) -> Option<(Vec<&str>, &str)> {
+    let rest = whole.get(copy_start..)?.strip_prefix("[[")?;
+    let (lengths, rest) = rest.split_at(rest.find(']')?);
+    let copy = rest.strip_prefix("],")?.strip_suffix(']')?;
+    let mut texts = Vec::new();
     let mut at = 0usize;
-    for length in lengths {
-        let end = at.checked_add(usize::try_from(length.as_u64()?).ok()?)?;
+    for length in lengths.split(',').filter(|_| !lengths.is_empty()) {
+        if length.is_empty() || length.len() > 15 || !length.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let end = at.checked_add(length.parse().ok()?)?;
         if end > copy_start {
             return None;
         }
         texts.push(whole.get(at..end)?);
         at = end;
     }
-    Some((texts, rest))
+    Some((texts, copy))
+}
+
+/// What was last read of a response copy that refers to a number of texts:
+/// that number, the index of the answer's text and the finish reason.
+type Answer = (usize, usize, Option<std::rc::Rc<str>>);
+
+thread_local! {
+    /// The recent reads of response copies (up to 16, of up to 1 KiB). A
+    /// copy holds no text, only references to it, so one provider's
+    /// responses make the same few copies (one per finish reason) call after
+    /// call, and their read is not parsed again.
+    static ANSWERS: std::cell::RefCell<crate::recent::Recent<Answer>> =
+        const { std::cell::RefCell::new(crate::recent::Recent::new(16, 1024)) };
+}
+
+/// The index of the answer's text and the finish reason in the copy
+/// `copy_text` that refers to `texts` texts, as `read_output` reads them;
+/// `None` when the answer is not one of the texts, or the copy cannot be
+/// read. The lane and a guarded call's step read responses through it.
+pub fn answer_of(copy_text: &str, texts: usize) -> Option<(usize, Option<std::rc::Rc<str>>)> {
+    let known = ANSWERS.with(|recent| recent.borrow().get(copy_text, |answer| answer.0 == texts));
+    if let Some((_, index, reason)) = known {
+        return Some((index, reason));
+    }
+    let mut copy = serde_json::from_str(copy_text).ok()?;
+    stand_in(&mut copy, texts)?;
+    let read = crate::response::read_output(&copy);
+    let index = read.content.as_deref().and_then(text_index)?;
+    if index >= texts {
+        return None;
+    }
+    let reason: Option<std::rc::Rc<str>> = read.finish_reason.map(Into::into);
+    ANSWERS.with(|recent| recent.borrow_mut().put(copy_text, (texts, index, reason.clone())));
+    Some((index, reason))
+}
+
+/// What a guarded call's step finds in the input buffer: the strings, as
+/// for [`read_copy`], the last of them the usage's JSON text, and at
+/// `copy_start` the JSON text `[[byte length of each string], copy]`.
+/// Gives the strings (the usage's left out), the copy's JSON text with its
+/// references as they are (see [`answer_of`], [`with_stand_ins`] and
+/// [`with_texts`]) and the usage.
+#[must_use]
+pub fn read_step(whole: &str, copy_start: usize) -> Option<(Vec<&str>, &str, serde_json::Value)> {
+    let (mut texts, copy) = split_texts(whole, copy_start)?;
+    let usage = serde_json::from_str(texts.pop()?).ok()?;
+    Some((texts, copy, usage))
 }
 
 /// The copy with each reference `{"\u0000": i}` replaced by its stand-in,
@@ -470,7 +492,7 @@ fn read_parts(
 #[must_use]
 pub fn with_stand_ins(copy: &serde_json::Value, count: usize) -> Option<serde_json::Value> {
     let mut copy = copy.clone();
-    stand_in(&mut copy, count, 0)?;
+    stand_in(&mut copy, count)?;
     Some(copy)
 }
 
@@ -486,8 +508,8 @@ pub fn with_texts(copy: &serde_json::Value, texts: &[&str]) -> Option<serde_json
 
 /// Replaces each text reference with its stand-in; `None` for a reference
 /// to no string, or a copy deeper than any plan.
-fn stand_in(value: &mut serde_json::Value, count: usize, depth: usize) -> Option<()> {
-    replace_references(value, count, None, depth)
+pub fn stand_in(value: &mut serde_json::Value, count: usize) -> Option<()> {
+    replace_references(value, count, None, 0)
 }
 
 /// Replaces each reference to one of `count` strings with the string

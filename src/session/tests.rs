@@ -48,7 +48,7 @@ fn chat(content: &str, prompt: u64, completion: u64) -> Value {
 /// One step on a whole chat completion, which carries its own usage.
 fn step(s: &mut Session, content: &str) -> Step {
     let response = chat(content, 10, 5);
-    s.step(Output { copy: response.clone(), texts: vec![] }, &response, false, false)
+    s.step(Output { copy: &response.to_string(), texts: vec![] }, &response, false, false)
         .unwrap()
 }
 
@@ -171,12 +171,12 @@ fn abort_and_deadline_stop_a_failed_attempt() {
     let mut s = session(setup());
     let response = chat("nope", 1, 1);
     let aborted = s
-        .step(Output { copy: response.clone(), texts: vec![] }, &response, true, false)
+        .step(Output { copy: &response.to_string(), texts: vec![] }, &response, true, false)
         .unwrap();
     assert_eq!(aborted.decision.stopped_by, Some(StopReason::Aborted));
     let mut s = session(setup());
     let late = s
-        .step(Output { copy: response.clone(), texts: vec![] }, &response, false, true)
+        .step(Output { copy: &response.to_string(), texts: vec![] }, &response, false, true)
         .unwrap();
     assert_eq!(late.decision.stopped_by, Some(StopReason::Deadline));
     assert!(late.message.unwrap().contains("the deadline passed"));
@@ -313,7 +313,7 @@ fn the_lenient_path_returns_the_object_it_found() {
     let mut s = session(lenient);
     let out = s
         .step(
-            Output { copy: json!({ "\u{0}": 0 }), texts: vec!["  \n{\"city\":\"a\"}"] },
+            Output { copy: r#"{"\u0000":0}"#, texts: vec!["  \n{\"city\":\"a\"}"] },
             &Value::Null,
             false,
             false,
@@ -329,14 +329,14 @@ fn usage_is_merged_across_attempts_the_failed_one_included() {
     let mut s = session(setup());
     let first = chat("nope", 300, 4096);
     let out = s
-        .step(Output { copy: first.clone(), texts: vec![] }, &first, false, false)
+        .step(Output { copy: &first.to_string(), texts: vec![] }, &first, false, false)
         .unwrap();
     assert_eq!(
         out.usage,
         json!({ "tokens": { "input": 300, "output": 4096, "total": 4396 } })
     );
     let second = chat(r#"{"city":"Oslo"}"#, 300, 12);
-    s.step(Output { copy: second.clone(), texts: vec![] }, &second, false, false)
+    s.step(Output { copy: &second.to_string(), texts: vec![] }, &second, false, false)
         .unwrap();
     let summary = s.summary(Some(StopReason::Accepted));
     assert_eq!(
@@ -359,7 +359,7 @@ fn usage_is_merged_across_attempts_the_failed_one_included() {
 fn an_attempt_without_a_verdict_still_counts_its_usage() {
     let mut s = session(setup());
     let first = chat("nope", 10, 5);
-    s.step(Output { copy: first.clone(), texts: vec![] }, &first, false, false)
+    s.step(Output { copy: &first.to_string(), texts: vec![] }, &first, false, false)
         .unwrap();
     // The caller's usage reader, in the Usage shape already.
     s.record_unchecked(&json!({ "tokens": { "input": 7, "output": 3 }, "cost": { "total": 0.5 } }));
@@ -381,7 +381,7 @@ fn a_read_copy_is_checked_where_its_answer_lies() {
     let out = s
         .step(
             Output {
-                copy: copy.clone(),
+                copy: &copy.to_string(),
                 texts: vec![answer],
             },
             &Value::Null,
@@ -399,11 +399,12 @@ fn a_read_copy_is_checked_where_its_answer_lies() {
     );
 
     // The same copy read through the buffer the wrapper fills.
-    let tail = format!("[[{}],{copy},{{\"prompt_tokens\":2}}]", answer.len());
-    let whole = format!("{answer}{tail}");
-    let (texts, read, usage) = crate::providers::read::read_step(&whole, answer.len()).unwrap();
+    let usage = "{\"prompt_tokens\":2}";
+    let tail = format!("[[{},{}],{copy}]", answer.len(), usage.len());
+    let whole = format!("{answer}{usage}{tail}");
+    let (texts, read, usage) = crate::providers::read::read_step(&whole, answer.len() + usage.len()).unwrap();
     assert_eq!(texts, vec![answer]);
-    assert_eq!(read, copy);
+    assert_eq!(serde_json::from_str::<Value>(read).unwrap(), copy);
     let out = s
         .step(Output { copy: read, texts }, &usage, false, false)
         .unwrap();
@@ -414,7 +415,7 @@ fn a_read_copy_is_checked_where_its_answer_lies() {
     let out = s
         .step(
             Output {
-                copy,
+                copy: &copy.to_string(),
                 texts: vec!["", "{}"],
             },
             &Value::Null,
@@ -439,7 +440,7 @@ fn a_tool_named_output_is_read_from_the_copy_with_its_texts() {
     let out = s
         .step(
             Output {
-                copy,
+                copy: &copy.to_string(),
                 texts: vec![r#"{"city":"Oslo"}"#],
             },
             &Value::Null,
@@ -488,7 +489,7 @@ fn a_content_string_is_checked_as_content_even_with_a_tool_name() {
     let mut named = setup();
     named.check = json!({ "toolName": "answer" });
     let mut s = session(named);
-    let text = Output { copy: json!({ "\u{0}": 0 }), texts: vec![r#"{"city":"Oslo"}"#] };
+    let text = Output { copy: r#"{"\u0000":0}"#, texts: vec![r#"{"city":"Oslo"}"#] };
     let out = s.step(text, &Value::Null, false, false).unwrap();
     assert_eq!(out.decision.action, Action::Accept, "{:?}", out.verdict);
     assert_eq!(out.text, Some(0));
@@ -623,7 +624,7 @@ fn the_lenient_path_checks_a_streams_whole_text_and_returns_its_object() {
     let copy = json!({ "content": { "\u{0}": 0 }, "finishReason": "stop" });
     let reports = [json!({ "prompt_tokens": 4 })];
     let out = s
-        .step_stream_text(Output { copy, texts: vec![r#"{"city":"O"}"#] }, &reports, facts(12, false, true), false, false)
+        .step_stream_text(Output { copy: &copy.to_string(), texts: vec![r#"{"city":"O"}"#] }, &reports, facts(12, false, true), false, false)
         .unwrap();
     assert_eq!(out.decision.action, Action::ReturnWithWarning);
     assert!(out.lenient_value);

@@ -157,3 +157,45 @@ test("a response object checked while the check grows the memory still reads its
     if (n === 120000) assert.ok(guard.wasmMemoryBytes() > before, "the last check grew the memory");
   }
 });
+
+/** The verdict of the core's general path for a response object: the whole object as JSON text, no lane. */
+function generalObjectVerdict(response, schemaValue) {
+  const result = JSON.parse(internals.rawGlue().checkOutput(JSON.stringify(response), false, JSON.stringify(schemaValue), "null"));
+  const { textStart, textEnd, text, ...shaped } = result;
+  if (shaped.ok) shaped.value = JSON.parse(text ?? response.content);
+  return shaped;
+}
+
+test("the read lane remembers the copies it read, and each reads as the general path reads it", () => {
+  // The lane keeps its last 16 reads of a response's copy (its members
+  // without the texts). More shapes and finish reasons than that, in
+  // changing order, with texts of changing lengths: each verdict must be the
+  // general path's, in one lane call.
+  const validator = guard.compileSchema(schema);
+  const texts = [outputs[0], outputs[1], outputs[3], '{"rows": [', "[1, 2, 3]"];
+  const reasons = ["stop", "length", "tool_calls", "content_filter", "end_turn", "max_tokens", null, ...Array.from({ length: 14 }, (_, i) => `reason_${i}`)];
+  const shapes = [
+    (content, reason) => ({ content, finishReason: reason }),
+    (content, reason) => ({ object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: reason }] }),
+    (content, reason) => ({ type: "message", role: "assistant", content: [{ type: "text", text: content }], stop_reason: reason }),
+  ];
+  const cases = [];
+  for (const shape of shapes) for (const reason of reasons) cases.push(shape, reason);
+  let checked = 0;
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < cases.length; i += 2) {
+      const at = round === 1 ? cases.length - 2 - i : i;
+      const response = cases[at](texts[(at / 2 + round) % texts.length], cases[at + 1]);
+      let verdict;
+      const calls = coreCalls(["checkReadLane", "checkOutputWith"], () => {
+        verdict = guard.checkOutput(response, validator);
+      });
+      assert.deepEqual(calls, { checkReadLane: 1, checkOutputWith: 0 }, JSON.stringify(response).slice(0, 80));
+      const expected = generalObjectVerdict(response, schema);
+      expected.schemaHash = verdict.schemaHash;
+      assert.deepEqual(verdict, expected, `round ${round}: ${JSON.stringify(response).slice(0, 120)}`);
+      checked += 1;
+    }
+  }
+  assert.equal(checked, 3 * shapes.length * reasons.length);
+});

@@ -8,13 +8,18 @@
 // Raised once by 3,000 B (from 955,000): the stream watcher moved into the
 // engine crate, built at opt-level 3 for speed, adds about 3.5 KB gzip and
 // cuts the 64-byte-chunk stream check from 2.8x to about 2.4x checkOutput.
+// Raised again by 2,000 B: the memories of recently read texts
+// (src/recent.rs: response copies, guarded-call setups, check options) and
+// the guard session's results written as text add about 1,800 B gzip; they
+// take a response object's check from about 4.4x to 1.6x of a string's, and
+// a guarded call's attempt from about 126 µs to 77 µs (small response).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 export const WASM_GZIP_TARGET = 600_000;
-export const WASM_GZIP_BUDGET = 958_000;
+export const WASM_GZIP_BUDGET = 960_000;
 
 const wasmFile = new URL("../../pkg/wasm/guard_bg.wasm", import.meta.url);
 

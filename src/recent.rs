@@ -1,0 +1,71 @@
+//! What was last read from a text, kept by the whole text: the boundary
+//! reads the same small texts (a response's copy, a guarded call's setup,
+//! check options) call after call, and each reading is a function of its
+//! text alone. An entry is found by comparing the whole text, never a hash
+//! of it, so no text can be taken for another; a hostile run of new texts
+//! only displaces entries.
+
+/// The last `capacity` readings of texts up to `limit` bytes, oldest
+/// displaced first.
+pub struct Recent<T> {
+    entries: Vec<(Box<str>, T)>,
+    next: usize,
+    capacity: usize,
+    limit: usize,
+}
+
+impl<T: Clone> Recent<T> {
+    #[must_use]
+    pub const fn new(capacity: usize, limit: usize) -> Self {
+        Recent {
+            entries: Vec::new(),
+            next: 0,
+            capacity,
+            limit,
+        }
+    }
+
+    /// The reading kept for `text` that `fits`.
+    pub fn get(&self, text: &str, fits: impl Fn(&T) -> bool) -> Option<T> {
+        self.entries
+            .iter()
+            .find(|(key, value)| **key == *text && fits(value))
+            .map(|(_, value)| value.clone())
+    }
+
+    /// Keeps `value` as the reading of `text`, unless the text is too long to keep.
+    pub fn put(&mut self, text: &str, value: T) {
+        if text.len() > self.limit || self.capacity == 0 {
+            return;
+        }
+        let entry = (text.into(), value);
+        // Filled in order, then overwritten oldest first.
+        match self.entries.get_mut(self.next) {
+            Some(slot) => *slot = entry,
+            None => self.entries.push(entry),
+        }
+        self.next = (self.next + 1) % self.capacity;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Recent;
+
+    #[test]
+    fn keeps_the_last_readings_by_their_whole_text() {
+        let mut recent = Recent::new(2, 8);
+        recent.put("a", 1);
+        recent.put("b", 2);
+        assert_eq!(recent.get("a", |_| true), Some(1));
+        assert_eq!(recent.get("b", |v| *v == 3), None, "a reading that does not fit is not taken");
+        recent.put("c", 3);
+        assert_eq!(recent.get("a", |_| true), None, "the oldest was displaced");
+        assert_eq!(recent.get("b", |_| true), Some(2));
+        assert_eq!(recent.get("c", |_| true), Some(3));
+        recent.put("too long a text", 4);
+        assert_eq!(recent.get("too long a text", |_| true), None);
+        assert_eq!(recent.get("c", |_| true), Some(3));
+        assert_eq!(recent.get("", |_| true), None);
+    }
+}
