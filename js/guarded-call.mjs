@@ -64,6 +64,7 @@ function callWithin(callModel, request, context, attempt) {
  * call is never abandoned with its signal still live.
  */
 export function attemptSignal(signal, deadline) {
+  if (!signal && deadline === Infinity) return unboundedAttempt();
   const controller = new AbortController();
   const cleanups = [];
   let timedOut = false;
@@ -96,6 +97,38 @@ export function attemptSignal(signal, deadline) {
 }
 
 /**
+ * The signal of an attempt that neither the caller nor a deadline can
+ * abort: made when callModel first reads it (an AbortController costs more
+ * than the rest of an attempt's bookkeeping), or when a stream stopped
+ * early aborts it.
+ */
+function unboundedAttempt() {
+  let controller;
+  const made = () => (controller ??= new AbortController());
+  return {
+    get signal() {
+      return made().signal;
+    },
+    bounded: false,
+    timedOut: () => false,
+    abort: (reason) => made().abort(reason),
+    release: () => {},
+  };
+}
+
+/** The option names of guardedCall and of guardedStream, as the core lists them. */
+const optionNames = new Map();
+function knownOptions(api) {
+  let known = optionNames.get(api);
+  if (known === undefined) {
+    const { own, check, stream } = guardOptionNames();
+    known = new Set(api === "guardedStream" ? [...own, ...stream, ...check] : [...own, ...check]);
+    optionNames.set(api, known);
+  }
+  return known;
+}
+
+/**
  * The options read and checked, for `api` (guardedCall, or guardedStream,
  * which takes its own option names too, and calls its model function
  * `model`).
@@ -103,11 +136,10 @@ export function attemptSignal(signal, deadline) {
 function readOptions(callModel, options, api = "guardedCall", model = "callModel") {
   if (typeof callModel !== "function") throw argumentError(`${api} needs ${model}(request) as a function`);
   if (options === null || typeof options !== "object") throw argumentError(`${api} needs options with a schema`);
-  const { own, check, stream } = guardOptionNames();
-  const known = api === "guardedStream" ? [...own, ...stream, ...check] : [...own, ...check];
-  const unknown = Object.keys(options).find((key) => !known.includes(key));
+  const known = knownOptions(api);
+  const unknown = Object.keys(options).find((key) => !known.has(key));
   if (unknown !== undefined) {
-    throw argumentError(`"${unknown.slice(0, 40)}" is not an option of ${api}; its options are ${known.join(", ")}`);
+    throw argumentError(`"${unknown.slice(0, 40)}" is not an option of ${api}; its options are ${[...known].join(", ")}`);
   }
   const { schema, signal, read, usage: usageOf, onAttempt, appendFeedback, onText } = options;
   if (schema === undefined || schema === null) throw argumentError(`${api} needs options.schema`);
@@ -300,7 +332,9 @@ async function run(request, callModel, o, session) {
     calls += 1;
     const attempt = attemptSignal(o.signal, deadline);
     try {
-      response = await callWithin(callModel, nextRequest, { signal: attempt.signal, attempt: calls }, attempt);
+      // The signal is read when callModel reads it: see `unboundedAttempt`.
+      const context = { get signal() { return attempt.signal; }, attempt: calls };
+      response = await callWithin(callModel, nextRequest, context, attempt);
     } catch (outcome) {
       if (outcome.deadline) {
         const last = verdicts.at(-1);

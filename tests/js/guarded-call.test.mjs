@@ -448,3 +448,36 @@ describe("retry: the contract's names", () => {
     await assert.rejects(guard.guardedCall({}, async () => ({ content: "{}" }), { schema, retry: "again" }), (error) => error.code === "invalid_argument");
   });
 });
+
+describe("guardedCall: the attempt's signal", () => {
+  test("without a caller's signal or deadline, each attempt still hands callModel one live signal of its own", async () => {
+    const seen = [];
+    const responses = [openaiChat('{"city":"Oslo","popul', { finishReason: "length" }), openaiChat(OSLO_TEXT)];
+    const result = await guard.guardedCall(chatRequest(), (request, context) => {
+      // Read twice: the same signal both times.
+      seen.push([context.signal, context.signal, context.attempt, Object.keys(context)]);
+      return responses[seen.length - 1];
+    }, { schema: CITY_SCHEMA });
+    assert.equal(result.attempts, 2);
+    assert.equal(seen.length, 2);
+    for (const [first, again, attempt, keys] of seen) {
+      assert.ok(first instanceof AbortSignal);
+      assert.equal(first, again);
+      assert.equal(first.aborted, false);
+      assert.deepEqual(keys, ["signal", "attempt"]);
+      assert.equal(typeof attempt, "number");
+    }
+    assert.notEqual(seen[0][0], seen[1][0], "each attempt has its own signal");
+    assert.deepEqual(seen.map((s) => s[2]), [1, 2]);
+  });
+
+  test("a signal read with a deadline set is aborted when the deadline passes", async () => {
+    let signal;
+    const error = await rejected(guard.guardedCall(chatRequest(), (request, context) => {
+      signal = context.signal;
+      return new Promise(() => {});
+    }, { schema: CITY_SCHEMA, deadlineMs: 20 }));
+    assert.equal(error.stoppedBy, "deadline");
+    assert.equal(signal.aborted, true);
+  });
+});
