@@ -23,8 +23,8 @@ use crate::schema::{CompiledSchema, Issue, SchemaError};
 use crate::stream::StreamCheck;
 use crate::usage::{merge_usage, normalize_usage, overlay_usage};
 use crate::verdict::{
-    check_content, check_output, resolve_schema, tool_calls_message, CheckOptions, OnInvalidSchema,
-    SchemaInput, Verdict,
+    check_content, check_output, push_json, resolve_schema, tool_calls_message, CheckOptions,
+    OnInvalidSchema, SchemaInput, Verdict,
 };
 
 /// The request shapes the built-in feedback appenders know.
@@ -212,6 +212,8 @@ pub struct Step {
 #[derive(Debug, Clone, PartialEq)]
 struct Entry {
     usage: Value,
+    /// `usage` as JSON text, written once: every step and summary gives it.
+    usage_json: String,
     /// `None` while the attempt has no verdict (its response could not be checked).
     checked: Option<Checked>,
     /// What a streamed attempt received, for the audit.
@@ -366,6 +368,11 @@ impl Session {
         self.feedback_shape
     }
 
+    /// The usage of the attempt recorded last as JSON text (`{}` before any).
+    pub fn last_usage_json(&self) -> &str {
+        self.ledger.last().map_or("{}", |entry| entry.usage_json.as_str())
+    }
+
     /// Attempts paid for so far.
     pub fn attempts(&self) -> usize {
         self.ledger.len()
@@ -375,8 +382,12 @@ impl Session {
     /// (a callback threw, or the response could not be read), so that the
     /// summary still counts it.
     pub fn record_unchecked(&mut self, usage: &Value) {
+        let usage = normalize_usage(usage);
+        let mut usage_json = String::new();
+        push_json(&mut usage_json, &usage);
         self.ledger.push(Entry {
-            usage: normalize_usage(usage),
+            usage,
+            usage_json,
             checked: None,
             stream: None,
         });
@@ -655,7 +666,7 @@ impl Session {
             attempts.push_str("{\"failure\":");
             push_json(&mut attempts, &failure);
             attempts.push_str(",\"usage\":");
-            push_json(&mut attempts, &entry.usage);
+            attempts.push_str(&entry.usage_json);
             attempts.push('}');
             let Some(c) = &entry.checked else { continue };
             if audited.len() > 1 {
@@ -753,12 +764,6 @@ fn found_object(verdict: &Verdict, content: Option<&str>) -> bool {
         _ => verdict.text.as_deref(),
     };
     verdict.span.is_some() && text.is_some_and(|t| t.starts_with('{'))
-}
-
-/// Appends `value` as JSON text.
-pub(crate) fn push_json<T: serde::Serialize + ?Sized>(out: &mut String, value: &T) {
-    // A string, a number, a map with string keys: nothing here fails to serialise.
-    out.push_str(&serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned()));
 }
 
 #[cfg(test)]

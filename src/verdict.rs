@@ -91,23 +91,42 @@ impl Verdict {
     /// is left out (re-serialising it would cost as much again): the caller
     /// adds the JSON text or its position, see `span` and `text`.
     pub fn to_json(&self) -> Value {
-        let mut out = serde_json::Map::new();
-        out.insert("ok".into(), Value::Bool(self.ok()));
+        let mut out = String::new();
+        self.write_json(&mut out, None);
+        serde_json::from_str(&out).unwrap_or_default()
+    }
+
+    /// [`Verdict::to_json`] written as JSON text onto `out`, with `text`
+    /// as a member when given: a guarded call's step writes it so, without
+    /// building it as a `Value` first.
+    pub fn write_json(&self, out: &mut String, text: Option<&str>) {
+        out.push_str("{\"ok\":");
+        out.push_str(if self.ok() { "true" } else { "false" });
         if let Some(failure) = self.failure {
-            out.insert("failure".into(), failure.as_str().into());
-            out.insert("message".into(), self.message.clone().into());
-            out.insert(
-                "errors".into(),
-                serde_json::to_value(&self.errors).unwrap_or_else(|_| Value::Array(Vec::new())),
-            );
-            out.insert("moreErrors".into(), Value::Bool(self.more_errors));
-            out.insert("errorHash".into(), self.error_hash().into());
+            out.push_str(",\"failure\":");
+            push_json(out, failure.as_str());
+            out.push_str(",\"message\":");
+            push_json(out, &self.message);
+            out.push_str(",\"errors\":");
+            push_json(out, &self.errors);
+            out.push_str(",\"moreErrors\":");
+            out.push_str(if self.more_errors { "true" } else { "false" });
+            out.push_str(",\"errorHash\":");
+            push_json(out, &self.error_hash());
         }
-        out.insert("rescue".into(), self.rescue.as_str().into());
-        out.insert("schemaHash".into(), self.schema_hash.clone().into());
-        out.insert("degraded".into(), Value::Bool(self.degraded));
-        out.insert("finishReason".into(), self.finish_reason.clone().into());
-        Value::Object(out)
+        out.push_str(",\"rescue\":");
+        push_json(out, self.rescue.as_str());
+        out.push_str(",\"schemaHash\":");
+        push_json(out, &self.schema_hash);
+        out.push_str(",\"degraded\":");
+        out.push_str(if self.degraded { "true" } else { "false" });
+        out.push_str(",\"finishReason\":");
+        push_json(out, &self.finish_reason);
+        if let Some(text) = text {
+            out.push_str(",\"text\":");
+            push_json(out, text);
+        }
+        out.push('}');
     }
 
     /// Equal for two verdicts with the same failure class and the same set of
@@ -117,6 +136,12 @@ impl Verdict {
     pub fn error_hash(&self) -> Option<String> {
         Some(error_hash(self.failure?, &self.errors))
     }
+}
+
+/// Appends `value` as JSON text.
+pub fn push_json<T: serde::Serialize + ?Sized>(out: &mut String, value: &T) {
+    // A string, a number, a map with string keys: nothing here fails to serialise.
+    out.push_str(&serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned()));
 }
 
 /// [`Verdict::error_hash`] of a failure class and its issues (a stream's

@@ -26,8 +26,7 @@ use crate::options::{
 };
 use crate::redact::redact_secrets;
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
-use crate::session::push_json;
-use crate::verdict::{check_content, check_output, CheckOptions, SchemaInput, Verdict};
+use crate::verdict::{check_content, check_output, push_json, CheckOptions, SchemaInput, Verdict};
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -896,13 +895,11 @@ fn step_json(session: &crate::session::Session, step: crate::session::Step, text
     // Written as it is built: a guarded call takes this once per attempt,
     // and building it as a `Value` first cost more than the check.
     let mut out = String::from("{\"verdict\":");
-    let mut verdict = step.verdict.to_json();
-    if offsets.is_none() {
-        if let (Value::Object(map), Some(text)) = (&mut verdict, &step.verdict.text) {
-            map.insert("text".into(), text.clone().into());
-        }
-    }
-    push_json(&mut out, &verdict);
+    let text = match offsets {
+        None => step.verdict.text.as_deref(),
+        Some(_) => None,
+    };
+    step.verdict.write_json(&mut out, text);
     if let Some((index, (start, end))) = offsets {
         out.push_str(&format!(",\"at\":{index},\"textStart\":{start}"));
         if let Some(end) = end {
@@ -913,8 +910,9 @@ fn step_json(session: &crate::session::Session, step: crate::session::Step, text
     push_json(&mut out, step.decision.action.as_str());
     out.push_str(",\"stoppedBy\":");
     push_json(&mut out, &step.decision.stopped_by.map(|r| r.as_str()));
+    // The step's usage is the ledger's last, written when it was recorded.
     out.push_str(",\"usage\":");
-    push_json(&mut out, &step.usage);
+    out.push_str(session.last_usage_json());
     // With feedback, the built-in appender's name, when the caller gave none.
     let appender = step
         .feedback
