@@ -17,6 +17,22 @@ export interface Issue {
   message: string;
   /** For code "rule": the broken rule's name (and `message` is the rule's). */
   rule?: string;
+  /**
+   * The keyword's parameters, taken from the schema: `missingProperty`
+   * (required), `limit` (length, count and bound keywords), `multipleOf`,
+   * `format`, `pattern`, `type`. Absent for other keywords.
+   */
+  params?: IssueParams;
+}
+
+/** An issue's parameters (see {@link Issue.params}); one member per issue. */
+export interface IssueParams {
+  missingProperty?: string;
+  limit?: number;
+  multipleOf?: number;
+  format?: string;
+  pattern?: string;
+  type?: string | string[];
 }
 
 /**

@@ -189,8 +189,9 @@ fn line(issue: &Map<String, Value>, schema: Option<&Value>) -> String {
         return format!("{place} (rule \"{}\"): {}", shorten(name), shorten(message));
     }
     let keyword = schema.and_then(|s| resolve(s, str_member(issue, "schemaPath")));
+    let params = issue.get("params");
     let constraint = keyword
-        .and_then(|(value, parent)| constraint(code, value, parent, message))
+        .and_then(|(value, parent)| constraint(code, value, parent, params))
         .unwrap_or_else(|| predicate(message));
     format!("{place} ({}): {constraint}", shorten(code))
 }
@@ -235,7 +236,7 @@ fn constraint(
     code: &str,
     value: &Value,
     parent: &Map<String, Value>,
-    message: &str,
+    params: Option<&Value>,
 ) -> Option<String> {
     let number = || value.as_number().map(ToString::to_string);
     let count = || value.as_u64();
@@ -266,16 +267,10 @@ fn constraint(
         "format" => format!("must be {}", format_phrase(value.as_str()?)),
         "required" => {
             let names = value.as_array()?;
-            let missing: Vec<&Value> = names
-                .iter()
-                .filter(|n| {
-                    n.as_str()
-                        .is_some_and(|n| message.contains(&format!("\"{n}\"")))
-                })
-                .collect();
-            match missing.as_slice() {
-                [one] => format!("must have the property {}", quote(one)),
-                _ => format!("must have all of the properties: {}", list(names)),
+            // The issue names the property it misses; one the schema lists.
+            match params.and_then(|p| p.get("missingProperty")).filter(|n| names.contains(n)) {
+                Some(one) => format!("must have the property {}", quote(one)),
+                None => format!("must have all of the properties: {}", list(names)),
             }
         }
         "additionalProperties" | "unevaluatedProperties" if value == &Value::Bool(false) => {

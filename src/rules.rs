@@ -196,6 +196,7 @@ pub fn check_rules(rules: &[Rule], instance: &Tape<'_>, max_errors: usize) -> (V
             code: crate::error::RULE_ISSUE_CODE.to_owned(),
             message: redact_secrets(&rule.message).into_owned(),
             rule: Some(rule.name.clone()),
+            params: None,
         });
     }
     (issues, more)

@@ -442,6 +442,7 @@ impl Session {
                 code: field("code").ok_or_else(bad)?,
                 message: field("message").unwrap_or_default(),
                 rule: field("rule"),
+                params: issue.get("params").filter(|params| params.is_object()).cloned(),
             });
         }
         let (rescue, schema_hash, degraded, finish_reason) = if rejected {

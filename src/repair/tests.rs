@@ -296,3 +296,21 @@ fn tool_call_feedback_names_tool_path_code_and_constraint_never_values() {
     assert!(feedback[2].1.contains("cut off"));
     assert!(tool_calls_feedback(&json!({ "ok": false }), &schemas).is_err());
 }
+
+#[test]
+fn the_missing_property_is_read_from_the_issue_not_its_message() {
+    // A name longer than an issue message quotes: the message shortens it,
+    // the issue's parameters keep it whole.
+    let long = "a_property_name_that_runs_on_past_what_an_issue_message_quotes_of_it_in_full_x";
+    let long = format!("{long}{long}");
+    let schema = json!({ "type": "object", "required": ["short", long] });
+    let verdict = check_content(r#"{"short":1}"#, None, SchemaInput::Json(&schema), &CheckOptions::default())
+        .unwrap()
+        .to_json();
+    let issue = &verdict["errors"][0];
+    assert_eq!(issue["params"], json!({ "missingProperty": long }));
+    assert!(!issue["message"].as_str().unwrap().contains(&long), "the message shortens the name");
+    let text = repair_feedback(&verdict, Some(&schema)).unwrap();
+    assert!(text.contains("(required): must have the property \""), "{text}");
+    assert!(!text.contains("all of the properties"), "{text}");
+}

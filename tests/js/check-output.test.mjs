@@ -2,6 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
+import * as internals from "../../pkg/testing.mjs";
 import {
   CITY_SCHEMA,
   GOOD_OBSERVATIONS,
@@ -658,5 +659,50 @@ describe("checkOutput: the providers' response-format request members", () => {
     assert.equal(lenient.attempts, 1);
     assert.ok(lenient.warning);
     await assert.rejects(guard.guardedCall({}, async () => ({ content: '{"a":5}' }), { schema: responses }), guard.StructuredOutputError);
+  });
+});
+
+describe("issue parameters", () => {
+  const schema = {
+    type: "object",
+    required: ["id"],
+    properties: { name: { type: "string", maxLength: 3 }, age: { minimum: 18 }, kind: { enum: ["a", "b"] } },
+  };
+  const text = '{"name":"ABCDE","age":17,"kind":"c"}';
+
+  test("each issue carries its keyword's parameters from the schema", () => {
+    const verdict = guard.checkOutput(text, schema, { maxErrors: 10 });
+    assert.equal(verdict.ok, false);
+    const byCode = Object.fromEntries(verdict.errors.map((issue) => [issue.code, issue.params]));
+    assert.deepEqual(byCode, {
+      required: { missingProperty: "id" },
+      maxLength: { limit: 3 },
+      minimum: { limit: 18 },
+      enum: undefined,
+    });
+    assert.ok(!("params" in verdict.errors.find((issue) => issue.code === "enum")), "no member at all where there are none");
+  });
+
+  test("a stream's early rejection and a guarded stream's errors carry the same parameters", async () => {
+    // Every push checked at once, not gathered into larger batches first.
+    const batch = internals.setStreamBatch(0);
+    const stream = guard.createStreamCheck(schema, { maxErrors: 10 });
+    let state;
+    try {
+      for (const chunk of ['{"name":"ABC', 'DE"', ',"age":17}']) state = stream.push(chunk);
+    } finally {
+      internals.setStreamBatch(batch);
+    }
+    assert.equal(state.status, "rejected");
+    assert.deepEqual(state.errors[0].params, { limit: 3 });
+    const verdict = stream.end("stop");
+    assert.deepEqual(verdict.errors, guard.checkOutput({ content: '{"name":"ABCDE","age":17}', finishReason: "stop" }, schema, { maxErrors: 10 }).errors);
+    const error = await guard
+      .guardedStream({}, async function* () {
+        yield '{"name":"ABCDEF"}';
+      }, { schema, budgets: { total: 0 } })
+      .catch((e) => e);
+    assert.ok(error instanceof guard.StructuredOutputError, String(error));
+    assert.deepEqual(error.verdicts.at(-1).errors.map((issue) => issue.params), [{ missingProperty: "id" }, { limit: 3 }]);
   });
 });

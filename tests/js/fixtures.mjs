@@ -219,13 +219,43 @@ export function assertArgumentError(error, message) {
  * checked to be one sentence naming the path (and to match `message`, a
  * RegExp, when given), not compared verbatim.
  */
+/** The parameter each keyword's issue carries (README, "Issue codes"); the others carry none. */
+const PARAM_OF = {
+  required: "missingProperty",
+  minLength: "limit",
+  maxLength: "limit",
+  minItems: "limit",
+  maxItems: "limit",
+  minProperties: "limit",
+  maxProperties: "limit",
+  minimum: "limit",
+  maximum: "limit",
+  exclusiveMinimum: "limit",
+  exclusiveMaximum: "limit",
+  multipleOf: "multipleOf",
+  format: "format",
+  pattern: "pattern",
+  type: "type",
+};
+
+/** An issue's `params`: exactly its keyword's one parameter, or none. */
+export function assertParams(issue) {
+  const name = PARAM_OF[issue.code];
+  if (name === undefined) {
+    assert.equal("params" in issue, false, `${issue.code} carries no params`);
+    return;
+  }
+  assert.deepEqual(Object.keys(issue.params), [name], `${issue.code}'s params`);
+}
+
 export function assertIssues(errors, expected) {
   assert.deepEqual(
     errors.map((issue) => [issue.path, issue.schemaPath, issue.code]),
     expected.map(([path, schemaPath, code]) => [path, schemaPath, code]),
   );
   errors.forEach((issue, i) => {
-    assert.deepEqual(Object.keys(issue).sort(), ["code", "message", "path", "schemaPath"]);
+    assert.deepEqual(Object.keys(issue).filter((key) => key !== "params").sort(), ["code", "message", "path", "schemaPath"]);
+    assertParams(issue);
     assert.equal(typeof issue.message, "string");
     assert.match(issue.message, /^\S.*\.$/s, "one sentence");
     if (issue.path !== "") assert.ok(issue.message.includes(issue.path), `message names ${issue.path}: ${issue.message}`);

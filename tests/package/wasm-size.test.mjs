@@ -13,13 +13,15 @@
 // the guard session's results written as text add about 1,800 B gzip; they
 // take a response object's check from about 4.4x to 1.6x of a string's, and
 // a guarded call's attempt from about 126 µs to 77 µs (small response).
+// Raised by 1,000 B more: issues carry their keyword's parameters (about
+// 750 B gzip), so repair feedback no longer reads them out of messages.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 export const WASM_GZIP_TARGET = 600_000;
-export const WASM_GZIP_BUDGET = 960_000;
+export const WASM_GZIP_BUDGET = 961_000;
 
 const wasmFile = new URL("../../pkg/wasm/guard_bg.wasm", import.meta.url);
 

@@ -34,6 +34,10 @@ async function main(): Promise<void> {
     void kind;
   } else {
     const issues: Issue[] = verdict.errors;
+    const missing: string | undefined = issues[0]?.params?.missingProperty;
+    const limit: number | undefined = issues[0]?.params?.limit;
+    void missing;
+    void limit;
     const failure: "truncated" | "empty" | "unparseable" | "not_object" | "schema" | "rule" = verdict.failure;
     void issues;
     void failure;

@@ -31,6 +31,11 @@ pub struct Issue {
     /// The rule's name, for a broken business rule (code `rule`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// The keyword's parameters, for a program to read instead of the
+    /// message (see [`params`]); all taken from the schema, never from the
+    /// response.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub params: Option<Value>,
 }
 
 /// At most `max_errors` issues of an instance already known to be invalid,
@@ -269,7 +274,47 @@ fn to_issue(error: &ValidationError<'_>) -> Issue {
         message: shorten(&message, MAX_MESSAGE_CHARS),
         path,
         rule: None,
+        params: params(error.kind()),
     }
+}
+
+/// An issue's parameters, named as ajv names them: `missingProperty` for
+/// `required`; `limit` for the length, count and bound keywords;
+/// `multipleOf`; `format`; `pattern`; `type` (a name, or a list of names
+/// in a fixed order: null, boolean, integer, number, string, array, object).
+/// Other keywords have none: their schema value can be large (`enum`,
+/// `const`), or what they would name was written by the model
+/// (`additionalProperties`).
+#[must_use]
+pub fn params(kind: &ValidationErrorKind) -> Option<Value> {
+    use ValidationErrorKind as K;
+    let (name, value) = match kind {
+        K::Required { property } => ("missingProperty", property.clone()),
+        K::MinLength { limit }
+        | K::MaxLength { limit }
+        | K::MinItems { limit }
+        | K::MaxItems { limit }
+        | K::MinProperties { limit }
+        | K::MaxProperties { limit } => ("limit", Value::from(*limit)),
+        K::Minimum { limit }
+        | K::Maximum { limit }
+        | K::ExclusiveMinimum { limit }
+        | K::ExclusiveMaximum { limit } => ("limit", limit.clone()),
+        K::MultipleOf { multiple_of } => ("multipleOf", serde_json::to_value(multiple_of).ok()?),
+        K::Format { format } => ("format", Value::from(format.as_str())),
+        K::Pattern { pattern } => ("pattern", Value::from(pattern.as_str())),
+        K::Type { kind } => (
+            "type",
+            match kind {
+                TypeKind::Single(t) => Value::from(t.to_string()),
+                TypeKind::Multiple(set) => set.iter().map(|t| Value::from(t.to_string())).collect(),
+            },
+        ),
+        _ => return None,
+    };
+    let mut params = serde_json::Map::new();
+    params.insert(name.to_owned(), value);
+    Some(Value::Object(params))
 }
 
 /// `text` cut to at most `max_chars` characters, the last of them "…".
@@ -460,6 +505,7 @@ fn short_json(value: &Value) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -476,6 +522,48 @@ mod tests {
         let long = Value::String("x".repeat(500));
         assert!(short_json(&long).chars().count() <= 81);
         assert!(short_json(&long).ends_with('…'));
+    }
+
+    #[test]
+    fn issues_carry_their_keywords_parameters() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "required": ["id"],
+            "properties": {
+                "name": { "type": "string", "maxLength": 3, "pattern": "^[a-z]+$" },
+                "age": { "type": ["integer", "null"], "minimum": 18, "multipleOf": 2 },
+                "tags": { "type": "array", "minItems": 2 },
+                "email": { "format": "email" },
+                "kind": { "enum": ["a", "b"] }
+            },
+            "additionalProperties": false
+        });
+        let validator = jsonschema::options().should_validate_formats(true).build(&schema).unwrap();
+        let instance = serde_json::json!({
+            "name": "ABCDE", "age": 17, "tags": [], "email": "nope", "kind": "c", "extra": 1, "size": "x"
+        });
+        let mut params = std::collections::BTreeMap::new();
+        for error in validator.iter_errors(&instance) {
+            let issue = to_issue(&error);
+            params.insert(format!("{} {}", issue.path, issue.code), issue.params);
+        }
+        let expect = |key: &str, value: Option<Value>| {
+            assert_eq!(params.get(key), Some(&value), "{key} in {params:?}");
+        };
+        use serde_json::json;
+        expect(" required", Some(json!({ "missingProperty": "id" })));
+        expect("/name maxLength", Some(json!({ "limit": 3 })));
+        expect("/name pattern", Some(json!({ "pattern": "^[a-z]+$" })));
+        expect("/age minimum", Some(json!({ "limit": 18 })));
+        expect("/age multipleOf", Some(json!({ "multipleOf": 2.0 })));
+        expect("/tags minItems", Some(json!({ "limit": 2 })));
+        expect("/email format", Some(json!({ "format": "email" })));
+        // Large schema values, and names the model wrote, are not parameters.
+        expect("/kind enum", None);
+        expect(" additionalProperties", None);
+        let typed = validator.iter_errors(&json!({ "id": 1, "age": "x" })).map(|e| to_issue(&e)).find(|i| i.code == "type");
+        // A list of types comes in the validator's fixed order, not the schema's.
+        assert_eq!(typed.unwrap().params, Some(json!({ "type": ["null", "integer"] })));
     }
 
     #[test]

@@ -222,6 +222,7 @@ fn references_ran_out() -> Report {
                 jsonschema::REFERENCES_PER_BUDGET
             ),
             rule: None,
+            params: None,
         }],
         more_errors: false,
     }
@@ -238,6 +239,7 @@ fn unreadable(problem: &ParseError) -> Report {
             code: "parse".to_owned(),
             message: format!("The response could not be read: {problem}."),
             rule: None,
+            params: None,
         }],
         more_errors: false,
     }

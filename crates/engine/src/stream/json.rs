@@ -275,6 +275,7 @@ fn placed(issue: Issue, base: &str) -> Issue {
         path,
         code: issue.code,
         rule: issue.rule,
+        params: issue.params,
     }
 }
 
