@@ -199,3 +199,16 @@ test("the read lane remembers the copies it read, and each reads as the general 
   }
   assert.equal(checked, 3 * shapes.length * reasons.length);
 });
+
+test("a run of distinct response copies only displaces remembered reads: memory stays flat", () => {
+  const validator = guard.compileSchema(schema);
+  const check = (i) => guard.checkOutput({ content: outputs[0], finishReason: `${"r".repeat(900)}${i}` }, validator);
+  for (let i = 0; i < 200; i++) check(i);
+  const before = guard.wasmMemoryBytes();
+  for (let i = 200; i < 5200; i++) {
+    const verdict = check(i);
+    assert.equal(verdict.finishReason, `${"r".repeat(900)}${i}`);
+  }
+  // 5,000 copies of about 1 KiB each would be about 5 MB if all were kept.
+  assert.ok(guard.wasmMemoryBytes() - before < 1 << 20, `grew by ${guard.wasmMemoryBytes() - before} bytes`);
+});
