@@ -48,6 +48,22 @@ impl<T: Clone> Recent<T> {
     }
 }
 
+/// The reading of `text` that `memo` keeps and that `fits`, or else what
+/// `read` gives, kept for next time when it succeeds.
+pub fn remembered<T: Clone, E>(
+    memo: &'static std::thread::LocalKey<std::cell::RefCell<Recent<T>>>,
+    text: &str,
+    fits: impl Fn(&T) -> bool,
+    read: impl FnOnce() -> Result<T, E>,
+) -> Result<T, E> {
+    if let Some(known) = memo.with(|recent| recent.borrow().get(text, fits)) {
+        return Ok(known);
+    }
+    let value = read()?;
+    memo.with(|recent| recent.borrow_mut().put(text, value.clone()));
+    Ok(value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::Recent;

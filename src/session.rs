@@ -4,7 +4,7 @@
 //! verdict and usage). The JavaScript wrapper awaits the model, runs the
 //! timers and the caller's callbacks, and hands each response to
 //! [`Session::step`], which checks it, records it and decides what happens
-//! next, with the words the caller will read. [`Session::summary`] is the
+//! next, with the words the caller will read. [`Session::summary_json`] is the
 //! usage of every paid attempt, merged, and the audit record.
 
 use std::sync::Arc;
@@ -640,16 +640,17 @@ impl Session {
         format!("No accepted output within the deadline of {deadline_ms} ms (attempt {running} was still running){failed}.")
     }
 
-    /// The usage of every attempt, merged; each attempt's failure and usage
-    /// (`"unreadable"` for one that has no verdict, `null` when accepted);
-    /// and the audit record, with `stopped_by`.
+    /// [`Session::summary_json`] read back, for the tests to look into.
+    #[cfg(test)]
     pub fn summary(&self, stopped_by: Option<StopReason>) -> Value {
         serde_json::from_str(&self.summary_json(stopped_by)).unwrap_or_default()
     }
 
-    /// [`Session::summary`] as JSON text, written as it is built: a guarded
-    /// call ends with it, and building it as a `Value` first cost more than
-    /// the check.
+    /// The usage of every attempt, merged; each attempt's failure and usage
+    /// (`"unreadable"` for one that has no verdict, `null` when accepted);
+    /// and the audit record, with `stopped_by`. As JSON text, written as it
+    /// is built: a guarded call ends with it, and building it as a `Value`
+    /// first cost more than the check.
     pub fn summary_json(&self, stopped_by: Option<StopReason>) -> String {
         let mut usages = Vec::with_capacity(self.ledger.len());
         let mut attempts = String::from("[");
@@ -722,12 +723,15 @@ impl Session {
             None => crate::providers::read::answer_of(copy_text, texts.len()),
             Some(_) => None,
         };
-        // The reader writes the copy; one that does not parse reads as nothing.
-        let copy = || serde_json::from_str::<Value>(copy_text).unwrap_or_default();
+        // Parsed at most once, and only when the answer is not one of the
+        // texts or the check needs the rest of the response. The reader
+        // writes the copy; one that does not parse reads as nothing.
+        let parsed = std::cell::OnceCell::new();
+        let copy = || parsed.get_or_init(|| serde_json::from_str::<Value>(copy_text).unwrap_or_default());
         let answer = answer.or_else(|| {
             // A content string is checked as content, as checkOutput checks
             // a string, `toolName` or not.
-            let stand_ins = crate::providers::read::with_stand_ins(&copy(), texts.len())?;
+            let stand_ins = crate::providers::read::with_stand_ins(copy(), texts.len())?;
             let index = match stand_ins {
                 Value::String(ref text) => text_index(text)?,
                 _ => return None,
@@ -739,7 +743,7 @@ impl Session {
                 let mut verdict = check_content(text, finish_reason.as_deref(), schema, &self.check)?;
                 if verdict.failure == Some(Failure::Empty) {
                     // As `check_output` words it: the response may carry tool calls instead.
-                    let filled = crate::providers::read::with_texts(&copy(), &texts);
+                    let filled = crate::providers::read::with_texts(copy(), &texts);
                     let calls = filled.as_ref().map(read_tool_calls).unwrap_or_default();
                     if !calls.is_empty() {
                         verdict.message = tool_calls_message(&calls, None);
@@ -749,7 +753,7 @@ impl Session {
                 return Ok((verdict, Some(index), object));
             }
         }
-        let filled = crate::providers::read::with_texts(&copy(), &texts).unwrap_or_default();
+        let filled = crate::providers::read::with_texts(copy(), &texts).unwrap_or_default();
         let verdict = check_output(&filled, schema, &self.check)?;
         let object = found_object(&verdict, None);
         Ok((verdict, None, object))

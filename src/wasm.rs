@@ -171,25 +171,27 @@ fn run_check(
             None,
         )
     };
-    to_js(&shaped_with_text(&verdict, offsets))
+    Ok(JsValue::from_str(&shaped_with_text(&verdict, offsets)))
 }
 
-/// The verdict as JSON plus where its JSON text is: UTF-16 offsets into the
-/// caller's string when there are any, else the text itself when it was
-/// read out of a response object here.
-fn shaped_with_text(verdict: &Verdict, offsets: Option<(usize, Option<usize>)>) -> Value {
-    let mut shaped = verdict.to_json();
-    if let Value::Object(map) = &mut shaped {
-        if let Some((start, end)) = offsets {
-            map.insert("textStart".into(), start.into());
-            if let Some(end) = end {
-                map.insert("textEnd".into(), end.into());
-            }
-        } else if let Some(text) = &verdict.text {
-            map.insert("text".into(), text.clone().into());
-        }
+/// The verdict as JSON text plus where its JSON text is: UTF-16 offsets
+/// into the caller's string when there are any, else the text itself when
+/// it was read out of a response object here.
+fn shaped_with_text(verdict: &Verdict, offsets: Option<(usize, Option<usize>)>) -> String {
+    let mut out = String::new();
+    let Some((start, end)) = offsets else {
+        verdict.write_json(&mut out, verdict.text.as_deref());
+        return out;
+    };
+    verdict.write_json(&mut out, None);
+    // The verdict is an object: its closing brace makes way for the offsets.
+    out.pop();
+    out.push_str(&format!(",\"textStart\":{start}"));
+    if let Some(end) = end {
+        out.push_str(&format!(",\"textEnd\":{end}"));
     }
-    shaped
+    out.push('}');
+    out
 }
 
 /// The length of `text` in UTF-16 code units, which is how JavaScript
@@ -414,12 +416,7 @@ fn lane_options(max_errors: u32, options_json: Option<&str>) -> Option<CheckOpti
             ..Default::default()
         });
     };
-    if let Some(options) = LANE_OPTIONS.with(|recent| recent.borrow().get(json, |_| true)) {
-        return Some(options);
-    }
-    let options = read_check_options(json, "checkOutput").ok()?;
-    LANE_OPTIONS.with(|recent| recent.borrow_mut().put(json, options.clone()));
-    Some(options)
+    crate::recent::remembered(&LANE_OPTIONS, json, |_| true, || read_check_options(json, "checkOutput")).ok()
 }
 
 /// The lane over the response text.
@@ -456,7 +453,7 @@ fn check_text_lane(
         };
     }
     let offsets = verdict.span.clone().map(|span| utf16_offsets(text, span));
-    let shaped = shaped_with_text(&verdict, offsets).to_string();
+    let shaped = shaped_with_text(&verdict, offsets);
     LANE.with(|lane| lane.borrow_mut().2 = Some(shaped));
     LANE_FAILED
 }
@@ -563,7 +560,9 @@ impl RawStream {
     pub fn end(&mut self, finish_reason: Option<String>) -> Result<JsValue, JsValue> {
         let verdict = self.check.end(finish_reason.as_deref());
         self.accepted = verdict.span.clone().filter(|_| verdict.ok());
-        to_js(&verdict.to_json())
+        let mut out = String::new();
+        verdict.write_json(&mut out, None);
+        Ok(JsValue::from_str(&out))
     }
 
     /// The accepted JSON text, for the facade to `JSON.parse` once.
@@ -819,12 +818,7 @@ fn setup_error(e: crate::session::SetupError) -> JsValue {
 /// `appendFeedback`; and `feedbackSchema`, the schema's source when the
 /// call repairs.
 fn read_setup(setup_json: &str) -> Result<crate::session::Setup, JsValue> {
-    if let Some(setup) = SETUPS.with(|recent| recent.borrow().get(setup_json, |_| true)) {
-        return Ok(setup);
-    }
-    let setup = parse_setup(setup_json)?;
-    SETUPS.with(|recent| recent.borrow_mut().put(setup_json, setup.clone()));
-    Ok(setup)
+    crate::recent::remembered(&SETUPS, setup_json, |_| true, || parse_setup(setup_json))
 }
 
 thread_local! {
@@ -886,7 +880,7 @@ fn parse_setup(setup_json: &str) -> Result<crate::session::Setup, JsValue> {
 /// text the verdict's JSON lies in (at `textStart`..`textEnd`, UTF-16
 /// offsets, no end meaning the end) and `summary` comes with a final
 /// decision.
-fn step_json(session: &crate::session::Session, step: crate::session::Step, texts: &[&str]) -> Result<String, JsValue> {
+fn step_json(session: &crate::session::Session, step: crate::session::Step, texts: &[&str]) -> String {
     use crate::error::Action;
     let offsets = match (step.text, step.verdict.span.clone()) {
         (Some(index), Some(span)) => texts.get(index).map(|text| (index, utf16_offsets(text, span))),
@@ -938,7 +932,7 @@ fn step_json(session: &crate::session::Session, step: crate::session::Step, text
         out.push_str(&session.summary_json(step.decision.stopped_by));
     }
     out.push('}');
-    Ok(out)
+    out
 }
 
 #[wasm_bindgen(js_class = RawSession)]
@@ -1003,7 +997,7 @@ impl RawSession {
                 .session
                 .step(output, &usage, aborted, deadline_passed)
                 .map_err(schema_error)?;
-            step_json(&self.session, step, &texts)
+            Ok(step_json(&self.session, step, &texts))
         })
     }
 
@@ -1061,7 +1055,7 @@ impl RawSession {
             .session
             .step_stream(verdict, &reports, facts, aborted, deadline_passed)
             .map_err(schema_error)?;
-        step_json(&self.session, step, &[])
+        Ok(step_json(&self.session, step, &[]))
     }
 
     /// Steps the session with a streamed attempt's whole text, written into
@@ -1106,11 +1100,11 @@ impl RawSession {
                 .session
                 .step_stream_text(output, &reports, facts, aborted, deadline_passed)
                 .map_err(schema_error)?;
-            step_json(&self.session, step, &texts)
+            Ok(step_json(&self.session, step, &texts))
         })
     }
 
-    /// `crate::session::Session::summary`, as JSON text. With `deadline_ms`
+    /// `crate::session::Session::summary_json`. With `deadline_ms`
     /// (the option as JavaScript writes it) and `running` (the attempt
     /// still waiting), the summary of a call whose deadline passed: stopped
     /// by the deadline, with the rejection's `message`.

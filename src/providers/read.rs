@@ -403,21 +403,11 @@ const TEXT_REFERENCE: &str = "\u{0}";
 
 /// Reads what the facade's reader put in the input buffer (`whole`): text
 /// strings from the start, and at `copy_start` the JSON text
-/// `[[byte length of each string], copy]`. Gives the strings and the copy
-/// with each reference `{"\u0000": i}` replaced by the string
-/// `"\u0000" + i`, a stand-in that only [`text_index`] reads: the readers
-/// never look inside the answer text, so it stays where it is, uncopied.
-#[must_use]
-pub fn read_copy(whole: &str, copy_start: usize) -> Option<(Vec<&str>, serde_json::Value)> {
-    let (texts, copy_text) = split_texts(whole, copy_start)?;
-    let mut copy = serde_json::from_str(copy_text).ok()?;
-    stand_in(&mut copy, texts.len())?;
-    Some((texts, copy))
-}
-
-/// What [`read_copy`] reads, before the copy is parsed: the strings, and
-/// the copy's JSON text. The lengths are digits and commas, as the reader
-/// writes them; any other form is `None`.
+/// `[[byte length of each string], copy]`. Gives the strings and the copy's
+/// JSON text, in which each reference `{"\u0000": i}` stands for string `i`:
+/// the readers never look inside the answer text, so it stays where it is,
+/// uncopied (see [`stand_in`]). The lengths are digits and commas, as the
+/// reader writes them; any other form is `None`.
 #[must_use]
 pub fn split_texts(whole: &str, copy_start: usize) -> Option<(Vec<&str>, &str)> {
     let rest = whole.get(copy_start..)?.strip_prefix("[[")?;
@@ -457,24 +447,19 @@ thread_local! {
 /// `None` when the answer is not one of the texts, or the copy cannot be
 /// read. The lane and a guarded call's step read responses through it.
 pub fn answer_of(copy_text: &str, texts: usize) -> Option<(usize, Option<std::rc::Rc<str>>)> {
-    let known = ANSWERS.with(|recent| recent.borrow().get(copy_text, |answer| answer.0 == texts));
-    if let Some((_, index, reason)) = known {
-        return Some((index, reason));
-    }
-    let mut copy = serde_json::from_str(copy_text).ok()?;
-    stand_in(&mut copy, texts)?;
-    let read = crate::response::read_output(&copy);
-    let index = read.content.as_deref().and_then(text_index)?;
-    if index >= texts {
-        return None;
-    }
-    let reason: Option<std::rc::Rc<str>> = read.finish_reason.map(Into::into);
-    ANSWERS.with(|recent| recent.borrow_mut().put(copy_text, (texts, index, reason.clone())));
-    Some((index, reason))
+    let read = || {
+        let mut copy = serde_json::from_str(copy_text).ok()?;
+        stand_in(&mut copy, texts)?;
+        let read = crate::response::read_output(&copy);
+        let index = read.content.as_deref().and_then(text_index)?;
+        (index < texts).then(|| (texts, index, read.finish_reason.map(Into::into)))
+    };
+    let answer = crate::recent::remembered(&ANSWERS, copy_text, |answer| answer.0 == texts, || read().ok_or(()));
+    answer.ok().map(|(_, index, reason)| (index, reason))
 }
 
 /// What a guarded call's step finds in the input buffer: the strings, as
-/// for [`read_copy`], the last of them the usage's JSON text, and at
+/// for [`split_texts`], the last of them the usage's JSON text, and at
 /// `copy_start` the JSON text `[[byte length of each string], copy]`.
 /// Gives the strings (the usage's left out), the copy's JSON text with its
 /// references as they are (see [`answer_of`], [`with_stand_ins`] and
@@ -486,8 +471,8 @@ pub fn read_step(whole: &str, copy_start: usize) -> Option<(Vec<&str>, &str, ser
     Some((texts, copy, usage))
 }
 
-/// The copy with each reference `{"\u0000": i}` replaced by its stand-in,
-/// as [`read_copy`] gives it; `None` for a reference to none of `count`
+/// The copy with each reference `{"\u0000": i}` replaced by its stand-in
+/// (see [`stand_in`]); `None` for a reference to none of `count`
 /// strings, or a copy deeper than any plan.
 #[must_use]
 pub fn with_stand_ins(copy: &serde_json::Value, count: usize) -> Option<serde_json::Value> {
@@ -506,8 +491,9 @@ pub fn with_texts(copy: &serde_json::Value, texts: &[&str]) -> Option<serde_json
     Some(copy)
 }
 
-/// Replaces each text reference with its stand-in; `None` for a reference
-/// to no string, or a copy deeper than any plan.
+/// Replaces each text reference `{"\u0000": i}` with its stand-in, the
+/// string `"\u0000" + i`, which only [`text_index`] reads; `None` for a
+/// reference to no string, or a copy deeper than any plan.
 pub fn stand_in(value: &mut serde_json::Value, count: usize) -> Option<()> {
     replace_references(value, count, None, 0)
 }

@@ -336,11 +336,16 @@ fn the_copy_refers_to_texts_in_the_buffer() {
     let texts = "{\"a\":1}é";
     let copy = r#"[[7,2],{"choices":[{"message":{"content":{"\u0000":0}},"finish_reason":"stop"}],"text":{"\u0000":1}}]"#;
     let whole = format!("{texts}{copy}");
-    let (found, value) = read_copy(&whole, texts.len()).unwrap();
+    let (found, copy_text) = split_texts(&whole, texts.len()).unwrap();
     assert_eq!(found, vec!["{\"a\":1}", "é"]);
-    let read = read_output(&value);
-    assert_eq!(read.content.as_deref().and_then(text_index), Some(0));
-    assert_eq!(read.finish_reason.as_deref(), Some("stop"));
+    let (index, reason) = answer_of(copy_text, found.len()).unwrap();
+    assert_eq!(index, 0);
+    assert_eq!(reason.as_deref(), Some("stop"));
+    // Read again, from what was kept: the same.
+    let (again, reason) = answer_of(copy_text, found.len()).unwrap();
+    assert_eq!((again, reason.as_deref()), (0, Some("stop")));
+    // The same copy with fewer texts than it refers to has no answer.
+    assert_eq!(answer_of(copy_text, 1), None);
 }
 
 #[test]
@@ -348,20 +353,19 @@ fn joined_parts_are_not_one_text() {
     let texts = "{\"a\":1}";
     let copy = r#"[[4,3],{"content":[{"type":"text","text":{"\u0000":0}},{"type":"text","text":{"\u0000":1}}]}]"#;
     let whole = format!("{texts}{copy}");
-    let (found, value) = read_copy(&whole, texts.len()).unwrap();
+    let (found, copy_text) = split_texts(&whole, texts.len()).unwrap();
     assert_eq!(found, vec!["{\"a\"", ":1}"]);
-    assert_eq!(
-        read_output(&value).content.as_deref().and_then(text_index),
-        None
-    );
+    assert_eq!(answer_of(copy_text, found.len()), None);
 }
 
 #[test]
 fn a_bad_copy_is_refused() {
     // A length past the copy, a reference to no string, a copy that is not JSON.
-    assert!(read_copy(r#"ab[[3],{"text":{"\u0000":0}}]"#, 2).is_none());
-    assert!(read_copy(r#"ab[[2],{"text":{"\u0000":1}}]"#, 2).is_none());
-    assert!(read_copy(r#"ab[[2],{"text""#, 2).is_none());
+    assert!(split_texts(r#"ab[[3],{"text":{"\u0000":0}}]"#, 2).is_none());
+    let (found, copy_text) = split_texts(r#"ab[[2],{"content":{"\u0000":1}}]"#, 2).unwrap();
+    assert_eq!(answer_of(copy_text, found.len()), None);
+    assert!(split_texts(r#"ab[[2],{"text""#, 2).is_none());
+    assert!(split_texts(r#"ab[[2x],{}]"#, 2).is_none());
     assert_eq!(text_index("\u{0}"), None);
     assert_eq!(text_index("\u{0}1x"), None);
     assert_eq!(text_index("1"), None);
