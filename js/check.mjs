@@ -5,7 +5,7 @@
 import { jsonText, optionsText, readCopy, readText, wellFormed } from "./arguments.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";
-import { callRaw, callRawJson, decoder, encodeInput, encodeTexts, inputOf, raw } from "./instance.mjs";
+import { callRaw, callRawJson, decoder, encodeCopy, encodeInput, inputOf, raw } from "./instance.mjs";
 import { COMPILE_KEYS, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, knownSchema, rawOf, readableSchemaText, recordOf, touch } from "./schemas.mjs";
 
 export function detectTruncation(source) {
@@ -205,8 +205,11 @@ function laneResult(code, text, schemaHash, finishReason) {
  */
 function readLane(output, handle, maxErrors, optionsJson, schemaHash) {
   const texts = [];
-  const copy = readCopy("the output", output, "output", texts);
-  const status = callRaw(() => readLaneStatus(texts, copy, handle, maxErrors, optionsJson));
+  const copyText = jsonText("the output", readCopy("the output", output, "output", texts));
+  const status = callRaw(() => {
+    const { start, length } = encodeCopy(texts, copyText);
+    return raw.checkReadLane(start, length, handle, maxErrors, optionsJson);
+  });
   const code = status & 7;
   if (code === 3) return undefined;
   const text = texts[(status >>> 4) & 0xfff];
@@ -216,23 +219,6 @@ function readLane(output, handle, maxErrors, optionsJson, schemaHash) {
   const reasonBytes = status >>> 16;
   const finishReason = (status & 8) !== 0 ? decoder.decode(inputOf(reasonBytes).subarray(0, reasonBytes)) : null;
   return laneResult(code, text, schemaHash, finishReason);
-}
-
-/**
- * Encodes the texts and then the copy as `[[byte length of each text],
- * copy]` (see `encodeTexts`), and runs the lane over them.
- */
-function readLaneStatus(texts, copy, handle, maxErrors, optionsJson) {
-  const encoded = encodeTexts(texts, 0, (lengths) => {
-    try {
-      return JSON.stringify([lengths, copy]);
-    } catch {
-      return undefined;
-    }
-  });
-  // A copy JSON cannot carry goes the general way, which says why.
-  if (encoded === undefined) return 3;
-  return raw.checkReadLane(encoded.start, encoded.length, handle, maxErrors, optionsJson);
 }
 
 /**

@@ -186,7 +186,7 @@ export function callRawJson(fn) {
  * JSON text starts and its length in bytes, or undefined when `tailOf`
  * gives no text.
  */
-export function encodeTexts(texts, extra, tailOf) {
+function encodeTexts(texts, extra, tailOf) {
   let units = 0;
   for (const text of texts) units += text.length;
   let capacity = units + (units >> 3) + extra + (extra >> 3) + 256;
@@ -210,6 +210,15 @@ export function encodeTexts(texts, extra, tailOf) {
     if (read === tail.length) return { start: at, length: written };
     capacity = at + tail.length * 3 + 256;
   }
+}
+
+/**
+ * Encodes `texts`, then a reader's copy (JSON text) as `[[byte length of
+ * each text],copy]`, the form `split_texts` in src/providers/read.rs reads.
+ * Returns where the JSON text starts and its length in bytes.
+ */
+export function encodeCopy(texts, copyText) {
+  return encodeTexts(texts, copyText.length, (lengths) => `[[${lengths.join(",")}],${copyText}]`);
 }
 
 export const encoder = new TextEncoder();

@@ -5,7 +5,7 @@
 import { jsonText, optionsText, readCopy, serialisationProblem, wellFormed } from "./arguments.mjs";
 import { shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
-import { callRaw, callRawJson, decoder, encodeTexts, instanceNumber, raw } from "./instance.mjs";
+import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "./instance.mjs";
 import { SOURCE, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf, wrapperStrict } from "./schemas.mjs";
 import { StreamCheck } from "./stream-check.mjs";
 
@@ -287,12 +287,11 @@ const TEXT_REFERENCE_0 = '{"\\u0000":0}';
 
 /**
  * Encodes the texts and after them `last` (the usage, or a stream's usage
- * reports, as JSON text), then the JSON text `[[byte length of each],copy]`,
- * as `read_step` in src/providers/read.rs reads them (see `encodeTexts`).
- * Returns where the JSON text starts and its length in bytes.
+ * reports, as JSON text), then the copy, as `read_step` in
+ * src/providers/read.rs reads them (see `encodeCopy`).
  */
 function encodeStep(texts, copyText, last) {
-  return encodeTexts([...texts, last], copyText.length, (lengths) => `[[${lengths.join(",")}],${copyText}]`);
+  return encodeCopy([...texts, last], copyText);
 }
 
 /** Sessions made and not yet freed. */
