@@ -49,59 +49,73 @@ function openStream(schema, options, opts) {
 /**
  * Pieces are gathered before they cross into the core: a crossing costs
  * about as much as reading 64 bytes, and model streams send a few
- * characters at a time. The batch is `bytes` bytes (a test may change it),
- * and grows with the text to a sixteenth of what was pushed, up to 16
- * times that: a
- * rejection comes at most that many bytes late, a small share of what the
- * stream already cost, while a long response crosses a few hundred times
- * instead of once every 64 bytes.
+ * characters at a time. The batch is `bytes` characters (a test may change
+ * it), and grows with the text to a sixteenth of what was pushed, up to 16
+ * times that: a rejection comes at most that many characters late, a small
+ * share of what the stream already cost, while a long response crosses a
+ * few hundred times instead of once every 64 bytes.
  */
 export const streamBatch = { bytes: 64 };
 
-/**
- * Pieces of at most this many characters are gathered here (see
- * StreamCheck); a longer one is encoded with `encodeInto`, which costs more
- * to call and less per character than copying them one by one.
- */
-const GATHER_PIECE = 16;
-/** The most a batch holds is 16 * streamBatch.bytes bytes (see batchAfter) and one piece more. */
-const GATHER_BYTES = 2048;
-
-/** The batch for a check that has been pushed `bytes` so far. */
+/** The batch, in UTF-16 code units, for a check that has been pushed `bytes` so far. */
 function batchAfter(bytes) {
   return Math.min(16 * streamBatch.bytes, Math.max(streamBatch.bytes, bytes / 16));
 }
 
+/** UTF-8 bytes of `text` as `encodeInto` writes it (a lone surrogate as U+FFFD, 3 bytes). */
+function utf8Length(text) {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2;
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
 /**
- * A response checked as it streams in (see createStreamCheck). Pieces are
- * encoded into the check's own staging buffer in wasm memory and handed
- * over once a batch (see `batchAfter`) is waiting (at once for a longer
- * piece); the core keeps the text, and `end` reads the accepted JSON back
- * from it. Short ASCII pieces are first gathered in a JS buffer, and moved into the staging buffer as the batch crosses: a
- * view of wasm memory must be checked on every write (the memory may have
- * grown, detaching it, in any call), and that check costs more than the
- * write of a character.
+ * Pieces shorter than this are copied here, character by character, into
+ * a byte buffer; longer ones are joined as a string and encoded with one
+ * `encodeInto` per batch, which costs about as much to call as copying 8
+ * characters, and less per character.
+ */
+const SHORT_PIECE = 8;
+/** The most short pieces' bytes gathered; past that, pieces are joined. */
+const GATHER_BYTES = 4096;
+
+/**
+ * A response checked as it streams in (see createStreamCheck). The pieces
+ * of a batch (see `batchAfter`) wait here, in order: short ASCII ones
+ * copied into a byte buffer (see SHORT_PIECE), others joined as a string.
+ * As the batch crosses, they are written into the check's staging buffer
+ * in wasm memory (a view of wasm memory must be checked before each use,
+ * as any call may grow the memory and detach it, so nothing is written
+ * there piece by piece). The core keeps the text, and `end` reads the
+ * accepted JSON back from it.
  */
 export class StreamCheck {
   #handle;
   /** The instance the handle belongs to (the count of traps when it was made). */
   #generation;
-  /** The view of the staging buffer, and the bytes waiting in it. */
+  /** The view of the staging buffer. */
   #view = null;
-  #staged = 0;
-  /** Bytes waiting after those, gathered here (see the class). */
+  /** Short pieces' bytes. */
   #gathered = new Uint8Array(GATHER_BYTES);
   #pending = 0;
+  /** Pieces joined after those; once one is, every piece of the batch joins it. */
+  #waiting = "";
   /**
-   * Bytes the gathered ones may come to: none while a surrogate is held or
-   * once the check has ended, which take the long way (so the short one
-   * tests only this).
+   * Bytes the gathered ones may come to: none once a piece is joined or the
+   * check has ended (so the short path tests only this).
    */
   #room = GATHER_BYTES;
-  /** A high surrogate that ended the last piece, waiting for its other half. */
-  #held = "";
-  #bytes = 0;
-  /** Bytes waiting (staged and pending) that make a batch, as of the last crossing. */
+  /** UTF-8 bytes pushed, but those still waiting. */
+  #crossed = 0;
+  /** UTF-16 code units waiting that make a batch, as of the last crossing. */
   #due = batchAfter(0);
   #state = PENDING;
   #ended = false;
@@ -113,17 +127,17 @@ export class StreamCheck {
 
   /** UTF-8 bytes pushed so far. */
   get bytes() {
-    return this.#bytes;
+    return this.#crossed + this.#pending + utf8Length(this.#waiting);
   }
 
   push(chunk) {
     if (typeof chunk !== "string") throw argumentError(`push takes a string, not ${argumentKind(chunk)}`);
-    // The common piece, a few ASCII characters: gathered here, as pushes of
-    // a character or two come by the hundred thousand. Unless the instance
+    // The common piece, a few ASCII characters: copied, as pushes of a
+    // character or two come by the hundred thousand. Unless the instance
     // trapped since the check began, it is the check's and it is loaded.
     const n = chunk.length;
     const at = this.#pending;
-    if (n <= GATHER_PIECE && n > 0 && at + n <= this.#room && this.#generation === traps) {
+    if (n < SHORT_PIECE && at + n <= this.#room && this.#generation === traps) {
       const gathered = this.#gathered;
       let i = 0;
       while (i < n) {
@@ -134,30 +148,17 @@ export class StreamCheck {
       }
       if (i === n) {
         this.#pending = at + n;
-        this.#bytes += n;
-        if (this.#staged + at + n >= this.#due) this.#forward();
+        // Nothing is joined while pieces are gathered.
+        if (at + n >= this.#due) this.#forward(false);
         return this.#state;
       }
     }
     if (this.#ended) throw argumentError("push after end() or free(): this stream check has ended");
     if (this.#generation !== traps) this.#live();
-    if (this.#held !== "") {
-      chunk = this.#held + chunk;
-      this.#held = "";
-      this.#room = GATHER_BYTES;
-    }
-    // A character outside the BMP cut in two: its halves go to the core
-    // together, as UTF-8 can only carry it whole.
-    const last = chunk.charCodeAt(chunk.length - 1);
-    if (last >= 0xd800 && last <= 0xdbff) {
-      this.#held = chunk.slice(-1);
-      this.#room = 0;
-      chunk = chunk.slice(0, -1);
-    }
-    if (chunk.length > 0) {
-      this.#stage(chunk);
-      if (this.#staged >= this.#due) this.#forward();
-    }
+    // The gathered bytes cross first, then the joined pieces.
+    this.#room = 0;
+    const waiting = (this.#waiting += chunk);
+    if (this.#pending + waiting.length >= this.#due) this.#forward(false);
     return this.#state;
   }
 
@@ -167,11 +168,7 @@ export class StreamCheck {
     }
     if (this.#ended) throw argumentError("this stream check has ended: end() or free() was already called");
     this.#live();
-    if (this.#held !== "") {
-      this.#stage(this.#held);
-      this.#held = "";
-    }
-    if (this.#staged + this.#pending > 0) this.#forward();
+    if (this.#pending + this.#waiting.length > 0) this.#forward(true);
     let result;
     let json;
     try {
@@ -194,6 +191,10 @@ export class StreamCheck {
     this.#ended = true;
     this.#room = 0;
     this.#view = null;
+    // What waited is counted as pushed (`bytes`), though it never crossed.
+    this.#crossed = this.bytes;
+    this.#waiting = "";
+    this.#pending = 0;
     const handle = this.#handle;
     this.#handle = undefined;
     // A handle lost with an instance that trapped has nothing left to free.
@@ -208,39 +209,6 @@ export class StreamCheck {
       error.code = "internal";
       throw error;
     }
-  }
-
-  /** Moves the gathered bytes into the staging buffer, after those staged. */
-  #flush() {
-    const pending = this.#pending;
-    if (pending === 0) return;
-    const at = this.#staged;
-    this.#viewFor(at + pending).set(this.#gathered.subarray(0, pending), at);
-    this.#staged = at + pending;
-    this.#pending = 0;
-  }
-
-  /** Encodes a piece after the bytes already waiting. */
-  #stage(chunk) {
-    this.#flush();
-    const n = chunk.length;
-    const at = this.#staged;
-    const view = this.#viewFor(at + n * 3);
-    let written = n;
-    if (n <= 16) {
-      for (let i = 0; i < n; i++) {
-        const unit = chunk.charCodeAt(i);
-        if (unit >= 0x80) {
-          written = encoder.encodeInto(chunk, at === 0 ? view : view.subarray(at)).written;
-          break;
-        }
-        view[at + i] = unit;
-      }
-    } else {
-      written = encoder.encodeInto(chunk, at === 0 ? view : view.subarray(at)).written;
-    }
-    this.#staged = at + written;
-    this.#bytes += written;
   }
 
   /**
@@ -263,19 +231,38 @@ export class StreamCheck {
     return this.#view;
   }
 
-  /** One crossing: the waiting bytes are checked. */
-  #forward() {
+  /**
+   * One crossing: the waiting pieces are written and checked, the gathered
+   * bytes first. Before the end, a high surrogate that ends them waits for
+   * its other half (UTF-8 carries the character only whole); at the end it
+   * goes as it is, and is encoded as U+FFFD, as checkOutput encodes it.
+   */
+  #forward(last) {
+    let text = this.#waiting;
+    let kept = "";
+    const final = text.charCodeAt(text.length - 1);
+    if (!last && final >= 0xd800 && final <= 0xdbff) {
+      kept = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    const gathered = this.#pending;
+    this.#waiting = kept;
+    this.#pending = 0;
+    this.#room = kept === "" && !this.#ended ? GATHER_BYTES : 0;
+    if (gathered + text.length === 0) return;
     try {
-      this.#flush();
-      if (this.#handle.push(this.#staged) === 1 && this.#state === PENDING) {
+      const view = this.#viewFor(gathered + 3 * text.length);
+      if (gathered > 0) view.set(this.#gathered.subarray(0, gathered));
+      let length = gathered;
+      if (text.length > 0) length += encoder.encodeInto(text, length === 0 ? view : view.subarray(length)).written;
+      this.#crossed += length;
+      if (this.#handle.push(length) === 1 && this.#state === PENDING) {
         this.#state = rejectedState(this.#handle.rejection());
       }
     } catch (error) {
       throw translate(error);
     } finally {
-      this.#staged = 0;
-      this.#pending = 0;
-      this.#due = batchAfter(this.#bytes);
+      this.#due = batchAfter(this.#crossed);
     }
   }
 }

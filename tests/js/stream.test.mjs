@@ -185,6 +185,44 @@ describe("createStreamCheck: the end is checkOutput's verdict", () => {
     assert.ok(rejected > cases / 10, `${rejected} of ${cases} runs rejected early`);
   }));
 
+  test("batched pieces of every length and script, gathered and joined in one batch, give the whole text's verdict", () => {
+    // Short ASCII pieces are copied into a byte buffer and others joined as
+    // a string, in the order they came; a batch of 64 mixes them, and one
+    // of 64,000 overflows the byte buffer.
+    const next = rng(0xba7c4);
+    for (const batch of [64, 64_000]) {
+      const previous = internals.setStreamBatch(batch);
+      try {
+        for (let n = 0; n < 150; n++) {
+          let text = response(next);
+          while (text.length < 400 && next.below(3) !== 0) text = `${text} ${response(next)}`;
+          const points = [];
+          for (let at = 1 + next.below(20); at < text.length; at += 1 + next.below(next.below(2) === 0 ? 7 : 40)) points.push(at);
+          const { rejection, bytes, verdict } = streamed(cut(text, points), ROWS_SCHEMA);
+          const expected = guard.checkOutput({ content: text }, ROWS_SCHEMA);
+          assert.deepEqual(verdict, expected, `${JSON.stringify(text)} cut at ${points} (batch ${batch})`);
+          assert.equal(bytes, utf8(text));
+          if (rejection !== undefined) assert.equal(expected.ok, false);
+        }
+        // A batch that ends in a lone high surrogate keeps it back, and the
+        // short ASCII piece after it must still come after it.
+        const head = '{"observations":[{"type":"fact","text":"';
+        const lone = `${head}${"a".repeat(63 - head.length)}\ud83d`;
+        const loneText = `${lone}x","importance":2}]}`;
+        const loneVerdict = streamed([lone, "x", '","importance":2}]}'], ROWS_SCHEMA).verdict;
+        assert.deepEqual(loneVerdict, guard.checkOutput(loneText, ROWS_SCHEMA));
+        assert.equal(loneVerdict.value.observations[0].text.slice(-2), "\ufffdx");
+        const pair = '{"observations":[{"type":"fact","text":"🧪 and 😀 é","importance":2}]}';
+        for (let k = 1; k < pair.length; k++) {
+          const pieces = [pair.slice(0, k), ...pair.slice(k).match(/[^]{1,3}/g)];
+          assert.deepEqual(streamed(pieces, ROWS_SCHEMA).verdict, guard.checkOutput(pair, ROWS_SCHEMA), `cut at ${k}`);
+        }
+      } finally {
+        internals.setStreamBatch(previous);
+      }
+    }
+  });
+
   test("pieces are handed over in batches, so a rejection comes within 64 bytes of its deciding byte, later a sixteenth", () => {
     const good = { type: "fact", text: "ok", importance: 1 };
     const text = JSON.stringify({ observations: [good, { type: "observation", text: "x", importance: 1 }, good, good, good] });
