@@ -216,6 +216,8 @@ export function prepare(request, callModel, options, api, model) {
     retry: o.retry,
     budgetsText: o.budgetsText,
     appendFeedback: o.appendFeedback !== undefined,
+    stepUsage: o.onAttempt !== undefined,
+    summaryAttempts: o.record !== undefined,
   });
   return { o, session };
 }

@@ -126,7 +126,10 @@ function sessionSchema(schema, options, throwing) {
  * A guarded call's session in the core (src/session.rs): made from the
  * request and the options, stepped once per attempt, freed when the call
  * ends. `setup`: { checkOptions, strict, hasTools, retry, budgetsText,
- * appendFeedback: boolean }. A session lives in one instance: after a trap
+ * appendFeedback, stepUsage, summaryAttempts: booleans }: the last two say
+ * whether a step's result carries the attempt's usage (for `onAttempt`)
+ * and its summary every attempt's failure and usage (for a stats
+ * collector); left out, they are not parsed on every attempt for nothing. A session lives in one instance: after a trap
  * replaced it, every method throws a typed error instead of reaching the
  * new instance with a handle of the old.
  */
@@ -143,7 +146,8 @@ export function openSession(request, schema, setup) {
     `"retry":${JSON.stringify(setup.retry ?? null)},"budgets":${setup.budgetsText},` +
     `"tools":${JSON.stringify(tools.found)},"toolTexts":${JSON.stringify(tools.texts)},` +
     `"shape":${JSON.stringify(shape)},"model":${JSON.stringify(text)},"wrapperStrict":${from.strict ?? null},` +
-    `"appendFeedback":${setup.appendFeedback},"feedbackSchema":${repairing && from.source !== undefined ? JSON.stringify(from.source) : null}}`;
+    `"appendFeedback":${setup.appendFeedback},"feedbackSchema":${repairing && from.source !== undefined ? JSON.stringify(from.source) : null},` +
+    `"stepUsage":${setup.stepUsage === true},"summaryAttempts":${setup.summaryAttempts === true}}`;
   const handle = callRaw(() => {
     const made = new raw.RawSession(setupText, from.handle === undefined ? from.text : undefined);
     if (from.handle !== undefined) made.useValidator(from.handle);
@@ -183,10 +187,11 @@ export function openSession(request, schema, setup) {
     /**
      * Checks a response `read` read, with its usage (JSON text; recorded
      * first, so it counts even when the check throws), and decides. The
-     * result: { verdict (API shape), action, stoppedBy, usage, message?,
-     * warning?, feedback? (with appender?, the built-in appender's name),
-     * lenientValue (the lenient path's value, or null), summary? ({ usage,
-     * attempts, audit }, with a final decision) }.
+     * result: { verdict (API shape), action, stoppedBy, usage? (with
+     * `stepUsage`), message?, warning?, feedback? (with appender?, the
+     * built-in appender's name), lenientValue (the lenient path's value, or
+     * null), summary? ({ usage, attempts? (with `summaryAttempts`), audit },
+     * with a final decision) }.
      */
     step({ texts, copyText }, usageText, aborted, deadlinePassed) {
       const session = live();

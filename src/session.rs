@@ -21,7 +21,7 @@ use crate::rescue::Rescue;
 use crate::response::read_tool_calls;
 use crate::schema::{CompiledSchema, Issue, SchemaError};
 use crate::stream::StreamCheck;
-use crate::usage::{merge_usage, normalize_usage, overlay_usage};
+use crate::usage::{merge_normalized, normalize_usage, overlay_usage};
 use crate::verdict::{
     check_content, check_output, push_json, resolve_schema, tool_calls_message, CheckOptions,
     OnInvalidSchema, SchemaInput, Verdict,
@@ -160,6 +160,12 @@ pub struct Setup {
     pub append_feedback: bool,
     /// The schema's source, for repair feedback's constraints.
     pub feedback_schema: Option<Value>,
+    /// What the facade reads of each step's result beyond what it always
+    /// does: the attempt's usage (for an `onAttempt` callback) and the
+    /// summary's attempts (for a stats collector). Left out, they cost the
+    /// facade a parse on every attempt for nothing.
+    pub step_usage: bool,
+    pub summary_attempts: bool,
 }
 
 /// Why a session could not be made: a mistake in the options, or a schema
@@ -195,8 +201,6 @@ pub struct Step {
     /// is exactly one of them (for a content string, 0).
     pub text: Option<usize>,
     pub decision: Decision,
-    /// The attempt's usage as the ledger holds it.
-    pub usage: Value,
     /// The StructuredOutputError message, when the decision is to reject.
     pub message: Option<String>,
     /// The lenient path's warning.
@@ -568,15 +572,10 @@ impl Session {
                 stopped_by: Some(StopReason::Budget),
             },
         };
-        let usage = self
-            .ledger
-            .last()
-            .map_or_else(|| Value::Object(Default::default()), |e| e.usage.clone());
         let failure = verdict.failure.map_or("", Failure::as_str);
         let mut step = Step {
             text,
             decision,
-            usage,
             message: None,
             warning: None,
             lenient_value: false,
@@ -643,33 +642,34 @@ impl Session {
     /// [`Session::summary_json`] read back, for the tests to look into.
     #[cfg(test)]
     pub fn summary(&self, stopped_by: Option<StopReason>) -> Value {
-        serde_json::from_str(&self.summary_json(stopped_by)).unwrap_or_default()
+        serde_json::from_str(&self.summary_json(stopped_by, true)).unwrap_or_default()
     }
 
-    /// The usage of every attempt, merged; each attempt's failure and usage
-    /// (`"unreadable"` for one that has no verdict, `null` when accepted);
-    /// and the audit record, with `stopped_by`. As JSON text, written as it
+    /// The usage of every attempt, merged; with `attempts_too`, each
+    /// attempt's failure and usage (`"unreadable"` for one that has no
+    /// verdict, `null` when accepted); and the audit record, with
+    /// `stopped_by`. As JSON text, written as it
     /// is built: a guarded call ends with it, and building it as a `Value`
     /// first cost more than the check.
-    pub fn summary_json(&self, stopped_by: Option<StopReason>) -> String {
-        let mut usages = Vec::with_capacity(self.ledger.len());
+    pub fn summary_json(&self, stopped_by: Option<StopReason>, attempts_too: bool) -> String {
         let mut attempts = String::from("[");
         let mut audited = String::from("[");
         let mut schema_hash = None;
         for entry in &self.ledger {
-            usages.push(entry.usage.clone());
             let failure = match &entry.checked {
                 None => Some("unreadable"),
                 Some(c) => c.failure.map(Failure::as_str),
             };
-            if attempts.len() > 1 {
-                attempts.push(',');
+            if attempts_too {
+                if attempts.len() > 1 {
+                    attempts.push(',');
+                }
+                attempts.push_str("{\"failure\":");
+                push_json(&mut attempts, &failure);
+                attempts.push_str(",\"usage\":");
+                attempts.push_str(&entry.usage_json);
+                attempts.push('}');
             }
-            attempts.push_str("{\"failure\":");
-            push_json(&mut attempts, &failure);
-            attempts.push_str(",\"usage\":");
-            attempts.push_str(&entry.usage_json);
-            attempts.push('}');
             let Some(c) = &entry.checked else { continue };
             if audited.len() > 1 {
                 audited.push(',');
@@ -694,9 +694,11 @@ impl Session {
         attempts.push(']');
         audited.push(']');
         let mut out = String::from("{\"usage\":");
-        push_json(&mut out, &merge_usage(&usages));
-        out.push_str(",\"attempts\":");
-        out.push_str(&attempts);
+        push_json(&mut out, &merge_normalized(self.ledger.iter().map(|entry| &entry.usage)));
+        if attempts_too {
+            out.push_str(",\"attempts\":");
+            out.push_str(&attempts);
+        }
         out.push_str(",\"audit\":{\"attempts\":");
         out.push_str(&audited);
         out.push_str(",\"schemaHash\":");

@@ -137,6 +137,20 @@ pub fn merge_usage(usages: &[Value]) -> Value {
     Value::Object(acc)
 }
 
+/// [`merge_usage`] of usages already normalised (a guarded call's ledger
+/// normalises each attempt's usage as it records it): the same sum,
+/// without normalising them again.
+#[must_use]
+pub fn merge_normalized<'a>(usages: impl IntoIterator<Item = &'a Value>) -> Value {
+    let mut acc = Map::new();
+    for usage in usages {
+        if let Value::Object(normalized) = usage {
+            merge_map(&mut acc, normalized.clone(), Scope::Root);
+        }
+    }
+    Value::Object(acc)
+}
+
 // ---------------------------------------------------------------------------
 // Normalisation
 // ---------------------------------------------------------------------------
@@ -1378,6 +1392,41 @@ mod tests {
             all_at_once["timing"],
             json!({ "startTime": 2, "timeSegments": ["s1", "s2"] })
         );
+    }
+
+    #[test]
+    fn merging_normalised_usages_is_merging_the_usages() {
+        // Every provider's shape, whole responses, executor forms, nulls and
+        // garbage: the ledger's sum (of usages normalised as they were
+        // recorded) is the sum of the usages themselves.
+        let usages = [
+            json!({ "prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7, "prompt_tokens_details": { "cached_tokens": 1 }, "completion_tokens_details": { "reasoning_tokens": 2, "audio_tokens": null } }),
+            json!({ "input_tokens": 5, "output_tokens": 6, "input_tokens_details": { "cached_tokens": 2 }, "output_tokens_details": { "reasoning_tokens": 1 } }),
+            json!({ "input_tokens": 10, "output_tokens": 2, "cache_creation_input_tokens": 3, "cache_read_input_tokens": 4, "service_tier": "standard" }),
+            json!({ "promptTokenCount": 8, "candidatesTokenCount": 9, "totalTokenCount": 20, "thoughtsTokenCount": 3, "promptTokensDetails": [{ "modality": "TEXT", "tokenCount": 8 }] }),
+            json!({ "inputTokens": 4, "outputTokens": 5, "totalTokens": 9 }),
+            json!({ "billed_units": { "input_tokens": 2, "output_tokens": 3 }, "tokens": { "input_tokens": 4, "output_tokens": 5 } }),
+            json!({ "id": "r", "object": "chat.completion", "model": "m", "choices": null, "usage": { "prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3 } }),
+            json!({ "model": "llama", "prompt_eval_count": 3, "eval_count": 4, "total_duration": 100 }),
+            json!({ "candidates": null, "usageMetadata": { "promptTokenCount": 1, "candidatesTokenCount": 1 } }),
+            json!({ "totalUsage": { "inputTokens": 7, "outputTokens": 1 }, "usage": { "inputTokens": 1 } }),
+            json!({ "tokens": { "input": 1, "output": 2 }, "cost": { "total": 0.5, "pricing": { "input": 1 } }, "timing": { "startTime": 5, "endTime": "2026-01-01T00:00:00Z", "timeSegments": ["a"] } }),
+            json!({ "tokens": { "input": 1.5, "extra": { "deep": 2, "none": null } }, "model": "x" }),
+            json!({ "timing": { "startTime": null }, "tokens": null }),
+            json!(null),
+            json!("garbage"),
+            json!([1, 2]),
+            json!({}),
+        ];
+        for a in &usages {
+            for b in &usages {
+                for c in [None, Some(&usages[0]), Some(&usages[10])] {
+                    let raw: Vec<Value> = [Some(a), Some(b), c].into_iter().flatten().cloned().collect();
+                    let recorded: Vec<Value> = raw.iter().map(normalize_usage).collect();
+                    assert_eq!(merge_normalized(&recorded), merge_usage(&raw), "{raw:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -798,6 +798,10 @@ pub fn to_provider_schema(schema_json: &str, provider: &str) -> Result<JsValue, 
 #[wasm_bindgen(js_name = RawSession)]
 pub struct RawSession {
     session: crate::session::Session,
+    /// Whether step results carry the attempt's usage, and summaries each
+    /// attempt (see `Setup::step_usage`).
+    step_usage: bool,
+    summary_attempts: bool,
 }
 
 fn setup_error(e: crate::session::SetupError) -> JsValue {
@@ -871,16 +875,20 @@ fn parse_setup(setup_json: &str) -> Result<crate::session::Setup, JsValue> {
         feedback_schema: take("feedbackSchema")
             .as_str()
             .and_then(|text| parse_schema_text(text).ok()),
+        step_usage: take("stepUsage").as_bool().unwrap_or(true),
+        summary_attempts: take("summaryAttempts").as_bool().unwrap_or(true),
     })
 }
 
 /// A step's result for the wrapper, as JSON text: `{ verdict, action,
-/// stoppedBy, usage, at?, textStart?, textEnd?, text?, message?, warning?,
+/// stoppedBy, usage?, at?, textStart?, textEnd?, text?, message?, warning?,
 /// lenientValue?, feedback?, appender?, summary? }`, where `at` is the index of the
 /// text the verdict's JSON lies in (at `textStart`..`textEnd`, UTF-16
-/// offsets, no end meaning the end) and `summary` comes with a final
-/// decision.
-fn step_json(session: &crate::session::Session, step: crate::session::Step, texts: &[&str]) -> String {
+/// offsets, no end meaning the end), `usage` comes when the setup asked for
+/// it (`stepUsage`), and `summary` with a final decision (its `attempts`
+/// when the setup asked, `summaryAttempts`).
+fn step_json(raw: &RawSession, step: crate::session::Step, texts: &[&str]) -> String {
+    let session = &raw.session;
     use crate::error::Action;
     let offsets = match (step.text, step.verdict.span.clone()) {
         (Some(index), Some(span)) => texts.get(index).map(|text| (index, utf16_offsets(text, span))),
@@ -905,8 +913,10 @@ fn step_json(session: &crate::session::Session, step: crate::session::Step, text
     out.push_str(",\"stoppedBy\":");
     push_json(&mut out, &step.decision.stopped_by.map(|r| r.as_str()));
     // The step's usage is the ledger's last, written when it was recorded.
-    out.push_str(",\"usage\":");
-    out.push_str(session.last_usage_json());
+    if raw.step_usage {
+        out.push_str(",\"usage\":");
+        out.push_str(session.last_usage_json());
+    }
     // With feedback, the built-in appender's name, when the caller gave none.
     let appender = step
         .feedback
@@ -929,7 +939,7 @@ fn step_json(session: &crate::session::Session, step: crate::session::Step, text
     }
     if !matches!(step.decision.action, Action::Resample | Action::Repair) {
         out.push_str(",\"summary\":");
-        out.push_str(&session.summary_json(step.decision.stopped_by));
+        out.push_str(&session.summary_json(step.decision.stopped_by, raw.summary_attempts));
     }
     out.push('}');
     out
@@ -944,6 +954,7 @@ impl RawSession {
     #[wasm_bindgen(constructor)]
     pub fn new(setup_json: &str, schema_json: Option<String>) -> Result<RawSession, JsValue> {
         let setup = read_setup(setup_json)?;
+        let (step_usage, summary_attempts) = (setup.step_usage, setup.summary_attempts);
         let made = match schema_json {
             None => crate::session::Session::new(setup, Ok(SchemaInput::None)),
             Some(text) => {
@@ -953,7 +964,11 @@ impl RawSession {
             }
         };
         let session = made.map_err(setup_error)?;
-        Ok(RawSession { session })
+        Ok(RawSession {
+            session,
+            step_usage,
+            summary_attempts,
+        })
     }
 
     /// Checks against `validator` from now on (a session made without a schema).
@@ -997,7 +1012,7 @@ impl RawSession {
                 .session
                 .step(output, &usage, aborted, deadline_passed)
                 .map_err(schema_error)?;
-            Ok(step_json(&self.session, step, &texts))
+            Ok(step_json(self, step, &texts))
         })
     }
 
@@ -1055,7 +1070,7 @@ impl RawSession {
             .session
             .step_stream(verdict, &reports, facts, aborted, deadline_passed)
             .map_err(schema_error)?;
-        Ok(step_json(&self.session, step, &[]))
+        Ok(step_json(self, step, &[]))
     }
 
     /// Steps the session with a streamed attempt's whole text, written into
@@ -1100,7 +1115,7 @@ impl RawSession {
                 .session
                 .step_stream_text(output, &reports, facts, aborted, deadline_passed)
                 .map_err(schema_error)?;
-            Ok(step_json(&self.session, step, &texts))
+            Ok(step_json(self, step, &texts))
         })
     }
 
@@ -1110,7 +1125,7 @@ impl RawSession {
     /// by the deadline, with the rejection's `message`.
     pub fn summary(&self, deadline_ms: Option<String>, running: u32) -> Result<String, JsValue> {
         let stopped_by = deadline_ms.as_ref().map(|_| crate::error::StopReason::Deadline);
-        let mut summary = self.session.summary_json(stopped_by);
+        let mut summary = self.session.summary_json(stopped_by, true);
         if let Some(ms) = deadline_ms {
             let running = usize::try_from(running).unwrap_or(usize::MAX);
             // The summary is an object: its closing brace makes way for the message.
