@@ -21,10 +21,10 @@ use crate::rescue::Rescue;
 use crate::response::read_tool_calls;
 use crate::schema::{CompiledSchema, Issue, SchemaError};
 use crate::stream::StreamCheck;
-use crate::usage::{merge_normalized, normalize_usage, overlay_usage};
+use crate::usage::{merge_normalized, merges_to_itself, normalize_usage, overlay_usage};
 use crate::verdict::{
-    check_content, check_output, push_json, resolve_schema, tool_calls_message, CheckOptions,
-    OnInvalidSchema, SchemaInput, Verdict,
+    check_content, check_output, push_json_opt, push_json_str, push_json_value, resolve_schema,
+    tool_calls_message, CheckOptions, OnInvalidSchema, SchemaInput, Verdict,
 };
 
 /// The request shapes the built-in feedback appenders know.
@@ -388,7 +388,7 @@ impl Session {
     pub fn record_unchecked(&mut self, usage: &Value) {
         let usage = normalize_usage(usage);
         let mut usage_json = String::new();
-        push_json(&mut usage_json, &usage);
+        push_json_value(&mut usage_json, &usage);
         self.ledger.push(Entry {
             usage,
             usage_json,
@@ -665,7 +665,7 @@ impl Session {
                     attempts.push(',');
                 }
                 attempts.push_str("{\"failure\":");
-                push_json(&mut attempts, &failure);
+                push_json_opt(&mut attempts, failure);
                 attempts.push_str(",\"usage\":");
                 attempts.push_str(&entry.usage_json);
                 attempts.push('}');
@@ -675,11 +675,11 @@ impl Session {
                 audited.push(',');
             }
             audited.push_str("{\"failure\":");
-            push_json(&mut audited, &c.failure.map(Failure::as_str));
+            push_json_opt(&mut audited, c.failure.map(Failure::as_str));
             audited.push_str(",\"errorHash\":");
-            push_json(&mut audited, &c.error_hash);
+            push_json_opt(&mut audited, c.error_hash.as_deref());
             audited.push_str(",\"rescue\":");
-            push_json(&mut audited, c.rescue.as_str());
+            push_json_str(&mut audited, c.rescue.as_str());
             if let Some(facts) = entry.stream {
                 audited.push_str(&format!(
                     ",\"bytes\":{},\"stoppedEarly\":{},\"usageReported\":{}",
@@ -694,7 +694,11 @@ impl Session {
         attempts.push(']');
         audited.push(']');
         let mut out = String::from("{\"usage\":");
-        push_json(&mut out, &merge_normalized(self.ledger.iter().map(|entry| &entry.usage)));
+        match self.ledger.as_slice() {
+            // One attempt's usage, which its own text already says.
+            [only] if merges_to_itself(&only.usage) => out.push_str(&only.usage_json),
+            _ => push_json_value(&mut out, &merge_normalized(self.ledger.iter().map(|entry| &entry.usage))),
+        }
         if attempts_too {
             out.push_str(",\"attempts\":");
             out.push_str(&attempts);
@@ -702,11 +706,11 @@ impl Session {
         out.push_str(",\"audit\":{\"attempts\":");
         out.push_str(&audited);
         out.push_str(",\"schemaHash\":");
-        push_json(&mut out, &schema_hash);
+        push_json_opt(&mut out, schema_hash.as_deref());
         out.push_str(",\"validatorVersion\":");
-        push_json(&mut out, crate::VALIDATOR_VERSION);
+        push_json_str(&mut out, crate::VALIDATOR_VERSION);
         out.push_str(",\"stoppedBy\":");
-        push_json(&mut out, &stopped_by.map(StopReason::as_str));
+        push_json_opt(&mut out, stopped_by.map(StopReason::as_str));
         out.push_str("}}");
         out
     }

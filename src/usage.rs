@@ -151,6 +151,21 @@ pub fn merge_normalized<'a>(usages: impl IntoIterator<Item = &'a Value>) -> Valu
     Value::Object(acc)
 }
 
+/// Whether merging `usage` alone gives it back unchanged: an object with
+/// no null member in it or in any object inside it (merging drops those;
+/// arrays are recorded data, kept as they are).
+#[must_use]
+pub fn merges_to_itself(usage: &Value) -> bool {
+    fn no_null_members(map: &Map<String, Value>) -> bool {
+        map.values().all(|value| match value {
+            Value::Null => false,
+            Value::Object(inner) => no_null_members(inner),
+            _ => true,
+        })
+    }
+    usage.as_object().is_some_and(no_null_members)
+}
+
 // ---------------------------------------------------------------------------
 // Normalisation
 // ---------------------------------------------------------------------------
@@ -1426,7 +1441,14 @@ mod tests {
                     assert_eq!(merge_normalized(&recorded), merge_usage(&raw), "{raw:?}");
                 }
             }
+            let recorded = normalize_usage(a);
+            if merges_to_itself(&recorded) {
+                assert_eq!(merge_usage(std::slice::from_ref(a)), recorded, "{a:?}");
+            }
         }
+        assert!(!merges_to_itself(&json!({ "tokens": { "input": 1, "cached": null } })));
+        assert!(merges_to_itself(&json!({ "timing": { "timeSegments": [null] } })));
+        assert!(!merges_to_itself(&json!(null)));
     }
 
     #[test]

@@ -104,27 +104,27 @@ impl Verdict {
         out.push_str(if self.ok() { "true" } else { "false" });
         if let Some(failure) = self.failure {
             out.push_str(",\"failure\":");
-            push_json(out, failure.as_str());
+            push_json_str(out, failure.as_str());
             out.push_str(",\"message\":");
-            push_json(out, &self.message);
+            push_json_str(out, &self.message);
             out.push_str(",\"errors\":");
             push_json(out, &self.errors);
             out.push_str(",\"moreErrors\":");
             out.push_str(if self.more_errors { "true" } else { "false" });
             out.push_str(",\"errorHash\":");
-            push_json(out, &self.error_hash());
+            push_json_opt(out, self.error_hash().as_deref());
         }
         out.push_str(",\"rescue\":");
-        push_json(out, self.rescue.as_str());
+        push_json_str(out, self.rescue.as_str());
         out.push_str(",\"schemaHash\":");
-        push_json(out, &self.schema_hash);
+        push_json_opt(out, self.schema_hash.as_deref());
         out.push_str(",\"degraded\":");
         out.push_str(if self.degraded { "true" } else { "false" });
         out.push_str(",\"finishReason\":");
-        push_json(out, &self.finish_reason);
+        push_json_opt(out, self.finish_reason.as_deref());
         if let Some(text) = text {
             out.push_str(",\"text\":");
-            push_json(out, text);
+            push_json_str(out, text);
         }
         out.push('}');
     }
@@ -140,8 +140,114 @@ impl Verdict {
 
 /// Appends `value` as JSON text.
 pub fn push_json<T: serde::Serialize + ?Sized>(out: &mut String, value: &T) {
-    // A string, a number, a map with string keys: nothing here fails to serialise.
-    out.push_str(&serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned()));
+    // A string, a number, a map with string keys: nothing here fails to
+    // serialise. Written straight into `out`: results are built of many
+    // small values, and a string for each cost more than writing them.
+    let len = out.len();
+    if serde_json::to_writer(Appender(out), value).is_err() {
+        out.truncate(len);
+        out.push_str("null");
+    }
+}
+
+/// Appends `text` as a JSON string, escaped as serde_json escapes it (the
+/// quote, the backslash and control characters; `\b \f \n \r \t` short,
+/// others as `\u00XX`). The strings of a result are written with this:
+/// serde_json's writer costs more per string than the check of a small
+/// response's member.
+pub fn push_json_str(out: &mut String, text: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(text.len() + 2);
+    out.push('"');
+    let mut start = 0;
+    for (i, &byte) in text.as_bytes().iter().enumerate() {
+        let short = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        // An ASCII byte: the text around it is whole characters.
+        out.push_str(text.get(start..i).unwrap_or_default());
+        if short.is_empty() {
+            out.push_str("\\u00");
+            for digit in [byte >> 4, byte & 0xf] {
+                out.push(char::from(HEX.get(usize::from(digit)).copied().unwrap_or(b'0')));
+            }
+        } else {
+            out.push_str(short);
+        }
+        start = i + 1;
+    }
+    out.push_str(text.get(start..).unwrap_or_default());
+    out.push('"');
+}
+
+/// Appends `value` as JSON text, as serde_json writes it (a number as its
+/// `Display`, which is how serde_json writes it).
+pub fn push_json_value(out: &mut String, value: &Value) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{n}");
+        }
+        Value::String(text) => push_json_str(out, text),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_json_value(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(members) => {
+            out.push('{');
+            for (i, (key, member)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_json_str(out, key);
+                out.push(':');
+                push_json_value(out, member);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// [`push_json_str`], or `null`.
+pub fn push_json_opt(out: &mut String, text: Option<&str>) {
+    match text {
+        Some(text) => push_json_str(out, text),
+        None => out.push_str("null"),
+    }
+}
+
+/// `std::io::Write` into a `String`. serde_json writes JSON text in pieces
+/// that are each whole UTF-8 (the text between escapes, the escapes,
+/// numbers), so each piece is checked on its own; one that is not UTF-8
+/// fails the write.
+struct Appender<'a>(&'a mut String);
+
+impl std::io::Write for Appender<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = std::str::from_utf8(buf).map_err(std::io::Error::other)?;
+        self.0.push_str(text);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// [`Verdict::error_hash`] of a failure class and its issues (a stream's

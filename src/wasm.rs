@@ -26,7 +26,9 @@ use crate::options::{
 };
 use crate::redact::redact_secrets;
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
-use crate::verdict::{check_content, check_output, push_json, CheckOptions, SchemaInput, Verdict};
+use crate::verdict::{
+    check_content, check_output, push_json, push_json_opt, push_json_str, CheckOptions, SchemaInput, Verdict,
+};
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -909,9 +911,9 @@ fn step_json(raw: &RawSession, step: crate::session::Step, texts: &[&str]) -> St
         }
     }
     out.push_str(",\"action\":");
-    push_json(&mut out, step.decision.action.as_str());
+    push_json_str(&mut out, step.decision.action.as_str());
     out.push_str(",\"stoppedBy\":");
-    push_json(&mut out, &step.decision.stopped_by.map(|r| r.as_str()));
+    push_json_opt(&mut out, step.decision.stopped_by.map(|r| r.as_str()));
     // The step's usage is the ledger's last, written when it was recorded.
     if raw.step_usage {
         out.push_str(",\"usage\":");
@@ -931,7 +933,7 @@ fn step_json(raw: &RawSession, step: crate::session::Step, texts: &[&str]) -> St
     ] {
         if let Some(value) = value {
             out.push_str(&format!(",\"{key}\":"));
-            push_json(&mut out, &value);
+            push_json_str(&mut out, &value);
         }
     }
     if step.lenient_value {

@@ -641,3 +641,21 @@ fn the_lenient_path_checks_a_streams_whole_text_and_returns_its_object() {
     assert_eq!(last_usage(&s)["tokens"]["input"], 4);
     assert_eq!(s.summary(None)["audit"]["attempts"][0]["bytes"], 12);
 }
+
+#[test]
+fn a_single_attempts_summary_usage_is_its_merged_usage() {
+    for usage in [
+        json!({ "prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4 }),
+        json!({ "prompt_tokens": 3, "prompt_tokens_details": null, "completion_tokens_details": { "reasoning_tokens": null, "audio_tokens": 1 } }),
+        json!({ "tokens": { "input": 1, "output": null }, "cost": null, "timing": { "timeSegments": [null, 1] } }),
+        json!(null),
+    ] {
+        let mut s = session(setup());
+        let response = json!({ "choices": [{ "message": { "content": r#"{"city":"Oslo"}"# }, "finish_reason": "stop" }], "usage": usage });
+        let out = s
+            .step(Output { copy: &response.to_string(), texts: vec![] }, &response, false, false)
+            .unwrap();
+        assert_eq!(out.decision.action, Action::Accept);
+        assert_eq!(s.summary(None)["usage"], crate::usage::merge_usage(&[response]), "{usage}");
+    }
+}

@@ -373,3 +373,62 @@ fn a_forced_tool_call_is_the_output_with_tool_name() {
         "{message}"
     );
 }
+
+#[test]
+fn push_json_appends_what_serde_json_writes() {
+    let values = [
+        json!("plain"),
+        json!("quote \" backslash \\ slash / tab \t newline \n return \r \u{8} \u{c} \u{1} \u{1f} \u{7f}"),
+        json!("é 漢字 😀 \u{2028}"),
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(-12345678901234i64),
+        json!(18432.5),
+        json!(1e300),
+        json!(u64::MAX),
+        json!(0.1),
+        json!(-0.0),
+        json!(5e-324),
+        json!(123456789012345680000.0),
+        serde_json::from_str::<Value>("[1.0, 1e2, -0, 12345678901234567890123, 0.30000000000000004]").unwrap(),
+        json!({ "tokens": { "input": 1, "output": 2.5 }, "é\"": ["a", null, { "b": [] }] }),
+        json!([]),
+    ];
+    for value in &values {
+        let mut out = String::from("before:");
+        push_json(&mut out, value);
+        assert_eq!(out, format!("before:{}", serde_json::to_string(value).unwrap()));
+        let mut by_hand = String::from("before:");
+        push_json_value(&mut by_hand, value);
+        assert_eq!(by_hand, out);
+    }
+    let mut out = String::from("[");
+    push_json(&mut out, &Some("a\"b"));
+    push_json(&mut out, &None::<&str>);
+    assert_eq!(out, r#"["a\"b"null"#);
+    // A value serde_json refuses (a map with keys that are not strings)
+    // leaves what was written before it, and null in its place.
+    let refused: std::collections::BTreeMap<Vec<u8>, u8> = [(vec![1], 1)].into_iter().collect();
+    let mut out = String::from("{\"a\":");
+    push_json(&mut out, &refused);
+    assert_eq!(out, "{\"a\":null");
+}
+
+#[test]
+fn push_json_str_escapes_as_serde_json_does() {
+    let mut texts: Vec<String> = (0u8..0x80).map(|b| format!("a{}b", char::from(b))).collect();
+    texts.extend(
+        ["", "plain", "\"\\\"", "é 漢字 😀 \u{2028} \u{7f}", "\u{0}\u{1f}\n\r\t\u{8}\u{c}", r#"{"a":"b\"c"}"#]
+            .map(str::to_owned),
+    );
+    for text in &texts {
+        let mut out = String::from("x");
+        push_json_str(&mut out, text);
+        assert_eq!(out, format!("x{}", serde_json::to_string(text).unwrap()), "{text:?}");
+    }
+    let mut out = String::new();
+    push_json_opt(&mut out, None);
+    push_json_opt(&mut out, Some("é"));
+    assert_eq!(out, "null\"é\"");
+}
