@@ -44,6 +44,10 @@ export function copyAlong(value, node, plans, texts) {
     if (node.first !== undefined) return value.length > 0 ? [copyAlong(value[0], node.first, plans, texts) ?? null] : [];
     return [];
   }
+  const alone = node.members_alone_with;
+  if (alone !== undefined && alone.some((name) => holdsObject(readMember(value, name)))) {
+    return copyMembers(value, node, plans, texts, {});
+  }
   const out = {};
   if (node.deep_unless !== undefined) {
     // `in`, not a read: a getter there (@google/genai's `text`) is not run.
@@ -72,6 +76,11 @@ export function copyAlong(value, node, plans, texts) {
     }
     return out;
   }
+  return copyMembers(value, node, plans, texts, out);
+}
+
+/** The node's `members` of `value`, in the order listed, copied into `out`. */
+function copyMembers(value, node, plans, texts, out) {
   const unless = node.unless;
   for (const [name, child] of node.members) {
     if (unless !== undefined && unless[name] !== undefined && unless[name].some((other) => copiedSomething(out[other]))) continue;
@@ -81,6 +90,11 @@ export function copyAlong(value, node, plans, texts) {
     if (copied !== undefined) out[name] = copied;
   }
   return out;
+}
+
+/** An object that is not an array (what the core's reader takes for one). */
+function holdsObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /**

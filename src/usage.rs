@@ -204,6 +204,11 @@ pub fn overlay_usage(reports: &[Value]) -> Value {
     Value::Object(out)
 }
 
+/// The members a usage is found in inside a response (see
+/// [`embedded_usage`]): when one holds an object, nothing else of the
+/// response but [`USAGE_MEMBERS`] is read.
+pub(crate) const EMBEDDED_USAGE: [&str; 3] = ["totalUsage", "usage", "usageMetadata"];
+
 fn embedded_usage(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
     let usage = ["totalUsage", "usage"]
         .iter()

@@ -26,6 +26,8 @@
 //!   getter, say, logs a warning when a response has parts that are not
 //!   text); with `primitives`, also every own enumerable member whose value
 //!   is a string, number, boolean or null;
+//! - with `members_alone_with`, when one of those members holds an object
+//!   (not null, not an array): only the `members`, in the order listed;
 //! - with `deep`, or with `deep_unless` when none of those members is
 //!   present, the whole value: own enumerable members at any depth up to
 //!   [`DEEP_LIMIT`], a repeated object left out; when some of them are
@@ -52,6 +54,7 @@ pub struct Node {
     pub primitives: bool,
     pub deep: bool,
     pub deep_unless: &'static [&'static str],
+    pub members_alone_with: &'static [&'static str],
     pub unless: &'static [(&'static str, &'static [&'static str])],
     pub text: bool,
     pub whole: bool,
@@ -100,6 +103,9 @@ impl Node {
         if !self.deep_unless.is_empty() {
             fields.push(("deep_unless", names_json(self.deep_unless)));
         }
+        if !self.members_alone_with.is_empty() {
+            fields.push(("members_alone_with", names_json(self.members_alone_with)));
+        }
         if !self.unless.is_empty() {
             let pairs: Vec<String> = self
                 .unless
@@ -130,6 +136,7 @@ const fn node() -> Node {
         primitives: false,
         deep: false,
         deep_unless: &[],
+        members_alone_with: &[],
         unless: &[],
         text: false,
         whole: false,
@@ -367,10 +374,12 @@ static CANDIDATES: Node = Node {
 };
 
 /// What normalizeUsage and guardedCall's accounting read. A bare usage
-/// object is read whole (a provider's new counter must not be lost); a
-/// response, recognised by the members only a response has, gives its usage
-/// members whole and its own top-level numbers (Ollama keeps its counts
-/// there), never its content, request or headers.
+/// object is read whole (a provider's new counter must not be lost); an
+/// object with a usage in `totalUsage`, `usage` or `usageMetadata` gives
+/// its usage members whole and nothing else; any other response,
+/// recognised by the members only a response has, gives its usage members
+/// and its own top-level numbers (Ollama keeps its counts there), never its
+/// content, request or headers.
 pub static USAGE_PLAN: Node = Node {
     members: &[
         ("totalUsage", &DEEP),
@@ -383,6 +392,10 @@ pub static USAGE_PLAN: Node = Node {
     ],
     primitives: true,
     deep_unless: &crate::usage::RESPONSE_MARKERS,
+    // A usage found there is all `normalize_usage` reads (beside the
+    // executor members, which are listed): the response's own numbers and
+    // markers only count without one.
+    members_alone_with: &crate::usage::EMBEDDED_USAGE,
     ..node()
 };
 

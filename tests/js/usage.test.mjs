@@ -57,6 +57,24 @@ describe("normalizeUsage", () => {
     });
   });
 
+  test("a response with a usage object is read no further than it; without one, its own numbers count", () => {
+    const reads = [];
+    const responseWith = (usage) => {
+      const response = { usage, choices: [] };
+      for (const name of ["id", "model", "prompt_eval_count"]) {
+        Object.defineProperty(response, name, { enumerable: true, get: () => (reads.push(name), name === "prompt_eval_count" ? 99 : "x") });
+      }
+      return response;
+    };
+    assert.deepEqual(guard.normalizeUsage(responseWith({ prompt_tokens: 3, completion_tokens: 4 })), { tokens: { input: 3, output: 4, total: 7 } });
+    assert.deepEqual(reads, []);
+    // A usage member that holds no object: the response's own numbers are read.
+    assert.equal(guard.normalizeUsage(responseWith([1])).tokens.input, 99);
+    assert.deepEqual(reads, ["id", "model", "prompt_eval_count"]);
+    const ollama = { model: "llama", usage: null, prompt_eval_count: 5, eval_count: 6, done: true };
+    assert.deepEqual(guard.normalizeUsage(ollama), { tokens: { input: 5, output: 6, total: 11 } });
+  });
+
   test("Anthropic without cache fields", () => {
     assert.deepEqual(guard.normalizeUsage({ input_tokens: 12, output_tokens: 8 }), { tokens: { input: 12, output: 8, total: 20 } });
   });

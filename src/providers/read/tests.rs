@@ -49,6 +49,15 @@ fn prune_as(value: &Value, node: &Node, lazy: bool) -> Value {
             if node.deep {
                 return deep(value, 0);
             }
+            if node
+                .members_alone_with
+                .iter()
+                .any(|name| map.get(*name).is_some_and(Value::is_object))
+            {
+                let mut out = Map::new();
+                members_into(&mut out, map, node, lazy);
+                return Value::Object(out);
+            }
             let present: Vec<&str> = node
                 .deep_unless
                 .iter()
@@ -69,24 +78,29 @@ fn prune_as(value: &Value, node: &Node, lazy: bool) -> Value {
             for marker in present {
                 out.entry(marker.to_owned()).or_insert(Value::Null);
             }
-            for (key, child) in node.members {
-                let skipped = lazy
-                    && node.unless.iter().any(|(name, others)| {
-                        name == key
-                            && others.iter().any(|other| {
-                                out.get(*other).is_some_and(|copied| copied != &json!([]))
-                            })
-                    });
-                if skipped {
-                    continue;
-                }
-                if let Some(member) = map.get(*key) {
-                    out.insert((*key).to_owned(), prune_as(member, child, lazy));
-                }
-            }
+            members_into(&mut out, map, node, lazy);
             Value::Object(out)
         }
         other => other.clone(),
+    }
+}
+
+/// The node's `members` of `map`, copied into `out`.
+fn members_into(out: &mut Map<String, Value>, map: &Map<String, Value>, node: &Node, lazy: bool) {
+    for (key, child) in node.members {
+        let skipped = lazy
+            && node.unless.iter().any(|(name, others)| {
+                name == key
+                    && others.iter().any(|other| {
+                        out.get(*other).is_some_and(|copied| copied != &json!([]))
+                    })
+            });
+        if skipped {
+            continue;
+        }
+        if let Some(member) = map.get(*key) {
+            out.insert((*key).to_owned(), prune_as(member, child, lazy));
+        }
     }
 }
 
@@ -212,6 +226,13 @@ fn responses() -> Vec<Value> {
             "usage": { "prompt_tokens": 1 }
         }),
         json!({ "timeSegments": [{ "type": "model", "finishReason": { "unified": "stop" } }], "content": "{}" }),
+        // A usage member that holds no object: the response's own numbers count.
+        json!({ "model": "llama", "usage": null, "prompt_eval_count": 3, "eval_count": 4, "done": true }),
+        json!({ "id": "r", "object": "chat.completion", "usage": [1], "usageMetadata": 5, "prompt_tokens": 2 }),
+        // One that does: nothing beside it but the executor members.
+        json!({ "usage": { "prompt_tokens": 1 }, "prompt_tokens": 5, "completion_tokens": 6, "model": "m" }),
+        json!({ "usageMetadata": { "promptTokenCount": 2 }, "timing": { "startTime": 1 }, "eval_count": 9 }),
+        json!({ "totalUsage": { "inputTokens": 3 }, "usage": 7, "tokens": { "input": 1 }, "id": "x" }),
         // Bare usage objects, read whole.
         json!({ "prompt_tokens": 1, "completion_tokens": 2, "prompt_tokens_details": { "cached_tokens": 1 }, "new_counter": { "x": 3 } }),
         json!({ "input_tokens": 1, "output_tokens": 2, "server_tool_use": { "web_search_requests": 2 } }),
