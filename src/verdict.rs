@@ -141,13 +141,29 @@ impl Verdict {
 /// Appends `value` as JSON text.
 pub fn push_json<T: serde::Serialize + ?Sized>(out: &mut String, value: &T) {
     // A string, a number, a map with string keys: nothing here fails to
-    // serialise. Written straight into `out`: results are built of many
-    // small values, and a string for each cost more than writing them.
-    let len = out.len();
-    if serde_json::to_writer(Appender(out), value).is_err() {
-        out.truncate(len);
-        out.push_str("null");
+    // serialise. Written through one buffer kept for it, as serde_json's
+    // `to_string` writes (so the same serialiser code serves both): results
+    // are built of many small values, and a string for each cost more than
+    // writing them.
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
+    SCRATCH.with(|scratch| {
+        let Ok(mut buffer) = scratch.try_borrow_mut() else {
+            out.push_str(&serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned()));
+            return;
+        };
+        buffer.clear();
+        let written = serde_json::to_writer(&mut *buffer, value).is_ok();
+        match std::str::from_utf8(&buffer) {
+            Ok(text) if written => out.push_str(text),
+            _ => out.push_str("null"),
+        }
+        // A long list of issues leaves no large buffer behind.
+        if buffer.capacity() > 1 << 16 {
+            *buffer = Vec::new();
+        }
+    });
 }
 
 /// Appends `text` as a JSON string, escaped as serde_json escapes it (the
@@ -229,24 +245,6 @@ pub fn push_json_opt(out: &mut String, text: Option<&str>) {
     match text {
         Some(text) => push_json_str(out, text),
         None => out.push_str("null"),
-    }
-}
-
-/// `std::io::Write` into a `String`. serde_json writes JSON text in pieces
-/// that are each whole UTF-8 (the text between escapes, the escapes,
-/// numbers), so each piece is checked on its own; one that is not UTF-8
-/// fails the write.
-struct Appender<'a>(&'a mut String);
-
-impl std::io::Write for Appender<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let text = std::str::from_utf8(buf).map_err(std::io::Error::other)?;
-        self.0.push_str(text);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 

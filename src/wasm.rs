@@ -27,7 +27,7 @@ use crate::options::{
 use crate::redact::redact_secrets;
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
 use crate::verdict::{
-    check_content, check_output, push_json, push_json_opt, push_json_str, CheckOptions, SchemaInput, Verdict,
+    check_content, check_output, push_json_opt, push_json_str, CheckOptions, SchemaInput, Verdict,
 };
 
 #[wasm_bindgen(start)]
@@ -1133,7 +1133,7 @@ impl RawSession {
             // The summary is an object: its closing brace makes way for the message.
             summary.pop();
             summary.push_str(",\"message\":");
-            push_json(&mut summary, &self.session.deadline_message(&ms, running));
+            push_json_str(&mut summary, &self.session.deadline_message(&ms, running));
             summary.push('}');
         }
         Ok(summary)
