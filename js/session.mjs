@@ -288,7 +288,7 @@ export function openSession(request, schema, setup) {
 }
 
 /** The copy of a string output: a reference to the first text. */
-const TEXT_REFERENCE_0 = '{"\\u0000":0}';
+const TEXT_REFERENCE_0 = '["\\u0000",0]';
 
 /**
  * Encodes the texts and after them `last` (the usage, or a stream's usage

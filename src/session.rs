@@ -184,8 +184,8 @@ impl From<ArgumentError> for SetupError {
 
 /// One response, as the wrapper hands it over: the JSON text of the
 /// reader's copy along the output plan (`providers::read`), with
-/// `{"\u0000": i}` in place of the `i`-th of `texts`. A content string is
-/// the copy `{"\u0000": 0}`; a copy with no references is the response
+/// `["\u0000", i]` in place of the `i`-th of `texts`. A content string is
+/// the copy `["\u0000",0]`; a copy with no references is the response
 /// itself.
 #[derive(Debug, Clone)]
 pub struct Output<'a> {

@@ -344,7 +344,7 @@ const LANE_FIELD_LIMIT: u32 = 1 << 12;
 /// `readPlans().output`. The input buffer holds the strings under the
 /// plan's text nodes, one after another, and then, at `copy_start`, the
 /// reader's copy as JSON text: `[[byte length of each string], copy]`, where
-/// the copy has `{"\u0000": i}` in place of string `i`. When the answer is
+/// the copy has `["\u0000", i]` in place of string `i`. When the answer is
 /// exactly one of those strings (the common case: no parts to join), it is
 /// checked where it lies, and the status carries its index above
 /// `LANE_TEXT_SHIFT` so the facade slices its own string; anything else

@@ -411,13 +411,15 @@ pub fn plans_json() -> String {
     out
 }
 
-/// The member name of a reference to a text string in the reader's copy.
+/// The first item of a reference to a text string in the reader's copy,
+/// `["\u0000", i]` (an array: Bun's JSON.stringify writes a member name
+/// that needs escaping several times slower than a value).
 const TEXT_REFERENCE: &str = "\u{0}";
 
 /// Reads what the facade's reader put in the input buffer (`whole`): text
 /// strings from the start, and at `copy_start` the JSON text
 /// `[[byte length of each string], copy]`. Gives the strings and the copy's
-/// JSON text, in which each reference `{"\u0000": i}` stands for string `i`:
+/// JSON text, in which each reference `["\u0000", i]` stands for string `i`:
 /// the readers never look inside the answer text, so it stays where it is,
 /// uncopied (see [`stand_in`]). The lengths are digits and commas, as the
 /// reader writes them; any other form is `None`.
@@ -484,7 +486,7 @@ pub fn read_step(whole: &str, copy_start: usize) -> Option<(Vec<&str>, &str, ser
     Some((texts, copy, usage))
 }
 
-/// The copy with each reference `{"\u0000": i}` replaced by its stand-in
+/// The copy with each reference `["\u0000", i]` replaced by its stand-in
 /// (see [`stand_in`]); `None` for a reference to none of `count`
 /// strings, or a copy deeper than any plan.
 #[must_use]
@@ -504,7 +506,7 @@ pub fn with_texts(copy: &serde_json::Value, texts: &[&str]) -> Option<serde_json
     Some(copy)
 }
 
-/// Replaces each text reference `{"\u0000": i}` with its stand-in, the
+/// Replaces each text reference `["\u0000", i]` with its stand-in, the
 /// string `"\u0000" + i`, which only [`text_index`] reads; `None` for a
 /// reference to no string, or a copy deeper than any plan.
 pub fn stand_in(value: &mut serde_json::Value, count: usize) -> Option<()> {
@@ -524,23 +526,26 @@ fn replace_references(
         return None;
     }
     match value {
-        Value::Object(map) => {
-            if let Some(index) = map.get(TEXT_REFERENCE) {
-                let index = usize::try_from(index.as_u64()?)
-                    .ok()
-                    .filter(|i| *i < count)?;
-                *value = Value::String(match texts {
-                    Some(texts) => (*texts.get(index)?).to_owned(),
-                    None => format!("{TEXT_REFERENCE}{index}"),
-                });
-                return Some(());
+        Value::Object(map) => map
+            .values_mut()
+            .try_for_each(|member| replace_references(member, count, texts, depth + 1)),
+        Value::Array(items) => {
+            if let [Value::String(mark), index] = items.as_slice() {
+                if mark == TEXT_REFERENCE {
+                    let index = usize::try_from(index.as_u64()?)
+                        .ok()
+                        .filter(|i| *i < count)?;
+                    *value = Value::String(match texts {
+                        Some(texts) => (*texts.get(index)?).to_owned(),
+                        None => format!("{TEXT_REFERENCE}{index}"),
+                    });
+                    return Some(());
+                }
             }
-            map.values_mut()
-                .try_for_each(|member| replace_references(member, count, texts, depth + 1))
+            items
+                .iter_mut()
+                .try_for_each(|item| replace_references(item, count, texts, depth + 1))
         }
-        Value::Array(items) => items
-            .iter_mut()
-            .try_for_each(|item| replace_references(item, count, texts, depth + 1)),
         _ => Some(()),
     }
 }

@@ -320,7 +320,7 @@ fn the_lenient_path_returns_the_object_it_found() {
     let mut s = session(lenient);
     let out = s
         .step(
-            Output { copy: r#"{"\u0000":0}"#, texts: vec!["  \n{\"city\":\"a\"}"] },
+            Output { copy: r#"["\u0000",0]"#, texts: vec!["  \n{\"city\":\"a\"}"] },
             &Value::Null,
             false,
             false,
@@ -384,7 +384,7 @@ fn an_attempt_without_a_verdict_still_counts_its_usage() {
 #[test]
 fn a_read_copy_is_checked_where_its_answer_lies() {
     let answer = "```json\n{\"city\":\"Oslo\"}\n```";
-    let copy = json!({ "choices": [{ "message": { "content": { "\u{0}": 0 } }, "finish_reason": "stop" }] });
+    let copy = json!({ "choices": [{ "message": { "content": ["\u{0}", 0] }, "finish_reason": "stop" }] });
     let mut s = session(setup());
     let out = s
         .step(
@@ -420,7 +420,7 @@ fn a_read_copy_is_checked_where_its_answer_lies() {
     assert_eq!(last_usage(&s), json!({ "tokens": { "input": 2, "total": 2 } }));
 
     // An empty answer beside a tool call says so, as checkOutput does.
-    let copy = json!({ "choices": [{ "message": { "content": { "\u{0}": 0 }, "tool_calls": [{ "id": "c1", "type": "function", "function": { "name": "lookup", "arguments": { "\u{0}": 1 } } }] } }] });
+    let copy = json!({ "choices": [{ "message": { "content": ["\u{0}", 0], "tool_calls": [{ "id": "c1", "type": "function", "function": { "name": "lookup", "arguments": ["\u{0}", 1] } }] } }] });
     let out = s
         .step(
             Output {
@@ -445,7 +445,7 @@ fn a_tool_named_output_is_read_from_the_copy_with_its_texts() {
     let mut named = setup();
     named.check = json!({ "toolName": "answer" });
     let mut s = session(named);
-    let copy = json!({ "choices": [{ "message": { "content": null, "tool_calls": [{ "id": "c1", "type": "function", "function": { "name": "answer", "arguments": { "\u{0}": 0 } } }] }, "finish_reason": "tool_calls" }] });
+    let copy = json!({ "choices": [{ "message": { "content": null, "tool_calls": [{ "id": "c1", "type": "function", "function": { "name": "answer", "arguments": ["\u{0}", 0] } }] }, "finish_reason": "tool_calls" }] });
     let out = s
         .step(
             Output {
@@ -498,7 +498,7 @@ fn a_content_string_is_checked_as_content_even_with_a_tool_name() {
     let mut named = setup();
     named.check = json!({ "toolName": "answer" });
     let mut s = session(named);
-    let text = Output { copy: r#"{"\u0000":0}"#, texts: vec![r#"{"city":"Oslo"}"#] };
+    let text = Output { copy: r#"["\u0000",0]"#, texts: vec![r#"{"city":"Oslo"}"#] };
     let out = s.step(text, &Value::Null, false, false).unwrap();
     assert_eq!(out.decision.action, Action::Accept, "{:?}", out.verdict);
     assert_eq!(out.text, Some(0));
@@ -630,7 +630,7 @@ fn the_lenient_path_checks_a_streams_whole_text_and_returns_its_object() {
     let mut lenient = setup();
     lenient.strict = json!(false);
     let mut s = session(lenient);
-    let copy = json!({ "content": { "\u{0}": 0 }, "finishReason": "stop" });
+    let copy = json!({ "content": ["\u{0}", 0], "finishReason": "stop" });
     let reports = [json!({ "prompt_tokens": 4 })];
     let out = s
         .step_stream_text(Output { copy: &copy.to_string(), texts: vec![r#"{"city":"O"}"#] }, &reports, facts(12, false, true), false, false)

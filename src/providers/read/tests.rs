@@ -355,7 +355,7 @@ fn the_plans_serialise_for_the_reader() {
 #[test]
 fn the_copy_refers_to_texts_in_the_buffer() {
     let texts = "{\"a\":1}é";
-    let copy = r#"[[7,2],{"choices":[{"message":{"content":{"\u0000":0}},"finish_reason":"stop"}],"text":{"\u0000":1}}]"#;
+    let copy = r#"[[7,2],{"choices":[{"message":{"content":["\u0000",0]},"finish_reason":"stop"}],"text":["\u0000",1]}]"#;
     let whole = format!("{texts}{copy}");
     let (found, copy_text) = split_texts(&whole, texts.len()).unwrap();
     assert_eq!(found, vec!["{\"a\":1}", "é"]);
@@ -372,7 +372,7 @@ fn the_copy_refers_to_texts_in_the_buffer() {
 #[test]
 fn joined_parts_are_not_one_text() {
     let texts = "{\"a\":1}";
-    let copy = r#"[[4,3],{"content":[{"type":"text","text":{"\u0000":0}},{"type":"text","text":{"\u0000":1}}]}]"#;
+    let copy = r#"[[4,3],{"content":[{"type":"text","text":["\u0000",0]},{"type":"text","text":["\u0000",1]}]}]"#;
     let whole = format!("{texts}{copy}");
     let (found, copy_text) = split_texts(&whole, texts.len()).unwrap();
     assert_eq!(found, vec!["{\"a\"", ":1}"]);
@@ -382,12 +382,30 @@ fn joined_parts_are_not_one_text() {
 #[test]
 fn a_bad_copy_is_refused() {
     // A length past the copy, a reference to no string, a copy that is not JSON.
-    assert!(split_texts(r#"ab[[3],{"text":{"\u0000":0}}]"#, 2).is_none());
-    let (found, copy_text) = split_texts(r#"ab[[2],{"content":{"\u0000":1}}]"#, 2).unwrap();
+    assert!(split_texts(r#"ab[[3],{"text":["\u0000",0]}]"#, 2).is_none());
+    let (found, copy_text) = split_texts(r#"ab[[2],{"content":["\u0000",1]}]"#, 2).unwrap();
     assert_eq!(answer_of(copy_text, found.len()), None);
     assert!(split_texts(r#"ab[[2],{"text""#, 2).is_none());
     assert!(split_texts(r#"ab[[2x],{}]"#, 2).is_none());
     assert_eq!(text_index("\u{0}"), None);
     assert_eq!(text_index("\u{0}1x"), None);
     assert_eq!(text_index("1"), None);
+}
+
+#[test]
+fn a_reference_is_a_pair_and_nothing_else_is_one() {
+    let texts = ["the answer", "{\"a\":1}"];
+    let copy: Value = serde_json::from_str(
+        r#"{"content":["\u0000",0],"tool":{"input":{"\u0000":1,"list":["\u0000",1,2],"pair":["x",1]}},"args":["\u0000",1]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        with_texts(&copy, &texts).unwrap(),
+        json!({ "content": "the answer", "tool": { "input": { "\u{0}": 1, "list": ["\u{0}", 1, 2], "pair": ["x", 1] } }, "args": "{\"a\":1}" })
+    );
+    assert_eq!(with_stand_ins(&copy, 2).unwrap()["content"], json!("\u{0}0"));
+    // A pair naming no string, or not by a whole number, refuses the copy.
+    for bad in [r#"["\u0000",2]"#, r#"["\u0000",-1]"#, r#"["\u0000",0.5]"#, r#"["\u0000","0"]"#] {
+        assert!(with_texts(&serde_json::from_str(bad).unwrap(), &texts).is_none(), "{bad}");
+    }
 }
