@@ -49,6 +49,8 @@ export function copyAlong(value, node, plans, texts) {
     if (node.first !== undefined) return value.length > 0 ? [copyAlong(value[0], node.first, plans, texts) ?? null] : [];
     return [];
   }
+  // The member found here is read again as the members are copied (a
+  // getter there runs twice).
   const alone = node.members_alone_with;
   if (alone !== undefined && alone.some((name) => holdsObject(readMember(value, name)))) {
     return copyMembers(value, node, plans, texts, {});

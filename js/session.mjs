@@ -129,9 +129,10 @@ function sessionSchema(schema, options, throwing) {
  * appendFeedback, stepUsage, summaryAttempts: booleans }: the last two say
  * whether a step's result carries the attempt's usage (for `onAttempt`)
  * and its summary every attempt's failure and usage (for a stats
- * collector); left out, they are not parsed on every attempt for nothing. A session lives in one instance: after a trap
- * replaced it, every method throws a typed error instead of reaching the
- * new instance with a handle of the old.
+ * collector); left out, they are not parsed on every attempt for nothing.
+ * A session lives in one instance: after a trap replaced it, every method
+ * throws a typed error instead of reaching the new instance with a handle
+ * of the old.
  */
 export function openSession(request, schema, setup) {
   const { checkOptions } = setup;

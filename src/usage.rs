@@ -125,16 +125,7 @@ pub fn normalize_usage(usage_or_response: &Value) -> Value {
 /// attempt order and `cost.pricing` (rates, not amounts) keeps the latest.
 #[must_use]
 pub fn merge_usage(usages: &[Value]) -> Value {
-    let mut acc = Map::new();
-    for usage in usages {
-        if usage.is_null() {
-            continue;
-        }
-        if let Value::Object(normalized) = normalize_usage(usage) {
-            merge_map(&mut acc, normalized, Scope::Root);
-        }
-    }
-    Value::Object(acc)
+    merge_objects(usages.iter().filter(|usage| !usage.is_null()).map(normalize_usage))
 }
 
 /// [`merge_usage`] of usages already normalised (a guarded call's ledger
@@ -142,10 +133,15 @@ pub fn merge_usage(usages: &[Value]) -> Value {
 /// without normalising them again.
 #[must_use]
 pub fn merge_normalized<'a>(usages: impl IntoIterator<Item = &'a Value>) -> Value {
+    merge_objects(usages.into_iter().cloned())
+}
+
+/// The objects among `usages`, merged in order.
+fn merge_objects(usages: impl IntoIterator<Item = Value>) -> Value {
     let mut acc = Map::new();
     for usage in usages {
         if let Value::Object(normalized) = usage {
-            merge_map(&mut acc, normalized.clone(), Scope::Root);
+            merge_map(&mut acc, normalized, Scope::Root);
         }
     }
     Value::Object(acc)
