@@ -21,7 +21,7 @@ use crate::rescue::Rescue;
 use crate::response::read_tool_calls;
 use crate::schema::{CompiledSchema, Issue, SchemaError};
 use crate::stream::StreamCheck;
-use crate::usage::{merge_normalized, merges_to_itself, normalize_usage, overlay_usage};
+use crate::usage::{merge_normalized, overlay_usage, Usage};
 use crate::verdict::{
     check_content, check_output, push_json_opt, push_json_str, push_json_value, resolve_schema,
     tool_calls_message, CheckOptions, OnInvalidSchema, SchemaInput, Verdict,
@@ -215,7 +215,7 @@ pub struct Step {
 /// One attempt as the ledger keeps it.
 #[derive(Debug, Clone, PartialEq)]
 struct Entry {
-    usage: Value,
+    usage: Usage,
     /// `usage` as JSON text, written once: every step and summary gives it.
     usage_json: String,
     /// `None` while the attempt has no verdict (its response could not be checked).
@@ -386,9 +386,14 @@ impl Session {
     /// (a callback threw, or the response could not be read), so that the
     /// summary still counts it.
     pub fn record_unchecked(&mut self, usage: &Value) {
-        let usage = normalize_usage(usage);
-        let mut usage_json = String::new();
-        push_json_value(&mut usage_json, &usage);
+        self.record_normalized(Usage::of(usage));
+    }
+
+    /// [`Session::record_unchecked`] of a usage already normalised (see
+    /// [`crate::usage::normalize_usage_text`]).
+    pub fn record_normalized(&mut self, usage: Usage) {
+        let mut usage_json = String::with_capacity(128);
+        usage.write_json(&mut usage_json);
         self.ledger.push(Entry {
             usage,
             usage_json,
@@ -522,7 +527,19 @@ impl Session {
         aborted: bool,
         deadline_passed: bool,
     ) -> Result<Step, SchemaError> {
-        self.record_unchecked(usage);
+        self.step_normalized(output, Usage::of(usage), aborted, deadline_passed)
+    }
+
+    /// [`Session::step`] with a usage already normalised (see
+    /// [`crate::usage::normalize_usage_text`]).
+    pub fn step_normalized(
+        &mut self,
+        output: Output<'_>,
+        usage: Usage,
+        aborted: bool,
+        deadline_passed: bool,
+    ) -> Result<Step, SchemaError> {
+        self.record_normalized(usage);
         let (verdict, text, object) = self.check(output)?;
         self.decide(verdict, text, object, aborted, deadline_passed)
     }
@@ -696,7 +713,7 @@ impl Session {
         let mut out = String::from("{\"usage\":");
         match self.ledger.as_slice() {
             // One attempt's usage, which its own text already says.
-            [only] if merges_to_itself(&only.usage) => out.push_str(&only.usage_json),
+            [only] if only.usage.merges_to_itself() => out.push_str(&only.usage_json),
             _ => push_json_value(&mut out, &merge_normalized(self.ledger.iter().map(|entry| &entry.usage))),
         }
         if attempts_too {

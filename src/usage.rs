@@ -14,9 +14,14 @@
 //! A number the mapping does not know is kept under `tokens` with its original
 //! name, because a guard that reports spend must never under-report it.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
+use jsonschema::json::{Array as _, Node, Object as _};
+use jsonschema::types::JsonType;
 use serde_json::{Map, Number, Value};
+
+use crate::tape::TapeNode;
 
 /// The members of the common Usage shape; anything else on a response is not usage.
 const USAGE_MEMBERS: [&str; 3] = ["tokens", "cost", "timing"];
@@ -94,9 +99,141 @@ const OLLAMA_KEYS: [&str; 2] = ["prompt_eval_count", "eval_count"];
 /// object gives `{}`.
 #[must_use]
 pub fn normalize_usage(usage_or_response: &Value) -> Value {
-    let Some(obj) = usage_or_response.as_object() else {
-        return Value::Object(Map::new());
-    };
+    normalize(usage_or_response).to_value()
+}
+
+/// [`normalize_usage`] of a usage, or a response carrying one, given as
+/// JSON text: read over the text's tape, and built as a [`Usage`], never
+/// as a `Value` (a guarded call records a usage on every attempt, and
+/// parsing one into a `Value`, then building another, cost more in wasm
+/// than checking the response: a map insert hashes its key). An object
+/// with more members than [`SCANNED_MEMBERS`] is read as a `Value`, whose
+/// lookups do not scan. `None` for text that is not JSON.
+#[must_use]
+pub fn normalize_usage_text(text: &str) -> Option<Usage> {
+    if let Ok(tape) = crate::tape::parse(text) {
+        let root = tape.root();
+        if scans_are_short(root) {
+            return Some(normalize(root));
+        }
+    }
+    serde_json::from_str::<Value>(text).ok().map(|value| normalize(&value))
+}
+
+/// Members an object of a usage's tape may have for its lookups to scan
+/// them; a usage object has a dozen or so.
+const SCANNED_MEMBERS: usize = 64;
+
+fn scans_are_short(node: TapeNode<'_>) -> bool {
+    if let Some(object) = node.as_object() {
+        return object.len() <= SCANNED_MEMBERS
+            && object.members().all(|(_, child)| scans_are_short(child));
+    }
+    node.as_array()
+        .is_none_or(|items| items.elements().all(scans_are_short))
+}
+
+/// A normalised usage: its members in order, as [`normalize_usage`] gives
+/// them, without a map (see [`normalize_usage_text`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Usage(Members);
+
+/// Members in order; their names differ.
+type Members = Vec<(String, Built)>;
+
+/// A value of a normalised usage.
+#[derive(Debug, Clone, PartialEq)]
+enum Built {
+    Number(Number),
+    Object(Members),
+    /// A value kept as the input has it (an array of counts, an executor's
+    /// `timing`).
+    Copied(Value),
+}
+
+impl Usage {
+    /// [`normalize_usage`] of `usage_or_response`, as a [`Usage`].
+    #[must_use]
+    pub fn of(usage_or_response: &Value) -> Usage {
+        normalize(usage_or_response)
+    }
+
+    /// The usage as [`normalize_usage`] gives it.
+    #[must_use]
+    pub fn to_value(&self) -> Value {
+        members_value(&self.0)
+    }
+
+    /// The usage's JSON text, as `push_json_value` writes [`Usage::to_value`].
+    pub fn write_json(&self, out: &mut String) {
+        write_members(out, &self.0);
+    }
+
+    /// Whether merging the usage alone gives it back unchanged (see
+    /// [`merges_to_itself`]).
+    #[must_use]
+    pub fn merges_to_itself(&self) -> bool {
+        fn built(value: &Built) -> bool {
+            match value {
+                Built::Number(_) => true,
+                Built::Object(members) => members.iter().all(|(_, value)| built(value)),
+                Built::Copied(Value::Null) => false,
+                Built::Copied(Value::Object(map)) => no_null_members(map),
+                Built::Copied(_) => true,
+            }
+        }
+        self.0.iter().all(|(_, value)| built(value))
+    }
+}
+
+fn members_value(members: &Members) -> Value {
+    Value::Object(
+        members
+            .iter()
+            .map(|(key, value)| {
+                let value = match value {
+                    Built::Number(number) => Value::Number(number.clone()),
+                    Built::Object(inner) => members_value(inner),
+                    Built::Copied(value) => value.clone(),
+                };
+                (key.clone(), value)
+            })
+            .collect(),
+    )
+}
+
+fn write_members(out: &mut String, members: &Members) {
+    out.push('{');
+    for (i, (key, value)) in members.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        crate::verdict::push_json_str(out, key);
+        out.push(':');
+        match value {
+            Built::Number(number) => {
+                use std::fmt::Write as _;
+                let _ = write!(out, "{number}");
+            }
+            Built::Object(inner) => write_members(out, inner),
+            Built::Copied(value) => crate::verdict::push_json_value(out, value),
+        }
+    }
+    out.push('}');
+}
+
+/// Adds `key` unless the members have it already.
+fn or_insert(members: &mut Members, key: String, value: Built) {
+    if !members.iter().any(|(name, _)| *name == key) {
+        members.push((key, value));
+    }
+}
+
+fn normalize<'a, R: Read<'a>>(usage_or_response: R) -> Usage {
+    if usage_or_response.shape() != Shape::Object {
+        return Usage::default();
+    }
+    let obj = usage_or_response;
     let embedded = embedded_usage(obj);
     if is_executor_form(obj) {
         let mut out = usage_members(obj);
@@ -105,15 +242,119 @@ pub fn normalize_usage(usage_or_response: &Value) -> Value {
         // same tokens are never counted twice.
         if let Some(raw) = embedded {
             for (key, value) in raw {
-                out.entry(key).or_insert(value);
+                or_insert(&mut out, key, value);
             }
         }
-        return Value::Object(out);
+        return Usage(out);
     }
     if let Some(raw) = embedded {
-        return Value::Object(raw);
+        return Usage(raw);
     }
-    Value::Object(from_provider(obj, looks_like_response(obj)))
+    Usage(from_provider(obj, looks_like_response(obj)))
+}
+
+/// What normalisation reads of a JSON value: a parsed `Value`, or a node
+/// of a tape over the text (see [`normalize_usage_text`]).
+trait Read<'a>: Copy {
+    fn shape(self) -> Shape;
+    /// The member `name` of an object; `None` for anything else.
+    fn member(self, name: &str) -> Option<Self>;
+    /// Each member of an object, in order (nothing for anything else).
+    fn each_member(self, f: impl FnMut(Cow<'a, str>, Self));
+    /// Whether some item of an array satisfies `f`.
+    fn any_item(self, f: impl FnMut(Self) -> bool) -> bool;
+    fn number(self) -> Option<Number>;
+    fn to_value(self) -> Value;
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Null,
+    Number,
+    Object,
+    Array,
+    Other,
+}
+
+impl<'a> Read<'a> for &'a Value {
+    fn shape(self) -> Shape {
+        match self {
+            Value::Null => Shape::Null,
+            Value::Number(_) => Shape::Number,
+            Value::Object(_) => Shape::Object,
+            Value::Array(_) => Shape::Array,
+            Value::Bool(_) | Value::String(_) => Shape::Other,
+        }
+    }
+
+    fn member(self, name: &str) -> Option<Self> {
+        self.as_object()?.get(name)
+    }
+
+    fn each_member(self, mut f: impl FnMut(Cow<'a, str>, Self)) {
+        if let Some(map) = self.as_object() {
+            for (key, value) in map {
+                f(Cow::Borrowed(key.as_str()), value);
+            }
+        }
+    }
+
+    fn any_item(self, f: impl FnMut(Self) -> bool) -> bool {
+        self.as_array().is_some_and(|items| items.iter().any(f))
+    }
+
+    fn number(self) -> Option<Number> {
+        self.as_number().cloned()
+    }
+
+    fn to_value(self) -> Value {
+        self.clone()
+    }
+}
+
+impl<'a> Read<'a> for TapeNode<'a> {
+    fn shape(self) -> Shape {
+        match self.json_type() {
+            JsonType::Null => Shape::Null,
+            JsonType::Number | JsonType::Integer => Shape::Number,
+            JsonType::Object => Shape::Object,
+            JsonType::Array => Shape::Array,
+            JsonType::Boolean | JsonType::String => Shape::Other,
+        }
+    }
+
+    fn member(self, name: &str) -> Option<Self> {
+        self.as_object()?
+            .members()
+            .find_map(|(key, value)| (key == name).then_some(value))
+    }
+
+    fn each_member(self, mut f: impl FnMut(Cow<'a, str>, Self)) {
+        if let Some(object) = self.as_object() {
+            for (key, value) in object.members() {
+                f(key, value);
+            }
+        }
+    }
+
+    fn any_item(self, f: impl FnMut(Self) -> bool) -> bool {
+        self.as_array().is_some_and(|items| items.elements().any(f))
+    }
+
+    fn number(self) -> Option<Number> {
+        match self.shape() {
+            // The tape's number is the one serde_json reads from the same text.
+            Shape::Number => match Node::to_value(&self).into_owned() {
+                Value::Number(number) => Some(number),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn to_value(self) -> Value {
+        Node::to_value(&self).into_owned()
+    }
 }
 
 /// Adds up the usage of several attempts; nothing billable is dropped.
@@ -132,8 +373,8 @@ pub fn merge_usage(usages: &[Value]) -> Value {
 /// normalises each attempt's usage as it records it): the same sum,
 /// without normalising them again.
 #[must_use]
-pub fn merge_normalized<'a>(usages: impl IntoIterator<Item = &'a Value>) -> Value {
-    merge_objects(usages.into_iter().cloned())
+pub fn merge_normalized<'a>(usages: impl IntoIterator<Item = &'a Usage>) -> Value {
+    merge_objects(usages.into_iter().map(Usage::to_value))
 }
 
 /// The objects among `usages`, merged in order.
@@ -152,14 +393,15 @@ fn merge_objects(usages: impl IntoIterator<Item = Value>) -> Value {
 /// arrays are recorded data, kept as they are).
 #[must_use]
 pub fn merges_to_itself(usage: &Value) -> bool {
-    fn no_null_members(map: &Map<String, Value>) -> bool {
-        map.values().all(|value| match value {
-            Value::Null => false,
-            Value::Object(inner) => no_null_members(inner),
-            _ => true,
-        })
-    }
     usage.as_object().is_some_and(no_null_members)
+}
+
+fn no_null_members(map: &Map<String, Value>) -> bool {
+    map.values().all(|value| match value {
+        Value::Null => false,
+        Value::Object(inner) => no_null_members(inner),
+        _ => true,
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -205,62 +447,62 @@ pub fn overlay_usage(reports: &[Value]) -> Value {
 /// response but [`USAGE_MEMBERS`] is read.
 pub(crate) const EMBEDDED_USAGE: [&str; 3] = ["totalUsage", "usage", "usageMetadata"];
 
-fn embedded_usage(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
+fn embedded_usage<'a, R: Read<'a>>(obj: R) -> Option<Members> {
     let usage = ["totalUsage", "usage"]
         .iter()
-        .find_map(|key| obj.get(*key).and_then(Value::as_object));
+        .find_map(|key| object_member(obj, key));
     if let Some(usage) = usage {
         if is_executor_form(usage) {
             return Some(usage_members(usage));
         }
         return Some(from_provider(usage, false));
     }
-    obj.get("usageMetadata")
-        .and_then(Value::as_object)
-        .map(|meta| from_provider(meta, false))
+    object_member(obj, "usageMetadata").map(|meta| from_provider(meta, false))
 }
 
-fn is_executor_form(obj: &Map<String, Value>) -> bool {
+/// The member `name` of `obj` when it holds an object.
+fn object_member<'a, R: Read<'a>>(obj: R, name: &str) -> Option<R> {
+    obj.member(name).filter(|value| value.shape() == Shape::Object)
+}
+
+fn is_executor_form<'a, R: Read<'a>>(obj: R) -> bool {
     USAGE_MEMBERS
         .iter()
-        .any(|key| obj.get(*key).is_some_and(Value::is_object))
+        .any(|key| object_member(obj, key).is_some())
         && !is_cohere(obj)
 }
 
 /// Cohere v2 also names a member `tokens`, but with provider field names and
 /// next to `billed_units`; reading it as an executor Usage would lose both.
-fn is_cohere(obj: &Map<String, Value>) -> bool {
-    if obj.get("cost").is_some_and(Value::is_object)
-        || obj.get("timing").is_some_and(Value::is_object)
-    {
+fn is_cohere<'a, R: Read<'a>>(obj: R) -> bool {
+    if object_member(obj, "cost").is_some() || object_member(obj, "timing").is_some() {
         return false;
     }
-    let cohere_tokens = obj
-        .get("tokens")
-        .and_then(Value::as_object)
-        .is_some_and(|tokens| {
-            has_any(tokens, &["input_tokens", "output_tokens"])
-                && !has_any(tokens, &["input", "output", "total"])
-        });
-    cohere_tokens || obj.get("billed_units").is_some_and(Value::is_object)
+    let cohere_tokens = object_member(obj, "tokens").is_some_and(|tokens| {
+        has_any(tokens, &["input_tokens", "output_tokens"])
+            && !has_any(tokens, &["input", "output", "total"])
+    });
+    cohere_tokens || object_member(obj, "billed_units").is_some()
 }
 
-fn usage_members(obj: &Map<String, Value>) -> Map<String, Value> {
+fn usage_members<'a, R: Read<'a>>(obj: R) -> Members {
     USAGE_MEMBERS
         .iter()
-        .filter_map(|key| match obj.get(*key) {
-            None | Some(Value::Null) => None,
-            Some(value) => Some(((*key).to_owned(), value.clone())),
+        .filter_map(|key| match obj.member(key) {
+            Some(value) if value.shape() != Shape::Null => {
+                Some(((*key).to_owned(), Built::Copied(value.to_value())))
+            }
+            _ => None,
         })
         .collect()
 }
 
-fn looks_like_response(obj: &Map<String, Value>) -> bool {
+fn looks_like_response<'a, R: Read<'a>>(obj: R) -> bool {
     has_any(obj, &RESPONSE_MARKERS)
 }
 
-fn has_any(obj: &Map<String, Value>, keys: &[&str]) -> bool {
-    keys.iter().any(|key| obj.contains_key(*key))
+fn has_any<'a, R: Read<'a>>(obj: R, keys: &[&str]) -> bool {
+    keys.iter().any(|key| obj.member(key).is_some())
 }
 
 /// The canonical token counts, before they become the `tokens` object.
@@ -275,12 +517,12 @@ struct Tokens {
 }
 
 impl Tokens {
-    fn into_map(self) -> Map<String, Value> {
+    fn into_members(self) -> Members {
         let total = self.total.or_else(|| match (&self.input, &self.output) {
             (None, None) => None,
             (input, output) => sum_opt(input.clone(), output.clone()),
         });
-        let mut map = Map::new();
+        let mut members = Members::new();
         let fields = [
             ("input", self.input),
             ("output", self.output),
@@ -291,69 +533,72 @@ impl Tokens {
         ];
         for (key, value) in fields {
             if let Some(number) = value {
-                map.insert(key.to_owned(), Value::Number(number));
+                members.push((key.to_owned(), Built::Number(number)));
             }
         }
-        map
+        members
     }
 }
 
-/// Maps one provider usage object. `rest` starts as a copy of it and every
-/// mapped number is taken out, so what remains is exactly the unmapped part.
-fn from_provider(usage: &Map<String, Value>, is_response: bool) -> Map<String, Value> {
-    let mut rest = usage.clone();
+/// Maps one provider usage object. Every mapped number is taken (its path
+/// noted), so what is left is exactly the unmapped part.
+fn from_provider<'a, R: Read<'a>>(usage: R, is_response: bool) -> Members {
+    let mut taken = Taken {
+        usage,
+        paths: Vec::new(),
+    };
     let mut t = Tokens::default();
-    let r = &mut rest;
+    let r = &mut taken;
 
     if has_any(usage, &GEMINI_KEYS) {
-        t.input = take(r, &["promptTokenCount"]);
-        let candidates = take(r, &["candidatesTokenCount"]);
-        let thoughts = take(r, &["thoughtsTokenCount"]);
+        t.input = r.take(&["promptTokenCount"]);
+        let candidates = r.take(&["candidatesTokenCount"]);
+        let thoughts = r.take(&["thoughtsTokenCount"]);
         t.output = sum_opt(candidates, thoughts.clone());
         t.reasoning = thoughts;
-        t.cache_read = take(r, &["cachedContentTokenCount"]);
-        t.total = take(r, &["totalTokenCount"]);
+        t.cache_read = r.take(&["cachedContentTokenCount"]);
+        t.total = r.take(&["totalTokenCount"]);
     } else if has_any(usage, &OPENAI_CHAT_KEYS) {
-        t.input = take(r, &["prompt_tokens"]);
-        t.output = take(r, &["completion_tokens"]);
-        t.total = take(r, &["total_tokens"]);
-        t.cache_read = take(r, &["prompt_tokens_details", "cached_tokens"]);
+        t.input = r.take(&["prompt_tokens"]);
+        t.output = r.take(&["completion_tokens"]);
+        t.total = r.take(&["total_tokens"]);
+        t.cache_read = r.take(&["prompt_tokens_details", "cached_tokens"]);
         // OpenRouter reports explicit cache writes next to the reads.
-        t.cache_write = take(r, &["prompt_tokens_details", "cache_write_tokens"]);
-        t.reasoning = take(r, &["completion_tokens_details", "reasoning_tokens"]);
+        t.cache_write = r.take(&["prompt_tokens_details", "cache_write_tokens"]);
+        t.reasoning = r.take(&["completion_tokens_details", "reasoning_tokens"]);
     } else if has_any(usage, &ANTHROPIC_CACHE_KEYS) {
         // Anthropic's input_tokens leaves out the cached part.
-        let uncached = take(r, &["input_tokens"]);
-        let read = take(r, &["cache_read_input_tokens"]);
-        let write = take(r, &["cache_creation_input_tokens"]);
+        let uncached = r.take(&["input_tokens"]);
+        let read = r.take(&["cache_read_input_tokens"]);
+        let write = r.take(&["cache_creation_input_tokens"]);
         t.input = sum_opt(sum_opt(uncached, read.clone()), write.clone());
         t.cache_read = read;
         t.cache_write = write;
-        t.output = take(r, &["output_tokens"]);
-        t.reasoning = take(r, &["output_tokens_details", "thinking_tokens"]);
+        t.output = r.take(&["output_tokens"]);
+        t.reasoning = r.take(&["output_tokens_details", "thinking_tokens"]);
     } else if has_any(usage, &SNAKE_KEYS) {
         // OpenAI Responses; a plain Anthropic usage without cache fields reads
         // the same way, since then its input_tokens already counts everything.
-        t.input = take(r, &["input_tokens"]);
-        t.output = take(r, &["output_tokens"]);
-        t.total = take(r, &["total_tokens"]);
-        t.cache_read = take(r, &["input_tokens_details", "cached_tokens"]);
-        t.cache_write = take(r, &["input_tokens_details", "cache_write_tokens"]);
+        t.input = r.take(&["input_tokens"]);
+        t.output = r.take(&["output_tokens"]);
+        t.total = r.take(&["total_tokens"]);
+        t.cache_read = r.take(&["input_tokens_details", "cached_tokens"]);
+        t.cache_write = r.take(&["input_tokens_details", "cache_write_tokens"]);
         // Responses says reasoning, Anthropic (without cache fields) thinking.
         t.reasoning = first(
-            take(r, &["output_tokens_details", "reasoning_tokens"]),
-            take(r, &["output_tokens_details", "thinking_tokens"]),
+            r.take(&["output_tokens_details", "reasoning_tokens"]),
+            r.take(&["output_tokens_details", "thinking_tokens"]),
         );
     } else if is_cohere(usage) {
         // billed_units stays whole under its own name: it is the billing record.
-        t.input = take(r, &["tokens", "input_tokens"])
+        t.input = r.take(&["tokens", "input_tokens"])
             .or_else(|| number_at(usage, &["billed_units", "input_tokens"]));
-        t.output = take(r, &["tokens", "output_tokens"])
+        t.output = r.take(&["tokens", "output_tokens"])
             .or_else(|| number_at(usage, &["billed_units", "output_tokens"]));
     } else if has_any(usage, &AI_SDK_V4_KEYS) {
-        t.input = take(r, &["promptTokens"]);
-        t.output = take(r, &["completionTokens"]);
-        t.total = take(r, &["totalTokens"]);
+        t.input = r.take(&["promptTokens"]);
+        t.output = r.take(&["completionTokens"]);
+        t.total = r.take(&["totalTokens"]);
     } else if has_any(usage, &CAMEL_KEYS) {
         // Bedrock Converse (inputTokens leaves out cache reads and writes) and
         // the Vercel AI SDK (inputTokens already includes them). The Bedrock
@@ -361,96 +606,132 @@ fn from_provider(usage: &Map<String, Value>, is_response: bool) -> Map<String, V
         // Every alias is taken even when an earlier one wins, so a deprecated
         // duplicate is not reported twice.
         let uncached = first(
-            take(r, &["inputTokens"]),
-            take(r, &["inputTokens", "total"]),
+            r.take(&["inputTokens"]),
+            r.take(&["inputTokens", "total"]),
         );
-        let read = take(r, &["cacheReadInputTokens"]);
-        let write = take(r, &["cacheWriteInputTokens"]);
+        let read = r.take(&["cacheReadInputTokens"]);
+        let write = r.take(&["cacheWriteInputTokens"]);
         t.input = sum_opt(sum_opt(uncached, read.clone()), write.clone());
         let sdk_read = first(
-            take(r, &["cachedInputTokens"]),
+            r.take(&["cachedInputTokens"]),
             first(
-                take(r, &["inputTokenDetails", "cacheReadTokens"]),
-                take(r, &["inputTokens", "cacheRead"]),
+                r.take(&["inputTokenDetails", "cacheReadTokens"]),
+                r.take(&["inputTokens", "cacheRead"]),
             ),
         );
         let sdk_write = first(
-            take(r, &["inputTokenDetails", "cacheWriteTokens"]),
-            take(r, &["inputTokens", "cacheWrite"]),
+            r.take(&["inputTokenDetails", "cacheWriteTokens"]),
+            r.take(&["inputTokens", "cacheWrite"]),
         );
         t.cache_read = first(read, sdk_read);
         t.cache_write = first(write, sdk_write);
         t.output = first(
-            take(r, &["outputTokens"]),
-            take(r, &["outputTokens", "total"]),
+            r.take(&["outputTokens"]),
+            r.take(&["outputTokens", "total"]),
         );
-        t.total = take(r, &["totalTokens"]);
+        t.total = r.take(&["totalTokens"]);
         t.reasoning = first(
-            take(r, &["reasoningTokens"]),
+            r.take(&["reasoningTokens"]),
             first(
-                take(r, &["outputTokenDetails", "reasoningTokens"]),
-                take(r, &["outputTokens", "reasoning"]),
+                r.take(&["outputTokenDetails", "reasoningTokens"]),
+                r.take(&["outputTokens", "reasoning"]),
             ),
         );
     } else if has_any(usage, &OLLAMA_KEYS) {
-        t.input = take(r, &["prompt_eval_count"]);
-        t.output = take(r, &["eval_count"]);
+        t.input = r.take(&["prompt_eval_count"]);
+        t.output = r.take(&["eval_count"]);
     }
 
     // Money, not tokens: OpenRouter (and gateways like it) report the charge
     // in dollars as a top-level `cost`, with a breakdown in `cost_details`.
-    let mut cost = Map::new();
-    if let Some(charged) = take(r, &["cost"]) {
-        cost.insert("total".to_owned(), Value::Number(charged));
+    let mut cost = Members::new();
+    if let Some(charged) = r.take(&["cost"]) {
+        cost.push(("total".to_owned(), Built::Number(charged)));
     }
-    if let Some(details) = r.remove("cost_details").as_ref().and_then(numbers_only) {
-        cost.insert("details".to_owned(), details);
+    if let Some(details) = usage.member("cost_details").and_then(numbers_only) {
+        cost.push(("details".to_owned(), details));
     }
 
-    let mut tokens = t.into_map();
+    let mut tokens = t.into_members();
+    // The unmapped members differ from one another; only a mapped name can
+    // be theirs too, and it wins.
+    let mapped = tokens.len();
     if !is_response {
-        for (key, value) in &rest {
-            if let Some(kept) = numbers_only(value) {
-                tokens.entry(key.clone()).or_insert(kept);
+        usage.each_member(|key, value| {
+            if key == "cost_details" || tokens.iter().take(mapped).any(|(name, _)| *name == key) {
+                return;
             }
-        }
+            if let Some(kept) = taken.untaken(value, &[&key]) {
+                tokens.push((key.into_owned(), kept));
+            }
+        });
     }
-    let mut out = Map::new();
+    let mut out = Members::new();
     if !tokens.is_empty() {
-        out.insert("tokens".to_owned(), Value::Object(tokens));
+        out.push(("tokens".to_owned(), Built::Object(tokens)));
     }
     if !cost.is_empty() {
-        out.insert("cost".to_owned(), Value::Object(cost));
+        out.push(("cost".to_owned(), Built::Object(cost)));
     }
     out
 }
 
-/// Removes and returns the number at `path`; anything that is not a number is
-/// left in place (and later dropped as non-numeric).
-fn take(obj: &mut Map<String, Value>, path: &[&str]) -> Option<Number> {
-    match path {
-        [] => None,
-        [leaf] => match obj.get(*leaf) {
-            Some(Value::Number(_)) => match obj.remove(*leaf) {
-                Some(Value::Number(n)) => Some(n),
-                _ => None,
-            },
-            _ => None,
-        },
-        [head, tail @ ..] => obj
-            .get_mut(*head)
-            .and_then(Value::as_object_mut)
-            .and_then(|child| take(child, tail)),
+/// A provider usage object and the paths of the numbers taken from it.
+struct Taken<R> {
+    usage: R,
+    paths: Vec<&'static [&'static str]>,
+}
+
+/// The longest path a number is taken from.
+const DEEPEST_TAKEN: usize = 2;
+
+impl<'a, R: Read<'a>> Taken<R> {
+    /// The number at `path`, unless it was taken before; anything that is
+    /// not a number is left (and later dropped as non-numeric).
+    fn take(&mut self, path: &'static [&'static str]) -> Option<Number> {
+        if self.paths.contains(&path) {
+            return None;
+        }
+        let number = number_at(self.usage, path)?;
+        self.paths.push(path);
+        Some(number)
+    }
+
+    /// What [`numbers_only`] keeps of `value`, the member at `at`, but the
+    /// numbers taken.
+    fn untaken(&self, value: R, at: &[&str]) -> Option<Built> {
+        match value.shape() {
+            Shape::Number => (!self.paths.contains(&at))
+                .then(|| value.number().map(Built::Number))
+                .flatten(),
+            Shape::Object if at.len() < DEEPEST_TAKEN => {
+                let mut kept = Members::new();
+                value.each_member(|key, child| {
+                    let found = match at {
+                        [first] => self.untaken(child, &[first, &key]),
+                        _ => {
+                            let mut path = at.to_vec();
+                            path.push(&key);
+                            self.untaken(child, &path)
+                        }
+                    };
+                    if let Some(child) = found {
+                        kept.push((key.into_owned(), child));
+                    }
+                });
+                (!kept.is_empty()).then_some(Built::Object(kept))
+            }
+            _ => numbers_only(value),
+        }
     }
 }
 
-fn number_at(obj: &Map<String, Value>, path: &[&str]) -> Option<Number> {
-    let (leaf, parents) = path.split_last()?;
+fn number_at<'a, R: Read<'a>>(obj: R, path: &[&str]) -> Option<Number> {
     let mut current = obj;
-    for key in parents {
-        current = current.get(*key)?.as_object()?;
+    for key in path {
+        current = current.member(key)?;
     }
-    current.get(*leaf)?.as_number().cloned()
+    current.number()
 }
 
 fn first(a: Option<Number>, b: Option<Number>) -> Option<Number> {
@@ -468,27 +749,33 @@ fn sum_opt(a: Option<Number>, b: Option<Number>) -> Option<Number> {
 /// The numeric content of an unmapped value. Arrays are kept whole when they
 /// hold a number anywhere: their elements (e.g. Gemini's per-modality
 /// `{ modality, tokenCount }`) only make sense with their labels.
-fn numbers_only(value: &Value) -> Option<Value> {
-    match value {
-        Value::Number(_) => Some(value.clone()),
-        Value::Object(map) => {
-            let kept: Map<String, Value> = map
-                .iter()
-                .filter_map(|(key, child)| numbers_only(child).map(|kept| (key.clone(), kept)))
-                .collect();
-            (!kept.is_empty()).then_some(Value::Object(kept))
+fn numbers_only<'a, R: Read<'a>>(value: R) -> Option<Built> {
+    match value.shape() {
+        Shape::Number => value.number().map(Built::Number),
+        Shape::Object => {
+            let mut kept = Members::new();
+            value.each_member(|key, child| {
+                if let Some(child) = numbers_only(child) {
+                    kept.push((key.into_owned(), child));
+                }
+            });
+            (!kept.is_empty()).then_some(Built::Object(kept))
         }
-        Value::Array(_) => carries_numbers(value).then(|| value.clone()),
-        _ => None,
+        Shape::Array => carries_numbers(value).then(|| Built::Copied(value.to_value())),
+        Shape::Null | Shape::Other => None,
     }
 }
 
-fn carries_numbers(value: &Value) -> bool {
-    match value {
-        Value::Number(_) => true,
-        Value::Object(map) => map.values().any(carries_numbers),
-        Value::Array(items) => items.iter().any(carries_numbers),
-        _ => false,
+fn carries_numbers<'a, R: Read<'a>>(value: R) -> bool {
+    match value.shape() {
+        Shape::Number => true,
+        Shape::Object => {
+            let mut found = false;
+            value.each_member(|_, child| found = found || carries_numbers(child));
+            found
+        }
+        Shape::Array => value.any_item(carries_numbers),
+        Shape::Null | Shape::Other => false,
     }
 }
 
@@ -585,7 +872,7 @@ fn merge_value(existing: &mut Value, incoming: Value, rule: Rule) {
             (slot, other) => {
                 // Shapes disagree: the latest value wins, unless that would
                 // throw away numbers the latest value does not carry.
-                if !carries_numbers(slot) || carries_numbers(&other) {
+                if !carries_numbers(&*slot) || carries_numbers(&other) {
                     *slot = without_null_members(other);
                 }
             }
@@ -1438,18 +1725,98 @@ mod tests {
             for b in &usages {
                 for c in [None, Some(&usages[0]), Some(&usages[10])] {
                     let raw: Vec<Value> = [Some(a), Some(b), c].into_iter().flatten().cloned().collect();
-                    let recorded: Vec<Value> = raw.iter().map(normalize_usage).collect();
+                    let recorded: Vec<Usage> = raw.iter().map(Usage::of).collect();
                     assert_eq!(merge_normalized(&recorded), merge_usage(&raw), "{raw:?}");
                 }
             }
-            let recorded = normalize_usage(a);
-            if merges_to_itself(&recorded) {
-                assert_eq!(merge_usage(std::slice::from_ref(a)), recorded, "{a:?}");
+            let recorded = Usage::of(a);
+            assert_eq!(recorded.merges_to_itself(), merges_to_itself(&recorded.to_value()), "{a:?}");
+            if recorded.merges_to_itself() {
+                assert_eq!(merge_usage(std::slice::from_ref(a)), recorded.to_value(), "{a:?}");
             }
         }
         assert!(!merges_to_itself(&json!({ "tokens": { "input": 1, "cached": null } })));
         assert!(merges_to_itself(&json!({ "timing": { "timeSegments": [null] } })));
         assert!(!merges_to_itself(&json!(null)));
+    }
+
+    /// Usage-like JSON texts: members named as providers name them (some
+    /// with an escape in the name, some repeated), numbers, nulls, strings,
+    /// nested objects and arrays.
+    fn usage_like_texts(seed: u64, count: usize) -> Vec<String> {
+        const NAMES: [&str; 24] = [
+            "prompt_tokens", "completion_tokens", "total_tokens", "prompt_tokens_details",
+            "completion_tokens_details", "cached_tokens", "reasoning_tokens", "input_tokens",
+            "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens",
+            "promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount", "inputTokens",
+            "outputTokens", "tokens", "cost", "cost_details", "billed_units", "usage",
+            "usageMetadata", "timing", "model",
+        ];
+        let mut state = seed;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        fn value(next: &mut dyn FnMut(u64) -> u64, depth: u32) -> String {
+            match next(if depth > 2 { 4 } else { 7 }) {
+                0 | 1 => format!("{}", next(1000)),
+                2 => "null".into(),
+                3 => ["\"x\"", "true", "1.5", "-0", "1e3", "18446744073709551616"][next(6) as usize].into(),
+                4 | 5 => {
+                    let members: Vec<String> = (0..next(6))
+                        .map(|_| {
+                            let name = NAMES[next(NAMES.len() as u64) as usize];
+                            // An escaped underscore names the same member.
+                            let name = if next(8) == 0 { name.replacen('_', "\\u005f", 1) } else { name.to_owned() };
+                            format!("\"{name}\":{}", value(next, depth + 1))
+                        })
+                        .collect();
+                    format!("{{{}}}", members.join(","))
+                }
+                _ => {
+                    let items: Vec<String> = (0..next(3)).map(|_| value(next, depth + 1)).collect();
+                    format!("[{}]", items.join(","))
+                }
+            }
+        }
+        (0..count)
+            .map(|_| {
+                let v = value(&mut next, 0);
+                if next(3) == 0 { format!("{{\"usage\":{v}}}") } else { v }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_usage_read_over_its_text_is_the_usage_read_as_a_value() {
+        let mut texts = usage_like_texts(0x9e37_79b9_7f4a_7c15, 4000);
+        // More members than a lookup scans: read as a Value.
+        let many: Vec<String> = (0..200).map(|i| format!("\"m{i}\":{i}")).collect();
+        texts.push(format!("{{\"prompt_tokens\":1,{}}}", many.join(",")));
+        texts.push(format!("{{\"usage\":{{\"input_tokens\":2,{}}}}}", many.join(",")));
+        texts.push(r#"{"usage":{"prompt_tokens":512,"completion_tokens":180,"total_tokens":692,"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}}}"#.into());
+        let mut objects = 0;
+        for text in &texts {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let expected = normalize_usage(&value);
+            let usage = normalize_usage_text(text).unwrap();
+            let got = usage.to_value();
+            // Equal, with members in the same order, and written as
+            // serde_json writes them.
+            assert_eq!(got, expected, "{text}");
+            assert_eq!(got.to_string(), expected.to_string(), "{text}");
+            let mut written = String::new();
+            usage.write_json(&mut written);
+            assert_eq!(written, expected.to_string(), "{text}");
+            assert_eq!(usage.merges_to_itself(), merges_to_itself(&expected), "{text}");
+            objects += usize::from(expected.as_object().is_some_and(|map| !map.is_empty()));
+        }
+        // The texts reach the mapping, not only its empty answers.
+        assert!(objects > 1000, "{objects}");
+        assert_eq!(normalize_usage_text("{\"prompt_tokens\":"), None);
+        assert_eq!(normalize_usage_text("null").map(|u| u.to_value()), Some(json!({})));
     }
 
     #[test]

@@ -1002,8 +1002,9 @@ impl RawSession {
                 .ok_or_else(unreadable)?;
             let (texts, copy, usage) =
                 crate::providers::read::read_step(whole, copy_start).ok_or_else(unreadable)?;
+            let usage = crate::usage::normalize_usage_text(usage).ok_or_else(unreadable)?;
             if unchecked {
-                self.session.record_unchecked(&usage);
+                self.session.record_normalized(usage);
                 return Ok(String::new());
             }
             let output = crate::session::Output {
@@ -1012,7 +1013,7 @@ impl RawSession {
             };
             let step = self
                 .session
-                .step(output, &usage, aborted, deadline_passed)
+                .step_normalized(output, usage, aborted, deadline_passed)
                 .map_err(schema_error)?;
             Ok(step_json(self, step, &texts))
         })
@@ -1100,6 +1101,7 @@ impl RawSession {
                 .ok_or_else(unreadable)?;
             let (texts, copy, reports) =
                 crate::providers::read::read_step(whole, copy_start).ok_or_else(unreadable)?;
+            let reports = serde_json::from_str::<Value>(reports).map_err(|_| unreadable())?;
             let reports = match reports {
                 Value::Array(reports) => reports,
                 _ => Vec::new(),

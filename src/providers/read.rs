@@ -478,11 +478,11 @@ pub fn answer_of(copy_text: &str, texts: usize) -> Option<(usize, Option<std::rc
 /// `copy_start` the JSON text `[[byte length of each string], copy]`.
 /// Gives the strings (the usage's left out), the copy's JSON text with its
 /// references as they are (see [`answer_of`], [`with_stand_ins`] and
-/// [`with_texts`]) and the usage.
+/// [`with_texts`]) and the usage's text.
 #[must_use]
-pub fn read_step(whole: &str, copy_start: usize) -> Option<(Vec<&str>, &str, serde_json::Value)> {
+pub fn read_step(whole: &str, copy_start: usize) -> Option<(Vec<&str>, &str, &str)> {
     let (mut texts, copy) = split_texts(whole, copy_start)?;
-    let usage = serde_json::from_str(texts.pop()?).ok()?;
+    let usage = texts.pop()?;
     Some((texts, copy, usage))
 }
 

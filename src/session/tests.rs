@@ -413,8 +413,10 @@ fn a_read_copy_is_checked_where_its_answer_lies() {
     let (texts, read, usage) = crate::providers::read::read_step(&whole, answer.len() + usage.len()).unwrap();
     assert_eq!(texts, vec![answer]);
     assert_eq!(serde_json::from_str::<Value>(read).unwrap(), copy);
+    assert_eq!(usage, "{\"prompt_tokens\":2}");
+    let usage = crate::usage::normalize_usage_text(usage).unwrap();
     let out = s
-        .step(Output { copy: read, texts }, &usage, false, false)
+        .step_normalized(Output { copy: read, texts }, usage, false, false)
         .unwrap();
     assert_eq!(out.decision.action, Action::Accept);
     assert_eq!(last_usage(&s), json!({ "tokens": { "input": 2, "total": 2 } }));
