@@ -101,16 +101,18 @@ function detailedFrom(result, text) {
 }
 
 /**
- * What the lane needs of the options ({ maxErrors, compiled: whether
- * compile options are given, text: the options as JSON text when they hold
- * more than maxErrors, onInvalidSchema and compile options, for the core to
- * read }), or undefined when they need the general path (which also gives
- * the typed error for options that cannot be read).
+ * What the lane needs of the options ({ maxErrors, requireObject, compiled:
+ * whether compile options are given, text: the options as JSON text when
+ * they hold more than the core takes as a number or a boolean (maxErrors,
+ * requireObject), onInvalidSchema, compile options and an empty rules list,
+ * for the core to read }), or undefined when they need the general path
+ * (which also gives the typed error for options that cannot be read).
  */
 function laneOptions(options) {
-  if (options === undefined || options === null) return { maxErrors: DEFAULTS.maxErrors, compiled: false, text: undefined };
+  if (options === undefined || options === null) return LANE_DEFAULTS;
   if (typeof options !== "object" || Array.isArray(options)) return undefined;
   let maxErrors = DEFAULTS.maxErrors;
+  let requireObject = true;
   let compiled = false;
   let others = false;
   try {
@@ -124,15 +126,19 @@ function laneOptions(options) {
       } else if (key === "onInvalidSchema") {
         // Once compiled, the schema cannot fail to compile; only a value the core would refuse matters.
         if (value !== "degrade" && value !== "throw") return undefined;
+      } else if (key === "requireObject" && typeof value === "boolean") {
+        requireObject = value;
+      } else if (key === "rules" && Array.isArray(value) && value.length === 0) {
+        // No rules to check: what a missing list says too.
       } else if (COMPILE_KEYS.includes(key) || key === "resources") {
         compiled = true;
       } else {
-        // requireObject, rules, toolName, or a name the core refuses (it
-        // then sends the call the general way, which says why).
+        // Rules, toolName, a value of the wrong type, or a name the core
+        // refuses (it then sends the call the general way, which says why).
         others = true;
       }
     }
-    return { maxErrors, compiled, text: others ? optionsText(options) : undefined };
+    return { maxErrors, requireObject, compiled, text: others ? optionsText(options) : undefined };
   } catch {
     return undefined;
   }
@@ -147,12 +153,15 @@ function laneOptions(options) {
  * options the core cannot read) returns undefined and takes the general
  * path.
  */
+/** The lane's options when none are given. */
+const LANE_DEFAULTS = Object.freeze({ maxErrors: DEFAULTS.maxErrors, requireObject: true, compiled: false, text: undefined });
+
 function laneCheck(output, schema, options) {
   const isText = typeof output === "string";
   if (!isText && (output === null || typeof output !== "object")) return undefined;
   const lane = laneOptions(options);
   if (lane === undefined) return undefined;
-  const { maxErrors, compiled, text } = lane;
+  const { maxErrors, requireObject, compiled, text } = lane;
   let handle = rawOf.get(schema);
   let schemaHash;
   if (handle !== undefined) {
@@ -168,8 +177,8 @@ function laneCheck(output, schema, options) {
     handle = entry.handle;
     schemaHash = entry.hash;
   }
-  if (!isText) return readLane(output, handle, maxErrors, text, schemaHash);
-  const status = callRaw(() => laneStatus(output, handle, maxErrors, text));
+  if (!isText) return readLane(output, handle, maxErrors, requireObject, text, schemaHash);
+  const status = callRaw(() => laneStatus(output, handle, maxErrors, requireObject, text));
   if (status === 3) return undefined;
   return laneResult(status, output, schemaHash, null);
 }
@@ -203,12 +212,12 @@ function laneResult(code, text, schemaHash, finishReason) {
  * carries flags: 8 when the response gave a finish reason (its length from
  * bit 16), and from bit 4 the index of the text the answer is.
  */
-function readLane(output, handle, maxErrors, optionsJson, schemaHash) {
+function readLane(output, handle, maxErrors, requireObject, optionsJson, schemaHash) {
   const texts = [];
   const copyText = jsonText("the output", readCopy("the output", output, "output", texts));
   const status = callRaw(() => {
     const { start, length } = encodeCopy(texts, copyText);
-    return raw.checkReadLane(start, length, handle, maxErrors, optionsJson);
+    return raw.checkReadLane(start, length, handle, maxErrors, requireObject, optionsJson);
   });
   const code = status & 7;
   if (code === 3) return undefined;
@@ -227,10 +236,10 @@ function readLane(output, handle, maxErrors, optionsJson, schemaHash) {
  * length usually suffices; otherwise it is encoded again into one of the
  * largest size UTF-8 can need) and runs the lane over it.
  */
-function laneStatus(text, handle, maxErrors, optionsJson) {
+function laneStatus(text, handle, maxErrors, requireObject, optionsJson) {
   let { read, written } = encodeInput(text, text.length + (text.length >> 3) + 16);
   if (read < text.length) ({ written } = encodeInput(text, text.length * 3));
-  return raw.checkInputLane(written, handle, maxErrors, optionsJson);
+  return raw.checkInputLane(written, handle, maxErrors, requireObject, optionsJson);
 }
 
 export function shapeVerdict(r, parsed) {

@@ -300,8 +300,8 @@ pub fn input_buffer(capacity: usize) -> *mut u8 {
 }
 
 /// The hot path: a string output against a compiled validator, with the
-/// default options but `maxErrors`, or with the check options in
-/// `options_json` (see [`lane_options`]). The response is the first `len`
+/// default options but `maxErrors` and `requireObject`, or with the check
+/// options in `options_json` (see [`lane_options`]). The response is the first `len`
 /// bytes of the input buffer. Returns a status instead of a result object,
 /// so an accepted response costs no result string at all; the offsets are
 /// read with `laneStart`/`laneEnd` (unless the JSON is the whole response),
@@ -311,9 +311,10 @@ pub fn check_input_lane(
     len: usize,
     validator: &RawValidator,
     max_errors: u32,
+    require_object: bool,
     options_json: Option<String>,
 ) -> u32 {
-    let Some(options) = lane_options(max_errors, options_json.as_deref()) else {
+    let Some(options) = lane_options(max_errors, require_object, options_json.as_deref()) else {
         return LANE_UNAVAILABLE;
     };
     INPUT.with(|input| {
@@ -356,11 +357,12 @@ pub fn check_read_lane(
     copy_len: usize,
     validator: &RawValidator,
     max_errors: u32,
+    require_object: bool,
     options_json: Option<String>,
 ) -> u32 {
     // With `toolName` the answer is a tool call's arguments, which this
     // lane does not read.
-    let Some(options) = lane_options(max_errors, options_json.as_deref())
+    let Some(options) = lane_options(max_errors, require_object, options_json.as_deref())
         .filter(|options| options.tool_name.is_none())
     else {
         return LANE_UNAVAILABLE;
@@ -408,13 +410,19 @@ pub fn check_read_lane(
     })
 }
 
-/// A lane's check options: the defaults with `max_errors`, or the check
-/// options in `options_json` as checkOutput reads them. `None` when they
-/// cannot be read: the general path then says why.
-fn lane_options(max_errors: u32, options_json: Option<&str>) -> Option<CheckOptions> {
+/// A lane's check options: the defaults with `max_errors` and
+/// `require_object` (options that small cross as numbers and booleans),
+/// or the check options in `options_json` as checkOutput reads them.
+/// `None` when they cannot be read: the general path then says why.
+fn lane_options(
+    max_errors: u32,
+    require_object: bool,
+    options_json: Option<&str>,
+) -> Option<CheckOptions> {
     let Some(json) = options_json else {
         return Some(CheckOptions {
             max_errors: usize::try_from(max_errors).unwrap_or(usize::MAX),
+            require_object,
             ..Default::default()
         });
     };

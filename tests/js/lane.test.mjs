@@ -76,6 +76,34 @@ test("check options take the lane too, in one call, with the text path's verdict
   assert.equal(broken.errors.length, 0, "maxErrors: 0 holds on the lane");
 });
 
+test("requireObject and an empty rules list cross as a boolean and as nothing, not as options text", () => {
+  const validator = guard.compileSchema(schema);
+  const glue = internals.rawGlue();
+  const seen = [];
+  const originals = { checkInputLane: glue.checkInputLane, checkReadLane: glue.checkReadLane };
+  glue.checkInputLane = (...args) => (seen.push(args.at(-1)), originals.checkInputLane(...args));
+  glue.checkReadLane = (...args) => (seen.push(args.at(-1)), originals.checkReadLane(...args));
+  try {
+    for (const options of [{ requireObject: false }, { requireObject: true, maxErrors: 1 }, { rules: [] }, { rules: [], requireObject: false }]) {
+      for (const output of ["[1]", '{"rows":[]}', { content: "[1]", finishReason: "stop" }]) {
+        seen.length = 0;
+        const verdict = guard.checkOutput(output, validator, options);
+        assert.deepEqual(seen, [undefined], JSON.stringify(options));
+        const text = typeof output === "string" ? output : output.content;
+        assert.deepEqual(verdict, guard.checkOutput(typeof output === "string" ? text : output, schema, options), JSON.stringify(options));
+      }
+    }
+    // Rules to check still cross as text.
+    seen.length = 0;
+    guard.checkOutput("{}", validator, ruleOptions[4]);
+    assert.equal(typeof seen[0], "string");
+  } finally {
+    Object.assign(glue, originals);
+  }
+  assert.equal(guard.checkOutput("[1]", validator, { rules: [], requireObject: false }).failure, "schema");
+  assert.equal(guard.checkOutput("[1]", validator, { rules: [] }).failure, "not_object");
+});
+
 test("a response object with check options takes the read lane; with toolName the general path", () => {
   const validator = guard.compileSchema(schema);
   const response = { content: '{"rows":[]}', finishReason: "stop" };
