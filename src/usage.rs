@@ -261,6 +261,8 @@ trait Read<'a>: Copy {
     fn member(self, name: &str) -> Option<Self>;
     /// Each member of an object, in order (nothing for anything else).
     fn each_member(self, f: impl FnMut(Cow<'a, str>, Self));
+    /// Whether an object has a member named one of `names`.
+    fn has_any(self, names: &[&str]) -> bool;
     /// Whether some item of an array satisfies `f`.
     fn any_item(self, f: impl FnMut(Self) -> bool) -> bool;
     fn number(self) -> Option<Number>;
@@ -299,6 +301,11 @@ impl<'a> Read<'a> for &'a Value {
         }
     }
 
+    fn has_any(self, names: &[&str]) -> bool {
+        self.as_object()
+            .is_some_and(|map| names.iter().any(|name| map.contains_key(*name)))
+    }
+
     fn any_item(self, f: impl FnMut(Self) -> bool) -> bool {
         self.as_array().is_some_and(|items| items.iter().any(f))
     }
@@ -335,6 +342,15 @@ impl<'a> Read<'a> for TapeNode<'a> {
                 f(key, value);
             }
         }
+    }
+
+    /// One pass over the members, however many names there are.
+    fn has_any(self, names: &[&str]) -> bool {
+        self.as_object().is_some_and(|object| {
+            object
+                .members()
+                .any(|(key, _)| names.iter().any(|name| key == *name))
+        })
     }
 
     fn any_item(self, f: impl FnMut(Self) -> bool) -> bool {
@@ -502,7 +518,7 @@ fn looks_like_response<'a, R: Read<'a>>(obj: R) -> bool {
 }
 
 fn has_any<'a, R: Read<'a>>(obj: R, keys: &[&str]) -> bool {
-    keys.iter().any(|key| obj.member(key).is_some())
+    obj.has_any(keys)
 }
 
 /// The canonical token counts, before they become the `tokens` object.
