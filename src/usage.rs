@@ -14,14 +14,13 @@
 //! A number the mapping does not know is kept under `tokens` with its original
 //! name, because a guard that reports spend must never under-report it.
 
-use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use jsonschema::json::{Array as _, Node, Object as _};
 use jsonschema::types::JsonType;
 use serde_json::{Map, Number, Value};
 
-use crate::tape::TapeNode;
+use crate::tape::{TapeMembers, TapeNode};
 
 /// The members of the common Usage shape; anything else on a response is not usage.
 const USAGE_MEMBERS: [&str; 3] = ["tokens", "cost", "timing"];
@@ -99,38 +98,20 @@ const OLLAMA_KEYS: [&str; 2] = ["prompt_eval_count", "eval_count"];
 /// object gives `{}`.
 #[must_use]
 pub fn normalize_usage(usage_or_response: &Value) -> Value {
-    normalize(usage_or_response).to_value()
+    Usage::of(usage_or_response).to_value()
 }
 
 /// [`normalize_usage`] of a usage, or a response carrying one, given as
 /// JSON text: read over the text's tape, and built as a [`Usage`], never
 /// as a `Value` (a guarded call records a usage on every attempt, and
 /// parsing one into a `Value`, then building another, cost more in wasm
-/// than checking the response: a map insert hashes its key). An object
-/// with more members than [`SCANNED_MEMBERS`] is read as a `Value`, whose
-/// lookups do not scan. `None` for text that is not JSON.
+/// than checking the response: a map insert hashes its key). Each name
+/// looked up scans an object's members, a fixed number of times however
+/// many there are. `None` for text that is not JSON.
 #[must_use]
 pub fn normalize_usage_text(text: &str) -> Option<Usage> {
-    if let Ok(tape) = crate::tape::parse(text) {
-        let root = tape.root();
-        if scans_are_short(root) {
-            return Some(normalize(root));
-        }
-    }
-    serde_json::from_str::<Value>(text).ok().map(|value| normalize(&value))
-}
-
-/// Members an object of a usage's tape may have for its lookups to scan
-/// them; a usage object has a dozen or so.
-const SCANNED_MEMBERS: usize = 64;
-
-fn scans_are_short(node: TapeNode<'_>) -> bool {
-    if let Some(object) = node.as_object() {
-        return object.len() <= SCANNED_MEMBERS
-            && object.members().all(|(_, child)| scans_are_short(child));
-    }
-    node.as_array()
-        .is_none_or(|items| items.elements().all(scans_are_short))
+    let tape = crate::tape::parse(text).ok()?;
+    Some(normalize(tape.root()))
 }
 
 /// A normalised usage: its members in order, as [`normalize_usage`] gives
@@ -152,10 +133,12 @@ enum Built {
 }
 
 impl Usage {
-    /// [`normalize_usage`] of `usage_or_response`, as a [`Usage`].
+    /// [`normalize_usage`] of `usage_or_response`, as a [`Usage`]: read
+    /// from its JSON text, as every usage is (a value nested deeper than
+    /// JSON text is read, 127 containers, is no usage).
     #[must_use]
     pub fn of(usage_or_response: &Value) -> Usage {
-        normalize(usage_or_response)
+        normalize_usage_text(&usage_or_response.to_string()).unwrap_or_default()
     }
 
     /// The usage as [`normalize_usage`] gives it.
@@ -229,7 +212,7 @@ fn or_insert(members: &mut Members, key: String, value: Built) {
     }
 }
 
-fn normalize<'a, R: Read<'a>>(usage_or_response: R) -> Usage {
+fn normalize<'a>(usage_or_response: TapeNode<'a>) -> Usage {
     if usage_or_response.shape() != Shape::Object {
         return Usage::default();
     }
@@ -253,14 +236,15 @@ fn normalize<'a, R: Read<'a>>(usage_or_response: R) -> Usage {
     Usage(from_provider(obj, looks_like_response(obj)))
 }
 
-/// What normalisation reads of a JSON value: a parsed `Value`, or a node
-/// of a tape over the text (see [`normalize_usage_text`]).
+/// What normalisation reads of a node of a tape over the usage's text
+/// (see [`normalize_usage_text`]), beside what jsonschema's `Node` reads.
 trait Read<'a>: Copy {
     fn shape(self) -> Shape;
     /// The member `name` of an object; `None` for anything else.
     fn member(self, name: &str) -> Option<Self>;
-    /// Each member of an object, in order (nothing for anything else).
-    fn each_member(self, f: impl FnMut(Cow<'a, str>, Self));
+    /// The members of an object, in order (none for anything else): an
+    /// iterator, not a callback, so that it is compiled once.
+    fn members(self) -> std::iter::Flatten<std::option::IntoIter<TapeMembers<'a>>>;
     /// Whether an object has a member named one of `names`.
     fn has_any(self, names: &[&str]) -> bool;
     /// Whether some item of an array satisfies `f`.
@@ -276,47 +260,6 @@ enum Shape {
     Object,
     Array,
     Other,
-}
-
-impl<'a> Read<'a> for &'a Value {
-    fn shape(self) -> Shape {
-        match self {
-            Value::Null => Shape::Null,
-            Value::Number(_) => Shape::Number,
-            Value::Object(_) => Shape::Object,
-            Value::Array(_) => Shape::Array,
-            Value::Bool(_) | Value::String(_) => Shape::Other,
-        }
-    }
-
-    fn member(self, name: &str) -> Option<Self> {
-        self.as_object()?.get(name)
-    }
-
-    fn each_member(self, mut f: impl FnMut(Cow<'a, str>, Self)) {
-        if let Some(map) = self.as_object() {
-            for (key, value) in map {
-                f(Cow::Borrowed(key.as_str()), value);
-            }
-        }
-    }
-
-    fn has_any(self, names: &[&str]) -> bool {
-        self.as_object()
-            .is_some_and(|map| names.iter().any(|name| map.contains_key(*name)))
-    }
-
-    fn any_item(self, f: impl FnMut(Self) -> bool) -> bool {
-        self.as_array().is_some_and(|items| items.iter().any(f))
-    }
-
-    fn number(self) -> Option<Number> {
-        self.as_number().cloned()
-    }
-
-    fn to_value(self) -> Value {
-        self.clone()
-    }
 }
 
 impl<'a> Read<'a> for TapeNode<'a> {
@@ -336,12 +279,8 @@ impl<'a> Read<'a> for TapeNode<'a> {
             .find_map(|(key, value)| (key == name).then_some(value))
     }
 
-    fn each_member(self, mut f: impl FnMut(Cow<'a, str>, Self)) {
-        if let Some(object) = self.as_object() {
-            for (key, value) in object.members() {
-                f(key, value);
-            }
-        }
+    fn members(self) -> std::iter::Flatten<std::option::IntoIter<TapeMembers<'a>>> {
+        self.as_object().map(|object| object.members()).into_iter().flatten()
     }
 
     /// One pass over the members, however many names there are.
@@ -463,7 +402,7 @@ pub fn overlay_usage(reports: &[Value]) -> Value {
 /// response but [`USAGE_MEMBERS`] is read.
 pub(crate) const EMBEDDED_USAGE: [&str; 3] = ["totalUsage", "usage", "usageMetadata"];
 
-fn embedded_usage<'a, R: Read<'a>>(obj: R) -> Option<Members> {
+fn embedded_usage<'a>(obj: TapeNode<'a>) -> Option<Members> {
     let usage = ["totalUsage", "usage"]
         .iter()
         .find_map(|key| object_member(obj, key));
@@ -477,11 +416,11 @@ fn embedded_usage<'a, R: Read<'a>>(obj: R) -> Option<Members> {
 }
 
 /// The member `name` of `obj` when it holds an object.
-fn object_member<'a, R: Read<'a>>(obj: R, name: &str) -> Option<R> {
+fn object_member<'a>(obj: TapeNode<'a>, name: &str) -> Option<TapeNode<'a>> {
     obj.member(name).filter(|value| value.shape() == Shape::Object)
 }
 
-fn is_executor_form<'a, R: Read<'a>>(obj: R) -> bool {
+fn is_executor_form<'a>(obj: TapeNode<'a>) -> bool {
     USAGE_MEMBERS
         .iter()
         .any(|key| object_member(obj, key).is_some())
@@ -490,7 +429,7 @@ fn is_executor_form<'a, R: Read<'a>>(obj: R) -> bool {
 
 /// Cohere v2 also names a member `tokens`, but with provider field names and
 /// next to `billed_units`; reading it as an executor Usage would lose both.
-fn is_cohere<'a, R: Read<'a>>(obj: R) -> bool {
+fn is_cohere<'a>(obj: TapeNode<'a>) -> bool {
     if object_member(obj, "cost").is_some() || object_member(obj, "timing").is_some() {
         return false;
     }
@@ -501,7 +440,7 @@ fn is_cohere<'a, R: Read<'a>>(obj: R) -> bool {
     cohere_tokens || object_member(obj, "billed_units").is_some()
 }
 
-fn usage_members<'a, R: Read<'a>>(obj: R) -> Members {
+fn usage_members<'a>(obj: TapeNode<'a>) -> Members {
     USAGE_MEMBERS
         .iter()
         .filter_map(|key| match obj.member(key) {
@@ -513,11 +452,11 @@ fn usage_members<'a, R: Read<'a>>(obj: R) -> Members {
         .collect()
 }
 
-fn looks_like_response<'a, R: Read<'a>>(obj: R) -> bool {
+fn looks_like_response<'a>(obj: TapeNode<'a>) -> bool {
     has_any(obj, &RESPONSE_MARKERS)
 }
 
-fn has_any<'a, R: Read<'a>>(obj: R, keys: &[&str]) -> bool {
+fn has_any<'a>(obj: TapeNode<'a>, keys: &[&str]) -> bool {
     obj.has_any(keys)
 }
 
@@ -558,7 +497,7 @@ impl Tokens {
 
 /// Maps one provider usage object. Every mapped number is taken (its path
 /// noted), so what is left is exactly the unmapped part.
-fn from_provider<'a, R: Read<'a>>(usage: R, is_response: bool) -> Members {
+fn from_provider<'a>(usage: TapeNode<'a>, is_response: bool) -> Members {
     let mut taken = Taken {
         usage,
         paths: Vec::new(),
@@ -673,14 +612,14 @@ fn from_provider<'a, R: Read<'a>>(usage: R, is_response: bool) -> Members {
     // be theirs too, and it wins.
     let mapped = tokens.len();
     if !is_response {
-        usage.each_member(|key, value| {
+        for (key, value) in usage.members() {
             if key == "cost_details" || tokens.iter().take(mapped).any(|(name, _)| *name == key) {
-                return;
+                continue;
             }
             if let Some(kept) = taken.untaken(value, &[&key]) {
                 tokens.push((key.into_owned(), kept));
             }
-        });
+        }
     }
     let mut out = Members::new();
     if !tokens.is_empty() {
@@ -693,15 +632,15 @@ fn from_provider<'a, R: Read<'a>>(usage: R, is_response: bool) -> Members {
 }
 
 /// A provider usage object and the paths of the numbers taken from it.
-struct Taken<R> {
-    usage: R,
+struct Taken<'a> {
+    usage: TapeNode<'a>,
     paths: Vec<&'static [&'static str]>,
 }
 
 /// The longest path a number is taken from.
 const DEEPEST_TAKEN: usize = 2;
 
-impl<'a, R: Read<'a>> Taken<R> {
+impl<'a> Taken<'a> {
     /// The number at `path`, unless it was taken before; anything that is
     /// not a number is left (and later dropped as non-numeric).
     fn take(&mut self, path: &'static [&'static str]) -> Option<Number> {
@@ -715,14 +654,14 @@ impl<'a, R: Read<'a>> Taken<R> {
 
     /// What [`numbers_only`] keeps of `value`, the member at `at`, but the
     /// numbers taken.
-    fn untaken(&self, value: R, at: &[&str]) -> Option<Built> {
+    fn untaken(&self, value: TapeNode<'a>, at: &[&str]) -> Option<Built> {
         match value.shape() {
             Shape::Number => (!self.paths.contains(&at))
                 .then(|| value.number().map(Built::Number))
                 .flatten(),
             Shape::Object if at.len() < DEEPEST_TAKEN => {
                 let mut kept = Members::new();
-                value.each_member(|key, child| {
+                for (key, child) in value.members() {
                     let found = match at {
                         [first] => self.untaken(child, &[first, &key]),
                         _ => {
@@ -734,7 +673,7 @@ impl<'a, R: Read<'a>> Taken<R> {
                     if let Some(child) = found {
                         kept.push((key.into_owned(), child));
                     }
-                });
+                }
                 (!kept.is_empty()).then_some(Built::Object(kept))
             }
             _ => numbers_only(value),
@@ -742,7 +681,7 @@ impl<'a, R: Read<'a>> Taken<R> {
     }
 }
 
-fn number_at<'a, R: Read<'a>>(obj: R, path: &[&str]) -> Option<Number> {
+fn number_at<'a>(obj: TapeNode<'a>, path: &[&str]) -> Option<Number> {
     let mut current = obj;
     for key in path {
         current = current.member(key)?;
@@ -765,16 +704,16 @@ fn sum_opt(a: Option<Number>, b: Option<Number>) -> Option<Number> {
 /// The numeric content of an unmapped value. Arrays are kept whole when they
 /// hold a number anywhere: their elements (e.g. Gemini's per-modality
 /// `{ modality, tokenCount }`) only make sense with their labels.
-fn numbers_only<'a, R: Read<'a>>(value: R) -> Option<Built> {
+fn numbers_only<'a>(value: TapeNode<'a>) -> Option<Built> {
     match value.shape() {
         Shape::Number => value.number().map(Built::Number),
         Shape::Object => {
             let mut kept = Members::new();
-            value.each_member(|key, child| {
+            for (key, child) in value.members() {
                 if let Some(child) = numbers_only(child) {
                     kept.push((key.into_owned(), child));
                 }
-            });
+            }
             (!kept.is_empty()).then_some(Built::Object(kept))
         }
         Shape::Array => carries_numbers(value).then(|| Built::Copied(value.to_value())),
@@ -782,14 +721,10 @@ fn numbers_only<'a, R: Read<'a>>(value: R) -> Option<Built> {
     }
 }
 
-fn carries_numbers<'a, R: Read<'a>>(value: R) -> bool {
+fn carries_numbers<'a>(value: TapeNode<'a>) -> bool {
     match value.shape() {
         Shape::Number => true,
-        Shape::Object => {
-            let mut found = false;
-            value.each_member(|_, child| found = found || carries_numbers(child));
-            found
-        }
+        Shape::Object => value.members().any(|(_, child)| carries_numbers(child)),
         Shape::Array => value.any_item(carries_numbers),
         Shape::Null | Shape::Other => false,
     }
@@ -888,11 +823,21 @@ fn merge_value(existing: &mut Value, incoming: Value, rule: Rule) {
             (slot, other) => {
                 // Shapes disagree: the latest value wins, unless that would
                 // throw away numbers the latest value does not carry.
-                if !carries_numbers(&*slot) || carries_numbers(&other) {
+                if !holds_numbers(slot) || holds_numbers(&other) {
                     *slot = without_null_members(other);
                 }
             }
         },
+    }
+}
+
+/// Whether a merged value has a number anywhere in it.
+fn holds_numbers(value: &Value) -> bool {
+    match value {
+        Value::Number(_) => true,
+        Value::Object(map) => map.values().any(holds_numbers),
+        Value::Array(items) => items.iter().any(holds_numbers),
+        _ => false,
     }
 }
 
@@ -1805,10 +1750,16 @@ mod tests {
             .collect()
     }
 
+    /// A usage's text is read as serde_json reads it: a repeated name, an
+    /// escaped one, numbers of every kind give the usage that the Value
+    /// serde_json parses from the text does (written back as serde_json
+    /// writes it, without repeats or escapes, and read again). The usage is
+    /// written as serde_json writes its Value, and says whether it merges
+    /// to itself as that Value does.
     #[test]
-    fn a_usage_read_over_its_text_is_the_usage_read_as_a_value() {
+    fn a_usage_read_over_its_text_is_the_usage_of_its_value() {
         let mut texts = usage_like_texts(0x9e37_79b9_7f4a_7c15, 4000);
-        // More members than a lookup scans: read as a Value.
+        // Objects of many members.
         let many: Vec<String> = (0..200).map(|i| format!("\"m{i}\":{i}")).collect();
         texts.push(format!("{{\"prompt_tokens\":1,{}}}", many.join(",")));
         texts.push(format!("{{\"usage\":{{\"input_tokens\":2,{}}}}}", many.join(",")));

@@ -15,13 +15,17 @@
 // a guarded call's attempt from about 126 µs to 77 µs (small response).
 // Raised by 1,000 B more: issues carry their keyword's parameters (about
 // 750 B gzip), so repair feedback no longer reads them out of messages.
+// Raised by 3,000 B: a usage is read over its text's tape and built as
+// ordered member lists, not parsed into maps (src/usage.rs, about 3,100 B
+// gzip), which takes a small guarded call's attempt from about 75 µs to
+// 58 µs on Node and from 40 µs to 30 µs on Bun.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 export const WASM_GZIP_TARGET = 600_000;
-export const WASM_GZIP_BUDGET = 961_000;
+export const WASM_GZIP_BUDGET = 964_000;
 
 const wasmFile = new URL("../../pkg/wasm/guard_bg.wasm", import.meta.url);
 
