@@ -100,6 +100,9 @@ function detailedFrom(result, text) {
   return { verdict, parse };
 }
 
+/** The lane's options when none are given. */
+const LANE_DEFAULTS = Object.freeze({ maxErrors: DEFAULTS.maxErrors, requireObject: true, compiled: false, text: undefined });
+
 /**
  * What the lane needs of the options ({ maxErrors, requireObject, compiled:
  * whether compile options are given, text: the options as JSON text when
@@ -153,9 +156,6 @@ function laneOptions(options) {
  * options the core cannot read) returns undefined and takes the general
  * path.
  */
-/** The lane's options when none are given. */
-const LANE_DEFAULTS = Object.freeze({ maxErrors: DEFAULTS.maxErrors, requireObject: true, compiled: false, text: undefined });
-
 function laneCheck(output, schema, options) {
   const isText = typeof output === "string";
   if (!isText && (output === null || typeof output !== "object")) return undefined;

@@ -434,8 +434,8 @@ fn is_cohere<'a>(obj: TapeNode<'a>) -> bool {
         return false;
     }
     let cohere_tokens = object_member(obj, "tokens").is_some_and(|tokens| {
-        has_any(tokens, &["input_tokens", "output_tokens"])
-            && !has_any(tokens, &["input", "output", "total"])
+        tokens.has_any(&["input_tokens", "output_tokens"])
+            && !tokens.has_any(&["input", "output", "total"])
     });
     cohere_tokens || object_member(obj, "billed_units").is_some()
 }
@@ -453,11 +453,7 @@ fn usage_members<'a>(obj: TapeNode<'a>) -> Members {
 }
 
 fn looks_like_response<'a>(obj: TapeNode<'a>) -> bool {
-    has_any(obj, &RESPONSE_MARKERS)
-}
-
-fn has_any<'a>(obj: TapeNode<'a>, keys: &[&str]) -> bool {
-    obj.has_any(keys)
+    obj.has_any(&RESPONSE_MARKERS)
 }
 
 /// The canonical token counts, before they become the `tokens` object.
@@ -505,7 +501,7 @@ fn from_provider<'a>(usage: TapeNode<'a>, is_response: bool) -> Members {
     let mut t = Tokens::default();
     let r = &mut taken;
 
-    if has_any(usage, &GEMINI_KEYS) {
+    if usage.has_any(&GEMINI_KEYS) {
         t.input = r.take(&["promptTokenCount"]);
         let candidates = r.take(&["candidatesTokenCount"]);
         let thoughts = r.take(&["thoughtsTokenCount"]);
@@ -513,7 +509,7 @@ fn from_provider<'a>(usage: TapeNode<'a>, is_response: bool) -> Members {
         t.reasoning = thoughts;
         t.cache_read = r.take(&["cachedContentTokenCount"]);
         t.total = r.take(&["totalTokenCount"]);
-    } else if has_any(usage, &OPENAI_CHAT_KEYS) {
+    } else if usage.has_any(&OPENAI_CHAT_KEYS) {
         t.input = r.take(&["prompt_tokens"]);
         t.output = r.take(&["completion_tokens"]);
         t.total = r.take(&["total_tokens"]);
@@ -521,7 +517,7 @@ fn from_provider<'a>(usage: TapeNode<'a>, is_response: bool) -> Members {
         // OpenRouter reports explicit cache writes next to the reads.
         t.cache_write = r.take(&["prompt_tokens_details", "cache_write_tokens"]);
         t.reasoning = r.take(&["completion_tokens_details", "reasoning_tokens"]);
-    } else if has_any(usage, &ANTHROPIC_CACHE_KEYS) {
+    } else if usage.has_any(&ANTHROPIC_CACHE_KEYS) {
         // Anthropic's input_tokens leaves out the cached part.
         let uncached = r.take(&["input_tokens"]);
         let read = r.take(&["cache_read_input_tokens"]);
@@ -531,7 +527,7 @@ fn from_provider<'a>(usage: TapeNode<'a>, is_response: bool) -> Members {
         t.cache_write = write;
         t.output = r.take(&["output_tokens"]);
         t.reasoning = r.take(&["output_tokens_details", "thinking_tokens"]);
-    } else if has_any(usage, &SNAKE_KEYS) {
+    } else if usage.has_any(&SNAKE_KEYS) {
         // OpenAI Responses; a plain Anthropic usage without cache fields reads
         // the same way, since then its input_tokens already counts everything.
         t.input = r.take(&["input_tokens"]);
@@ -550,11 +546,11 @@ fn from_provider<'a>(usage: TapeNode<'a>, is_response: bool) -> Members {
             .or_else(|| number_at(usage, &["billed_units", "input_tokens"]));
         t.output = r.take(&["tokens", "output_tokens"])
             .or_else(|| number_at(usage, &["billed_units", "output_tokens"]));
-    } else if has_any(usage, &AI_SDK_V4_KEYS) {
+    } else if usage.has_any(&AI_SDK_V4_KEYS) {
         t.input = r.take(&["promptTokens"]);
         t.output = r.take(&["completionTokens"]);
         t.total = r.take(&["totalTokens"]);
-    } else if has_any(usage, &CAMEL_KEYS) {
+    } else if usage.has_any(&CAMEL_KEYS) {
         // Bedrock Converse (inputTokens leaves out cache reads and writes) and
         // the Vercel AI SDK (inputTokens already includes them). The Bedrock
         // cache fields are absent from AI SDK usage, so one sum serves both.
@@ -592,7 +588,7 @@ fn from_provider<'a>(usage: TapeNode<'a>, is_response: bool) -> Members {
                 r.take(&["outputTokens", "reasoning"]),
             ),
         );
-    } else if has_any(usage, &OLLAMA_KEYS) {
+    } else if usage.has_any(&OLLAMA_KEYS) {
         t.input = r.take(&["prompt_eval_count"]);
         t.output = r.take(&["eval_count"]);
     }
@@ -637,9 +633,6 @@ struct Taken<'a> {
     paths: Vec<&'static [&'static str]>,
 }
 
-/// The longest path a number is taken from.
-const DEEPEST_TAKEN: usize = 2;
-
 impl<'a> Taken<'a> {
     /// The number at `path`, unless it was taken before; anything that is
     /// not a number is left (and later dropped as non-numeric).
@@ -653,24 +646,17 @@ impl<'a> Taken<'a> {
     }
 
     /// What [`numbers_only`] keeps of `value`, the member at `at`, but the
-    /// numbers taken.
+    /// numbers taken. Numbers are taken at most two members deep, so only
+    /// a member of the usage itself can hold one inside.
     fn untaken(&self, value: TapeNode<'a>, at: &[&str]) -> Option<Built> {
-        match value.shape() {
-            Shape::Number => (!self.paths.contains(&at))
+        match (value.shape(), at) {
+            (Shape::Number, _) => (!self.paths.contains(&at))
                 .then(|| value.number().map(Built::Number))
                 .flatten(),
-            Shape::Object if at.len() < DEEPEST_TAKEN => {
+            (Shape::Object, [first]) => {
                 let mut kept = Members::new();
                 for (key, child) in value.members() {
-                    let found = match at {
-                        [first] => self.untaken(child, &[first, &key]),
-                        _ => {
-                            let mut path = at.to_vec();
-                            path.push(&key);
-                            self.untaken(child, &path)
-                        }
-                    };
-                    if let Some(child) = found {
+                    if let Some(child) = self.untaken(child, &[first, &key]) {
                         kept.push((key.into_owned(), child));
                     }
                 }
