@@ -3,6 +3,7 @@
 // object along one of the core's read plans (see js/read.mjs). A value that
 // cannot be read or serialised is a typed error naming only its kind.
 import { SchemaError, argumentError } from "./errors.mjs";
+import { LIMITS } from "./generated/contract.mjs";
 import { callRaw, raw } from "./instance.mjs";
 import { copyAlong } from "./read.mjs";
 
@@ -91,6 +92,10 @@ export function schemaText(schema) {
   } catch (error) {
     throw new SchemaError(`the schema could not be read: reading it threw ${error?.name ?? "an error"}`);
   }
+  // The core's own words for a schema text that nests too deeply, without
+  // serialising the object first: JSON.stringify of 100,000 levels takes
+  // Bun 1.4 s to give up.
+  if (problem === TOO_DEEP) throw new SchemaError(`the schema nests deeper than ${LIMITS.schemaDepth} levels`);
   if (problem) throw new SchemaError(`the schema must be a JSON value (an object, an array, a boolean or JSON text), not ${problem}`);
   try {
     return jsonText("the schema", schema);
@@ -99,15 +104,17 @@ export function schemaText(schema) {
   }
 }
 
-/** Levels the JSON-value check looks into; the core refuses deeper schemas anyway. */
-const JSON_CHECK_DEPTH = 160;
+/** What `notJsonValue` finds of a schema with more levels than the core takes. */
+const TOO_DEEP = "nesting deeper than the core takes";
 
 /**
  * What in `value` is not a JSON value, or undefined. JSON.stringify writes
  * a Promise, a Map or a class instance as `{}`, which as a schema accepts
  * everything: an un-awaited schema would silently pass every response.
  * Plain objects (of any realm) and arrays are JSON; so are strings, finite
- * numbers, booleans and null. Iterative, so a hostile depth cannot overflow.
+ * numbers, booleans and null. An object or array on a level past
+ * `LIMITS.schemaDepth` (the root is level 1) is `TOO_DEEP`, as the core
+ * would find it in the text. Iterative, so a hostile depth cannot overflow.
  */
 function notJsonValue(value) {
   const stack = [[value, 0, ""]];
@@ -127,7 +134,7 @@ function notJsonValue(value) {
         return `${typeof node === "undefined" ? "undefined" : `a ${typeof node}`}${where}`;
     }
     if (node === null) continue;
-    if (depth >= JSON_CHECK_DEPTH) continue;
+    if (depth >= LIMITS.schemaDepth) return TOO_DEEP;
     if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--) {
         if (node[i] !== undefined) stack.push([node[i], depth + 1, `${at}/${i}`]);

@@ -67,7 +67,10 @@ fn rendered_contract() -> String {
          export const ISSUE_CODES = Object.freeze({codes});\n\
          \n\
          /** Defaults: issues per check, retries without budgets, and the most any budget allows. */\n\
-         export const DEFAULTS = Object.freeze({{ maxErrors: {max_errors}, totalRetries: {total}, maxRetries: {max_retries} }});\n",
+         export const DEFAULTS = Object.freeze({{ maxErrors: {max_errors}, totalRetries: {total}, maxRetries: {max_retries} }});\n\
+         \n\
+         /** Limits: the levels of nesting a schema may have. */\n\
+         export const LIMITS = Object.freeze({{ schemaDepth: {schema_depth} }});\n",
         failures = js_array(&failure_classes()),
         actions = js_array(&actions()),
         stops = js_array(&stop_reasons()),
@@ -75,6 +78,7 @@ fn rendered_contract() -> String {
         max_errors = DEFAULT_MAX_ERRORS,
         total = DEFAULT_TOTAL_RETRIES,
         max_retries = MAX_RETRIES,
+        schema_depth = crate::schema::MAX_SCHEMA_DEPTH,
     )
 }
 

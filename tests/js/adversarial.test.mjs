@@ -280,6 +280,31 @@ describe("100,000-deep nesting", () => {
     stillWorks();
   });
 
+  test("a schema object one level too deep is refused in the core's words, before it is serialised", LONG, () => {
+    // The root is level 1: 127 levels of objects compile, 128 do not, as text and as an object.
+    const levels = (n) => nested(n - 1, {}, (inner) => ({ not: inner }));
+    const textOf = (n) => '{"not":'.repeat(n - 1) + "{}" + "}".repeat(n - 1);
+    // (126 nots of {} accept everything.)
+    assert.equal(guard.compileSchema(levels(127)).isValid(1), true);
+    assert.equal(guard.compileSchema(textOf(127)).isValid(1), true);
+    const inArray = (n) => ({ enum: nested(n - 2, [], (inner) => [inner]) });
+    assert.equal(guard.compileSchema(inArray(127)).isValid(1), false);
+    for (const [name, schema] of [
+      ["128 levels of objects", levels(128)],
+      ["128 levels through an array", inArray(128)],
+      ["100,000 levels", nested(DEPTH, {}, (inner) => ({ not: inner }))],
+    ]) {
+      const started = performance.now();
+      const { error } = outcome(() => guard.compileSchema(schema));
+      const ms = performance.now() - started;
+      assert.ok(error instanceof guard.SchemaError, `${name}: ${error}`);
+      assert.equal(error.message, outcome(() => guard.compileSchema(textOf(128))).error.message, name);
+      // JSON.stringify of 100,000 levels took Bun 1.4 s to give up.
+      assert.ok(ms < 400, `${name}: refused after ${ms.toFixed(0)} ms`);
+    }
+    stillWorks();
+  });
+
   test("as schema text: a SchemaError naming the nesting", LONG, () => {
     for (const text of [
       '{"properties":{"a":'.repeat(DEPTH) + "{}" + "}}".repeat(DEPTH),
