@@ -194,10 +194,7 @@ fn write_members(out: &mut String, members: &Members) {
         crate::verdict::push_json_str(out, key);
         out.push(':');
         match value {
-            Built::Number(number) => {
-                use std::fmt::Write as _;
-                let _ = write!(out, "{number}");
-            }
+            Built::Number(number) => crate::verdict::push_json_number(out, number),
             Built::Object(inner) => write_members(out, inner),
             Built::Copied(value) => crate::verdict::push_json_value(out, value),
         }

@@ -204,16 +204,51 @@ pub fn push_json_str(out: &mut String, text: &str) {
     out.push('"');
 }
 
-/// Appends `value` as JSON text, as serde_json writes it (a number as its
-/// `Display`, which is how serde_json writes it).
+/// Appends `n` in decimal. Results carry a few numbers each (offsets,
+/// token counts), and the formatting machinery cost more per number than
+/// the rest of writing them.
+pub fn push_usize(out: &mut String, n: usize) {
+    push_u64(out, n as u64);
+}
+
+fn push_u64(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        if let Some(digit) = digits.get_mut(at) {
+            *digit = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 || at == 0 {
+            break;
+        }
+    }
+    for &digit in digits.get(at..).unwrap_or_default() {
+        out.push(char::from(digit));
+    }
+}
+
+/// Appends `n` as serde_json writes it: a whole number in decimal, any
+/// other as its `Display`.
+pub fn push_json_number(out: &mut String, n: &serde_json::Number) {
+    if let Some(u) = n.as_u64() {
+        push_u64(out, u);
+    } else if let Some(i) = n.as_i64() {
+        out.push('-');
+        push_u64(out, i.unsigned_abs());
+    } else {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{n}");
+    }
+}
+
+/// Appends `value` as JSON text, as serde_json writes it.
 pub fn push_json_value(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => {
-            use std::fmt::Write as _;
-            let _ = write!(out, "{n}");
-        }
+        Value::Number(n) => push_json_number(out, n),
         Value::String(text) => push_json_str(out, text),
         Value::Array(items) => {
             out.push('[');

@@ -27,7 +27,8 @@ use crate::options::{
 use crate::redact::redact_secrets;
 use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
 use crate::verdict::{
-    check_content, check_output, push_json_opt, push_json_str, CheckOptions, SchemaInput, Verdict,
+    check_content, check_output, push_json_opt, push_json_str, push_usize, CheckOptions, SchemaInput,
+    Verdict,
 };
 
 #[wasm_bindgen(start)]
@@ -188,9 +189,11 @@ fn shaped_with_text(verdict: &Verdict, offsets: Option<(usize, Option<usize>)>) 
     verdict.write_json(&mut out, None);
     // The verdict is an object: its closing brace makes way for the offsets.
     out.pop();
-    out.push_str(&format!(",\"textStart\":{start}"));
+    out.push_str(",\"textStart\":");
+    push_usize(&mut out, start);
     if let Some(end) = end {
-        out.push_str(&format!(",\"textEnd\":{end}"));
+        out.push_str(",\"textEnd\":");
+        push_usize(&mut out, end);
     }
     out.push('}');
     out
@@ -913,9 +916,13 @@ fn step_json(raw: &RawSession, step: crate::session::Step, texts: &[&str]) -> St
     };
     step.verdict.write_json(&mut out, text);
     if let Some((index, (start, end))) = offsets {
-        out.push_str(&format!(",\"at\":{index},\"textStart\":{start}"));
+        out.push_str(",\"at\":");
+        push_usize(&mut out, index);
+        out.push_str(",\"textStart\":");
+        push_usize(&mut out, start);
         if let Some(end) = end {
-            out.push_str(&format!(",\"textEnd\":{end}"));
+            out.push_str(",\"textEnd\":");
+            push_usize(&mut out, end);
         }
     }
     out.push_str(",\"action\":");
@@ -940,7 +947,9 @@ fn step_json(raw: &RawSession, step: crate::session::Step, texts: &[&str]) -> St
         ("appender", appender),
     ] {
         if let Some(value) = value {
-            out.push_str(&format!(",\"{key}\":"));
+            out.push_str(",\"");
+            out.push_str(key);
+            out.push_str("\":");
             push_json_str(&mut out, &value);
         }
     }

@@ -387,6 +387,8 @@ fn push_json_appends_what_serde_json_writes() {
         json!(18432.5),
         json!(1e300),
         json!(u64::MAX),
+        json!(i64::MIN),
+        json!([9, 10, 99, 100, -1, -10, 1u64 << 63, 4_294_967_296u64]),
         json!(0.1),
         json!(-0.0),
         json!(5e-324),
@@ -402,6 +404,11 @@ fn push_json_appends_what_serde_json_writes() {
         let mut by_hand = String::from("before:");
         push_json_value(&mut by_hand, value);
         assert_eq!(by_hand, out);
+    }
+    for n in [0, 7, 10, 65_535, 4_294_967_295, usize::MAX] {
+        let mut out = String::from("n=");
+        push_usize(&mut out, n);
+        assert_eq!(out, format!("n={n}"));
     }
     let mut out = String::from("[");
     push_json(&mut out, &Some("a\"b"));
