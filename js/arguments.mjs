@@ -117,9 +117,11 @@ const TOO_DEEP = "nesting deeper than the core takes";
  * would find it in the text. Iterative, so a hostile depth cannot overflow.
  */
 function notJsonValue(value) {
-  const stack = [[value, 0, ""]];
+  // Each entry: the value, its depth, its path and its container's entry.
+  const stack = [[value, 0, "", undefined]];
   while (stack.length > 0) {
-    const [node, depth, at] = stack.pop();
+    const entry = stack.pop();
+    const [node, depth, at] = entry;
     const where = at === "" ? "" : ` at ${at}`;
     switch (typeof node) {
       case "string":
@@ -134,10 +136,14 @@ function notJsonValue(value) {
         return `${typeof node === "undefined" ? "undefined" : `a ${typeof node}`}${where}`;
     }
     if (node === null) continue;
-    if (depth >= LIMITS.schemaDepth) return TOO_DEEP;
+    if (depth >= LIMITS.schemaDepth) {
+      // A cycle goes this deep too: JSON.stringify names it for what it is.
+      if (!inCycle(entry)) return TOO_DEEP;
+      continue;
+    }
     if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--) {
-        if (node[i] !== undefined) stack.push([node[i], depth + 1, `${at}/${i}`]);
+        if (node[i] !== undefined) stack.push([node[i], depth + 1, `${at}/${i}`, entry]);
       }
       continue;
     }
@@ -148,10 +154,20 @@ function notJsonValue(value) {
     for (const key of Object.keys(node)) {
       const member = node[key];
       // JSON.stringify leaves undefined members out, as a schema without them.
-      if (member !== undefined) stack.push([member, depth + 1, `${at}/${pointerToken(key)}`]);
+      if (member !== undefined) stack.push([member, depth + 1, `${at}/${pointerToken(key)}`, entry]);
     }
   }
   return undefined;
+}
+
+/** Whether an object on the walk's path to `entry` holds itself. */
+function inCycle(entry) {
+  const path = new Set();
+  for (let at = entry; at !== undefined; at = at[3]) {
+    if (path.has(at[0])) return true;
+    path.add(at[0]);
+  }
+  return false;
 }
 
 function pointerToken(key) {
