@@ -5,12 +5,13 @@
 //! is tested natively; `wasm.rs` is the only file that knows about JavaScript.
 //!
 //! The hot path (the tape parser, schema compilation and validation, the
-//! streaming check's watcher, and the hashing and redaction they use) is the
+//! streaming check's watcher, the hashing and redaction they use, usage
+//! normalisation and the JSON writing of results) is the
 //! workspace member `crates/engine` (`guard_engine`), built for speed while
 //! this crate is built for size; its modules are re-exported here under their
 //! own names, but for `stream`, which this crate's `stream` wraps.
 
-pub use guard_engine::{hash, redact, schema, tape};
+pub use guard_engine::{hash, redact, schema, tape, usage};
 
 /// The contract's names and defaults (failure classes, stop reasons, issue
 /// codes, default options) and the caller-error type: the bottom layer the
@@ -34,7 +35,6 @@ pub mod rules;
 pub mod session;
 pub mod standard;
 pub mod stream;
-pub mod usage;
 pub mod verdict;
 
 /// This crate and the JSON Schema engine inside it, as audit records name

@@ -16,16 +16,22 @@
 // Raised by 1,000 B more: issues carry their keyword's parameters (about
 // 750 B gzip), so repair feedback no longer reads them out of messages.
 // Raised by 3,000 B: a usage is read over its text's tape and built as
-// ordered member lists, not parsed into maps (src/usage.rs, about 3,100 B
-// gzip), which takes a small guarded call's attempt from about 75 µs to
-// 58 µs on Node and from 40 µs to 30 µs on Bun.
+// ordered member lists, not parsed into maps (then src/usage.rs, about
+// 3,100 B gzip), which takes a small guarded call's attempt from about
+// 75 µs to 58 µs on Node and from 40 µs to 30 µs on Bun.
+// Raised by 6,000 B: usage normalisation and the hand-written JSON of
+// results moved into the engine crate (crates/engine/src/usage.rs and
+// json_text.rs, built at opt-level 3), about 5,700 B gzip, which makes a
+// small guarded call's attempt about 9% faster on Node and 6% on Bun (in
+// one process beside the package before the move). The whole crate at
+// opt-level 3 was 37 KB larger, past the 975,000 B the package promises.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 export const WASM_GZIP_TARGET = 600_000;
-export const WASM_GZIP_BUDGET = 964_000;
+export const WASM_GZIP_BUDGET = 970_000;
 
 const wasmFile = new URL("../../pkg/wasm/guard_bg.wasm", import.meta.url);
 

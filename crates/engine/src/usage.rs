@@ -28,7 +28,7 @@ const USAGE_MEMBERS: [&str; 3] = ["tokens", "cost", "timing"];
 /// Members that only a whole response carries. A bare usage object never has
 /// them, so their presence means that stray numbers (`created`, `index`,
 /// durations) are response metadata and must not be counted as tokens.
-pub(crate) const RESPONSE_MARKERS: [&str; 22] = [
+pub const RESPONSE_MARKERS: [&str; 22] = [
     "id",
     "object",
     "created",
@@ -191,12 +191,12 @@ fn write_members(out: &mut String, members: &Members) {
         if i > 0 {
             out.push(',');
         }
-        crate::verdict::push_json_str(out, key);
+        crate::json_text::push_json_str(out, key);
         out.push(':');
         match value {
-            Built::Number(number) => crate::verdict::push_json_number(out, number),
+            Built::Number(number) => crate::json_text::push_json_number(out, number),
             Built::Object(inner) => write_members(out, inner),
-            Built::Copied(value) => crate::verdict::push_json_value(out, value),
+            Built::Copied(value) => crate::json_text::push_json_value(out, value),
         }
     }
     out.push('}');
@@ -397,7 +397,7 @@ pub fn overlay_usage(reports: &[Value]) -> Value {
 /// The members a usage is found in inside a response (see
 /// [`embedded_usage`]): when one holds an object, nothing else of the
 /// response but [`USAGE_MEMBERS`] is read.
-pub(crate) const EMBEDDED_USAGE: [&str; 3] = ["totalUsage", "usage", "usageMetadata"];
+pub const EMBEDDED_USAGE: [&str; 3] = ["totalUsage", "usage", "usageMetadata"];
 
 fn embedded_usage<'a>(obj: TapeNode<'a>) -> Option<Members> {
     let usage = ["totalUsage", "usage"]
