@@ -7,9 +7,9 @@
 #
 # On two cores the compiles are most of the time, so they overlap: the fuzz
 # targets (the longest compile, whose last minutes use one core) build in
-# the background while the package and then the native tests build in the
-# foreground, the lints beside the native tests. The JS suites, whose
-# deadline tests read clocks, run only after every compile has finished.
+# the background while the package, the native tests and the lints build in
+# the foreground. The JS suites, whose deadline tests read clocks, run only
+# after every compile has finished.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 passed=0
@@ -35,28 +35,18 @@ bash scripts/build.sh || { echo "tests: 0 passed, 1 failed (the build failed)"; 
 # A copy with a deliberately trapping export, for the trap-recovery test.
 bash scripts/build-trap.sh || { echo "tests: 0 passed, 1 failed (the trap-test build failed)"; exit 1; }
 
-# One run for the wasm32 target covers the library as the package builds it
-# (src/wasm.rs included) and every test; no code is native-only. It is a
-# check build that shares nothing with the native tests, so it runs beside
-# them, in a target directory of its own (neither waits for the other's
-# lock): the tests' build and run alone left a core idle a fifth of the
-# time. Its output is printed after theirs.
-CARGO_TARGET_DIR=target/lints cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings \
-  >"$logdir/clippy.log" 2>&1 &
-clippy=$!
-
 step "Rust tests (cargo test)"
 cargo test --quiet 2>&1 | tee "$logdir/cargo.log"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 while read -r p f; do tally "$p" "$f"; done < <(sed -nE 's/^test result: [a-zA-Z]+\. ([0-9]+) passed; ([0-9]+) failed.*/\1 \2/p' "$logdir/cargo.log")
 
+# One run for the wasm32 target covers the library as the package builds it
+# (src/wasm.rs included) and every test; no code is native-only.
 step "Library lints: no unwrap, expect, panic or fallible indexing (cargo clippy --all-targets, wasm32)"
-if wait "$clippy"; then
-  cat "$logdir/clippy.log"
+if cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings; then
   tally 1 0
   echo "clippy: clean"
 else
-  cat "$logdir/clippy.log"
   tally 0 1
   status=1
 fi
