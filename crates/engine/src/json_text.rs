@@ -44,37 +44,18 @@ pub fn push_json_str(out: &mut String, text: &str) {
 
 /// Appends `n` in decimal. Results carry a few numbers each (offsets,
 /// token counts), and the formatting machinery cost more per number than
-/// the rest of writing them.
+/// the rest of writing them; itoa (serde_json's own integer writer) does not.
 pub fn push_usize(out: &mut String, n: usize) {
-    push_u64(out, n as u64);
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
-fn push_u64(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        if let Some(digit) = digits.get_mut(at) {
-            *digit = b'0' + (n % 10) as u8;
-        }
-        n /= 10;
-        if n == 0 || at == 0 {
-            break;
-        }
-    }
-    for &digit in digits.get(at..).unwrap_or_default() {
-        out.push(char::from(digit));
-    }
-}
-
-/// Appends `n` as serde_json writes it: a whole number in decimal, any
+/// Appends `n` as serde_json writes it: a whole number with itoa, any
 /// other as its `Display`.
 pub fn push_json_number(out: &mut String, n: &serde_json::Number) {
     if let Some(u) = n.as_u64() {
-        push_u64(out, u);
+        out.push_str(itoa::Buffer::new().format(u));
     } else if let Some(i) = n.as_i64() {
-        out.push('-');
-        push_u64(out, i.unsigned_abs());
+        out.push_str(itoa::Buffer::new().format(i));
     } else {
         use std::fmt::Write as _;
         let _ = write!(out, "{n}");
