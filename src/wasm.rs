@@ -327,9 +327,40 @@ pub fn check_input_lane(
         // core's check, which goes a 32-bit word at a time in wasm: on a
         // 425 KB response the check was about 6% of the call.
         match buffer.get(..len).map(simdutf8::basic::from_utf8) {
-            Some(Ok(text)) => check_text_lane(text, None, validator, &options),
+            Some(Ok(text)) => check_text_lane(text, None, validator, &options, false),
             _ => LANE_UNAVAILABLE,
         }
+    })
+}
+
+/// The lane for a response object whose read the facade already has: the
+/// core answered `checkReadLane` for the same copy before (see
+/// `readLane` in js/check.mjs, which remembers what it answered). The
+/// answer's text is the first `len` bytes of the input buffer and the finish
+/// reason the `reason_len` bytes after it; the status is `checkInputLane`'s.
+#[wasm_bindgen(js_name = checkInputLaneWithReason)]
+pub fn check_input_lane_with_reason(
+    len: usize,
+    reason_len: usize,
+    validator: &RawValidator,
+    max_errors: u32,
+    require_object: bool,
+    options_json: Option<String>,
+) -> u32 {
+    let Some(options) = lane_options(max_errors, require_object, options_json.as_deref())
+        .filter(|options| options.tool_name.is_none())
+    else {
+        return LANE_UNAVAILABLE;
+    };
+    INPUT.with(|input| {
+        let buffer = input.borrow();
+        let Some(Ok(both)) = buffer.get(..len.saturating_add(reason_len)).map(simdutf8::basic::from_utf8) else {
+            return LANE_UNAVAILABLE;
+        };
+        let Some((text, reason)) = both.split_at_checked(len) else {
+            return LANE_UNAVAILABLE;
+        };
+        check_text_lane(text, Some(reason), validator, &options, true)
     })
 }
 
@@ -394,7 +425,7 @@ pub fn check_read_lane(
         if index >= LANE_FIELD_LIMIT || reason_bits >= LANE_FIELD_LIMIT {
             return LANE_UNAVAILABLE;
         }
-        let status = check_text_lane(text, reason.as_deref(), validator, &options);
+        let status = check_text_lane(text, reason.as_deref(), validator, &options, true);
         if status == LANE_UNAVAILABLE {
             return status;
         }
@@ -432,18 +463,25 @@ fn lane_options(
     crate::recent::remembered(&LANE_OPTIONS, json, |_| true, || read_check_options(json, "checkOutput")).ok()
 }
 
-/// The lane over the response text.
+/// The lane over the response text; with `from_object`, the text is the
+/// answer read from a response object.
 fn check_text_lane(
     text: &str,
     finish_reason: Option<&str>,
     validator: &RawValidator,
     options: &CheckOptions,
+    from_object: bool,
 ) -> u32 {
     let input = SchemaInput::Compiled(Arc::clone(&validator.compiled));
     // A compiled validator cannot fail to compile, so this never errs.
     let Ok(verdict) = check_content(text, finish_reason, input, options) else {
         return LANE_UNAVAILABLE;
     };
+    if from_object && verdict.failure == Some(crate::error::Failure::Empty) {
+        // An empty answer's message names the response's tool calls, if it
+        // has any (see `check_output`), which only the general path reads.
+        return LANE_UNAVAILABLE;
+    }
     if verdict.ok() {
         if verdict.rescue == crate::rescue::Rescue::None
             && verdict
