@@ -5,7 +5,7 @@
 import { SchemaError, argumentError } from "./errors.mjs";
 import { LIMITS } from "./generated/contract.mjs";
 import { callRaw, raw } from "./instance.mjs";
-import { copyAlong } from "./read.mjs";
+import { copyAlong, loadPlans } from "./read.mjs";
 
 /** JSON text for a value, or a typed error naming what could not be serialised. */
 export function jsonText(what, value) {
@@ -189,7 +189,7 @@ function describeInstance(node) {
 let plans;
 
 function readPlans() {
-  plans ??= JSON.parse(callRaw(() => raw.readPlans()));
+  plans ??= loadPlans(callRaw(() => raw.readPlans()));
   return plans;
 }
 

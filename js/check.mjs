@@ -3,9 +3,10 @@
 // value parsed once here), the general path for everything else, and the
 // verdict in the shape API.md promises.
 import { jsonText, optionsText, readCopy, readText, wellFormed } from "./arguments.mjs";
+import { sameCopy, shapeOf } from "./read.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";
-import { callRaw, callRawJson, decoder, encodeCopy, encodeInput, inputOf, raw } from "./instance.mjs";
+import { callRaw, callRawJson, decoder, encodeCopy, encoder, inputOf, raw } from "./instance.mjs";
 import { COMPILE_KEYS, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, knownSchema, rawOf, readableSchemaText, recordOf, touch } from "./schemas.mjs";
 
 export function detectTruncation(source) {
@@ -206,27 +207,74 @@ function laneResult(code, text, schemaHash, finishReason) {
 }
 
 /**
+ * What the core answered for the copies it read last, the latest first:
+ * { shape: the copy as the core read it (parsed back from its JSON text,
+ * see `shapeOf`), index: of the answer's text, reason: the finish reason }. A provider's
+ * responses make the same few copies call after call (a copy holds
+ * references to the texts, not the texts), and the core's answer for a copy
+ * is a function of its JSON text alone, so a copy the same as one of these
+ * (`sameCopy`) has that answer without being written as JSON or read again.
+ * Up to `ANSWERS_HELD` copies of up to `ANSWER_TEXT_LIMIT` characters.
+ */
+const answers = [];
+const ANSWERS_HELD = 16;
+const ANSWER_TEXT_LIMIT = 1024;
+
+/** The answer remembered for `copy`, moved to the front; undefined when none. */
+function rememberedAnswer(copy) {
+  for (let i = 0; i < answers.length; i++) {
+    const answer = answers[i];
+    let same;
+    try {
+      same = sameCopy(copy, answer.shape);
+    } catch {
+      // A getter in a `whole` value that throws: the copy is written (and
+      // the error reported) the usual way.
+      return undefined;
+    }
+    if (!same) continue;
+    if (i > 0) answers.unshift(answers.splice(i, 1)[0]);
+    return answer;
+  }
+  return undefined;
+}
+
+/**
  * The lane for a response object: what the output plan reads of it goes to
  * the core in one call (see `checkReadLane` in src/wasm.rs), the answer
  * text encoded once into wasm memory and checked there. A status above 3
  * carries flags: 8 when the response gave a finish reason (its length from
- * bit 16), and from bit 4 the index of the text the answer is.
+ * bit 16), and from bit 4 the index of the text the answer is. A copy the
+ * core has answered before skips the read: the answer's text and its
+ * finish reason go to the core as the string lane's text does.
  */
 function readLane(output, handle, maxErrors, requireObject, optionsJson, schemaHash) {
   const texts = [];
-  const copyText = jsonText("the output", readCopy("the output", output, "output", texts));
+  const copy = readCopy("the output", output, "output", texts);
+  const known = rememberedAnswer(copy);
+  if (known !== undefined) {
+    const text = texts[known.index];
+    const code = callRaw(() => laneStatus(text, handle, maxErrors, requireObject, optionsJson, known.reason));
+    return code === 3 ? undefined : laneResult(code, text, schemaHash, known.reason);
+  }
+  const copyText = jsonText("the output", copy);
   const status = callRaw(() => {
     const { start, length } = encodeCopy(texts, copyText);
     return raw.checkReadLane(start, length, handle, maxErrors, requireObject, optionsJson);
   });
   const code = status & 7;
   if (code === 3) return undefined;
-  const text = texts[(status >>> 4) & 0xfff];
+  const index = (status >>> 4) & 0xfff;
+  const text = texts[index];
   // The finish reason's bytes are at the start of the input buffer. The
   // check may have grown the memory, which detaches the view the texts were
   // encoded through: it is taken again over the memory as it is now.
   const reasonBytes = status >>> 16;
   const finishReason = (status & 8) !== 0 ? decoder.decode(inputOf(reasonBytes).subarray(0, reasonBytes)) : null;
+  if (copyText.length <= ANSWER_TEXT_LIMIT) {
+    if (answers.length >= ANSWERS_HELD) answers.pop();
+    answers.unshift({ shape: shapeOf(JSON.parse(copyText)), index, reason: finishReason });
+  }
   return laneResult(code, text, schemaHash, finishReason);
 }
 
@@ -234,12 +282,33 @@ function readLane(output, handle, maxErrors, requireObject, optionsJson, schemaH
  * Encodes the response straight into wasm memory with the native encoder
  * (most responses are nearly all ASCII, so a buffer of about the string's
  * length usually suffices; otherwise it is encoded again into one of the
- * largest size UTF-8 can need) and runs the lane over it.
+ * largest size UTF-8 can need), the finish reason, if any, right after it,
+ * and runs the lane over it.
  */
-function laneStatus(text, handle, maxErrors, requireObject, optionsJson) {
-  let { read, written } = encodeInput(text, text.length + (text.length >> 3) + 16);
-  if (read < text.length) ({ written } = encodeInput(text, text.length * 3));
-  return raw.checkInputLane(written, handle, maxErrors, requireObject, optionsJson);
+function laneStatus(text, handle, maxErrors, requireObject, optionsJson, reason = null) {
+  const extra = reason === null ? 0 : reason.length * 3;
+  let view = inputOf(text.length + (text.length >> 3) + 16 + extra);
+  let { read, written } = encoder.encodeInto(text, view);
+  if (read < text.length) {
+    view = inputOf(text.length * 3 + extra);
+    ({ written } = encoder.encodeInto(text, view));
+  }
+  if (reason === null) return raw.checkInputLane(written, handle, maxErrors, requireObject, optionsJson);
+  return raw.checkInputLaneWithReason(written, writeReason(reason, view, written), handle, maxErrors, requireObject, optionsJson);
+}
+
+/**
+ * Writes a finish reason's UTF-8 bytes into `view` at `at` and gives their
+ * number. Reasons are short ASCII words, copied here faster than a call of
+ * the encoder; anything else is encoded.
+ */
+function writeReason(reason, view, at) {
+  for (let i = 0; i < reason.length; i++) {
+    const unit = reason.charCodeAt(i);
+    if (unit >= 0x80) return encoder.encodeInto(reason, view.subarray(at)).written;
+    view[at + i] = unit;
+  }
+  return reason.length;
 }
 
 export function shapeVerdict(r, parsed) {

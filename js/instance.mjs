@@ -232,10 +232,6 @@ export const decoder = new TextDecoder();
  */
 let inputView = null;
 
-export function encodeInput(text, capacity) {
-  return encoder.encodeInto(text, inputOf(capacity));
-}
-
 export function inputOf(capacity) {
   if (inputView === null || inputView.byteLength < capacity || inputView.buffer !== memory.buffer) {
     // inputBuffer may grow the memory, which detaches the old buffer: take

@@ -19,10 +19,10 @@ const TEXT_REFERENCE = "\u0000";
  * it is copied like any other string.
  */
 export function copyAlong(value, node, plans, texts) {
-  if (node.whole === true) return value;
+  if (node.whole) return value;
   switch (typeof value) {
     case "string":
-      if (texts !== undefined && node.text === true) {
+      if (texts !== undefined && node.text) {
         texts.push(value.isWellFormed?.() === false ? value.toWellFormed() : value);
         return [TEXT_REFERENCE, texts.length - 1];
       }
@@ -39,7 +39,7 @@ export function copyAlong(value, node, plans, texts) {
       return undefined;
   }
   if (value === null) return null;
-  if (node.deep === true) return deepCopy(value, 0, plans.deep_limit, new WeakSet());
+  if (node.deep) return deepCopy(value, 0, plans.deep_limit, new WeakSet());
   if (Array.isArray(value)) {
     if (node.each !== undefined) {
       const out = new Array(value.length);
@@ -63,18 +63,18 @@ export function copyAlong(value, node, plans, texts) {
     // Kept as null, so that the copy is still recognised as a response.
     for (const name of present) out[name] = null;
   }
-  if (node.primitives === true) {
+  if (node.primitives) {
     for (const name of Object.keys(value)) {
       const member = primitive(readMember(value, name));
       if (member !== undefined) out[name] = member;
     }
   }
   if (node.members === undefined) return out;
-  if (Object.getPrototypeOf(value) === Object.prototype && node.primitives !== true) {
+  if (Object.getPrototypeOf(value) === Object.prototype && !node.primitives) {
     // A plain object (what JSON.parse and most SDKs give) has no getters to
     // find on its prototype, so its own keys, usually fewer than the plan's,
     // say everything that is there.
-    const index = indexOf(node);
+    const index = node.index;
     for (const name of Object.keys(value)) {
       const child = index.get(name);
       if (child === undefined) continue;
@@ -120,16 +120,31 @@ function copiedSomething(copy) {
   return copy !== undefined && !(Array.isArray(copy) && copy.length === 0);
 }
 
-const indexes = new WeakMap();
-
-/** A node's members by name. */
-function indexOf(node) {
-  let index = indexes.get(node);
-  if (index === undefined) {
-    index = new Map(node.members);
-    indexes.set(node, index);
+/**
+ * A plan node as the core writes it (src/providers/read.rs), with every
+ * field present, so that each node the walk visits has the same shape, and
+ * its members also by name (`index`).
+ */
+class PlanNode {
+  constructor(written) {
+    this.members = written.members?.map(([name, child]) => [name, new PlanNode(child)]);
+    this.index = this.members === undefined ? undefined : new Map(this.members);
+    this.each = written.each === undefined ? undefined : new PlanNode(written.each);
+    this.first = written.first === undefined ? undefined : new PlanNode(written.first);
+    this.primitives = written.primitives === true;
+    this.deep = written.deep === true;
+    this.text = written.text === true;
+    this.whole = written.whole === true;
+    this.deep_unless = written.deep_unless;
+    this.members_alone_with = written.members_alone_with;
+    this.unless = written.unless;
   }
-  return index;
+}
+
+/** The core's read plans from their JSON text: `{ output, usage, deep_limit }`, each plan a `PlanNode`. */
+export function loadPlans(json) {
+  const written = JSON.parse(json);
+  return { output: new PlanNode(written.output), usage: new PlanNode(written.usage), deep_limit: written.deep_limit };
 }
 
 /** A string, number, boolean or null as JSON has it; anything else undefined. */
@@ -174,4 +189,53 @@ function deepCopy(value, depth, limit, seen) {
     if (copied !== undefined) out[name] = copied;
   }
   return out;
+}
+
+/** An object's members in a `shapeOf`, in order. */
+class Members {
+  constructor(names, values) {
+    this.names = names;
+    this.values = values;
+  }
+}
+
+/**
+ * A copy parsed back from its JSON text, in the form `sameCopy` compares
+ * with: objects as their member names and values in order, arrays and the
+ * rest as they are.
+ */
+export function shapeOf(parsed) {
+  if (parsed === null || typeof parsed !== "object") return parsed;
+  if (Array.isArray(parsed)) return parsed.map(shapeOf);
+  const names = Object.keys(parsed);
+  return new Members(names, names.map((name) => shapeOf(parsed[name])));
+}
+
+/**
+ * Whether `copy`, as `copyAlong` made it, would be written as the JSON text
+ * that `shape` (see `shapeOf`) was parsed from: plain objects with the same
+ * members in the same order, arrays of the same length, and the same
+ * strings, numbers, booleans and nulls. Anything else in `copy` (a class
+ * instance, or a value JSON writes differently, such as undefined or NaN,
+ * which a `whole` node can bring) counts as different.
+ */
+export function sameCopy(copy, shape) {
+  if (typeof copy !== "object" || copy === null) return copy === shape;
+  if (typeof shape !== "object" || shape === null) return false;
+  const prototype = Object.getPrototypeOf(copy);
+  if (prototype === Array.prototype) {
+    if (!Array.isArray(shape) || copy.length !== shape.length) return false;
+    for (let i = 0; i < copy.length; i++) if (!sameCopy(copy[i], shape[i])) return false;
+    return true;
+  }
+  if (prototype !== Object.prototype || !(shape instanceof Members)) return false;
+  const { names, values } = shape;
+  let i = 0;
+  // Own members, in order (a plain object inherits none that are enumerable,
+  // unless Object.prototype was given one, which then makes it differ).
+  for (const name in copy) {
+    if (i >= names.length || name !== names[i] || !sameCopy(copy[name], values[i])) return false;
+    i++;
+  }
+  return i === names.length;
 }

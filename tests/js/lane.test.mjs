@@ -80,9 +80,8 @@ test("requireObject and an empty rules list cross as a boolean and as nothing, n
   const validator = guard.compileSchema(schema);
   const glue = internals.rawGlue();
   const seen = [];
-  const originals = { checkInputLane: glue.checkInputLane, checkReadLane: glue.checkReadLane };
-  glue.checkInputLane = (...args) => (seen.push(args.at(-1)), originals.checkInputLane(...args));
-  glue.checkReadLane = (...args) => (seen.push(args.at(-1)), originals.checkReadLane(...args));
+  const originals = { checkInputLane: glue.checkInputLane, checkReadLane: glue.checkReadLane, checkInputLaneWithReason: glue.checkInputLaneWithReason };
+  for (const name of Object.keys(originals)) glue[name] = (...args) => (seen.push(args.at(-1)), originals[name](...args));
   try {
     for (const options of [{ requireObject: false }, { requireObject: true, maxErrors: 1 }, { rules: [] }, { rules: [], requireObject: false }]) {
       for (const output of ["[1]", '{"rows":[]}', { content: "[1]", finishReason: "stop" }]) {
@@ -104,15 +103,28 @@ test("requireObject and an empty rules list cross as a boolean and as nothing, n
   assert.equal(guard.checkOutput("[1]", validator, { rules: [] }).failure, "not_object");
 });
 
+/**
+ * The core's calls a response object's check can make: the read lane (a
+ * copy the core reads), the lanes with a remembered read (the answer's text
+ * and finish reason, if any, only) and the general path.
+ */
+const READ_LANE_CALLS = ["checkReadLane", "checkInputLaneWithReason", "checkInputLane", "checkOutputWith", "checkOutput"];
+
+/** How many lane calls a check made; 0 when it went (also) the general way. */
+function readLaneCalls(calls) {
+  if (calls.checkOutputWith + calls.checkOutput > 0) return 0;
+  return calls.checkReadLane + calls.checkInputLaneWithReason + calls.checkInputLane;
+}
+
 test("a response object with check options takes the read lane; with toolName the general path", () => {
   const validator = guard.compileSchema(schema);
   const response = { content: '{"rows":[]}', finishReason: "stop" };
   const options = ruleOptions[4];
   let verdict;
-  const calls = coreCalls(["checkReadLane", "checkOutputWith"], () => {
+  const calls = coreCalls(READ_LANE_CALLS, () => {
     verdict = guard.checkOutput(response, validator, options);
   });
-  assert.deepEqual(calls, { checkReadLane: 1, checkOutputWith: 0 });
+  assert.equal(readLaneCalls(calls), 1);
   assert.equal(verdict.failure, "rule");
   assert.equal(verdict.finishReason, "stop");
   const toolCall = {
@@ -215,10 +227,10 @@ test("the read lane remembers the copies it read, and each reads as the general 
       const at = round === 1 ? cases.length - 2 - i : i;
       const response = cases[at](texts[(at / 2 + round) % texts.length], cases[at + 1]);
       let verdict;
-      const calls = coreCalls(["checkReadLane", "checkOutputWith"], () => {
+      const calls = coreCalls(READ_LANE_CALLS, () => {
         verdict = guard.checkOutput(response, validator);
       });
-      assert.deepEqual(calls, { checkReadLane: 1, checkOutputWith: 0 }, JSON.stringify(response).slice(0, 80));
+      assert.equal(readLaneCalls(calls), 1, JSON.stringify(response).slice(0, 80));
       const expected = generalObjectVerdict(response, schema);
       expected.schemaHash = verdict.schemaHash;
       assert.deepEqual(verdict, expected, `round ${round}: ${JSON.stringify(response).slice(0, 120)}`);
@@ -239,4 +251,80 @@ test("a run of distinct response copies only displaces remembered reads: memory 
   }
   // 5,000 copies of about 1 KiB each would be about 5 MB if all were kept.
   assert.ok(guard.wasmMemoryBytes() - before < 1 << 20, `grew by ${guard.wasmMemoryBytes() - before} bytes`);
+});
+
+test("a remembered read answers a copy the same as one read before, and only such a copy", () => {
+  // A few shapes again and again, in changing order, so that most checks
+  // find their copy remembered: each verdict must still be the general
+  // path's, and a repeated copy must not be read by the core again.
+  const validator = guard.compileSchema(schema);
+  const texts = [outputs[0], outputs[1], outputs[3], '{"rows": [', "[1, 2, 3]", ""];
+  const live = { rows: [] };
+  const shapes = [
+    (content) => ({ content, finishReason: "stop" }),
+    (content) => ({ content, finishReason: "length" }),
+    (content) => ({ content, finishReason: "stöp 😀" }),
+    (content) => ({ content }),
+    (content) => ({ object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] }),
+    // The same, but for a tool call whose arguments are a live object (a
+    // `whole` node), changed in place between checks.
+    (content) => ({
+      object: "chat.completion",
+      choices: [{ message: { content, tool_calls: [{ id: "c1", function: { name: "f", arguments: live } }] }, finish_reason: "stop" }],
+    }),
+    (content) => ({ type: "message", role: "assistant", content: [{ type: "text", text: content }], stop_reason: "end_turn" }),
+    (content) => ({ object: live, content, finishReason: "stop" }),
+    // Members in another order, or of other names, make another copy.
+    (content) => ({ finishReason: "stop", content }),
+    (content) => ({ content, stop_reason: "stop" }),
+  ];
+  const reads = new Set();
+  let remembered = 0;
+  for (let i = 0; i < 200; i++) {
+    const at = (i * 7 + (i >> 3)) % shapes.length;
+    if (i % 5 === 0) live.rows.push({ type: "fact", when: "2024-01-01" });
+    if (i % 11 === 0) live.rows = [];
+    const response = shapes[at](texts[i % texts.length]);
+    let verdict;
+    const calls = coreCalls(READ_LANE_CALLS, () => {
+      verdict = guard.checkOutput(response, validator);
+    });
+    const expected = generalObjectVerdict(response, schema);
+    expected.schemaHash = verdict.schemaHash;
+    assert.deepEqual(verdict, expected, `check ${i}: ${JSON.stringify(response).slice(0, 120)}`);
+    if (readLaneCalls(calls) === 0) continue;
+    assert.equal(readLaneCalls(calls), 1);
+    // The copy without its texts: what the core read, if it read it before.
+    const copy = JSON.stringify(response, (key, value) => (typeof value === "string" && texts.includes(value) ? "<text>" : value));
+    if (calls.checkReadLane === 0) {
+      remembered += 1;
+      assert.ok(reads.has(copy), `check ${i} used a read the core never made: ${copy}`);
+    } else {
+      reads.add(copy);
+    }
+  }
+  assert.ok(remembered > 100, `only ${remembered} of 200 checks used a remembered read`);
+});
+
+test("an empty answer beside tool calls is worded as the general path words it", () => {
+  // The message of an empty answer names the response's tool calls, which
+  // the lane does not read: such a response takes the general path.
+  const validator = guard.compileSchema(schema);
+  const toolCalls = [{ id: "c1", type: "function", function: { name: "lookup", arguments: "{}" } }];
+  const responses = [
+    { object: "chat.completion", choices: [{ message: { content: "", tool_calls: toolCalls }, finish_reason: "tool_calls" }] },
+    { object: "chat.completion", choices: [{ message: { content: "  ", tool_calls: toolCalls }, finish_reason: "stop" }] },
+    { type: "message", role: "assistant", content: [{ type: "text", text: "" }, { type: "tool_use", id: "t1", name: "lookup", input: {} }], stop_reason: "tool_use" },
+    { content: "", finishReason: "stop" },
+  ];
+  for (let round = 0; round < 2; round++) {
+    for (const response of responses) {
+      const verdict = guard.checkOutput(response, validator);
+      const expected = generalObjectVerdict(response, schema);
+      expected.schemaHash = verdict.schemaHash;
+      assert.deepEqual(verdict, expected, JSON.stringify(response));
+      assert.equal(verdict.failure, "empty");
+    }
+  }
+  assert.match(guard.checkOutput(responses[0], validator).message, /tool calls \("lookup"\)/);
 });
