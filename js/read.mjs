@@ -138,6 +138,8 @@ class PlanNode {
     this.deep_unless = written.deep_unless;
     this.members_alone_with = written.members_alone_with;
     this.unless = written.unless;
+    /** Whether `matchAlong` walks values at this node itself (else it copies them and compares). */
+    this.simple = !this.whole && !this.deep && !this.primitives && this.deep_unless === undefined && this.members_alone_with === undefined;
   }
 }
 
@@ -215,13 +217,17 @@ export function shapeOf(parsed) {
  * Whether `copy`, as `copyAlong` made it, would be written as the JSON text
  * that `shape` (see `shapeOf`) was parsed from: plain objects with the same
  * members in the same order, arrays of the same length, and the same
- * strings, numbers, booleans and nulls. Anything else in `copy` (a class
- * instance, or a value JSON writes differently, such as undefined or NaN,
- * which a `whole` node can bring) counts as different.
+ * strings, numbers, booleans and nulls; members that JSON leaves out
+ * (undefined, functions, symbols) are passed over. Anything else in `copy`
+ * (a class instance, or a value JSON writes differently, such as NaN, which
+ * a `whole` node can bring) counts as different.
  */
 export function sameCopy(copy, shape) {
   if (typeof copy !== "object" || copy === null) return copy === shape;
   if (typeof shape !== "object" || shape === null) return false;
+  // JSON.stringify writes what toJSON gives instead (an own one, or one a
+  // prototype was given).
+  if (typeof copy.toJSON === "function") return false;
   const prototype = Object.getPrototypeOf(copy);
   if (prototype === Array.prototype) {
     if (!Array.isArray(shape) || copy.length !== shape.length) return false;
@@ -234,8 +240,85 @@ export function sameCopy(copy, shape) {
   // Own members, in order (a plain object inherits none that are enumerable,
   // unless Object.prototype was given one, which then makes it differ).
   for (const name in copy) {
-    if (i >= names.length || name !== names[i] || !sameCopy(copy[name], values[i])) return false;
+    const member = copy[name];
+    // Left out, as JSON.stringify leaves it out.
+    if (leftOut(member)) continue;
+    if (i >= names.length || name !== names[i] || !sameCopy(member, values[i])) return false;
     i++;
   }
   return i === names.length;
+}
+
+/**
+ * Whether `copyAlong(value, node, plans, texts)` would give a copy written
+ * as the same JSON text as `shape` (see `shapeOf`), without making the
+ * copy: the texts are pushed as `copyAlong` pushes them, and the walk stops
+ * at the first difference. Nodes it does not walk itself (see
+ * `PlanNode.simple`) and objects that are not plain are copied and
+ * compared (`sameCopy`). A true answer is exact; a false one may also mean
+ * a copy this walk cannot vouch for (a NaN, say), which the caller then
+ * copies and writes as usual.
+ */
+export function matchAlong(value, node, shape, plans, texts) {
+  if (!node.simple) return sameCopy(copyAlong(value, node, plans, texts), shape);
+  switch (typeof value) {
+    case "string":
+      if (node.text) {
+        texts.push(value.isWellFormed?.() === false ? value.toWellFormed() : value);
+        return Array.isArray(shape) && shape.length === 2 && shape[0] === TEXT_REFERENCE && shape[1] === texts.length - 1;
+      }
+      return value === shape;
+    case "number":
+    case "boolean":
+      return value === shape;
+    case "bigint":
+      return bigintValue(value) === shape;
+    case "object":
+      break;
+    default:
+      // Left out of the copy: never a member or item here (see the callers).
+      return false;
+  }
+  if (value === null) return shape === null;
+  if (Array.isArray(value)) {
+    if (!Array.isArray(shape)) return false;
+    const each = node.each;
+    if (each !== undefined) {
+      if (shape.length !== value.length) return false;
+      for (let i = 0; i < value.length; i++) if (!matchItem(value[i], each, shape[i], plans, texts)) return false;
+      return true;
+    }
+    if (node.first !== undefined) {
+      if (value.length === 0) return shape.length === 0;
+      return shape.length === 1 && matchItem(value[0], node.first, shape[0], plans, texts);
+    }
+    return shape.length === 0;
+  }
+  if (!(shape instanceof Members)) return false;
+  const { names, values } = shape;
+  if (node.members === undefined) return names.length === 0;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return sameCopy(copyMembers(value, node, plans, texts, {}), shape);
+  const index = node.index;
+  let i = 0;
+  for (const name of Object.keys(value)) {
+    const child = index.get(name);
+    if (child === undefined) continue;
+    const member = readMember(value, name);
+    if (leftOut(member)) continue;
+    if (i >= names.length || names[i] !== name || !matchAlong(member, child, values[i], plans, texts)) return false;
+    i++;
+  }
+  return i === names.length;
+}
+
+/** An array item for `matchAlong`: one the copy leaves out is written as null. */
+function matchItem(item, node, shape, plans, texts) {
+  if (node.simple && leftOut(item)) return shape === null;
+  if (!node.simple) return sameCopy(copyAlong(item, node, plans, texts) ?? null, shape);
+  return matchAlong(item, node, shape, plans, texts);
+}
+
+/** A value that neither the copy nor JSON.stringify writes as a member: undefined, a function, a symbol. */
+function leftOut(value) {
+  return value === undefined || typeof value === "function" || typeof value === "symbol";
 }

@@ -1,11 +1,32 @@
 // Hooks for the package's own tests, which reach below the public API. This
 // file is built into pkg/ for them but left out of the published package
 // (see `files` in pkg/package.json and tests/package/pack.test.mjs).
+import { jsonText, matchesCopy, readCopy } from "./arguments.mjs";
 import { callRaw, markLoaded, rawGlue, traps } from "./instance.mjs";
+import { shapeOf } from "./read.mjs";
 import { openSessions } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
 
 export { callRaw, markLoaded, rawGlue };
+
+/**
+ * The reader's copy of a response along the output plan, as its JSON text
+ * and texts: what the core reads of it.
+ */
+export function outputCopy(response) {
+  const texts = [];
+  const text = jsonText("the output", readCopy("the output", response, "output", texts));
+  return { text, texts };
+}
+
+/**
+ * Whether the reader, walking `response` against the copy that `copyText`
+ * is, finds them the same (see `matchAlong`), and the texts it pushed.
+ */
+export function matchesOutputCopy(response, copyText) {
+  const texts = [];
+  return { same: matchesCopy(response, "output", shapeOf(JSON.parse(copyText)), texts), texts };
+}
 
 /** How many times the instance trapped and was replaced. */
 export function trapCount() {
