@@ -241,7 +241,7 @@ struct Checked {
     failure: Option<Failure>,
     error_hash: Option<String>,
     rescue: Rescue,
-    schema_hash: Option<String>,
+    schema_hash: Option<std::sync::Arc<str>>,
 }
 
 #[derive(Debug, Clone)]
@@ -456,7 +456,7 @@ impl Session {
         }
         let (rescue, schema_hash, degraded, finish_reason) = if rejected {
             let (hash, degraded) = match &self.schema {
-                SchemaInput::Compiled(compiled) => (Some(compiled.schema_hash().to_owned()), false),
+                SchemaInput::Compiled(compiled) => (Some(compiled.shared_schema_hash()), false),
                 SchemaInput::Unreadable(_) => (None, true),
                 SchemaInput::None | SchemaInput::Json(_) => (None, false),
             };
@@ -467,7 +467,7 @@ impl Session {
                 _ => Rescue::None,
             };
             let degraded = state.get("degraded").and_then(Value::as_bool).unwrap_or(false);
-            (rescue, text("schemaHash"), degraded, text("finishReason"))
+            (rescue, text("schemaHash").map(Into::into), degraded, text("finishReason"))
         };
         Ok(Verdict {
             failure,

@@ -77,7 +77,7 @@ pub struct Verdict {
     pub rescue: Rescue,
     pub span: Option<std::ops::Range<usize>>,
     pub text: Option<String>,
-    pub schema_hash: Option<String>,
+    pub schema_hash: Option<Arc<str>>,
     pub degraded: bool,
     pub finish_reason: Option<String>,
 }
@@ -385,7 +385,7 @@ pub(crate) fn check_prepared<'c>(
         rescue: Rescue::None,
         span: None,
         text: None,
-        schema_hash: compiled.as_ref().map(|c| c.schema_hash().to_owned()),
+        schema_hash: compiled.as_ref().map(|c| c.shared_schema_hash()),
         degraded,
         finish_reason: finish_reason.map(str::to_owned),
     };

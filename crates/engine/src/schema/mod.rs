@@ -150,7 +150,8 @@ pub struct Report {
 
 pub struct CompiledSchema {
     validator: jsonschema::Validator<TapeJson>,
-    schema_hash: String,
+    /// Shared with every verdict that names it.
+    schema_hash: Arc<str>,
     /// What it was compiled from (the canonical text the cache also keeps)
     /// and how, for the checks of a streamed response, which are derived
     /// from the same schema the first time a stream asks for them.
@@ -248,6 +249,11 @@ fn unreadable(problem: &ParseError) -> Report {
 impl CompiledSchema {
     pub fn schema_hash(&self) -> &str {
         &self.schema_hash
+    }
+
+    /// The hash, shared rather than copied (a verdict carries it).
+    pub fn shared_schema_hash(&self) -> Arc<str> {
+        Arc::clone(&self.schema_hash)
     }
 
     /// A value derived from this schema once, on its first use, and kept
@@ -389,7 +395,7 @@ pub fn compile(
     // work is never charged to the check that happens to compile it.
     let canonical: Arc<str> = Arc::from(canonical);
     let compiled = Arc::new(jsonschema::outside_pattern_budget(|| {
-        build(schema, options, schema_hash, Arc::clone(&canonical))
+        build(schema, options, schema_hash.into(), Arc::clone(&canonical))
     })?);
     cache::put(key, canonical, Arc::clone(&compiled));
     Ok(compiled)
@@ -562,7 +568,7 @@ type Builder = jsonschema::ValidationOptions<'static, Arc<dyn Retrieve>, TapeJso
 fn build(
     schema: &Value,
     options: &CompileOptions,
-    schema_hash: String,
+    schema_hash: Arc<str>,
     canonical: Arc<str>,
 ) -> Result<CompiledSchema, SchemaError> {
     let effective = effective_schema(schema, options);
