@@ -47,6 +47,7 @@ let reloading;
 export function markLoaded(glue, exports, fresh, freshAsync) {
   raw = glue;
   memory = exports.memory;
+  inputView = null;
   reinstantiate = fresh;
   reinstantiateAsync = freshAsync;
   loaded = true;
@@ -63,6 +64,7 @@ export let instanceNumber = 0;
 function adopt({ glue, exports }) {
   raw = glue;
   memory = exports.memory;
+  inputView = null;
   instanceNumber += 1;
   if (cacheCapacity !== undefined) raw.setSchemaCacheCapacity(cacheCapacity);
   loaded = true;
@@ -227,13 +229,14 @@ export const decoder = new TextDecoder();
 /**
  * The view of the core's input buffer the last response was encoded into.
  * The buffer only moves when inputBuffer grows it, so the view is reused
- * while it is large enough and still over the current memory (a grown
- * memory, or a replaced instance, has a new ArrayBuffer).
+ * while it is large enough and still over the current memory: a grown
+ * memory detaches the old ArrayBuffer, and a view of a detached buffer has
+ * length 0 (cheaper to ask than `memory.buffer`); a new instance drops it.
  */
 let inputView = null;
 
 export function inputOf(capacity) {
-  if (inputView === null || inputView.byteLength < capacity || inputView.buffer !== memory.buffer) {
+  if (inputView === null || inputView.byteLength < capacity || capacity === 0) {
     // inputBuffer may grow the memory, which detaches the old buffer: take
     // memory.buffer only after it returns.
     const pointer = raw.inputBuffer(capacity);

@@ -300,10 +300,14 @@ export function matchAlong(value, node, shape, plans, texts) {
   if (Object.getPrototypeOf(value) !== Object.prototype) return sameCopy(copyMembers(value, node, plans, texts, {}), shape);
   const index = node.index;
   let i = 0;
-  for (const name of Object.keys(value)) {
+  // A member whose getter throws ends the walk (the caller then copies the
+  // response, which reads it as undefined).
+  for (const name in value) {
     const child = index.get(name);
     if (child === undefined) continue;
-    const member = readMember(value, name);
+    // Own members only, as Object.keys gives them to the copy.
+    if (!Object.hasOwn(value, name)) return false;
+    const member = value[name];
     if (leftOut(member)) continue;
     if (i >= names.length || names[i] !== name || !matchAlong(member, child, values[i], plans, texts)) return false;
     i++;
