@@ -473,8 +473,12 @@ fn check_text_lane(
     from_object: bool,
 ) -> u32 {
     let input = SchemaInput::Compiled(Arc::clone(&validator.compiled));
+    // The check reads the finish reason only to tell a token limit; any
+    // other reason is only written into a failed verdict, below, and an
+    // accepted one costs no copy of it.
+    let limit = finish_reason.filter(|reason| crate::finish::is_token_limit(reason));
     // A compiled validator cannot fail to compile, so this never errs.
-    let Ok(verdict) = check_content(text, finish_reason, input, options) else {
+    let Ok(mut verdict) = check_content(text, limit, input, options) else {
         return LANE_UNAVAILABLE;
     };
     if from_object && verdict.failure == Some(crate::error::Failure::Empty) {
@@ -502,6 +506,9 @@ fn check_text_lane(
         } else {
             LANE_OK
         };
+    }
+    if verdict.finish_reason.is_none() {
+        verdict.finish_reason = finish_reason.map(str::to_owned);
     }
     let offsets = verdict.span.clone().map(|span| utf16_offsets(text, span));
     let shaped = shaped_with_text(&verdict, offsets);
