@@ -347,9 +347,7 @@ pub fn check_input_lane_with_reason(
     require_object: bool,
     options_json: Option<String>,
 ) -> u32 {
-    let Some(options) = lane_options(max_errors, require_object, options_json.as_deref())
-        .filter(|options| options.tool_name.is_none())
-    else {
+    let Some(options) = object_lane_options(max_errors, require_object, options_json.as_deref()) else {
         return LANE_UNAVAILABLE;
     };
     INPUT.with(|input| {
@@ -394,11 +392,7 @@ pub fn check_read_lane(
     require_object: bool,
     options_json: Option<String>,
 ) -> u32 {
-    // With `toolName` the answer is a tool call's arguments, which this
-    // lane does not read.
-    let Some(options) = lane_options(max_errors, require_object, options_json.as_deref())
-        .filter(|options| options.tool_name.is_none())
-    else {
+    let Some(options) = object_lane_options(max_errors, require_object, options_json.as_deref()) else {
         return LANE_UNAVAILABLE;
     };
     INPUT.with(|input| {
@@ -461,6 +455,16 @@ fn lane_options(
         });
     };
     crate::recent::remembered(&LANE_OPTIONS, json, |_| true, || read_check_options(json, "checkOutput")).ok()
+}
+
+/// [`lane_options`] for a response object's lane; `None` with `toolName`
+/// too, whose answer is a tool call's arguments, which the lane does not read.
+fn object_lane_options(
+    max_errors: u32,
+    require_object: bool,
+    options_json: Option<&str>,
+) -> Option<CheckOptions> {
+    lane_options(max_errors, require_object, options_json).filter(|options| options.tool_name.is_none())
 }
 
 /// The lane over the response text; with `from_object`, the text is the

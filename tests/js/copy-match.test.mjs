@@ -6,18 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import "../../pkg/node.mjs";
 import * as internals from "../../pkg/testing.mjs";
-
-/** A small seeded generator (mulberry32), so a failure can be replayed. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng as random } from "./fixtures.mjs";
 
 // Member names the output plan reads (and some it does not), so that the
 // generated responses go down the plan's paths.
