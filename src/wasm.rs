@@ -320,16 +320,19 @@ pub fn check_input_lane(
     let Some(options) = lane_options(max_errors, require_object, options_json.as_deref()) else {
         return LANE_UNAVAILABLE;
     };
-    INPUT.with(|input| {
-        let buffer = input.borrow();
-        // encodeInto writes well-formed UTF-8; anything else is refused.
-        // simdutf8 checks it with simd128, several times faster than
-        // core's check, which goes a 32-bit word at a time in wasm: on a
-        // 425 KB response the check was about 6% of the call.
-        match buffer.get(..len).map(simdutf8::basic::from_utf8) {
-            Some(Ok(text)) => check_text_lane(text, None, validator, &options, false),
-            _ => LANE_UNAVAILABLE,
-        }
+    with_input(len, |text| check_text_lane(text, None, validator, &options, false))
+}
+
+/// `lane` over the first `len` bytes of the input buffer as text, or
+/// `LANE_UNAVAILABLE` when they are not there or not UTF-8. encodeInto
+/// writes well-formed UTF-8; anything else is refused. simdutf8 checks it
+/// with simd128, several times faster than core's check, which goes a
+/// 32-bit word at a time in wasm: on a 425 KB response the check was about
+/// 6% of the call.
+fn with_input(len: usize, lane: impl FnOnce(&str) -> u32) -> u32 {
+    INPUT.with(|input| match input.borrow().get(..len).map(simdutf8::basic::from_utf8) {
+        Some(Ok(text)) => lane(text),
+        _ => LANE_UNAVAILABLE,
     })
 }
 
@@ -350,15 +353,9 @@ pub fn check_input_lane_with_reason(
     let Some(options) = object_lane_options(max_errors, require_object, options_json.as_deref()) else {
         return LANE_UNAVAILABLE;
     };
-    INPUT.with(|input| {
-        let buffer = input.borrow();
-        let Some(Ok(both)) = buffer.get(..len.saturating_add(reason_len)).map(simdutf8::basic::from_utf8) else {
-            return LANE_UNAVAILABLE;
-        };
-        let Some((text, reason)) = both.split_at_checked(len) else {
-            return LANE_UNAVAILABLE;
-        };
-        check_text_lane(text, Some(reason), validator, &options, true)
+    with_input(len.saturating_add(reason_len), |both| match both.split_at_checked(len) {
+        Some((text, reason)) => check_text_lane(text, Some(reason), validator, &options, true),
+        None => LANE_UNAVAILABLE,
     })
 }
 
@@ -395,14 +392,8 @@ pub fn check_read_lane(
     let Some(options) = object_lane_options(max_errors, require_object, options_json.as_deref()) else {
         return LANE_UNAVAILABLE;
     };
-    INPUT.with(|input| {
-        let buffer = input.borrow();
-        let Some(Ok(whole)) = buffer
-            .get(..copy_start.saturating_add(copy_len))
-            .map(simdutf8::basic::from_utf8)
-        else {
-            return LANE_UNAVAILABLE;
-        };
+    let mut reason_read = None;
+    let status = with_input(copy_start.saturating_add(copy_len), |whole| {
         let Some((texts, copy_text)) = crate::providers::read::split_texts(whole, copy_start) else {
             return LANE_UNAVAILABLE;
         };
@@ -426,16 +417,18 @@ pub fn check_read_lane(
         let Some(reason) = reason else {
             return status | (index << LANE_TEXT_SHIFT);
         };
-        // The texts are read by now; the reason takes their place.
-        drop(buffer);
+        reason_read = Some(reason);
+        status | LANE_HAS_REASON | (index << LANE_TEXT_SHIFT) | (reason_bits << LANE_REASON_SHIFT)
+    });
+    // The texts are read by now; the reason takes their place.
+    if let Some(reason) = reason_read {
         INPUT.with(|input| {
-            let mut buffer = input.borrow_mut();
-            if let Some(start) = buffer.get_mut(..reason.len()) {
+            if let Some(start) = input.borrow_mut().get_mut(..reason.len()) {
                 start.copy_from_slice(reason.as_bytes());
             }
         });
-        status | LANE_HAS_REASON | (index << LANE_TEXT_SHIFT) | (reason_bits << LANE_REASON_SHIFT)
-    })
+    }
+    status
 }
 
 /// A lane's check options: the defaults with `max_errors` and
