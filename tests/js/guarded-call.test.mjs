@@ -481,3 +481,34 @@ describe("guardedCall: the attempt's signal", () => {
     assert.equal(signal.aborted, true);
   });
 });
+
+test("responses of one shape, attempt after attempt and call after call, are each read as they are", async () => {
+  // A session reuses the copy it wrote last for a response that makes the
+  // same one: a finish reason, a tool call or a member that differs must
+  // still be read, and a text that differs checked.
+  const cut = OSLO_TEXT.slice(0, 12);
+  const toolCall = (content) => {
+    const response = openaiChat(content);
+    response.choices[0].message.tool_calls = [{ id: "call_1", type: "function", function: { name: "lookup", arguments: "{}" } }];
+    return response;
+  };
+  for (let round = 0; round < 3; round++) {
+    const truncated = scripted(openaiChat(cut, { finishReason: "length" }), openaiChat(OSLO_TEXT));
+    const result = await guard.guardedCall(chatRequest(), truncated.callModel, { schema: CITY_SCHEMA });
+    assert.equal(result.attempts, 2);
+    assert.deepEqual(result.audit.attempts.map((a) => a.failure), ["truncated", null]);
+    assert.deepEqual(result.value, OSLO);
+
+    const accepted = scripted(openaiChat(OSLO_TEXT));
+    assert.deepEqual((await guard.guardedCall(chatRequest(), accepted.callModel, { schema: CITY_SCHEMA })).value, OSLO);
+
+    const invalid = scripted(openaiChat('{"city":"Oslo"}'), openaiChat('{"city":"Oslo"}'));
+    const error = await rejected(guard.guardedCall(chatRequest(), invalid.callModel, { schema: CITY_SCHEMA }));
+    assert.equal(error.failure, "schema");
+
+    const empty = scripted(toolCall(""), toolCall(""));
+    const noText = await rejected(guard.guardedCall(chatRequest(), empty.callModel, { schema: CITY_SCHEMA }));
+    assert.equal(noText.failure, "empty");
+    assert.match(noText.message, /tool calls \("lookup"\)/);
+  }
+});
