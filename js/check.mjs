@@ -209,12 +209,13 @@ function laneResult(code, text, schemaHash, finishReason) {
 /**
  * What the core answered for the copies it read last, the latest first:
  * { shape: the copy as the core read it (parsed back from its JSON text,
- * see `shapeOf`), index: of the answer's text, reason: the finish reason }. A provider's
- * responses make the same few copies call after call (a copy holds
- * references to the texts, not the texts), and the core's answer for a copy
- * is a function of its JSON text alone, so a copy the same as one of these
- * (`sameCopy`) has that answer without being written as JSON or read again.
- * Up to `ANSWERS_HELD` copies of up to `ANSWER_TEXT_LIMIT` characters.
+ * see `shapeOf`), index: of the answer's text, reason: the finish reason }.
+ * A provider's responses make the same few copies call after call (a copy
+ * holds references to the texts, not the texts), and the core's answer for
+ * a copy is a function of its JSON text alone, so a copy the same as one of
+ * these (`sameCopy`, `matchAlong`) has that answer without being written as
+ * JSON or read again. Up to `ANSWERS_HELD` copies of up to
+ * `ANSWER_TEXT_LIMIT` characters.
  */
 const answers = [];
 const ANSWERS_HELD = 16;
