@@ -57,6 +57,21 @@ describe("trap recovery", () => {
     assert.throws(() => validator.isValid({}), /freed/);
   });
 
+  test("a response object's remembered read still answers on the fresh instance", () => {
+    // The facade remembers the core's reads of response copies; after a
+    // trap they are checked by the new instance, into its own memory.
+    const validator = guard.compileSchema(SCHEMA);
+    const response = (content, reason) => ({ object: "chat.completion", choices: [{ message: { content }, finish_reason: reason }] });
+    assert.equal(guard.checkOutput(response('{"city":"Oslo"}', "stop"), validator).ok, true);
+    assert.equal(guard.checkOutput(response('{"city":"Oslo"}', "stop"), validator).ok, true);
+    trap();
+    const accepted = guard.checkOutput(response('{"city":"Lima"}', "stop"), validator);
+    assert.deepEqual([accepted.ok, accepted.value, accepted.finishReason], [true, { city: "Lima" }, "stop"]);
+    const failed = guard.checkOutput(response('{"city":"L"}', "stop"), validator);
+    assert.deepEqual([failed.failure, failed.finishReason, failed.errors[0].code], ["schema", "stop", "minLength"]);
+    assert.equal(guard.checkOutput(response('{"city":"Li', "length"), validator).failure, "truncated");
+  });
+
   test("a stream check begun before a trap says it was lost; a new one works", () => {
     const text = '{"city":"Oslo","when":"2026-01-01"}';
     const lost = guard.createStreamCheck(SCHEMA);
