@@ -5,7 +5,7 @@
 import { SchemaError, argumentError } from "./errors.mjs";
 import { LIMITS } from "./generated/contract.mjs";
 import { callRaw, raw } from "./instance.mjs";
-import { copyAlong, loadPlans, matchAlong } from "./read.mjs";
+import { copyAlong, loadPlans, matchAlong, sameCopy, shapeOf } from "./read.mjs";
 
 /** JSON text for a value, or a typed error naming what could not be serialised. */
 export function jsonText(what, value) {
@@ -219,6 +219,54 @@ export function matchesCopy(value, plan, shape, texts) {
   } catch {
     return false;
   }
+}
+
+/**
+ * The copies of response objects read last along the output plan, the
+ * latest first, as `outputCopy` gives them. A provider's responses make the
+ * same few copies call after call (a copy holds references to the texts,
+ * not the texts). Up to `COPIES_HELD` copies of up to `COPY_TEXT_LIMIT`
+ * characters.
+ */
+const outputCopies = [];
+const COPIES_HELD = 16;
+const COPY_TEXT_LIMIT = 1024;
+
+/**
+ * The copy of a response object along the output plan, its texts pushed to
+ * `texts`: { text: its JSON text, shape (see `shapeOf`), answer: what the
+ * lane learnt the core reads of it, once it has }. A response that makes
+ * the same copy as one read last gets that record back, with the text
+ * written then: the latest is compared while the response is walked,
+ * without a copy made (`matchAlong`), the others with the copy
+ * (`sameCopy`). What the core reads of a copy is a function of its text,
+ * so whatever is learnt of a record holds for every response that has it.
+ */
+export function outputCopy(output, texts) {
+  const latest = outputCopies[0];
+  if (latest !== undefined && matchesCopy(output, "output", latest.shape, texts)) return latest;
+  texts.length = 0;
+  const copy = readCopy("the output", output, "output", texts);
+  for (let i = 0; i < outputCopies.length; i++) {
+    let same;
+    try {
+      same = sameCopy(copy, outputCopies[i].shape);
+    } catch {
+      // A getter in a `whole` value that throws: the copy is written (and
+      // the error reported) below.
+      break;
+    }
+    if (!same) continue;
+    const [found] = outputCopies.splice(i, 1);
+    outputCopies.unshift(found);
+    return found;
+  }
+  const text = jsonText("the output", copy);
+  if (text.length > COPY_TEXT_LIMIT) return { text, shape: undefined, answer: undefined };
+  const record = { text, shape: shapeOf(JSON.parse(text)), answer: undefined };
+  if (outputCopies.length >= COPIES_HELD) outputCopies.pop();
+  outputCopies.unshift(record);
+  return record;
 }
 
 /** JSON text of what `plan` reads of a response, a usage object or a truncation source. */

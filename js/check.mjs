@@ -2,8 +2,7 @@
 // object against a compiled schema, one crossing, a status back and the
 // value parsed once here), the general path for everything else, and the
 // verdict in the shape API.md promises.
-import { jsonText, matchesCopy, optionsText, readCopy, readText, wellFormed } from "./arguments.mjs";
-import { sameCopy, shapeOf } from "./read.mjs";
+import { jsonText, optionsText, outputCopy, readCopy, readText, wellFormed } from "./arguments.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";
 import { callRaw, callRawJson, decoder, encodeCopy, encoder, inputOf, raw } from "./instance.mjs";
@@ -207,67 +206,26 @@ function laneResult(code, text, schemaHash, finishReason) {
 }
 
 /**
- * What the core answered for the copies it read last, the latest first:
- * { shape: the copy as the core read it (parsed back from its JSON text,
- * see `shapeOf`), index: of the answer's text, reason: the finish reason }.
- * A provider's responses make the same few copies call after call (a copy
- * holds references to the texts, not the texts), and the core's answer for
- * a copy is a function of its JSON text alone, so a copy the same as one of
- * these (`sameCopy`, `matchAlong`) has that answer without being written as
- * JSON or read again. Up to `ANSWERS_HELD` copies of up to
- * `ANSWER_TEXT_LIMIT` characters.
- */
-const answers = [];
-const ANSWERS_HELD = 16;
-const ANSWER_TEXT_LIMIT = 1024;
-
-/** The answer remembered for `copy`, moved to the front; undefined when none. */
-function rememberedAnswer(copy) {
-  for (let i = 0; i < answers.length; i++) {
-    const answer = answers[i];
-    let same;
-    try {
-      same = sameCopy(copy, answer.shape);
-    } catch {
-      // A getter in a `whole` value that throws: the copy is written (and
-      // the error reported) the usual way.
-      return undefined;
-    }
-    if (!same) continue;
-    if (i > 0) answers.unshift(answers.splice(i, 1)[0]);
-    return answer;
-  }
-  return undefined;
-}
-
-/**
  * The lane for a response object: what the output plan reads of it goes to
  * the core in one call (see `checkReadLane` in src/wasm.rs), the answer
  * text encoded once into wasm memory and checked there. A status above 3
  * carries flags: 8 when the response gave a finish reason (its length from
- * bit 16), and from bit 4 the index of the text the answer is. A copy the
- * core has answered before skips the read: the answer's text and its
+ * bit 16), and from bit 4 the index of the text the answer is. The copy's
+ * record (see `outputCopy`) keeps that answer: a response with a copy the
+ * core has answered before skips the read, and its answer's text and
  * finish reason go to the core as the string lane's text does.
  */
 function readLane(output, handle, maxErrors, requireObject, optionsJson, schemaHash) {
-  let texts = [];
-  // The copy read last is the likeliest, and is compared while reading,
-  // without a copy made; any other needs the copy.
-  let known = answers.length > 0 && matchesCopy(output, "output", answers[0].shape, texts) ? answers[0] : undefined;
-  let copy;
-  if (known === undefined) {
-    texts = [];
-    copy = readCopy("the output", output, "output", texts);
-    known = rememberedAnswer(copy);
-  }
+  const texts = [];
+  const copy = outputCopy(output, texts);
+  const known = copy.answer;
   if (known !== undefined) {
     const text = texts[known.index];
     const code = callRaw(() => laneStatus(text, handle, maxErrors, requireObject, optionsJson, known.reason));
     return code === 3 ? undefined : laneResult(code, text, schemaHash, known.reason);
   }
-  const copyText = jsonText("the output", copy);
   const status = callRaw(() => {
-    const { start, length } = encodeCopy(texts, copyText);
+    const { start, length } = encodeCopy(texts, copy.text);
     return raw.checkReadLane(start, length, handle, maxErrors, requireObject, optionsJson);
   });
   const code = status & 7;
@@ -279,10 +237,7 @@ function readLane(output, handle, maxErrors, requireObject, optionsJson, schemaH
   // encoded through: it is taken again over the memory as it is now.
   const reasonBytes = status >>> 16;
   const finishReason = (status & 8) !== 0 ? decoder.decode(inputOf(reasonBytes).subarray(0, reasonBytes)) : null;
-  if (copyText.length <= ANSWER_TEXT_LIMIT) {
-    if (answers.length >= ANSWERS_HELD) answers.pop();
-    answers.unshift({ shape: shapeOf(JSON.parse(copyText)), index, reason: finishReason });
-  }
+  copy.answer = { index, reason: finishReason };
   return laneResult(code, text, schemaHash, finishReason);
 }
 

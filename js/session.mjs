@@ -2,12 +2,11 @@
 // needs of the request (its tool paths, the members of its provider guess)
 // read by property access, the schema found once, and the session stepped
 // once per attempt. guarded-call.mjs and guarded-stream.mjs drive it.
-import { jsonText, matchesCopy, optionsText, readCopy, serialisationProblem, wellFormed } from "./arguments.mjs";
+import { jsonText, optionsText, outputCopy, serialisationProblem, wellFormed } from "./arguments.mjs";
 import { shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "./instance.mjs";
 import { SOURCE, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf, wrapperStrict } from "./schemas.mjs";
-import { shapeOf } from "./read.mjs";
 import { StreamCheck } from "./stream-check.mjs";
 
 /** Where requests declare tools, as the core lists them (src/providers/tools.rs). */
@@ -180,7 +179,7 @@ export function openSession(request, schema, setup) {
         texts.push(typeof output === "string" ? wellFormed(output) : "");
         copyText = TEXT_REFERENCE_0;
       } else if (typeof output === "object") {
-        copyText = copyTextOf(output, texts);
+        copyText = outputCopy(output, texts).text;
       } else {
         throw argumentError(`output must be a string or an object, not ${typeof output}`);
       }
@@ -287,23 +286,6 @@ export function openSession(request, schema, setup) {
       if (born === instanceNumber) handle.free();
     },
   };
-}
-
-/**
- * The copy a session read last, as { shape (see `shapeOf`), text }: a
- * guarded call's responses make the same copy attempt after attempt, call
- * after call, and one that does is not copied and written again.
- */
-let lastCopy;
-
-/** The JSON text of the copy of a response object (its texts pushed to `texts`). */
-function copyTextOf(output, texts) {
-  if (lastCopy !== undefined && matchesCopy(output, "output", lastCopy.shape, texts)) return lastCopy.text;
-  texts.length = 0;
-  const text = jsonText("the output", readCopy("the output", output, "output", texts));
-  // As many characters as a copy the lane remembers (see `readLane` in check.mjs).
-  if (text.length <= 1024) lastCopy = { shape: shapeOf(JSON.parse(text)), text };
-  return text;
 }
 
 /** The copy of a string output: a reference to the first text. */
