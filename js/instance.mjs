@@ -236,7 +236,7 @@ export const decoder = new TextDecoder();
 let inputView = null;
 
 export function inputOf(capacity) {
-  if (inputView === null || inputView.byteLength < capacity || capacity === 0) {
+  if (inputView === null || inputView.byteLength < capacity || inputView.byteLength === 0) {
     // inputBuffer may grow the memory, which detaches the old buffer: take
     // memory.buffer only after it returns.
     const pointer = raw.inputBuffer(capacity);

@@ -317,8 +317,8 @@ export function matchAlong(value, node, shape, plans, texts) {
 
 /** An array item for `matchAlong`: one the copy leaves out is written as null. */
 function matchItem(item, node, shape, plans, texts) {
-  if (node.simple && leftOut(item)) return shape === null;
   if (!node.simple) return sameCopy(copyAlong(item, node, plans, texts) ?? null, shape);
+  if (leftOut(item)) return shape === null;
   return matchAlong(item, node, shape, plans, texts);
 }
 
