@@ -1076,6 +1076,36 @@ fn the_issues_of_an_early_rejection_are_the_ones_the_whole_check_reports() {
 }
 
 #[test]
+fn an_item_the_piece_holds_whole_is_judged_whole_when_it_closes() {
+    let schema = rows_schema();
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let text = r#"{"observations":[{"type":"fact","text":"ok","importance":2},{"type":"fcat","text":"ok","importance":2,"x":1},{"type":"risk"#;
+    let second = text.find(r#"{"type":"fcat""#).unwrap();
+    let closes = text.rfind(",{").unwrap();
+    let open = |compiled: &Arc<CompiledSchema>| {
+        StreamCheck::new(SchemaInput::Compiled(Arc::clone(compiled)), CheckOptions::default())
+            .unwrap()
+    };
+    // In one piece: the second item is read through, then checked whole
+    // as it closes, so every issue it has is reported there.
+    let mut whole = open(&compiled);
+    let rejection = whole.push_str(text).cloned().unwrap();
+    assert_eq!(rejection.at_byte, closes);
+    let codes: Vec<&str> = rejection.errors.iter().map(|i| i.code.as_str()).collect();
+    assert_eq!(codes, ["additionalProperties", "enum"], "{rejection:?}");
+    // Cut inside it: it is read value by value, and the open string that
+    // can no longer be an allowed one rejects as soon as it arrives.
+    let cut = second + r#"{"type":"f"#.len();
+    let mut cut_check = open(&compiled);
+    assert!(cut_check.push_str(&text[..cut]).is_none());
+    let rejection = cut_check.push_str(&text[cut..cut + 1]).cloned().unwrap();
+    assert_eq!(rejection.at_byte, cut + 1);
+    assert_eq!(rejection.errors.len(), 1);
+    assert_eq!(rejection.errors[0].code, "enum");
+    assert_eq!(rejection.errors[0].path, "/observations/1/type");
+}
+
+#[test]
 fn a_draft_7_ref_hides_its_siblings_here_too() {
     let schema = draft7_schema();
     assert_eq!(rejected(&schema, r#"{"hidden":{"x":1}}"#), None);

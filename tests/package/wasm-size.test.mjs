@@ -25,13 +25,18 @@
 // small guarded call's attempt about 9% faster on Node and 6% on Bun (in
 // one process beside the package before the move). The whole crate at
 // opt-level 3 was 37 KB larger, past the 975,000 B the package promises.
+// Raised by 2,000 B: the stream check reads an array item that a batch
+// holds whole straight through and checks it whole as it closes
+// (crates/engine/src/tape/incremental.rs, about 2,200 B gzip), which takes
+// the 2,000-row stream in 64-byte pieces from about 1.96x to 1.75x of
+// checkOutput on Node and from 2.2x to 1.85x on Bun (side by side).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 export const WASM_GZIP_TARGET = 600_000;
-export const WASM_GZIP_BUDGET = 970_000;
+export const WASM_GZIP_BUDGET = 972_000;
 
 const wasmFile = new URL("../../pkg/wasm/guard_bg.wasm", import.meta.url);
 

@@ -25,6 +25,13 @@
 //! * a string longer than `maxLength`, or one that can no longer be any of
 //!   the strings `enum` or `const` allow, while it is still open.
 //!
+//! An array item that the text read in one `feed` holds whole is read
+//! through without a look at what is inside it (the tape is built all the
+//! same), and checked whole as it closes: that check covers its names,
+//! strings and inner arrays (see `Loc::covers_inside`). So the `feed` that
+//! brings a violation inside it rejects either way, and `at` is then the
+//! item's end. Only the item that the text cuts is followed value by value.
+//!
 //! What waits for the value to close, or for the end: the root object's own
 //! keywords, and every keyword whose outcome depends on what is still to
 //! come (`required`, `minItems`, `minLength`, `contains`, `anyOf`, `oneOf`,
@@ -109,13 +116,10 @@ impl JsonStream {
         max_errors: usize,
     ) -> Self {
         let plan = schema.and_then(|schema| schema.derived(Plan::derive));
-        let nodes = plan.as_ref().map_or(0, |plan| plan.nodes.len());
         JsonStream {
             parser: Incremental::new(start),
             watcher: Watcher {
                 plan,
-                applied: vec![0; nodes],
-                passed: vec![0; nodes],
                 locs: Locs::default(),
                 levels: Vec::new(),
                 member: None,
@@ -170,12 +174,26 @@ impl JsonStream {
         let watcher = self.watcher;
         let steps = self.steps;
         let known = watcher.plan.as_ref().and_then(|plan| {
+            // Per node: values it applied to, and those that passed it
+            // when they closed (only where it has a validator of its own).
+            let mut applied = vec![0u64; plan.nodes.len()];
+            let mut passed = vec![0u64; plan.nodes.len()];
+            for loc in watcher.locs.all() {
+                for &id in &loc.check {
+                    if let Some(count) = applied.get_mut(id) {
+                        *count += u64::from(loc.begun);
+                    }
+                    if let (Some(count), Some(_)) = (passed.get_mut(id), plan.validator(id)) {
+                        *count += u64::from(loc.passed);
+                    }
+                }
+            }
             let replaced: Vec<NodeId> = (0..plan.nodes.len())
                 .filter(|&id| {
-                    let applied = watcher.applied.get(id).copied().unwrap_or(0);
+                    let applied = applied.get(id).copied().unwrap_or(0);
                     plan.nodes.get(id).is_some_and(|n| n.replaceable)
                         && applied > 0
-                        && watcher.passed.get(id).copied() == Some(applied)
+                        && passed.get(id).copied() == Some(applied)
                 })
                 .collect();
             if replaced.is_empty() || steps == 0 {
@@ -210,10 +228,6 @@ struct Watcher {
     require_object: bool,
     max_errors: usize,
     found: Option<(Rejected, usize)>,
-    /// Per node: values it applied to so far, and those that passed it when
-    /// they closed.
-    applied: Vec<u32>,
-    passed: Vec<u32>,
 }
 
 /// `The response` or `The value at /a/b`: how an issue's message begins.
@@ -457,10 +471,12 @@ impl Watch for Watcher {
         let Some(plan) = self.plan.clone() else {
             return ControlFlow::Continue(false);
         };
+        let mut item = false;
         let loc = match self.levels.last_mut() {
             None => self.locs.intern(&plan, vec![0]),
             Some(parent) if parent.object => self.member.take(),
             Some(parent) => {
+                item = true;
                 let index = parent.items;
                 parent.items = parent.items.saturating_add(1);
                 match parent.loc {
@@ -477,12 +493,8 @@ impl Watch for Watcher {
                 }
             }
         };
-        if let Some(here) = loc.and_then(|l| self.locs.get(l)) {
-            for &id in &here.check {
-                if let Some(count) = self.applied.get_mut(id) {
-                    *count = count.saturating_add(1);
-                }
-            }
+        if let Some(here) = loc.and_then(|l| self.locs.get_mut(l)) {
+            here.begun = here.begun.saturating_add(1);
         }
         match kind {
             Kind::Object | Kind::Array => {
@@ -492,7 +504,11 @@ impl Watch for Watcher {
                     items: 0,
                     checked_inside: false,
                 });
-                ControlFlow::Continue(false)
+                // An item is checked whole when it closes: if it closes in
+                // the text at hand, that check is all it needs (see
+                // `Loc::covers_inside`).
+                let whole = item && loc.and_then(|l| self.locs.get(l)).is_some_and(|l| l.covers_inside);
+                ControlFlow::Continue(whole)
             }
             Kind::String => {
                 self.scalar = loc;
@@ -594,12 +610,10 @@ impl Watch for Watcher {
                 .collect()
         });
         if failing.is_empty() {
-            for &id in &here.check {
-                // Passed only where it was checked: a subschema whose
-                // validator could not be compiled alone was not.
-                if let (Some(count), Some(_)) = (self.passed.get_mut(id), plan.validator(id)) {
-                    *count = count.saturating_add(1);
-                }
+            // Passed only where it was checked: a subschema whose validator
+            // could not be compiled alone was not (`finish` looks).
+            if let Some(here) = self.locs.get_mut(loc) {
+                here.passed = here.passed.saturating_add(1);
             }
             return ControlFlow::Continue(());
         }

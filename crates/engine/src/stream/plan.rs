@@ -574,9 +574,39 @@ pub struct Loc {
     pub names_refusable: bool,
     /// The longest `prefixItems` (or tuple `items`) of the nodes here.
     pub prefix_len: usize,
-    pub members: Vec<(Box<str>, Member)>,
+    /// Names met here, with what applies to each (see [`Locs::member`]).
+    members: Vec<Known>,
     pub items: Vec<Option<LocId>>,
     pub rest: Option<Option<LocId>>,
+    /// Values here begun so far, and those that passed `check` when they
+    /// closed (the stream adds them up per node at the end).
+    pub begun: u32,
+    pub passed: u32,
+    /// Every subschema here constrains something and has a validator of its
+    /// own, so a value here that passes `check` passes everything that
+    /// applies inside it: once it is complete, nothing inside it needs a
+    /// look of its own.
+    pub covers_inside: bool,
+}
+
+/// A member name met at a location: its first bytes as one word, compared
+/// before the name itself.
+struct Known {
+    word: u64,
+    name: Box<str>,
+    member: Member,
+}
+
+/// Up to the first eight bytes of `name`, as a word (short names differ
+/// from each other in it, or in their length).
+fn first_word(name: &str) -> u64 {
+    let bytes = name.as_bytes();
+    let mut word = [0u8; 8];
+    let n = bytes.len().min(8);
+    if let (Some(to), Some(from)) = (word.get_mut(..n), bytes.get(..n)) {
+        to.copy_from_slice(from);
+    }
+    u64::from_le_bytes(word)
 }
 
 #[derive(Clone, Copy)]
@@ -641,6 +671,10 @@ impl Locs {
             .copied()
             .filter(|&id| plan.node(id).is_some_and(|n| n.validating))
             .collect();
+        let covers_inside = !nodes.is_empty()
+            && nodes
+                .iter()
+                .all(|&id| plan.node(id).is_some_and(|n| n.validating) && plan.validator(id).is_some());
         let id = self.table.len();
         self.table.push(Loc {
             nodes,
@@ -655,12 +689,24 @@ impl Locs {
             members: Vec::new(),
             items: Vec::new(),
             rest: None,
+            begun: 0,
+            passed: 0,
+            covers_inside,
         });
         Some(id)
     }
 
     pub fn get(&self, loc: LocId) -> Option<&Loc> {
         self.table.get(loc)
+    }
+
+    pub fn get_mut(&mut self, loc: LocId) -> Option<&mut Loc> {
+        self.table.get_mut(loc)
+    }
+
+    /// Every location met so far.
+    pub fn all(&self) -> &[Loc] {
+        &self.table
     }
 
     /// What applies to the member `name` of an object at `loc`.
@@ -671,8 +717,13 @@ impl Locs {
                 refused: false,
             };
         };
-        if let Some((_, member)) = here.members.iter().find(|(known, _)| &**known == name) {
-            return *member;
+        let word = first_word(name);
+        if let Some(known) = here.members.iter().find(|known| {
+            known.word == word
+                && known.name.len() == name.len()
+                && (name.len() <= 8 || *known.name == *name)
+        }) {
+            return known.member;
         }
         let mut nodes = Vec::new();
         let mut refused = false;
@@ -709,7 +760,11 @@ impl Locs {
         };
         if let Some(here) = self.table.get_mut(loc) {
             if here.members.len() < MEMO_NAMES {
-                here.members.push((name.into(), member));
+                here.members.push(Known {
+                    word,
+                    name: name.into(),
+                    member,
+                });
             }
         }
         member

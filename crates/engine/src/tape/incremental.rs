@@ -1,11 +1,15 @@
 //! The tape parser, resumable: text that arrives in pieces is parsed as it
 //! arrives, into the same tape [`parse`](super::parse()) builds from the
 //! whole text, and a [`Watch`] hears of every value as it begins and as it
-//! ends, so that checks can run on a value the moment it is complete.
+//! ends (or, where it asks, only of a container that the text at hand
+//! holds whole), so that checks can run on a value the moment it is
+//! complete.
 //!
-//! Every byte is read once, however the text is cut: between pieces the
-//! state is what `parse` keeps (the open containers, their member names)
-//! plus the token in progress. It accepts what `parse` accepts; at a byte
+//! Nothing is read again from the start, however the text is cut: between
+//! pieces the state is what `parse` keeps (the open containers, their
+//! member names) plus the token in progress. Within a piece, a token or a
+//! container read through (see [`Watch::begin`]) that the piece's end cuts
+//! is read once more, token by token. It accepts what `parse` accepts; at a byte
 //! that no continuation can make valid it stops with [`Stop::Syntax`], and
 //! the caller asks `parse` for the message (which also confirms the stop).
 
@@ -22,7 +26,12 @@ pub type Flow = ControlFlow<()>;
 pub trait Watch {
     /// A value of `kind` begins at `depth` (0: the root), before anything of
     /// it is on the tape. For a string, `Continue(true)` asks for
-    /// [`Watch::partial`] while it is open.
+    /// [`Watch::partial`] while it is open. For an object or array it asks
+    /// to hear nothing of what is inside it when the text read in this
+    /// [`Incremental::feed`] holds the whole of it: the parser reads it
+    /// through and says only that it ended. When the text runs out inside
+    /// it (or anything in it is in error), the parser reads it again from
+    /// its bracket and tells every value inside as usual.
     fn begin(&mut self, tape: &mut Lend<'_>, depth: usize, kind: Kind) -> ControlFlow<(), bool>;
     /// A member name is complete; `key` is its entry.
     fn name(&mut self, tape: &mut Lend<'_>, key: u32) -> Flow;
@@ -80,6 +89,22 @@ enum Expect {
     Number,
     /// The root value is complete.
     Done,
+}
+
+/// A token that the text holds whole (see [`Incremental::next_whole`]).
+enum Whole {
+    /// A colon or a comma, read.
+    Moved,
+    /// A closing bracket, read; the container is still to be closed.
+    Close,
+    /// A member name, read onto the tape; its entry.
+    Name(u32),
+    /// The bracket of an object or array.
+    Open(u8),
+    /// A string, number or literal: its entry, and the offset past it.
+    Scalar(Entry, usize),
+    /// Anything else: the token-by-token reading decides.
+    Other,
 }
 
 /// Where a string is inside a backslash escape.
@@ -144,6 +169,14 @@ pub struct Incremental {
     stack: Vec<Frame>,
     keys: Vec<Key>,
     redirects: Vec<(u32, u32)>,
+    /// Containers may be read through without the watcher (see
+    /// [`Watch::begin`]): not after one that the text cut, until the next
+    /// `feed`, so that a piece is read through at most once.
+    silent_ok: bool,
+    /// About the bytes the container read through last took: one that
+    /// begins with less text than that left is read token by token at once
+    /// (siblings are alike in size, and the text is likely to cut it).
+    silent_len: usize,
 }
 
 #[inline(always)]
@@ -166,6 +199,107 @@ fn hex_value(byte: u8) -> Option<u16> {
         .and_then(|digit| u16::try_from(digit).ok())
 }
 
+/// Four hex digits at `at`, as `parse` reads a `\\u` escape's.
+fn hex4(bytes: &[u8], at: usize) -> Option<u16> {
+    let digits = bytes.get(at..at.checked_add(4)?)?;
+    digits
+        .iter()
+        .try_fold(0u16, |value, &byte| Some((value << 4) | hex_value(byte)?))
+}
+
+/// The string whose content begins at `start`, when the text holds the
+/// whole of it and it is well formed: its closing quote's offset, and
+/// whether it has escapes (`ESCAPED`). `None` for anything else, which the
+/// token-by-token reading decides.
+fn whole_string(bytes: &[u8], start: usize) -> Option<(usize, u8)> {
+    let mut pos = start;
+    let mut flags = 0;
+    loop {
+        pos = skip_plain(bytes, pos);
+        match bytes.get(pos)? {
+            b'"' => return Some((pos, flags)),
+            b'\\' => {
+                flags = ESCAPED;
+                pos = match bytes.get(pos + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => pos + 2,
+                    b'u' => {
+                        let value = hex4(bytes, pos + 2)?;
+                        match value {
+                            0xDC00..=0xDFFF => return None,
+                            0xD800..=0xDBFF => {
+                                if bytes.get(pos + 6..pos + 8)? != b"\\u" {
+                                    return None;
+                                }
+                                if !(0xDC00..=0xDFFF).contains(&hex4(bytes, pos + 8)?) {
+                                    return None;
+                                }
+                                pos + 12
+                            }
+                            _ => pos + 6,
+                        }
+                    }
+                    _ => return None,
+                };
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The string, number or literal that begins at `pos` with `byte`, when
+/// the text holds the whole of it (a number: and the byte after it) and it
+/// is well formed: its entry, as `parse` writes it, and the offset past it.
+fn whole_scalar(text: &str, pos: usize, byte: u8) -> Option<(Entry, usize)> {
+    let bytes = text.as_bytes();
+    match byte {
+        b'"' => {
+            let (end, flags) = whole_string(bytes, pos + 1)?;
+            let entry = Entry {
+                kind: Kind::String,
+                flags,
+                a: offset(pos + 1),
+                b: offset(end - pos - 1),
+            };
+            Some((entry, end + 1))
+        }
+        b'-' | b'0'..=b'9' => {
+            let mut end = pos + 1;
+            while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = bytes.get(end) {
+                end += 1;
+            }
+            if end >= bytes.len() {
+                return None;
+            }
+            let flags = number_flags(text.get(pos..end)?)?;
+            let entry = Entry {
+                kind: Kind::Number,
+                flags,
+                a: offset(pos),
+                b: offset(end - pos),
+            };
+            Some((entry, end))
+        }
+        b't' | b'f' | b'n' => {
+            let (word, kind): (&[u8], Kind) = match byte {
+                b't' => (b"true", Kind::True),
+                b'f' => (b"false", Kind::False),
+                _ => (b"null", Kind::Null),
+            };
+            if bytes.get(pos..pos + word.len())? != word {
+                return None;
+            }
+            let entry = Entry {
+                kind,
+                flags: 0,
+                a: offset(pos),
+                b: 0,
+            };
+            Some((entry, pos + word.len()))
+        }
+        _ => None,
+    }
+}
+
 impl Incremental {
     /// A parser whose root value begins at or after `start` (JSON white
     /// space before it is skipped).
@@ -178,6 +312,8 @@ impl Incremental {
             stack: Vec::new(),
             keys: Vec::new(),
             redirects: Vec::new(),
+            silent_ok: true,
+            silent_len: 0,
         }
     }
 
@@ -209,6 +345,7 @@ impl Incremental {
             return Err(Stop::TooLarge);
         }
         let bytes = text.as_bytes();
+        self.silent_ok = true;
         loop {
             match self.expect {
                 Expect::Done => return Ok(Fed::Complete { end: self.pos }),
@@ -227,7 +364,15 @@ impl Incremental {
                         return Ok(Fed::Pending);
                     }
                 }
-                structural => {
+                _ => {
+                    self.run_whole(text, watch)?;
+                    let structural = self.expect;
+                    if matches!(
+                        structural,
+                        Expect::Done | Expect::String | Expect::Literal | Expect::Number
+                    ) {
+                        continue;
+                    }
                     self.pos = skip_whitespace(bytes, self.pos);
                     let Some(&byte) = bytes.get(self.pos) else {
                         return Ok(Fed::Pending);
@@ -235,6 +380,106 @@ impl Incremental {
                     self.structural(text, watch, structural, byte)?;
                 }
             }
+        }
+    }
+
+    /// The common tokens read straight through while the text holds them
+    /// whole (see [`Incremental::next_whole`]), each with the steps and the
+    /// watcher's calls that the token-by-token reading below makes for it.
+    /// It stops before a token it does not finish here (one that the text
+    /// cuts, one in error), and the token-by-token reading takes it from
+    /// there.
+    fn run_whole(&mut self, text: &str, watch: &mut dyn Watch) -> Result<(), Stop> {
+        loop {
+            match self.next_whole(text) {
+                Whole::Moved => {}
+                Whole::Close => self.close(text, watch)?,
+                Whole::Name(index) => {
+                    if watch.name(&mut self.lend(text), index).is_break() {
+                        return Err(Stop::Watcher);
+                    }
+                }
+                Whole::Open(byte) => {
+                    if self.begin_value(text, watch, byte)? && self.silent_ok {
+                        if text.len() - self.pos + 1 >= self.silent_len {
+                            self.read_through(text, watch)?;
+                        } else {
+                            // So that one large container does not keep
+                            // its smaller siblings from being read through.
+                            self.silent_len /= 2;
+                        }
+                    }
+                }
+                Whole::Scalar(entry, end) => {
+                    let depth = self.stack.len();
+                    if watch.begin(&mut self.lend(text), depth, entry.kind).is_break() {
+                        return Err(Stop::Watcher);
+                    }
+                    self.pos = end;
+                    self.scalar_done(text, watch, entry)?;
+                }
+                Whole::Other => return Ok(()),
+            }
+        }
+    }
+
+    /// The next token, when the text holds the whole of it and it is what
+    /// may come here: a colon or comma is read, a closing bracket and a
+    /// name are read onto the tape (the container not yet closed); a
+    /// container's bracket and a string, number or literal are only looked
+    /// at (`pos` is at them).
+    #[inline(always)]
+    fn next_whole(&mut self, text: &str) -> Whole {
+        let bytes = text.as_bytes();
+        let expect = self.expect;
+        if matches!(
+            expect,
+            Expect::Done | Expect::String | Expect::Literal | Expect::Number
+        ) {
+            return Whole::Other;
+        }
+        let pos = skip_whitespace(bytes, self.pos);
+        self.pos = pos;
+        let Some(&byte) = bytes.get(pos) else {
+            return Whole::Other;
+        };
+        match (expect, byte) {
+            (Expect::Colon, b':') => {
+                self.pos = pos + 1;
+                self.expect = Expect::Value;
+                Whole::Moved
+            }
+            (Expect::Next, b',') => {
+                let Some(frame) = self.stack.last() else {
+                    return Whole::Other;
+                };
+                self.pos = pos + 1;
+                self.expect = if frame.object {
+                    Expect::Name
+                } else {
+                    Expect::Value
+                };
+                Whole::Moved
+            }
+            (Expect::Next | Expect::ValueOrEnd | Expect::NameOrEnd, b']' | b'}') => {
+                match self.stack.last() {
+                    Some(frame) if frame.object == (byte == b'}') => {
+                        self.pos = pos + 1;
+                        Whole::Close
+                    }
+                    _ => Whole::Other,
+                }
+            }
+            (Expect::NameOrEnd | Expect::Name, b'"') => match self.whole_name(bytes, pos) {
+                Some(index) => Whole::Name(index),
+                None => Whole::Other,
+            },
+            (Expect::Value | Expect::ValueOrEnd, b'{' | b'[') => Whole::Open(byte),
+            (Expect::Value | Expect::ValueOrEnd, _) => match whole_scalar(text, pos, byte) {
+                Some((entry, end)) => Whole::Scalar(entry, end),
+                None => Whole::Other,
+            },
+            _ => Whole::Other,
         }
     }
 
@@ -254,7 +499,7 @@ impl Incremental {
                 self.pos += 1;
                 self.close(text, watch)
             }
-            (Expect::Value | Expect::ValueOrEnd, _) => self.begin_value(text, watch, byte),
+            (Expect::Value | Expect::ValueOrEnd, _) => self.begin_value(text, watch, byte).map(|_| ()),
             (Expect::NameOrEnd | Expect::Name, b'"') => {
                 self.pos += 1;
                 self.token = Token {
@@ -289,7 +534,13 @@ impl Incremental {
         }
     }
 
-    fn begin_value(&mut self, text: &str, watch: &mut dyn Watch, byte: u8) -> Result<(), Stop> {
+    /// A value begins at `byte`; the watcher's answer (see [`Watch::begin`]).
+    fn begin_value(
+        &mut self,
+        text: &str,
+        watch: &mut dyn Watch,
+        byte: u8,
+    ) -> Result<bool, Stop> {
         let depth = self.stack.len();
         let kind = match byte {
             b'{' => Kind::Object,
@@ -317,28 +568,7 @@ impl Incremental {
             ControlFlow::Break(()) => return Err(Stop::Watcher),
         };
         match kind {
-            Kind::Object | Kind::Array => {
-                let index = offset(self.entries.len());
-                self.entries.push(Entry {
-                    kind,
-                    flags: 0,
-                    a: 0,
-                    b: 0,
-                });
-                let object = kind == Kind::Object;
-                self.stack.push(Frame {
-                    index,
-                    count: 0,
-                    keys_start: offset(self.keys.len()),
-                    object,
-                });
-                self.pos += 1;
-                self.expect = if object {
-                    Expect::NameOrEnd
-                } else {
-                    Expect::ValueOrEnd
-                };
-            }
+            Kind::Object | Kind::Array => self.open(kind),
             Kind::String => {
                 self.pos += 1;
                 self.token = Token {
@@ -370,7 +600,7 @@ impl Incremental {
                 self.expect = Expect::Literal;
             }
         }
-        Ok(())
+        Ok(watched)
     }
 
     /// A value other than a container is complete: onto the tape with it.
@@ -398,6 +628,133 @@ impl Incremental {
     /// Closes the innermost container, whose bracket was just read, as
     /// `parse` closes it (repeated names resolved the same way).
     fn close(&mut self, text: &str, watch: &mut dyn Watch) -> Result<(), Stop> {
+        let index = self.close_tape(text)?;
+        let depth = self.stack.len();
+        if watch.end(&mut self.lend(text), index, depth).is_break() {
+            return Err(Stop::Watcher);
+        }
+        self.value_done();
+        Ok(())
+    }
+
+    /// An object or array begins at `pos`: onto the tape and the stack.
+    fn open(&mut self, kind: Kind) {
+        let index = offset(self.entries.len());
+        self.entries.push(Entry {
+            kind,
+            flags: 0,
+            a: 0,
+            b: 0,
+        });
+        let object = kind == Kind::Object;
+        self.stack.push(Frame {
+            index,
+            count: 0,
+            keys_start: offset(self.keys.len()),
+            object,
+        });
+        self.pos += 1;
+        self.expect = if object {
+            Expect::NameOrEnd
+        } else {
+            Expect::ValueOrEnd
+        };
+    }
+
+    /// The container just opened, read through without the watcher (see
+    /// [`Watch::begin`]): if it closes in the text so far, the watcher hears
+    /// that it ended; if not, the tape goes back to its bracket, to be read
+    /// token by token.
+    fn read_through(&mut self, text: &str, watch: &mut dyn Watch) -> Result<(), Stop> {
+        let floor = self.stack.len() - 1;
+        let (pos, expect) = (self.pos, self.expect);
+        let (entries, keys, redirects) = (self.entries.len(), self.keys.len(), self.redirects.len());
+        let Some(&frame) = self.stack.last() else {
+            return Ok(());
+        };
+        if self.read_silently(text, floor) {
+            self.silent_len = self.pos - pos + 1;
+            let depth = self.stack.len();
+            if watch.end(&mut self.lend(text), frame.index, depth).is_break() {
+                return Err(Stop::Watcher);
+            }
+            self.value_done();
+            return Ok(());
+        }
+        // Redirects are kept in key order, and those of the objects inside
+        // come after every earlier one.
+        self.entries.truncate(entries);
+        self.keys.truncate(keys);
+        self.redirects.truncate(redirects);
+        self.stack.truncate(floor);
+        self.stack.push(frame);
+        self.pos = pos;
+        self.expect = expect;
+        self.silent_ok = false;
+        Ok(())
+    }
+
+    /// Reads on, building the tape as `feed` does but telling no watcher,
+    /// until the container at `floor` on the stack closes (`true`: it is
+    /// on the tape, the state as `close` leaves it before the watcher's
+    /// call), or until the text runs out or anything is not as it should be
+    /// (`false`, the state then of no use).
+    fn read_silently(&mut self, text: &str, floor: usize) -> bool {
+        loop {
+            match self.next_whole(text) {
+                Whole::Moved | Whole::Name(_) => {}
+                Whole::Close => {
+                    if self.close_tape(text).is_err() {
+                        return false;
+                    }
+                    if self.stack.len() <= floor {
+                        return true;
+                    }
+                    self.value_done();
+                }
+                Whole::Open(byte) => {
+                    if self.stack.len() + 1 >= MAX_DEPTH {
+                        return false;
+                    }
+                    self.open(if byte == b'{' { Kind::Object } else { Kind::Array });
+                }
+                Whole::Scalar(entry, end) => {
+                    self.pos = end;
+                    self.entries.push(entry);
+                    self.value_done();
+                }
+                Whole::Other => return false,
+            }
+        }
+    }
+
+    /// The member name whose quote is at `pos`, when the text holds the
+    /// whole of it: onto the tape and the object's keys, and its entry's
+    /// index (the colon is next).
+    fn whole_name(&mut self, bytes: &[u8], pos: usize) -> Option<u32> {
+        let start = pos + 1;
+        let (end, flags) = whole_string(bytes, start)?;
+        let len = offset(end - start);
+        let index = offset(self.entries.len());
+        self.entries.push(Entry {
+            kind: Kind::String,
+            flags,
+            a: offset(start),
+            b: len,
+        });
+        self.keys.push(Key {
+            prefix: prefix_at(bytes, start, len as usize),
+            index,
+            len,
+            escaped: flags & ESCAPED != 0,
+        });
+        self.pos = end + 1;
+        self.expect = Expect::Colon;
+        Some(index)
+    }
+
+    /// Closes the innermost container on the tape; its entry's index.
+    fn close_tape(&mut self, text: &str) -> Result<u32, Stop> {
         let Some(frame) = self.stack.pop() else {
             return Err(Stop::Syntax {
                 at: self.pos,
@@ -424,15 +781,7 @@ impl Incremental {
             entry.a = count;
             entry.b = end;
         }
-        let depth = self.stack.len();
-        if watch
-            .end(&mut self.lend(text), frame.index, depth)
-            .is_break()
-        {
-            return Err(Stop::Watcher);
-        }
-        self.value_done();
-        Ok(())
+        Ok(frame.index)
     }
 
     /// Reads string content; `true` once the string is complete.

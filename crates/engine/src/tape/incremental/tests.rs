@@ -30,12 +30,15 @@ impl Rng {
     }
 }
 
-/// Hears nothing, stops nothing.
-struct Deaf;
+/// Hears nothing, stops nothing; asks for every open string, and, when
+/// `through`, to be told nothing of a container the text holds whole.
+struct Deaf {
+    through: bool,
+}
 
 impl Watch for Deaf {
-    fn begin(&mut self, _: &mut Lend<'_>, _: usize, _: Kind) -> ControlFlow<(), bool> {
-        ControlFlow::Continue(true)
+    fn begin(&mut self, _: &mut Lend<'_>, _: usize, kind: Kind) -> ControlFlow<(), bool> {
+        ControlFlow::Continue(kind == Kind::String || self.through)
     }
     fn name(&mut self, _: &mut Lend<'_>, _: u32) -> Flow {
         ControlFlow::Continue(())
@@ -176,12 +179,14 @@ fn cuts(rng: &mut Rng, text: &str, pieces: usize) -> Vec<usize> {
 }
 
 /// Feeds `text` cut at `points`; the outcome after the last piece, and
-/// the parser.
-fn feed_cut(text: &str, points: &[usize]) -> (Result<Fed, Stop>, Incremental) {
+/// the parser. `through`: containers the text holds whole are read
+/// through (see `Watch::begin`).
+fn feed_cut(text: &str, points: &[usize], through: bool) -> (Result<Fed, Stop>, Incremental) {
     let mut parser = Incremental::new(0);
     let mut outcome = Ok(Fed::Pending);
+    let mut deaf = Deaf { through };
     for &point in points {
-        outcome = parser.feed(&text[..point], &mut Deaf);
+        outcome = parser.feed(&text[..point], &mut deaf);
         if !matches!(outcome, Ok(Fed::Pending)) {
             break;
         }
@@ -221,12 +226,13 @@ fn every_cut_gives_the_tape_parse_gives() {
                 cuts(&mut rng, &text, n)
             })
             .collect();
-        for points in every
+        for (points, through) in every
             .iter()
             .chain(random.iter())
             .chain(std::iter::once(&one_by_one))
+            .flat_map(|points| [(points, false), (points, true)])
         {
-            let (outcome, parser) = feed_cut(&text, points);
+            let (outcome, parser) = feed_cut(&text, points, through);
             let end = match outcome {
                 Ok(Fed::Complete { end }) => end,
                 other => panic!("{text:?} cut at {points:?}: {other:?}"),
@@ -289,8 +295,11 @@ fn a_stop_is_where_parse_fails_and_only_there() {
             .filter(|&p| text.is_char_boundary(p))
             .collect();
         let mut outcomes = Vec::new();
-        for points in [vec![text.len()], random, one_by_one] {
-            let (outcome, parser) = feed_cut(&text, &points);
+        let ways = [vec![text.len()], random, one_by_one]
+            .into_iter()
+            .flat_map(|points| [(points.clone(), false), (points, true)]);
+        for (points, through) in ways {
+            let (outcome, parser) = feed_cut(&text, &points, through);
             match outcome {
                 Err(Stop::Syntax { at, escape }) => {
                     stops += 1;
@@ -359,18 +368,25 @@ fn a_stop_is_where_parse_fails_and_only_there() {
 fn nesting_stops_at_the_parsers_limit() {
     let deepest = format!("{}{}", "[".repeat(MAX_DEPTH - 1), "]".repeat(MAX_DEPTH - 1));
     assert!(parse(&deepest).is_ok());
-    let (outcome, parser) = feed_cut(&deepest, &[10, deepest.len()]);
-    assert_eq!(outcome, Ok(Fed::Complete { end: deepest.len() }));
-    assert_same_tape(&deepest, parser);
+    for through in [false, true] {
+        let (outcome, parser) = feed_cut(&deepest, &[10, deepest.len()], through);
+        assert_eq!(outcome, Ok(Fed::Complete { end: deepest.len() }));
+        assert_same_tape(&deepest, parser);
+        // Too deep, whether it closes in the text at hand or not.
+        let open = "[".repeat(MAX_DEPTH);
+        let closed = format!("{open}{}", "]".repeat(MAX_DEPTH));
+        for deeper in [&open, &closed] {
+            let (outcome, _) = feed_cut(deeper, &[deeper.len()], through);
+            assert_eq!(
+                outcome,
+                Err(Stop::Syntax {
+                    at: MAX_DEPTH - 1,
+                    escape: false
+                })
+            );
+        }
+    }
     let deeper = "[".repeat(MAX_DEPTH);
-    let (outcome, _) = feed_cut(&deeper, &[deeper.len()]);
-    assert_eq!(
-        outcome,
-        Err(Stop::Syntax {
-            at: MAX_DEPTH - 1,
-            escape: false
-        })
-    );
     assert!(parse(&deeper)
         .unwrap_err()
         .message
