@@ -9,7 +9,7 @@ use jsonschema::{Draft, Validator};
 use serde_json::Value;
 
 use crate::schema::{build_validator, node_is_valid, CompileOptions, CompiledSchema};
-use crate::tape::{Tape, TapeJson, TapeNode};
+use crate::tape::{prefix_at, Tape, TapeJson, TapeNode};
 
 /// Schemas with more subschemas than this get only the syntax checks: the
 /// per-location validators are compiled once per subschema.
@@ -585,7 +585,8 @@ pub struct Loc {
     /// Every subschema here constrains something and has a validator of its
     /// own, so a value here that passes `check` passes everything that
     /// applies inside it: once it is complete, nothing inside it needs a
-    /// look of its own.
+    /// look of its own. Worked out for the locations of array items only
+    /// (see [`Locs::item`]), the values that are checked as they close.
     pub covers_inside: bool,
 }
 
@@ -595,18 +596,6 @@ struct Known {
     word: u64,
     name: Box<str>,
     member: Member,
-}
-
-/// Up to the first eight bytes of `name`, as a word (short names differ
-/// from each other in it, or in their length).
-fn first_word(name: &str) -> u64 {
-    let bytes = name.as_bytes();
-    let mut word = [0u8; 8];
-    let n = bytes.len().min(8);
-    if let (Some(to), Some(from)) = (word.get_mut(..n), bytes.get(..n)) {
-        to.copy_from_slice(from);
-    }
-    u64::from_le_bytes(word)
 }
 
 #[derive(Clone, Copy)]
@@ -671,10 +660,6 @@ impl Locs {
             .copied()
             .filter(|&id| plan.node(id).is_some_and(|n| n.validating))
             .collect();
-        let covers_inside = !nodes.is_empty()
-            && nodes
-                .iter()
-                .all(|&id| plan.node(id).is_some_and(|n| n.validating) && plan.validator(id).is_some());
         let id = self.table.len();
         self.table.push(Loc {
             nodes,
@@ -691,7 +676,7 @@ impl Locs {
             rest: None,
             begun: 0,
             passed: 0,
-            covers_inside,
+            covers_inside: false,
         });
         Some(id)
     }
@@ -717,7 +702,9 @@ impl Locs {
                 refused: false,
             };
         };
-        let word = first_word(name);
+        // Short names differ from each other in their first eight bytes,
+        // or in their length.
+        let word = prefix_at(name.as_bytes(), 0, name.len());
         if let Some(known) = here.members.iter().find(|known| {
             known.word == word
                 && known.name.len() == name.len()
@@ -798,6 +785,11 @@ impl Locs {
             })
             .collect();
         let found = self.intern(plan, nodes);
+        if let Some(item) = found.and_then(|id| self.table.get_mut(id)) {
+            item.covers_inside = item.nodes.iter().all(|&id| {
+                plan.node(id).is_some_and(|n| n.validating) && plan.validator(id).is_some()
+            });
+        }
         if let Some(here) = self.table.get_mut(loc) {
             if index >= prefix {
                 here.rest = Some(found);

@@ -41,6 +41,7 @@ pub use node::{TapeArray, TapeElements, TapeJson, TapeMembers, TapeNode, TapeObj
 pub use number::TapeNumber;
 pub use incremental::{Fed, Flow, Incremental, Lend, Partial, Stop, Watch};
 pub use parse::{parse, ParseError, MAX_DEPTH};
+pub(crate) use parse::prefix_at;
 
 /// The string a raw string literal's content (escapes and all) stands for.
 pub fn decode_string(raw: &str) -> String {

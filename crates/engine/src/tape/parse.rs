@@ -250,7 +250,7 @@ impl Key {
 /// little-endian. A name is nearly always followed by at least eight more
 /// bytes of text, so this is one load and a mask, without a copy.
 #[inline(always)]
-pub(super) fn prefix_at(bytes: &[u8], start: usize, len: usize) -> u64 {
+pub(crate) fn prefix_at(bytes: &[u8], start: usize, len: usize) -> u64 {
     let word = match bytes
         .get(start..start.saturating_add(8))
         .map(<[u8; 8]>::try_from)
