@@ -7,6 +7,7 @@ import { shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "./instance.mjs";
 import { SOURCE, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf, wrapperStrict } from "./schemas.mjs";
+import { validatorVersion } from "./schema-tools.mjs";
 import { StreamCheck } from "./stream-check.mjs";
 
 /** Where requests declare tools, as the core lists them (src/providers/tools.rs). */
@@ -100,7 +101,7 @@ function readRequestShape(request) {
 /** Where a session's schema comes from: a compiled handle of this instance, or text to compile. */
 function sessionSchema(schema, options, throwing) {
   if (isValidatorArgument(schema)) {
-    return { handle: handleForAnyValidator(schema), source: schema[SOURCE].text, strict: undefined };
+    return { handle: handleForAnyValidator(schema), hash: schema.schemaHash, source: schema[SOURCE].text, strict: undefined };
   }
   const record = recordOf(schema);
   if (record === undefined) {
@@ -117,7 +118,7 @@ function sessionSchema(schema, options, throwing) {
   // `resources` (too large to key by), or options the core refuses: the
   // core compiles the text, and says why.
   if (entry === undefined) return { text: record.text, source: record.text, strict };
-  if (entry.handle !== undefined) return { handle: entry.handle, source: record.text, strict };
+  if (entry.handle !== undefined) return { handle: entry.handle, hash: entry.hash, source: record.text, strict };
   if (throwing) throw new SchemaError(entry.error);
   return { text: "", source: record.text, strict };
 }
@@ -196,12 +197,16 @@ export function openSession(request, schema, setup) {
      */
     step({ texts, copyText }, usageText, aborted, deadlinePassed) {
       const session = live();
-      const r = JSON.parse(
-        callRaw(() => {
-          const { start, length } = encodeStep(texts, copyText, usageText);
-          return session.step(start, length, aborted, deadlinePassed, false);
-        }),
-      );
+      // The lean case (see `stepLean` in src/wasm.rs) is built here, with the schema's hash this side keeps.
+      let lean = false;
+      const r = callRaw(() => {
+        const { start, length } = encodeStep(texts, copyText, usageText);
+        const status = session.stepLean(start, length, aborted, deadlinePassed, from.hash !== undefined);
+        if (status === STEP_WRITTEN) return JSON.parse(session.takeStep());
+        lean = true;
+        return leanStep(status, texts, session.takeStep(), from.hash);
+      });
+      if (lean) return r;
       const json = r.at !== undefined ? texts[r.at].slice(r.textStart, r.textEnd) : r.verdict.text;
       const value = r.verdict.ok || r.lenientValue === true ? JSON.parse(json) : undefined;
       r.verdict = shapeVerdict(r.verdict, value);
@@ -284,6 +289,41 @@ export function openSession(request, schema, setup) {
       openSessions.delete(handle);
       // A dead instance's glue is retired: nothing to free there.
       if (born === instanceNumber) handle.free();
+    },
+  };
+}
+
+/** `stepLean`'s status for a step whose result it wrote as JSON text (src/wasm.rs). */
+const STEP_WRITTEN = 2;
+
+/**
+ * The result of a lean step (see `stepLean` in src/wasm.rs): a first
+ * attempt accepted, as `step` gives it, built from the status, the texts,
+ * `pending` (the finish reason, then the summary's usage as JSON text) and
+ * the schema's hash. The JSON is the status's text, whole (code 4) or at
+ * the lane's offsets (0, or 1 in a code fence).
+ */
+function leanStep(status, texts, pending, schemaHash) {
+  const code = status & 7;
+  const text = texts[(status >>> 4) & 0xfff];
+  const reasonLength = status >>> 16;
+  const finishReason = (status & 8) !== 0 ? pending.slice(0, reasonLength) : null;
+  const usage = JSON.parse(pending.slice(reasonLength));
+  const value = JSON.parse(code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd()));
+  const rescue = code === 1 ? "code_fence" : "none";
+  return {
+    verdict: { ok: true, value, rescue, schemaHash, degraded: false, finishReason },
+    action: "accept",
+    stoppedBy: "accepted",
+    lenientValue: null,
+    summary: {
+      usage,
+      audit: {
+        attempts: [{ failure: null, errorHash: null, rescue }],
+        schemaHash,
+        validatorVersion: validatorVersion(),
+        stoppedBy: "accepted",
+      },
     },
   };
 }

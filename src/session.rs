@@ -711,11 +711,7 @@ impl Session {
         attempts.push(']');
         audited.push(']');
         let mut out = String::from("{\"usage\":");
-        match self.ledger.as_slice() {
-            // One attempt's usage, which its own text already says.
-            [only] if only.usage.merges_to_itself() => out.push_str(&only.usage_json),
-            _ => push_json_value(&mut out, &merge_normalized(self.ledger.iter().map(|entry| &entry.usage))),
-        }
+        self.write_usage_json(&mut out);
         if attempts_too {
             out.push_str(",\"attempts\":");
             out.push_str(&attempts);
@@ -730,6 +726,15 @@ impl Session {
         push_json_opt(&mut out, stopped_by.map(StopReason::as_str));
         out.push_str("}}");
         out
+    }
+
+    /// The usage of every attempt, merged, as JSON text (the summary's `usage`).
+    pub fn write_usage_json(&self, out: &mut String) {
+        match self.ledger.as_slice() {
+            // One attempt's usage, which its own text already says.
+            [only] if only.usage.merges_to_itself() => out.push_str(&only.usage_json),
+            _ => push_json_value(out, &merge_normalized(self.ledger.iter().map(|entry| &entry.usage))),
+        }
     }
 
     /// The verdict, which text its span points into, and whether the JSON it

@@ -857,7 +857,13 @@ pub struct RawSession {
     /// attempt (see `Setup::step_usage`).
     step_usage: bool,
     summary_attempts: bool,
+    /// What `stepLean` left for `takeStep`.
+    pending: String,
 }
+
+/// A lean step's status for a step that is not the lean case: its result,
+/// as [`step_json`] writes it, waits in `takeStep`.
+const STEP_WRITTEN: u32 = LANE_FAILED;
 
 fn setup_error(e: crate::session::SetupError) -> JsValue {
     match e {
@@ -1006,6 +1012,53 @@ fn step_json(raw: &RawSession, step: crate::session::Step, texts: &[&str]) -> St
     out
 }
 
+impl RawSession {
+    /// The status of a lean step (see `stepLean`), with its reason and
+    /// usage left in `pending`; `None` when the step is not the lean case.
+    fn lean_status(&mut self, step: &crate::session::Step, texts: &[&str]) -> Option<u32> {
+        use crate::error::{Action, StopReason};
+        use crate::rescue::Rescue;
+        let verdict = &step.verdict;
+        let lean = step.decision.action == Action::Accept
+            && step.decision.stopped_by == Some(StopReason::Accepted)
+            && self.session.attempts() == 1
+            && !self.step_usage
+            && !self.summary_attempts
+            && !verdict.degraded;
+        if !lean {
+            return None;
+        }
+        let index = step.text?;
+        let text = texts.get(index)?;
+        let span = verdict.span.clone()?;
+        let reason = verdict.finish_reason.as_deref();
+        let reason_len = reason.map_or(0, str::len);
+        let index_bits = u32::try_from(index).ok().filter(|&i| i < LANE_FIELD_LIMIT)?;
+        let reason_bits = u32::try_from(reason_len).ok().filter(|&n| n < LANE_FIELD_LIMIT)?;
+        if !reason.is_none_or(str::is_ascii) {
+            return None;
+        }
+        let code = match verdict.rescue {
+            Rescue::None if span.start == 0 && span.end == text.len() => LANE_OK_WHOLE,
+            Rescue::None => LANE_OK,
+            Rescue::CodeFence => LANE_OK_FENCE,
+        };
+        if code != LANE_OK_WHOLE {
+            let (start, end) = utf16_range(text, span);
+            let narrow = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+            LANE.with(|lane| *lane.borrow_mut() = (narrow(start), narrow(end), None));
+        }
+        self.pending.clear();
+        self.pending.push_str(reason.unwrap_or(""));
+        self.session.write_usage_json(&mut self.pending);
+        let mut status = code | (index_bits << LANE_TEXT_SHIFT);
+        if reason.is_some() {
+            status |= LANE_HAS_REASON | (reason_bits << LANE_REASON_SHIFT);
+        }
+        Some(status)
+    }
+}
+
 #[wasm_bindgen(js_class = RawSession)]
 impl RawSession {
     /// A session (see [`read_setup`]) compiling `schema_json` itself (""
@@ -1029,6 +1082,7 @@ impl RawSession {
             session,
             step_usage,
             summary_attempts,
+            pending: String::new(),
         })
     }
 
@@ -1076,6 +1130,62 @@ impl RawSession {
                 .map_err(schema_error)?;
             Ok(step_json(self, step, &texts))
         })
+    }
+
+    /// [`RawSession::step`] of a response to check, answering with a status
+    /// as the lanes do. The lean case is a call's first attempt accepted,
+    /// with the JSON one of the texts as it is or in a code fence, and a
+    /// setup that asks for neither the step's usage nor each attempt's
+    /// (`stepUsage`, `summaryAttempts`): the wrapper then builds the result
+    /// from what it holds, so no result text is written or parsed. Its
+    /// status is the lane's code (`LANE_OK_WHOLE`, `LANE_OK` or
+    /// `LANE_OK_FENCE`, the offsets then in `laneStart`/`laneEnd`), the
+    /// text's index above `LANE_TEXT_SHIFT`, and, when the response gave a
+    /// finish reason (ASCII, as every provider's is), `LANE_HAS_REASON` and
+    /// its length above `LANE_REASON_SHIFT`; `takeStep` gives the reason
+    /// followed by the summary's usage as JSON text. Any other step is
+    /// `STEP_WRITTEN`, and `takeStep` gives its result as `step` does; so is
+    /// every step without `lean` (a wrapper that lacks the schema's hash).
+    #[wasm_bindgen(js_name = stepLean)]
+    pub fn step_lean(
+        &mut self,
+        copy_start: usize,
+        copy_len: usize,
+        aborted: bool,
+        deadline_passed: bool,
+        lean: bool,
+    ) -> Result<u32, JsValue> {
+        INPUT.with(|input| {
+            let buffer = input.borrow();
+            let unreadable =
+                || coded_error("internal", "the response could not be read from the input buffer");
+            let whole = buffer
+                .get(..copy_start.saturating_add(copy_len))
+                .and_then(|bytes| simdutf8::basic::from_utf8(bytes).ok())
+                .ok_or_else(unreadable)?;
+            let (texts, copy, usage) =
+                crate::providers::read::read_step(whole, copy_start).ok_or_else(unreadable)?;
+            let usage = crate::usage::normalize_usage_text(usage).ok_or_else(unreadable)?;
+            let output = crate::session::Output {
+                copy,
+                texts: texts.clone(),
+            };
+            let step = self
+                .session
+                .step_normalized(output, usage, aborted, deadline_passed)
+                .map_err(schema_error)?;
+            if let Some(status) = lean.then(|| self.lean_status(&step, &texts)).flatten() {
+                return Ok(status);
+            }
+            self.pending = step_json(self, step, &texts);
+            Ok(STEP_WRITTEN)
+        })
+    }
+
+    /// What `stepLean` left: see there.
+    #[wasm_bindgen(js_name = takeStep)]
+    pub fn take_step(&mut self) -> String {
+        std::mem::take(&mut self.pending)
     }
 
     /// A check of a streamed response with the session's schema and options.

@@ -271,9 +271,7 @@ impl<'a> Read<'a> for TapeNode<'a> {
     }
 
     fn member(self, name: &str) -> Option<Self> {
-        self.as_object()?
-            .members()
-            .find_map(|(key, value)| (key == name).then_some(value))
+        self.object()?.find(name)
     }
 
     fn members(self) -> std::iter::Flatten<std::option::IntoIter<TapeMembers<'a>>> {
@@ -282,11 +280,7 @@ impl<'a> Read<'a> for TapeNode<'a> {
 
     /// One pass over the members, however many names there are.
     fn has_any(self, names: &[&str]) -> bool {
-        self.as_object().is_some_and(|object| {
-            object
-                .members()
-                .any(|(key, _)| names.iter().any(|name| key == *name))
-        })
+        self.object().is_some_and(|object| object.find_any(names).is_some())
     }
 
     fn any_item(self, f: impl FnMut(Self) -> bool) -> bool {

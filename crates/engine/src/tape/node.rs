@@ -101,7 +101,7 @@ impl<'a> TapeNode<'a> {
     }
 
     #[inline(always)]
-    fn object(&self) -> Option<TapeObject<'a>> {
+    pub(crate) fn object(&self) -> Option<TapeObject<'a>> {
         let entry = self.entry();
         (entry.kind == Kind::Object).then_some(TapeObject { node: *self, entry })
     }
@@ -305,23 +305,34 @@ pub struct TapeObject<'a> {
 impl<'a> TapeObject<'a> {
     /// The value of the member named `name`, regardless of the view's limit.
     #[inline(always)]
-    fn find(&self, name: &str) -> Option<TapeNode<'a>> {
+    pub(crate) fn find(&self, name: &str) -> Option<TapeNode<'a>> {
+        self.find_any(&[name]).map(|(_, value)| value)
+    }
+
+    /// The first member (in the text's order) named one of `names`: which
+    /// name, and its value. One pass over the members, however many names.
+    #[inline(always)]
+    pub(crate) fn find_any(&self, names: &[&str]) -> Option<(usize, TapeNode<'a>)> {
         let tape = self.node.tape;
         let source = tape.src.as_bytes();
         let mut key = self.node.index.saturating_add(1);
         while key < self.entry.b {
             let entry = tape.entry(key);
-            let matches = if entry.has(ESCAPED) {
-                strings::decoded_eq(tape.raw(entry), name)
-            } else {
-                // Most names differ in length; the rest compare bytes.
-                entry.b as usize == name.len() && {
-                    let start = entry.a as usize;
-                    source.get(start..start + name.len()) == Some(name.as_bytes())
+            if !entry.has(DUP_SKIP) {
+                let found = names.iter().position(|name| {
+                    if entry.has(ESCAPED) {
+                        strings::decoded_eq(tape.raw(entry), name)
+                    } else {
+                        // Most names differ in length; the rest compare bytes.
+                        entry.b as usize == name.len() && {
+                            let start = entry.a as usize;
+                            source.get(start..start + name.len()) == Some(name.as_bytes())
+                        }
+                    }
+                });
+                if let Some(at) = found {
+                    return Some((at, self.node.child(tape.member_value(key, entry))));
                 }
-            };
-            if matches && !entry.has(DUP_SKIP) {
-                return Some(self.node.child(tape.member_value(key, entry)));
             }
             key = tape.skip(key.saturating_add(1));
         }

@@ -1,0 +1,82 @@
+// A guarded call's first attempt, accepted, is answered by the core with a
+// status (`stepLean` in src/wasm.rs) and its result built by the wrapper
+// (`leanStep` in js/session.mjs); every other step comes back as JSON text.
+// The two must give the same result, down to the order of its members.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as guard from "../../pkg/node.mjs";
+import * as internals from "../../pkg/testing.mjs";
+import { CITY_SCHEMA, anthropicMessage, geminiResponse, openaiChat } from "./fixtures.mjs";
+
+const OSLO_TEXT = JSON.stringify({ city: "Oslo", population: 709037 });
+const WRITTEN = 2;
+
+/** The statuses `stepLean` returned while `fn` ran. */
+async function stepStatuses(fn) {
+  const proto = internals.rawGlue().RawSession.prototype;
+  const original = proto.stepLean;
+  const seen = [];
+  proto.stepLean = function (...args) {
+    const status = original.apply(this, args);
+    seen.push(status);
+    return status;
+  };
+  try {
+    return { result: await fn(), seen };
+  } finally {
+    proto.stepLean = original;
+  }
+}
+
+/** What a guarded call's result says, in the order it says it. */
+const said = ({ value, attempts, usage, rescue, verdicts, audit }) => ({ value, attempts, usage, rescue, verdicts, audit });
+
+const request = { model: "gpt-4.1-mini", messages: [{ role: "user", content: "Oslo?" }] };
+const wrapper = { type: "json_schema", json_schema: { name: "city", schema: CITY_SCHEMA, strict: true } };
+const validator = guard.compileSchema(CITY_SCHEMA);
+
+const cases = [
+  ["a chat completion, the JSON whole", openaiChat(OSLO_TEXT), true],
+  ["a chat completion with cached and reasoning tokens", openaiChat(OSLO_TEXT, { usage: { prompt_tokens: 512, completion_tokens: 180, total_tokens: 692, prompt_tokens_details: { cached_tokens: 64, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 20 } } }), true],
+  ["the JSON inside whitespace", openaiChat(`\n  ${OSLO_TEXT}  \n`), true],
+  ["non-ASCII JSON in a code fence", openaiChat(`\`\`\`json\n${JSON.stringify({ city: "Tromsø 🙂", population: 77544 })}\n\`\`\``), true],
+  ["an Anthropic message with cache tokens", anthropicMessage(OSLO_TEXT, { usage: { input_tokens: 20, cache_read_input_tokens: 100, cache_creation_input_tokens: 5, output_tokens: 9 } }), true],
+  ["a Gemini response", geminiResponse(OSLO_TEXT), true],
+  ["a string, no finish reason, no usage", OSLO_TEXT, true],
+  ["a finish reason that is not ASCII", { content: OSLO_TEXT, finishReason: "fertig✓" }, false],
+  ["a response without usage", { content: OSLO_TEXT, finishReason: "stop" }, true],
+];
+
+for (const [name, response, lean] of cases) {
+  test(`the lean step and the written one agree: ${name}`, async () => {
+    for (const schema of [CITY_SCHEMA, wrapper, validator]) {
+      const quick = await stepStatuses(() => guard.guardedCall(request, () => response, { schema }));
+      // onAttempt asks for each step's usage, which only the written result carries.
+      const full = await stepStatuses(() => guard.guardedCall(request, () => response, { schema, onAttempt: () => {} }));
+      assert.equal(quick.seen.length, 1);
+      assert.equal(quick.seen[0] !== WRITTEN, lean, `lean status ${quick.seen[0]}`);
+      assert.deepEqual(full.seen, [WRITTEN]);
+      assert.equal(JSON.stringify(said(quick.result)), JSON.stringify(said(full.result)));
+      assert.deepEqual(said(quick.result), said(full.result));
+      assert.equal(quick.result.response, response);
+    }
+  });
+}
+
+test("only a first attempt is lean: an accepted second attempt's result is written, with both attempts", async () => {
+  const responses = [openaiChat('{"city":""}'), openaiChat(OSLO_TEXT)];
+  let call = 0;
+  const { result, seen } = await stepStatuses(() => guard.guardedCall(request, () => responses[call++], { schema: wrapper }));
+  assert.deepEqual(seen, [WRITTEN, WRITTEN]);
+  assert.equal(result.attempts, 2);
+  assert.deepEqual([result.usage.tokens.input, result.usage.tokens.output], [240, 60]);
+  assert.deepEqual(result.audit.attempts.map((a) => a.failure), ["schema", null]);
+});
+
+test("a schema the wrapper holds no hash for (compiled from text by the session) is written", async () => {
+  // `resources` are too large to key a compiled schema by, so the session compiles the text itself.
+  const { result, seen } = await stepStatuses(() => guard.guardedCall(request, () => openaiChat(OSLO_TEXT), { schema: CITY_SCHEMA, resources: {} }));
+  assert.deepEqual(seen, [WRITTEN]);
+  assert.equal(result.value.city, "Oslo");
+  assert.match(result.audit.schemaHash, /^[0-9a-f]{64}$/);
+});
