@@ -125,8 +125,9 @@ function sessionSchema(schema, options, throwing) {
 
 /**
  * A guarded call's session in the core (src/session.rs): made from the
- * request and the options, stepped once per attempt, freed when the call
- * ends. `setup`: { checkOptions, strict, hasTools, retry, budgetsText,
+ * request and the options (or an idle one of the same setup restarted, see
+ * `idleSessions`), stepped once per attempt, freed or kept idle when the
+ * call ends (`free`). `setup`: { checkOptions, strict, hasTools, retry, budgetsText,
  * appendFeedback, stepUsage, summaryAttempts: booleans }: the last two say
  * whether a step's result carries the attempt's usage (for `onAttempt`)
  * and its summary every attempt's failure and usage (for a stats
@@ -150,11 +151,16 @@ export function openSession(request, schema, setup) {
     `"shape":${JSON.stringify(shape)},"model":${JSON.stringify(text)},"wrapperStrict":${from.strict ?? null},` +
     `"appendFeedback":${setup.appendFeedback},"feedbackSchema":${repairing && from.source !== undefined ? JSON.stringify(from.source) : null},` +
     `"stepUsage":${setup.stepUsage === true},"summaryAttempts":${setup.summaryAttempts === true}}`;
-  const handle = callRaw(() => {
-    const made = new raw.RawSession(setupText, from.handle === undefined ? from.text : undefined);
-    if (from.handle !== undefined) made.useValidator(from.handle);
-    return made;
-  });
+  // Only a session over a compiled handle is kept after its call: one made
+  // from text compiled the text itself.
+  const keep = from.handle !== undefined && setupText.length <= IDLE_SETUP_LIMIT;
+  const handle =
+    (keep ? restartIdle(setupText, from.handle) : undefined) ??
+    callRaw(() => {
+      const made = new raw.RawSession(setupText, from.handle === undefined ? from.text : undefined);
+      if (from.handle !== undefined) made.useValidator(from.handle);
+      return made;
+    });
   openSessions.add(handle);
   const born = instanceNumber;
   const live = () => {
@@ -288,7 +294,17 @@ export function openSession(request, schema, setup) {
     free() {
       openSessions.delete(handle);
       // A dead instance's glue is retired: nothing to free there.
-      if (born === instanceNumber) handle.free();
+      if (born !== instanceNumber) return;
+      if (!keep) {
+        handle.free();
+        return;
+      }
+      // The latest setups are the likeliest to come again: the oldest idle session goes.
+      if (idleSessions.length >= IDLE_HELD) {
+        const oldest = idleSessions.shift();
+        if (oldest.born === instanceNumber) oldest.handle.free();
+      }
+      idleSessions.push({ setupText, validator: from.handle, handle, born });
     },
   };
 }
@@ -342,6 +358,36 @@ function encodeStep(texts, copyText, last) {
 
 /** Sessions made and not yet freed. */
 export const openSessions = new Set();
+
+/**
+ * Sessions whose calls ended, kept to be restarted (their ledger emptied)
+ * for a call with the same setup text over the same compiled handle: an
+ * agent's guarded calls repeat their options call after call, and making a
+ * session (its glue object, the core's setup, the handle) cost more than
+ * half a small response's check. At most `IDLE_HELD`, the latest kept, of
+ * setups up to `IDLE_SETUP_LIMIT` characters; each keeps its compiled
+ * schema alive.
+ */
+const idleSessions = [];
+const IDLE_HELD = 4;
+const IDLE_SETUP_LIMIT = 4096;
+
+/** An idle session for `setupText` over `validator`, restarted, or undefined. */
+function restartIdle(setupText, validator) {
+  for (let i = idleSessions.length - 1; i >= 0; i--) {
+    const idle = idleSessions[i];
+    if (idle.born !== instanceNumber) {
+      // Its instance was replaced after a trap; its glue went with it.
+      idleSessions.splice(i, 1);
+      continue;
+    }
+    if (idle.setupText !== setupText || idle.validator !== validator) continue;
+    idleSessions.splice(i, 1);
+    callRaw(() => idle.handle.restart());
+    return idle.handle;
+  }
+  return undefined;
+}
 
 /**
  * Every option name guardedCall takes, as the core lists them

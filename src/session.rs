@@ -344,6 +344,12 @@ impl Session {
         })
     }
 
+    /// The session as it was made, before any attempt: for the next call
+    /// with the same setup and schema.
+    pub fn restart(&mut self) {
+        self.ledger.clear();
+    }
+
     /// A session over an already compiled schema.
     pub fn with_compiled(
         setup: Setup,

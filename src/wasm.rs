@@ -848,8 +848,9 @@ pub fn to_provider_schema(schema_json: &str, provider: &str) -> Result<JsValue, 
     to_js(&converted)
 }
 
-/// A guarded call's state (`crate::session`), one per call: the wrapper
-/// steps it once per attempt and frees it when the call ends.
+/// A guarded call's state (`crate::session`), one per running call: the
+/// wrapper steps it once per attempt, and when the call ends frees it or
+/// keeps it to `restart` for a call with the same setup.
 #[wasm_bindgen(js_name = RawSession)]
 pub struct RawSession {
     session: crate::session::Session,
@@ -1084,6 +1085,13 @@ impl RawSession {
             summary_attempts,
             pending: String::new(),
         })
+    }
+
+    /// The session as it was made, for another call with the same setup
+    /// and schema (see `idleSessions` in js/session.mjs).
+    pub fn restart(&mut self) {
+        self.session.restart();
+        self.pending.clear();
     }
 
     /// Checks against `validator` from now on (a session made without a schema).

@@ -13,6 +13,12 @@ pub fn push_json_str(out: &mut String, text: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.reserve(text.len() + 2);
     out.push('"');
+    // Most texts (names, hashes, messages) need no escape: one scan, one copy.
+    if !text.bytes().any(|byte| byte < 0x20 || byte == b'"' || byte == b'\\') {
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     let mut start = 0;
     for (i, &byte) in text.as_bytes().iter().enumerate() {
         let short = match byte {

@@ -119,8 +119,10 @@ pub fn normalize_usage_text(text: &str) -> Option<Usage> {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Usage(Members);
 
-/// Members in order; their names differ.
-type Members = Vec<(String, Built)>;
+/// Members in order; their names differ. The names the normaliser gives
+/// are borrowed, the provider's own are copied.
+type Members = Vec<(Name, Built)>;
+type Name = std::borrow::Cow<'static, str>;
 
 /// A value of a normalised usage.
 #[derive(Debug, Clone, PartialEq)]
@@ -179,7 +181,7 @@ fn members_value(members: &Members) -> Value {
                     Built::Object(inner) => members_value(inner),
                     Built::Copied(value) => value.clone(),
                 };
-                (key.clone(), value)
+                (key.clone().into_owned(), value)
             })
             .collect(),
     )
@@ -203,7 +205,7 @@ fn write_members(out: &mut String, members: &Members) {
 }
 
 /// Adds `key` unless the members have it already.
-fn or_insert(members: &mut Members, key: String, value: Built) {
+fn or_insert(members: &mut Members, key: Name, value: Built) {
     if !members.iter().any(|(name, _)| *name == key) {
         members.push((key, value));
     }
@@ -436,7 +438,7 @@ fn usage_members<'a>(obj: TapeNode<'a>) -> Members {
         .iter()
         .filter_map(|key| match obj.member(key) {
             Some(value) if value.shape() != Shape::Null => {
-                Some(((*key).to_owned(), Built::Copied(value.to_value())))
+                Some((Name::Borrowed(key), Built::Copied(value.to_value())))
             }
             _ => None,
         })
@@ -475,7 +477,7 @@ impl Tokens {
         ];
         for (key, value) in fields {
             if let Some(number) = value {
-                members.push((key.to_owned(), Built::Number(number)));
+                members.push((Name::Borrowed(key), Built::Number(number)));
             }
         }
         members
@@ -487,7 +489,7 @@ impl Tokens {
 fn from_provider<'a>(usage: TapeNode<'a>, is_response: bool) -> Members {
     let mut taken = Taken {
         usage,
-        paths: Vec::new(),
+        paths: Vec::with_capacity(8),
     };
     let mut t = Tokens::default();
     let r = &mut taken;
@@ -588,10 +590,10 @@ fn from_provider<'a>(usage: TapeNode<'a>, is_response: bool) -> Members {
     // in dollars as a top-level `cost`, with a breakdown in `cost_details`.
     let mut cost = Members::new();
     if let Some(charged) = r.take(&["cost"]) {
-        cost.push(("total".to_owned(), Built::Number(charged)));
+        cost.push((Name::Borrowed("total"), Built::Number(charged)));
     }
     if let Some(details) = usage.member("cost_details").and_then(numbers_only) {
-        cost.push(("details".to_owned(), details));
+        cost.push((Name::Borrowed("details"), details));
     }
 
     let mut tokens = t.into_members();
@@ -604,16 +606,16 @@ fn from_provider<'a>(usage: TapeNode<'a>, is_response: bool) -> Members {
                 continue;
             }
             if let Some(kept) = taken.untaken(value, &[&key]) {
-                tokens.push((key.into_owned(), kept));
+                tokens.push((Name::Owned(key.into_owned()), kept));
             }
         }
     }
     let mut out = Members::new();
     if !tokens.is_empty() {
-        out.push(("tokens".to_owned(), Built::Object(tokens)));
+        out.push((Name::Borrowed("tokens"), Built::Object(tokens)));
     }
     if !cost.is_empty() {
-        out.push(("cost".to_owned(), Built::Object(cost)));
+        out.push((Name::Borrowed("cost"), Built::Object(cost)));
     }
     out
 }
@@ -648,7 +650,7 @@ impl<'a> Taken<'a> {
                 let mut kept = Members::new();
                 for (key, child) in value.members() {
                     if let Some(child) = self.untaken(child, &[first, &key]) {
-                        kept.push((key.into_owned(), child));
+                        kept.push((Name::Owned(key.into_owned()), child));
                     }
                 }
                 (!kept.is_empty()).then_some(Built::Object(kept))
@@ -688,7 +690,7 @@ fn numbers_only<'a>(value: TapeNode<'a>) -> Option<Built> {
             let mut kept = Members::new();
             for (key, child) in value.members() {
                 if let Some(child) = numbers_only(child) {
-                    kept.push((key.into_owned(), child));
+                    kept.push((Name::Owned(key.into_owned()), child));
                 }
             }
             (!kept.is_empty()).then_some(Built::Object(kept))

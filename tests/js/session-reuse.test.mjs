@@ -1,0 +1,92 @@
+// A guarded call's session in the core is kept when the call ends and
+// restarted for the next call with the same setup over the same compiled
+// schema (`idleSessions` in js/session.mjs). A restarted session must carry
+// nothing of the call before it, and a call with other options must never
+// get it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as guard from "../../pkg/node.mjs";
+import * as internals from "../../pkg/testing.mjs";
+import { CITY_SCHEMA, openaiChat } from "./fixtures.mjs";
+
+const OSLO_TEXT = JSON.stringify({ city: "Oslo", population: 709037 });
+const request = { model: "gpt-4.1-mini", messages: [{ role: "user", content: "Oslo?" }] };
+
+/** How many sessions the core made while `fn` ran. */
+async function sessionsMade(fn) {
+  const glue = internals.rawGlue();
+  const Original = glue.RawSession;
+  let made = 0;
+  glue.RawSession = class extends Original {
+    constructor(...args) {
+      super(...args);
+      made += 1;
+    }
+  };
+  try {
+    const result = await fn();
+    return { made, result };
+  } finally {
+    glue.RawSession = Original;
+  }
+}
+
+test("the next call with the same options restarts the last call's session, with none of its attempts", async () => {
+  const validator = guard.compileSchema(CITY_SCHEMA);
+  const scripted = [openaiChat('{"city":""}', { usage: { prompt_tokens: 1000, completion_tokens: 1 } }), openaiChat(OSLO_TEXT)];
+  let call = 0;
+  const first = await guard.guardedCall(request, () => scripted[call++], { schema: validator });
+  assert.equal(first.attempts, 2);
+  const { made, result } = await sessionsMade(() => guard.guardedCall(request, () => openaiChat(OSLO_TEXT), { schema: validator }));
+  assert.equal(made, 0, "the idle session is restarted");
+  assert.equal(result.attempts, 1);
+  assert.deepEqual(result.audit.attempts, [{ failure: null, errorHash: null, rescue: "none" }]);
+  assert.equal(result.usage.tokens.input, 120, "only this call's tokens");
+  assert.equal(internals.liveSessions(), 0);
+});
+
+test("a call whose setup differs gets a session of its own", async () => {
+  const validator = guard.compileSchema(CITY_SCHEMA);
+  const bad = () => openaiChat('{"city":""}');
+  // An idle session that resamples, then calls that must not resample.
+  await assert.rejects(guard.guardedCall(request, bad, { schema: validator }));
+  for (const options of [{ hasTools: true }, { budgets: { total: 0 } }, { retry: "repair" }]) {
+    let calls = 0;
+    const { made } = await sessionsMade(() =>
+      assert.rejects(
+        guard.guardedCall(request, () => (calls++, bad()), { schema: validator, ...options }),
+        (error) => error instanceof guard.StructuredOutputError,
+      ),
+    );
+    assert.equal(made, 1, JSON.stringify(options));
+    assert.equal(calls, options.retry === "repair" ? 2 : 1, JSON.stringify(options));
+  }
+  // The same for a request that carries tools, which the setup records.
+  let calls = 0;
+  await assert.rejects(guard.guardedCall({ ...request, tools: [{ type: "function", function: { name: "f" } }] }, () => (calls++, bad()), { schema: validator }));
+  assert.equal(calls, 1, "a request with tools is never resampled");
+});
+
+test("a session over another compiled schema is not restarted for this one", async () => {
+  const strictCity = guard.compileSchema({ ...CITY_SCHEMA, properties: { ...CITY_SCHEMA.properties, city: { const: "Bergen" } } });
+  const city = guard.compileSchema(CITY_SCHEMA);
+  await guard.guardedCall(request, () => openaiChat(OSLO_TEXT), { schema: city });
+  const { made } = await sessionsMade(() =>
+    assert.rejects(guard.guardedCall(request, () => openaiChat(OSLO_TEXT), { schema: strictCity }), (error) => error.failure === "schema"),
+  );
+  assert.equal(made, 1);
+});
+
+test("calls running at once each have a session of their own", async () => {
+  const validator = guard.compileSchema(CITY_SCHEMA);
+  let release;
+  const gate = new Promise((resolve) => (release = resolve));
+  const calls = Array.from({ length: 6 }, (_, i) =>
+    guard.guardedCall(request, async () => (await gate, openaiChat(JSON.stringify({ city: `C${i}`, population: i }))), { schema: validator }),
+  );
+  assert.equal(internals.liveSessions(), 6);
+  release();
+  const results = await Promise.all(calls);
+  assert.deepEqual(results.map((r) => [r.value.city, r.attempts]), Array.from({ length: 6 }, (_, i) => [`C${i}`, 1]));
+  assert.equal(internals.liveSessions(), 0);
+});
