@@ -138,17 +138,23 @@ function sessionSchema(schema, options, throwing) {
  */
 export function openSession(request, schema, setup) {
   const { checkOptions } = setup;
-  const checkText = optionsText(checkOptions);
+  // Most calls give no check option beside the schema.
+  let checkText = "{}";
+  for (const key in checkOptions) {
+    checkText = optionsText(checkOptions);
+    break;
+  }
   const from = sessionSchema(schema, checkOptions, checkOptions.onInvalidSchema !== "degrade");
   const tools = readToolPaths(request);
   const repairing = setup.retry === "repair";
   // Only a repair without the caller's appender needs the provider guess.
   const { shape, text } = repairing && !setup.appendFeedback ? readRequestShape(request) : { shape: [], text: null };
+  // Written by hand where JSON.stringify is not needed: this is made for every call.
   const setupText =
     `{"check":${checkText},"strict":${setup.strict ?? null},"hasTools":${setup.hasTools ?? null},` +
-    `"retry":${JSON.stringify(setup.retry ?? null)},"budgets":${setup.budgetsText},` +
-    `"tools":${JSON.stringify(tools.found)},"toolTexts":${JSON.stringify(tools.texts)},` +
-    `"shape":${JSON.stringify(shape)},"model":${JSON.stringify(text)},"wrapperStrict":${from.strict ?? null},` +
+    `"retry":${setup.retry === undefined ? null : JSON.stringify(setup.retry)},"budgets":${setup.budgetsText},` +
+    `"tools":[${tools.found.join(",")}],"toolTexts":${tools.texts === null ? null : JSON.stringify(tools.texts)},` +
+    `"shape":[${shape.join(",")}],"model":${text === null ? null : JSON.stringify(text)},"wrapperStrict":${from.strict ?? null},` +
     `"appendFeedback":${setup.appendFeedback},"feedbackSchema":${repairing && from.source !== undefined ? JSON.stringify(from.source) : null},` +
     `"stepUsage":${setup.stepUsage === true},"summaryAttempts":${setup.summaryAttempts === true}}`;
   // Only a session over a compiled handle is kept after its call: one made
