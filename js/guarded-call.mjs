@@ -5,6 +5,7 @@
 // a session in the Rust core (src/session.rs), stepped once per attempt.
 import { jsonText, readCopy, rejectNonFinite } from "./arguments.mjs";
 import { guardOptionNames, openSession } from "./session.mjs";
+import { usageRead } from "./usage-programs.mjs";
 import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
 import { appenderNamed } from "./feedback.mjs";
 import { statsRecorder } from "./stats.mjs";
@@ -169,29 +170,35 @@ function readOptions(callModel, options, api = "guardedCall", model = "callModel
 }
 
 /**
- * The usage of a response as JSON text for the session, never throwing: a
- * response whose usage cannot be read along the usage plan (a revoked
- * Proxy, a BigInt somewhere) still has it read from the members providers
- * keep it in.
+ * The usage of a response for the session (see `usageRead`), never
+ * throwing: a response whose usage cannot be read along the usage plan (a
+ * revoked Proxy, a BigInt somewhere) still has it read from the members
+ * providers keep it in.
  */
-function usageTextOf(response) {
+function usageOf(response) {
   try {
-    if (response === undefined || response === null) return "null";
-    return jsonText("the usage", typeof response === "object" ? readCopy("the usage", response, "usage") : response);
+    if (response === undefined || response === null) return { text: "null" };
+    if (typeof response !== "object") return { text: jsonText("the usage", response) };
+    return usageRead(readCopy("the usage", response, "usage"));
   } catch {
-    const members = {};
-    for (const key of ["usage", "usageMetadata", "usage_metadata", "meta"]) {
-      try {
-        if (response?.[key] !== undefined) members[key] = JSON.parse(JSON.stringify(response[key]));
-      } catch {
-        // This member cannot be read either.
-      }
-    }
+    return { text: fallbackUsageText(response) };
+  }
+}
+
+/** The usage of a response whose usage plan could not be read, as JSON text, never throwing. */
+function fallbackUsageText(response) {
+  const members = {};
+  for (const key of ["usage", "usageMetadata", "usage_metadata", "meta"]) {
     try {
-      return jsonText("the usage", members);
+      if (response?.[key] !== undefined) members[key] = JSON.parse(JSON.stringify(response[key]));
     } catch {
-      return "{}";
+      // This member cannot be read either.
     }
+  }
+  try {
+    return jsonText("the usage", members);
+  } catch {
+    return "{}";
   }
 }
 
@@ -349,25 +356,25 @@ async function run(request, callModel, o, session) {
       attempt.release();
     }
     let usage;
-    let usageText;
+    let usageRead;
     if (o.usageOf) {
       try {
         usage = o.usageOf(response);
-        usageText = callerUsageText(usage);
+        usageRead = { text: callerUsageText(usage) };
       } catch (error) {
         // The built-in reading, so that no paid token is lost.
-        session.recordUnchecked(usageTextOf(response));
+        session.recordUnchecked(usageOf(response));
         throw callbackFailed("usage", error);
       }
     } else {
-      usageText = usageTextOf(response);
+      usageRead = usageOf(response);
     }
     let output = response;
     if (o.read) {
       try {
         output = o.read(response);
       } catch (error) {
-        session.recordUnchecked(usageText);
+        session.recordUnchecked(usageRead);
         throw callbackFailed("read", error);
       }
     }
@@ -377,13 +384,13 @@ async function run(request, callModel, o, session) {
     } catch (error) {
       // A response that cannot even be read (a cycle, a BigInt): a typed
       // error for the caller, and the attempt's tokens still counted.
-      session.recordUnchecked(usageText);
+      session.recordUnchecked(usageRead);
       record("error");
       throw error;
     }
     let step;
     try {
-      step = session.step(read, usageText, Boolean(o.signal?.aborted), now() >= deadline);
+      step = session.step(read, usageRead, Boolean(o.signal?.aborted), now() >= deadline);
     } catch (error) {
       record("error");
       throw error;

@@ -9,6 +9,7 @@ import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "
 import { SOURCE, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf, wrapperStrict } from "./schemas.mjs";
 import { validatorVersion } from "./schema-tools.mjs";
 import { StreamCheck } from "./stream-check.mjs";
+import { countedUsage, usageText } from "./usage-programs.mjs";
 
 /** Where requests declare tools, as the core lists them (src/providers/tools.rs). */
 let toolPaths;
@@ -199,24 +200,29 @@ export function openSession(request, schema, setup) {
       return { texts, copyText };
     },
     /**
-     * Checks a response `read` read, with its usage (JSON text; recorded
-     * first, so it counts even when the check throws), and decides. The
+     * Checks a response `read` read, with its usage (as `usageRead` in
+     * js/usage-programs.mjs gives it; recorded first, so it counts even
+     * when the check throws), and decides. The
      * result: { verdict (API shape), action, stoppedBy, usage? (with
      * `stepUsage`), message?, warning?, feedback? (with appender?, the
      * built-in appender's name), lenientValue (the lenient path's value, or
      * null), summary? ({ usage, attempts? (with `summaryAttempts`), audit },
      * with a final decision) }.
      */
-    step({ texts, copyText }, usageText, aborted, deadlinePassed) {
+    step({ texts, copyText }, usage, aborted, deadlinePassed) {
       const session = live();
       // The lean case (see `stepLean` in src/wasm.rs) is built here, with the schema's hash this side keeps.
       let lean = false;
+      const counted = usage.program !== undefined;
       const r = callRaw(() => {
-        const { start, length } = encodeStep(texts, copyText, usageText);
-        const status = session.stepLean(start, length, aborted, deadlinePassed, from.hash !== undefined);
+        const { start, length } = encodeStep(texts, copyText, counted ? "null" : usage.text);
+        const hashed = from.hash !== undefined;
+        const status = counted
+          ? session.stepCounted(start, length, aborted, deadlinePassed, hashed, usage.program, usage.counts)
+          : session.stepLean(start, length, aborted, deadlinePassed, hashed);
         if (status === STEP_WRITTEN) return JSON.parse(session.takeStep());
         lean = true;
-        return leanStep(status, texts, session.takeStep(), from.hash);
+        return leanStep(status, texts, session.takeStep(), from.hash, counted ? usage : undefined);
       });
       if (lean) return r;
       const json = r.at !== undefined ? texts[r.at].slice(r.textStart, r.textEnd) : r.verdict.text;
@@ -279,11 +285,12 @@ export function openSession(request, schema, setup) {
       const session = live();
       callRaw(() => session.stepStream(undefined, reportsText, facts.bytes, facts.stoppedEarly, facts.usageReported, false, false));
     },
-    /** Counts the usage (JSON text) of an attempt whose response will not be checked. */
-    recordUnchecked(usageText) {
+    /** Counts the usage (as `usageRead` gives it) of an attempt whose response will not be checked. */
+    recordUnchecked(usage) {
       const session = live();
+      const text = usageText(usage);
       callRaw(() => {
-        const { start, length } = encodeStep([], "null", usageText);
+        const { start, length } = encodeStep([], "null", text);
         session.step(start, length, false, false, true);
       });
     },
@@ -321,16 +328,16 @@ const STEP_WRITTEN = 2;
 /**
  * The result of a lean step (see `stepLean` in src/wasm.rs): a first
  * attempt accepted, as `step` gives it, built from the status, the texts,
- * `pending` (the finish reason, then the summary's usage as JSON text) and
- * the schema's hash. The JSON is the status's text, whole (code 4) or at
+ * `pending` (the finish reason, then, unless the usage was `counted`, the
+ * summary's usage as JSON text) and the schema's hash. The JSON is the status's text, whole (code 4) or at
  * the lane's offsets (0, or 1 in a code fence).
  */
-function leanStep(status, texts, pending, schemaHash) {
+function leanStep(status, texts, pending, schemaHash, counted) {
   const code = status & 7;
   const text = texts[(status >>> 4) & 0xfff];
   const reasonLength = status >>> 16;
   const finishReason = (status & 8) !== 0 ? pending.slice(0, reasonLength) : null;
-  const usage = JSON.parse(pending.slice(reasonLength));
+  const usage = counted !== undefined ? countedUsage(counted) : JSON.parse(pending.slice(reasonLength));
   const value = JSON.parse(code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd()));
   const rescue = code === 1 ? "code_fence" : "none";
   return {

@@ -216,12 +216,23 @@ pub struct Step {
 #[derive(Debug, Clone, PartialEq)]
 struct Entry {
     usage: Usage,
-    /// `usage` as JSON text, written once: every step and summary gives it.
-    usage_json: String,
+    /// `usage` as JSON text, written once, when a step or summary first
+    /// gives it (a lean step gives none).
+    usage_json: std::cell::OnceCell<String>,
     /// `None` while the attempt has no verdict (its response could not be checked).
     checked: Option<Checked>,
     /// What a streamed attempt received, for the audit.
     stream: Option<StreamFacts>,
+}
+
+impl Entry {
+    fn usage_json(&self) -> &str {
+        self.usage_json.get_or_init(|| {
+            let mut text = String::with_capacity(128);
+            self.usage.write_json(&mut text);
+            text
+        })
+    }
 }
 
 /// What one streamed attempt came to, besides its verdict.
@@ -380,7 +391,7 @@ impl Session {
 
     /// The usage of the attempt recorded last as JSON text (`{}` before any).
     pub fn last_usage_json(&self) -> &str {
-        self.ledger.last().map_or("{}", |entry| entry.usage_json.as_str())
+        self.ledger.last().map_or("{}", Entry::usage_json)
     }
 
     /// Attempts paid for so far.
@@ -398,11 +409,9 @@ impl Session {
     /// [`Session::record_unchecked`] of a usage already normalised (see
     /// [`crate::usage::normalize_usage_text`]).
     pub fn record_normalized(&mut self, usage: Usage) {
-        let mut usage_json = String::with_capacity(128);
-        usage.write_json(&mut usage_json);
         self.ledger.push(Entry {
             usage,
-            usage_json,
+            usage_json: std::cell::OnceCell::new(),
             checked: None,
             stream: None,
         });
@@ -690,7 +699,7 @@ impl Session {
                 attempts.push_str("{\"failure\":");
                 push_json_opt(&mut attempts, failure);
                 attempts.push_str(",\"usage\":");
-                attempts.push_str(&entry.usage_json);
+                attempts.push_str(entry.usage_json());
                 attempts.push('}');
             }
             let Some(c) = &entry.checked else { continue };
@@ -738,7 +747,7 @@ impl Session {
     pub fn write_usage_json(&self, out: &mut String) {
         match self.ledger.as_slice() {
             // One attempt's usage, which its own text already says.
-            [only] if only.usage.merges_to_itself() => out.push_str(&only.usage_json),
+            [only] if only.usage.merges_to_itself() => out.push_str(only.usage_json()),
             _ => push_json_value(out, &merge_normalized(self.ledger.iter().map(|entry| &entry.usage))),
         }
     }

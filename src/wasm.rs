@@ -862,6 +862,37 @@ pub struct RawSession {
     pending: String,
 }
 
+/// The program of a usage shape (see `crate::usage::UsageProgram`), which
+/// the wrapper keeps by the shape and hands to `stepCounted` with a
+/// response's counts.
+#[wasm_bindgen(js_name = RawUsageProgram)]
+pub struct RawUsageProgram {
+    program: crate::usage::UsageProgram,
+}
+
+/// The program of the usage in `usage_json` (the usage plan's copy of a
+/// response, as JSON text), or undefined when it has none.
+#[wasm_bindgen(js_name = usageProgram)]
+pub fn usage_program(usage_json: &str) -> Option<RawUsageProgram> {
+    crate::usage::UsageProgram::of(usage_json).map(|program| RawUsageProgram { program })
+}
+
+#[wasm_bindgen(js_class = RawUsageProgram)]
+impl RawUsageProgram {
+    /// How many counts it takes.
+    pub fn counts(&self) -> usize {
+        self.program.counts()
+    }
+
+    /// The normalised usage with each count as the list of the counts it
+    /// sums, as JSON text (see `UsageProgram::write_template`).
+    pub fn template(&self) -> String {
+        let mut out = String::new();
+        self.program.write_template(&mut out);
+        out
+    }
+}
+
 /// A lean step's status for a step that is not the lean case: its result,
 /// as [`step_json`] writes it, waits in `takeStep`.
 const STEP_WRITTEN: u32 = LANE_FAILED;
@@ -1014,9 +1045,52 @@ fn step_json(raw: &RawSession, step: crate::session::Step, texts: &[&str]) -> St
 }
 
 impl RawSession {
-    /// The status of a lean step (see `stepLean`), with its reason and
-    /// usage left in `pending`; `None` when the step is not the lean case.
-    fn lean_status(&mut self, step: &crate::session::Step, texts: &[&str]) -> Option<u32> {
+    /// `stepLean`, with the usage read from the input buffer's last text,
+    /// or `stepCounted`, with it already made (`counted`).
+    fn step_with(
+        &mut self,
+        copy_start: usize,
+        copy_len: usize,
+        aborted: bool,
+        deadline_passed: bool,
+        lean: bool,
+        counted: Option<crate::usage::Usage>,
+    ) -> Result<u32, JsValue> {
+        INPUT.with(|input| {
+            let buffer = input.borrow();
+            let unreadable =
+                || coded_error("internal", "the response could not be read from the input buffer");
+            let whole = buffer
+                .get(..copy_start.saturating_add(copy_len))
+                .and_then(|bytes| simdutf8::basic::from_utf8(bytes).ok())
+                .ok_or_else(unreadable)?;
+            let (texts, copy, usage_text) =
+                crate::providers::read::read_step(whole, copy_start).ok_or_else(unreadable)?;
+            let write_usage = counted.is_none();
+            let usage = match counted {
+                Some(usage) => usage,
+                None => crate::usage::normalize_usage_text(usage_text).ok_or_else(unreadable)?,
+            };
+            let output = crate::session::Output {
+                copy,
+                texts: texts.clone(),
+            };
+            let step = self
+                .session
+                .step_normalized(output, usage, aborted, deadline_passed)
+                .map_err(schema_error)?;
+            if let Some(status) = lean.then(|| self.lean_status(&step, &texts, write_usage)).flatten() {
+                return Ok(status);
+            }
+            self.pending = step_json(self, step, &texts);
+            Ok(STEP_WRITTEN)
+        })
+    }
+
+    /// The status of a lean step (see `stepLean`), with its reason and,
+    /// with `write_usage`, the summary's usage left in `pending`; `None`
+    /// when the step is not the lean case.
+    fn lean_status(&mut self, step: &crate::session::Step, texts: &[&str], write_usage: bool) -> Option<u32> {
         use crate::error::{Action, StopReason};
         use crate::rescue::Rescue;
         let verdict = &step.verdict;
@@ -1051,7 +1125,9 @@ impl RawSession {
         }
         self.pending.clear();
         self.pending.push_str(reason.unwrap_or(""));
-        self.session.write_usage_json(&mut self.pending);
+        if write_usage {
+            self.session.write_usage_json(&mut self.pending);
+        }
         let mut status = code | (index_bits << LANE_TEXT_SHIFT);
         if reason.is_some() {
             status |= LANE_HAS_REASON | (reason_bits << LANE_REASON_SHIFT);
@@ -1163,34 +1239,41 @@ impl RawSession {
         deadline_passed: bool,
         lean: bool,
     ) -> Result<u32, JsValue> {
-        INPUT.with(|input| {
-            let buffer = input.borrow();
-            let unreadable =
-                || coded_error("internal", "the response could not be read from the input buffer");
-            let whole = buffer
-                .get(..copy_start.saturating_add(copy_len))
-                .and_then(|bytes| simdutf8::basic::from_utf8(bytes).ok())
-                .ok_or_else(unreadable)?;
-            let (texts, copy, usage) =
-                crate::providers::read::read_step(whole, copy_start).ok_or_else(unreadable)?;
-            let usage = crate::usage::normalize_usage_text(usage).ok_or_else(unreadable)?;
-            let output = crate::session::Output {
-                copy,
-                texts: texts.clone(),
-            };
-            let step = self
-                .session
-                .step_normalized(output, usage, aborted, deadline_passed)
-                .map_err(schema_error)?;
-            if let Some(status) = lean.then(|| self.lean_status(&step, &texts)).flatten() {
-                return Ok(status);
-            }
-            self.pending = step_json(self, step, &texts);
-            Ok(STEP_WRITTEN)
-        })
+        self.step_with(copy_start, copy_len, aborted, deadline_passed, lean, None)
     }
 
-    /// What `stepLean` left: see there.
+    /// `stepLean` with the attempt's usage given as `program`'s counts (see
+    /// `crate::usage::UsageProgram`), read from the response in their
+    /// order; the usage text in the input buffer is not read. The lean
+    /// case's `takeStep` then gives only the finish reason: the wrapper
+    /// builds the usage from the program's template and the counts.
+    #[wasm_bindgen(js_name = stepCounted)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn step_counted(
+        &mut self,
+        copy_start: usize,
+        copy_len: usize,
+        aborted: bool,
+        deadline_passed: bool,
+        lean: bool,
+        program: &RawUsageProgram,
+        counts: &[f64],
+    ) -> Result<u32, JsValue> {
+        let unreadable = || coded_error("internal", "the usage's counts do not fit its program");
+        let mut whole = Vec::with_capacity(counts.len());
+        for &count in counts {
+            // Integers within ±(2^53 - 1), which the program checks again: exact as i64.
+            if count.fract() != 0.0 || !count.is_finite() {
+                return Err(unreadable());
+            }
+            #[allow(clippy::cast_possible_truncation)]
+            whole.push(count as i64);
+        }
+        let usage = program.program.apply(&whole).ok_or_else(unreadable)?;
+        self.step_with(copy_start, copy_len, aborted, deadline_passed, lean, Some(usage))
+    }
+
+    /// What `stepLean` or `stepCounted` left: see there.
     #[wasm_bindgen(js_name = takeStep)]
     pub fn take_step(&mut self) -> String {
         std::mem::take(&mut self.pending)

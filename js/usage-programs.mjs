@@ -1,0 +1,180 @@
+// A response's usage as a guarded call's ledger takes it: the usage plan's
+// copy as JSON text, for the core to normalise, or, for a usage of a shape
+// read before (an agent's calls to one provider differ only in their
+// counts), the counts alone, with the core's program for that shape
+// (crates/engine/src/usage/program.rs), which says what each count of the
+// normalised usage sums. On Node, writing a small usage as JSON text,
+// normalising it in the core and parsing the result took as long as
+// checking the response.
+import { jsonText } from "./arguments.mjs";
+import { callRaw, instanceNumber, raw } from "./instance.mjs";
+
+/** In a shape, the place of a count. */
+const COUNT = Symbol("count");
+
+/** An object of a shape: its members' names and shapes, in order. */
+class ShapeMembers {
+  constructor(names, values) {
+    this.names = names;
+    this.values = values;
+  }
+}
+
+/**
+ * The shapes read last, the latest first: { shape, program (a
+ * RawUsageProgram, or null for a shape the core has none for), template
+ * (the program's template, parsed), born (the instance's number) }.
+ */
+const shapes = [];
+const SHAPES_HELD = 8;
+
+/** As many counts as a program takes at most (`MOST_COUNTS` in the core). */
+const MOST_COUNTS = 50;
+
+/**
+ * The usage of a response, from `copy` (what the usage plan reads of it):
+ * `{ text }`, its JSON text, or `{ program, template, counts, copy }` for a
+ * shape with a program. A copy that cannot be written as JSON throws, as
+ * `jsonText` does.
+ */
+export function usageRead(copy) {
+  for (let i = 0; i < shapes.length; i++) {
+    const held = shapes[i];
+    const counts = [];
+    if (held.born !== instanceNumber || !matches(copy, held.shape, counts)) continue;
+    if (i > 0) shapes.unshift(...shapes.splice(i, 1));
+    // Beyond the largest safe integer, a sum here could round where the core's does not.
+    if (held.program === null || !summable(counts)) return { text: jsonText("the usage", copy) };
+    return { program: held.program, template: held.template, counts, copy };
+  }
+  const text = jsonText("the usage", copy);
+  const shape = shapeOf(copy, { counts: 0 });
+  // A shape not held (one held would have matched, unless its counts were too large to sum here).
+  if (shape !== undefined && !shapes.some((held) => held.born === instanceNumber && sameShape(held.shape, shape))) {
+    const program = callRaw(() => raw.usageProgram(text)) ?? null;
+    const template = program === null ? undefined : JSON.parse(callRaw(() => program.template()));
+    if (shapes.length >= SHAPES_HELD) {
+      const oldest = shapes.pop();
+      if (oldest.program !== null && oldest.born === instanceNumber) oldest.program.free();
+    }
+    shapes.unshift({ shape, program, template, born: instanceNumber });
+  }
+  return { text };
+}
+
+/** The JSON text of a usage `usageRead` gave. */
+export function usageText(usage) {
+  return usage.text ?? jsonText("the usage", usage.copy);
+}
+
+/** The normalised usage of a counted read: each count of the template summed from the read's counts. */
+export function countedUsage({ template, counts }) {
+  return fill(template, counts);
+}
+
+function fill(template, counts) {
+  const out = {};
+  for (const name in template) {
+    const step = template[name];
+    if (Array.isArray(step)) {
+      let sum = counts[step[0]];
+      for (let i = 1; i < step.length; i++) sum += counts[step[i]];
+      out[name] = sum;
+    } else {
+      out[name] = fill(step, counts);
+    }
+  }
+  return out;
+}
+
+function summable(counts) {
+  let total = 0;
+  for (const count of counts) total += Math.abs(count);
+  return total <= Number.MAX_SAFE_INTEGER;
+}
+
+/** A value JSON.stringify leaves out of an object. */
+const leftOut = (value) => value === undefined || typeof value === "function" || typeof value === "symbol";
+
+/**
+ * Whether the copy `value` has `shape`, its counts pushed to `counts` in
+ * the order JSON.stringify writes them (the order of the text the core
+ * made the program from).
+ */
+function matches(value, shape, counts) {
+  if (shape === COUNT) {
+    if (typeof value !== "number" || !Number.isSafeInteger(value)) return false;
+    // JSON writes -0 as 0.
+    counts.push(value === 0 ? 0 : value);
+    return true;
+  }
+  if (typeof value !== "object" || value === null) return value === shape;
+  if (Array.isArray(value)) {
+    if (!Array.isArray(shape) || shape.length !== value.length) return false;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (!matches(leftOut(item) ? null : item, shape[i], counts)) return false;
+    }
+    return true;
+  }
+  if (!(shape instanceof ShapeMembers) || typeof value.toJSON === "function") return false;
+  const { names, values } = shape;
+  let i = 0;
+  for (const name in value) {
+    const member = value[name];
+    if (leftOut(member)) continue;
+    if (i >= names.length || names[i] !== name || !matches(member, values[i], counts)) return false;
+    i++;
+  }
+  return i === names.length;
+}
+
+/**
+ * The shape of a copy: its counts replaced by `COUNT`, everything else as
+ * it is; undefined when a number is not a safe integer, when there are
+ * more counts than a program takes, or for anything but plain objects,
+ * arrays and JSON's values (none of which the usage plan's copy holds).
+ */
+function shapeOf(value, seen) {
+  switch (typeof value) {
+    case "number":
+      if (!Number.isSafeInteger(value) || ++seen.counts > MOST_COUNTS) return undefined;
+      return COUNT;
+    case "string":
+    case "boolean":
+      return value;
+    case "object":
+      break;
+    default:
+      return undefined;
+  }
+  if (value === null) return null;
+  if (Array.isArray(value)) {
+    const items = [];
+    for (const item of value) {
+      const shape = shapeOf(leftOut(item) ? null : item, seen);
+      if (shape === undefined) return undefined;
+      items.push(shape);
+    }
+    return items;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype || typeof value.toJSON === "function") return undefined;
+  const names = [];
+  const values = [];
+  for (const name in value) {
+    const member = value[name];
+    if (leftOut(member)) continue;
+    const shape = shapeOf(member, seen);
+    if (shape === undefined) return undefined;
+    names.push(name);
+    values.push(shape);
+  }
+  return new ShapeMembers(names, values);
+}
+
+function sameShape(a, b) {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => sameShape(item, b[i]));
+  if (!(a instanceof ShapeMembers) || !(b instanceof ShapeMembers) || a.names.length !== b.names.length) return false;
+  return a.names.every((name, i) => name === b.names[i] && sameShape(a.values[i], b.values[i]));
+}

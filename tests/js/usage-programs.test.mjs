@@ -1,0 +1,140 @@
+// A guarded call reads a response's usage as JSON text the first time it
+// meets its shape, and afterwards as its counts alone, with the core's
+// program for the shape (js/usage-programs.mjs). Either way the usage must
+// be what normalizeUsage, which always reads the text, makes of it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as guard from "../../pkg/node.mjs";
+import * as internals from "../../pkg/testing.mjs";
+
+const OSLO_TEXT = JSON.stringify({ city: "Oslo", population: 709037 });
+const SCHEMA = { type: "object", required: ["city"], properties: { city: { type: "string" } } };
+const request = { model: "m", messages: [{ role: "user", content: "Oslo?" }] };
+
+/** A small seeded generator (mulberry32), so the counts never change. */
+function generator(seed) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = generator(20261202);
+const count = () => [0, 1, 7, 512, 180_000, 2 ** 40 + 3][Math.floor(random() * 6)];
+
+/** Response builders: a usage shape each, with fresh counts on every call. */
+const shapes = {
+  "OpenAI chat, with details": () => ({
+    choices: [{ message: { content: OSLO_TEXT }, finish_reason: "stop" }],
+    usage: { prompt_tokens: count(), completion_tokens: count(), total_tokens: count(), prompt_tokens_details: { cached_tokens: count(), audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: count() } },
+  }),
+  "Anthropic, with cache reads and writes": () => ({
+    content: [{ type: "text", text: OSLO_TEXT }],
+    stop_reason: "end_turn",
+    usage: { service_tier: "standard", input_tokens: count(), cache_read_input_tokens: count(), cache_creation_input_tokens: count(), output_tokens: count() },
+  }),
+  "OpenAI Responses": () => ({
+    output_text: OSLO_TEXT,
+    status: "completed",
+    usage: { input_tokens: count(), output_tokens: count(), total_tokens: count(), input_tokens_details: { cached_tokens: count() }, output_tokens_details: { reasoning_tokens: count() } },
+  }),
+  "Gemini, with per-modality arrays": () => ({
+    candidates: [{ content: { parts: [{ text: OSLO_TEXT }] }, finishReason: "STOP" }],
+    usageMetadata: { promptTokenCount: count(), candidatesTokenCount: count(), totalTokenCount: count(), promptTokensDetails: [{ modality: "TEXT", tokenCount: count() }] },
+  }),
+  "OpenRouter, with a cost in dollars": () => ({
+    choices: [{ message: { content: OSLO_TEXT }, finish_reason: "stop" }],
+    usage: { prompt_tokens: count(), completion_tokens: count(), cost: count() / 1e6 + 0.0001 },
+  }),
+  "a usage of negative and huge counts": () => ({
+    choices: [{ message: { content: OSLO_TEXT }, finish_reason: "stop" }],
+    usage: { prompt_tokens: -count(), completion_tokens: Number.MAX_SAFE_INTEGER - count(), total_tokens: -0 },
+  }),
+  "a class instance with getters": () => {
+    class Usage {
+      #input = count();
+      get inputTokens() {
+        return this.#input;
+      }
+      get outputTokens() {
+        return 9;
+      }
+    }
+    return { text: OSLO_TEXT, finishReason: "stop", usage: new Usage() };
+  },
+};
+
+/** How many steps took the usage as counts while `fn` ran. */
+async function countedSteps(fn) {
+  const proto = internals.rawGlue().RawSession.prototype;
+  const original = proto.stepCounted;
+  let counted = 0;
+  proto.stepCounted = function (...args) {
+    counted += 1;
+    return original.apply(this, args);
+  };
+  try {
+    await fn();
+  } finally {
+    proto.stepCounted = original;
+  }
+  return counted;
+}
+
+for (const [name, make] of Object.entries(shapes)) {
+  test(`a guarded call's usage is normalizeUsage's, whichever way it is read: ${name}`, async () => {
+    const counted = await countedSteps(async () => {
+      for (let i = 0; i < 12; i++) {
+        const response = make();
+        const result = await guard.guardedCall(request, () => response, { schema: SCHEMA });
+        assert.equal(JSON.stringify(result.usage), JSON.stringify(guard.normalizeUsage(response)), `call ${i}`);
+        assert.deepEqual(result.usage, guard.normalizeUsage(response));
+      }
+    });
+    // Kept as they are (an array), or money: read as text every time. Counts
+    // whose sum could pass 2^53 are read as text too, so the huge ones may go either way.
+    if (/arrays|dollars/.test(name)) assert.equal(counted, 0);
+    else if (!/huge/.test(name)) assert.ok(counted >= 11, `${counted} calls took the counts`);
+  });
+}
+
+test("two attempts of one shape merge as mergeUsage merges them", async () => {
+  const responses = [shapes["Anthropic, with cache reads and writes"](), shapes["Anthropic, with cache reads and writes"]()];
+  responses[0].content[0].text = '{"city":1}';
+  for (let round = 0; round < 3; round++) {
+    let call = 0;
+    const result = await guard.guardedCall(request, () => responses[call++], { schema: SCHEMA });
+    assert.equal(result.attempts, 2);
+    assert.deepEqual(result.usage, guard.mergeUsage(...responses));
+  }
+});
+
+test("a usage whose shape changes between calls is read by its new shape", async () => {
+  const base = shapes["OpenAI chat, with details"];
+  for (let i = 0; i < 6; i++) {
+    const response = base();
+    if (i % 2 === 1) response.usage.completion_tokens_details.accepted_prediction_tokens = count();
+    if (i % 3 === 2) delete response.usage.total_tokens;
+    const result = await guard.guardedCall(request, () => response, { schema: SCHEMA });
+    assert.deepEqual(result.usage, guard.normalizeUsage(response), `call ${i}`);
+  }
+});
+
+test("usages alike but for their members' names are read by their own programs", async () => {
+  const named = (names) => ({ choices: [{ message: { content: OSLO_TEXT }, finish_reason: "stop" }], usage: { [names[0]]: count() + 1, [names[1]]: count() + 2 } });
+  const kinds = [
+    ["prompt_tokens", "completion_tokens"],
+    ["input_tokens", "cache_read_input_tokens"],
+    ["prompt_tokens", "total_tokens"],
+    ["tokens_seen", "tokens_paid"],
+  ];
+  for (let round = 0; round < 3; round++) {
+    for (const names of kinds) {
+      const response = named(names);
+      const result = await guard.guardedCall(request, () => response, { schema: SCHEMA });
+      assert.deepEqual(result.usage, guard.normalizeUsage(response), names.join(", "));
+    }
+  }
+});
