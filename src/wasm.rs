@@ -1044,6 +1044,33 @@ fn step_json(raw: &RawSession, step: crate::session::Step, texts: &[&str]) -> St
     out
 }
 
+/// The error of a step whose input is not as the wrapper writes it (see
+/// `crate::providers::read::read_step`).
+fn unreadable_input() -> JsValue {
+    coded_error("internal", "the response could not be read from the input buffer")
+}
+
+/// `f` over the step the wrapper wrote into the input buffer's first
+/// `copy_start + copy_len` bytes: the response's texts, its copy and the
+/// last text (a usage, or a stream's usage reports), as
+/// `crate::providers::read::read_step` splits them.
+fn with_step_input<T>(
+    copy_start: usize,
+    copy_len: usize,
+    f: impl FnOnce(Vec<&str>, &str, &str) -> Result<T, JsValue>,
+) -> Result<T, JsValue> {
+    INPUT.with(|input| {
+        let buffer = input.borrow();
+        let whole = buffer
+            .get(..copy_start.saturating_add(copy_len))
+            .and_then(|bytes| simdutf8::basic::from_utf8(bytes).ok())
+            .ok_or_else(unreadable_input)?;
+        let (texts, copy, last) =
+            crate::providers::read::read_step(whole, copy_start).ok_or_else(unreadable_input)?;
+        f(texts, copy, last)
+    })
+}
+
 impl RawSession {
     /// `stepLean`, with the usage read from the input buffer's last text,
     /// or `stepCounted`, with it already made (`counted`).
@@ -1056,20 +1083,11 @@ impl RawSession {
         lean: bool,
         counted: Option<crate::usage::Usage>,
     ) -> Result<u32, JsValue> {
-        INPUT.with(|input| {
-            let buffer = input.borrow();
-            let unreadable =
-                || coded_error("internal", "the response could not be read from the input buffer");
-            let whole = buffer
-                .get(..copy_start.saturating_add(copy_len))
-                .and_then(|bytes| simdutf8::basic::from_utf8(bytes).ok())
-                .ok_or_else(unreadable)?;
-            let (texts, copy, usage_text) =
-                crate::providers::read::read_step(whole, copy_start).ok_or_else(unreadable)?;
+        with_step_input(copy_start, copy_len, |texts, copy, usage_text| {
             let write_usage = counted.is_none();
             let usage = match counted {
                 Some(usage) => usage,
-                None => crate::usage::normalize_usage_text(usage_text).ok_or_else(unreadable)?,
+                None => crate::usage::normalize_usage_text(usage_text).ok_or_else(unreadable_input)?,
             };
             let output = crate::session::Output {
                 copy,
@@ -1189,17 +1207,8 @@ impl RawSession {
         deadline_passed: bool,
         unchecked: bool,
     ) -> Result<String, JsValue> {
-        INPUT.with(|input| {
-            let buffer = input.borrow();
-            let unreadable =
-                || coded_error("internal", "the response could not be read from the input buffer");
-            let whole = buffer
-                .get(..copy_start.saturating_add(copy_len))
-                .and_then(|bytes| simdutf8::basic::from_utf8(bytes).ok())
-                .ok_or_else(unreadable)?;
-            let (texts, copy, usage) =
-                crate::providers::read::read_step(whole, copy_start).ok_or_else(unreadable)?;
-            let usage = crate::usage::normalize_usage_text(usage).ok_or_else(unreadable)?;
+        with_step_input(copy_start, copy_len, |texts, copy, usage| {
+            let usage = crate::usage::normalize_usage_text(usage).ok_or_else(unreadable_input)?;
             if unchecked {
                 self.session.record_normalized(usage);
                 return Ok(String::new());
@@ -1351,17 +1360,8 @@ impl RawSession {
         aborted: bool,
         deadline_passed: bool,
     ) -> Result<String, JsValue> {
-        INPUT.with(|input| {
-            let buffer = input.borrow();
-            let unreadable =
-                || coded_error("internal", "the response could not be read from the input buffer");
-            let whole = buffer
-                .get(..copy_start.saturating_add(copy_len))
-                .and_then(|bytes| simdutf8::basic::from_utf8(bytes).ok())
-                .ok_or_else(unreadable)?;
-            let (texts, copy, reports) =
-                crate::providers::read::read_step(whole, copy_start).ok_or_else(unreadable)?;
-            let reports = serde_json::from_str::<Value>(reports).map_err(|_| unreadable())?;
+        with_step_input(copy_start, copy_len, |texts, copy, reports| {
+            let reports = serde_json::from_str::<Value>(reports).map_err(|_| unreadable_input())?;
             let reports = match reports {
                 Value::Array(reports) => reports,
                 _ => Vec::new(),
