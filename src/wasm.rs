@@ -879,11 +879,6 @@ pub fn usage_program(usage_json: &str) -> Option<RawUsageProgram> {
 
 #[wasm_bindgen(js_class = RawUsageProgram)]
 impl RawUsageProgram {
-    /// How many counts it takes.
-    pub fn counts(&self) -> usize {
-        self.program.counts()
-    }
-
     /// The normalised usage with each count as the list of the counts it
     /// sums, as JSON text (see `UsageProgram::write_template`).
     pub fn template(&self) -> String {
