@@ -111,7 +111,7 @@ const LANE_DEFAULTS = Object.freeze({ maxErrors: DEFAULTS.maxErrors, requireObje
  * for the core to read }), or undefined when they need the general path
  * (which also gives the typed error for options that cannot be read).
  */
-function laneOptions(options) {
+export function laneOptions(options) {
   if (options === undefined || options === null) return LANE_DEFAULTS;
   if (typeof options !== "object" || Array.isArray(options)) return undefined;
   let maxErrors = DEFAULTS.maxErrors;
@@ -161,7 +161,7 @@ function laneCheck(output, schema, options) {
   if (!isText && (output === null || typeof output !== "object")) return undefined;
   const lane = laneOptions(options);
   if (lane === undefined) return undefined;
-  const { maxErrors, requireObject, compiled, text } = lane;
+  const { compiled } = lane;
   let handle = rawOf.get(schema);
   let schemaHash;
   if (handle !== undefined) {
@@ -177,7 +177,17 @@ function laneCheck(output, schema, options) {
     handle = entry.handle;
     schemaHash = entry.hash;
   }
-  if (!isText) return readLane(output, handle, maxErrors, requireObject, text, schemaHash);
+  return laneWith(output, handle, schemaHash, lane);
+}
+
+/**
+ * The lane (see `laneCheck`) with the schema's compiled handle and its hash
+ * already found, and the options as `laneOptions` gives them: the detailed
+ * result, or undefined for the general path. `output` is a well-formed
+ * string or a response object.
+ */
+export function laneWith(output, handle, schemaHash, { maxErrors, requireObject, text }) {
+  if (typeof output !== "string") return readLane(output, handle, maxErrors, requireObject, text, schemaHash);
   const status = callRaw(() => laneStatus(output, handle, maxErrors, requireObject, text));
   if (status === 3) return undefined;
   return laneResult(status, output, schemaHash, null);

@@ -379,8 +379,11 @@ async function run(request, callModel, o, session) {
       }
     }
     let read;
+    // A first attempt the lane accepts ends the call without a step (see `acceptFirst`).
+    let step;
     try {
-      read = session.read(output);
+      step = session.acceptFirst(output, usageRead);
+      if (step === undefined) read = session.read(output);
     } catch (error) {
       // A response that cannot even be read (a cycle, a BigInt): a typed
       // error for the caller, and the attempt's tokens still counted.
@@ -388,9 +391,8 @@ async function run(request, callModel, o, session) {
       record("error");
       throw error;
     }
-    let step;
     try {
-      step = session.step(read, usageRead, Boolean(o.signal?.aborted), now() >= deadline);
+      step ??= session.step(read, usageRead, Boolean(o.signal?.aborted), now() >= deadline);
     } catch (error) {
       record("error");
       throw error;

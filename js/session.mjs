@@ -3,7 +3,7 @@
 // read by property access, the schema found once, and the session stepped
 // once per attempt. guarded-call.mjs and guarded-stream.mjs drive it.
 import { jsonText, optionsText, outputCopy, serialisationProblem, wellFormed } from "./arguments.mjs";
-import { shapeVerdict } from "./check.mjs";
+import { laneOptions, laneWith, shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "./instance.mjs";
 import { SOURCE, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf, wrapperStrict } from "./schemas.mjs";
@@ -161,16 +161,26 @@ export function openSession(request, schema, setup) {
   // Only a session over a compiled handle is kept after its call: one made
   // from text compiled the text itself.
   const keep = from.handle !== undefined && setupText.length <= IDLE_SETUP_LIMIT;
+  const idle = keep ? takeIdle(setupText, from.handle) : undefined;
   const handle =
-    (keep ? restartIdle(setupText, from.handle) : undefined) ??
+    idle?.handle ??
     callRaw(() => {
       const made = new raw.RawSession(setupText, from.handle === undefined ? from.text : undefined);
       if (from.handle !== undefined) made.useValidator(from.handle);
       return made;
     });
+  // Whether an attempt the lane accepts ends the call (see `acceptFirst`):
+  // the core's answer for this setup, kept with an idle session.
+  const laneAccepts = from.handle !== undefined && (idle?.laneAccepts ?? callRaw(() => handle.laneAccepts()));
+  // The lane's reading of the check options, when it can take them.
+  const lane = laneAccepts ? laneOptions(checkOptions) : undefined;
   openSessions.add(handle);
   const born = instanceNumber;
+  // Whether the session was used (and may have recorded an attempt): a
+  // kept session is restarted only then.
+  let stepped = false;
   const live = () => {
+    stepped = true;
     if (born !== instanceNumber) {
       const error = new Error(
         "structured-output-guard was re-instantiated after an internal failure during this guarded call; the call's record of attempts went with the old instance, so the call stops here",
@@ -181,6 +191,26 @@ export function openSession(request, schema, setup) {
     return handle;
   };
   return {
+    /**
+     * The call's result when its first attempt (`output`, with `usage` as
+     * `usageRead` gives it) is one the lane accepts and the core said such
+     * an attempt ends the call (`laneAccepts`): checked as checkOutput
+     * checks it, in one call into the core, without stepping the session;
+     * the result as `step` gives it. Undefined otherwise (not the first
+     * attempt, a usage without a program, options or an output the lane
+     * does not take, or a verdict that is not accepted): `read` and `step`
+     * then check it as ever. Throws as `read` does for an output that
+     * cannot be read.
+     */
+    acceptFirst(output, usage) {
+      if (lane === undefined || lane.compiled || stepped || usage.program === undefined) return undefined;
+      if (born !== instanceNumber) return undefined;
+      if (typeof output === "string") output = wellFormed(output);
+      else if (output === null || typeof output !== "object") return undefined;
+      const checked = laneWith(output, from.handle, from.hash, lane);
+      if (checked === undefined || !checked.verdict.ok) return undefined;
+      return acceptedFirst(checked.verdict, countedUsage(usage), from.hash);
+    },
     /**
      * What `step` hands the core of one response (`output`: the content
      * string, or an object read along the output plan): a typed error for
@@ -312,12 +342,20 @@ export function openSession(request, schema, setup) {
         handle.free();
         return;
       }
+      if (stepped) {
+        try {
+          callRaw(() => handle.restart());
+        } catch {
+          // The instance trapped as the session restarted: nothing to keep.
+          return;
+        }
+      }
       // The latest setups are the likeliest to come again: the oldest idle session goes.
       if (idleSessions.length >= IDLE_HELD) {
         const oldest = idleSessions.shift();
         if (oldest.born === instanceNumber) oldest.handle.free();
       }
-      idleSessions.push({ setupText, validator: from.handle, handle, born });
+      idleSessions.push({ setupText, validator: from.handle, handle, born, laneAccepts });
     },
   };
 }
@@ -340,8 +378,17 @@ function leanStep(status, texts, pending, schemaHash, counted) {
   const usage = counted !== undefined ? countedUsage(counted) : JSON.parse(pending.slice(reasonLength));
   const value = JSON.parse(code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd()));
   const rescue = code === 1 ? "code_fence" : "none";
+  return acceptedFirst({ ok: true, value, rescue, schemaHash, degraded: false, finishReason }, usage, schemaHash);
+}
+
+/**
+ * A call's result, as `step` gives it, for a first attempt accepted with
+ * `verdict` (API shape) and `usage` (normalised): the call ends accepted.
+ */
+function acceptedFirst(verdict, usage, schemaHash) {
+  const { rescue } = verdict;
   return {
-    verdict: { ok: true, value, rescue, schemaHash, degraded: false, finishReason },
+    verdict,
     action: "accept",
     stoppedBy: "accepted",
     lenientValue: null,
@@ -373,8 +420,9 @@ function encodeStep(texts, copyText, last) {
 export const openSessions = new Set();
 
 /**
- * Sessions whose calls ended, kept to be restarted (their ledger emptied)
- * for a call with the same setup text over the same compiled handle: an
+ * Sessions whose calls ended, their ledger emptied (restarted, when their
+ * call recorded anything), kept for a call with the same setup text over
+ * the same compiled handle: an
  * agent's guarded calls repeat their options call after call, and making a
  * session (its glue object, the core's setup, the handle) cost more than
  * half a small response's check. At most `IDLE_HELD`, the latest kept, of
@@ -385,8 +433,8 @@ const idleSessions = [];
 const IDLE_HELD = 4;
 const IDLE_SETUP_LIMIT = 4096;
 
-/** An idle session for `setupText` over `validator`, restarted, or undefined. */
-function restartIdle(setupText, validator) {
+/** The idle session (with its `laneAccepts`) for `setupText` over `validator`, or undefined. */
+function takeIdle(setupText, validator) {
   for (let i = idleSessions.length - 1; i >= 0; i--) {
     const idle = idleSessions[i];
     if (idle.born !== instanceNumber) {
@@ -396,8 +444,7 @@ function restartIdle(setupText, validator) {
     }
     if (idle.setupText !== setupText || idle.validator !== validator) continue;
     idleSessions.splice(i, 1);
-    callRaw(() => idle.handle.restart());
-    return idle.handle;
+    return idle;
   }
   return undefined;
 }

@@ -394,6 +394,34 @@ impl Session {
         self.ledger.last().map_or("{}", Entry::usage_json)
     }
 
+    /// Whether a first attempt whose verdict has no failure ends the call
+    /// accepted in every situation (aborted or not, past the deadline or
+    /// not): what [`next_action`] decides for it with this session's
+    /// budgets and setup.
+    pub fn accepts_first_accepted(&self) -> bool {
+        let accepted = Attempt {
+            failure: None,
+            error_hash: None,
+        };
+        [(false, false), (false, true), (true, false), (true, true)]
+            .into_iter()
+            .all(|(aborted, deadline_passed)| {
+                let decision = next_action(
+                    &[],
+                    accepted,
+                    &self.budgets,
+                    Situation {
+                        carries_tools: self.carries_tools,
+                        aborted,
+                        deadline_passed,
+                        strict: self.strict,
+                        retry: self.retry,
+                    },
+                );
+                decision.action == Action::Accept && decision.stopped_by == Some(StopReason::Accepted)
+            })
+    }
+
     /// Attempts paid for so far.
     pub fn attempts(&self) -> usize {
         self.ledger.len()

@@ -1183,6 +1183,18 @@ impl RawSession {
         self.pending.clear();
     }
 
+    /// Whether a call's first attempt that the lane (`checkReadLane`,
+    /// `checkInputLane`, with this session's schema and check options)
+    /// accepts ends the call accepted, with a result the wrapper builds
+    /// without stepping the session: the policy accepts such an attempt
+    /// whatever the situation (see `Session::accepts_first_accepted`), and
+    /// the setup asks for neither the step's usage nor each attempt's
+    /// (`stepUsage`, `summaryAttempts`), as `stepLean`'s lean case.
+    #[wasm_bindgen(js_name = laneAccepts)]
+    pub fn lane_accepts(&self) -> bool {
+        !self.step_usage && !self.summary_attempts && self.session.accepts_first_accepted()
+    }
+
     /// Checks against `validator` from now on (a session made without a schema).
     #[wasm_bindgen(js_name = useValidator)]
     pub fn use_validator(&mut self, validator: &RawValidator) {

@@ -70,6 +70,33 @@ fn an_accepted_first_attempt_stops_at_once() {
 }
 
 #[test]
+fn an_accepted_first_attempt_is_accepted_in_every_setup_the_policy_knows() {
+    let mut with_tools = setup();
+    with_tools.tools[0] = Found::Tools;
+    let mut lenient = setup();
+    lenient.strict = json!(false);
+    let mut no_retries = setup();
+    no_retries.budgets = json!({ "total": 0 });
+    let mut repair = setup();
+    repair.retry = json!("repair");
+    repair.append_feedback = true;
+    for (name, made) in [("default", setup()), ("tools", with_tools), ("lenient", lenient), ("no retries", no_retries), ("repair", repair)] {
+        let s = session(made.clone());
+        assert!(s.accepts_first_accepted(), "{name}");
+        // What the session's own first step decides, aborted and past the deadline too.
+        for (aborted, deadline_passed) in [(false, false), (true, true)] {
+            let mut s = session(made.clone());
+            let response = chat(r#"{"city":"Oslo"}"#, 10, 5);
+            let out = s
+                .step(Output { copy: &response.to_string(), texts: vec![] }, &response, aborted, deadline_passed)
+                .unwrap();
+            assert_eq!(out.decision.action, Action::Accept, "{name}");
+            assert_eq!(out.decision.stopped_by, Some(StopReason::Accepted), "{name}");
+        }
+    }
+}
+
+#[test]
 fn a_request_with_tools_is_never_resampled() {
     let mut with_tools = setup();
     with_tools.tools[0] = Found::Tools;

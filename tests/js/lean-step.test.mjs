@@ -1,7 +1,9 @@
 // A guarded call's first attempt, accepted, is answered by the core with a
-// status (`stepLean` in src/wasm.rs) and its result built by the wrapper
-// (`leanStep` in js/session.mjs); every other step comes back as JSON text.
-// The two must give the same result, down to the order of its members.
+// status and its result built by the wrapper: by checkOutput's lane, the
+// session not stepped at all (`acceptFirst` in js/session.mjs), for a usage
+// of a shape read before, or by a lean step (`stepLean` in src/wasm.rs,
+// `leanStep` in js/session.mjs); every other step comes back as JSON text.
+// All must give the same result, down to the order of its members.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
@@ -14,13 +16,19 @@ const WRITTEN = 2;
 /**
  * The statuses the steps returned while `fn` ran, and which steps gave
  * them: `stepLean` (the usage as JSON text) or `stepCounted` (its counts,
- * for a usage of a shape read before).
+ * for a usage of a shape read before); and in `lanes` the lane calls
+ * checkOutput's lane made (by name), which a first attempt answered
+ * without a step is checked with.
  */
 async function stepStatuses(fn) {
-  const proto = internals.rawGlue().RawSession.prototype;
+  const glue = internals.rawGlue();
+  const proto = glue.RawSession.prototype;
   const originals = { stepLean: proto.stepLean, stepCounted: proto.stepCounted };
+  const laneNames = ["checkReadLane", "checkInputLane", "checkInputLaneWithReason"];
+  const laneOriginals = Object.fromEntries(laneNames.map((name) => [name, glue[name]]));
   const seen = [];
   const by = [];
+  const lanes = [];
   for (const [name, original] of Object.entries(originals)) {
     proto[name] = function (...args) {
       const status = original.apply(this, args);
@@ -29,10 +37,17 @@ async function stepStatuses(fn) {
       return status;
     };
   }
+  for (const [name, original] of Object.entries(laneOriginals)) {
+    glue[name] = (...args) => {
+      lanes.push(name);
+      return original(...args);
+    };
+  }
   try {
-    return { result: await fn(), seen, by };
+    return { result: await fn(), seen, by, lanes };
   } finally {
     Object.assign(proto, originals);
+    Object.assign(glue, laneOriginals);
   }
 }
 
@@ -63,14 +78,34 @@ for (const [name, response, lean] of cases) {
       const quick = await stepStatuses(() => guard.guardedCall(request, () => response, { schema }));
       // onAttempt asks for each step's usage, which only the written result carries.
       const full = await stepStatuses(() => guard.guardedCall(request, () => response, { schema, onAttempt: () => {} }));
-      for (const run of [first, quick]) {
-        assert.equal(run.seen.length, 1);
-        assert.equal(run.seen[0] !== WRITTEN, lean, `lean status ${run.seen[0]}`);
-      }
-      assert.deepEqual(full.seen, [WRITTEN]);
       // Every response object has a usage of some shape (none, for one without: `{}`).
       const counted = typeof response === "object";
-      assert.deepEqual(quick.by, [counted ? "stepCounted" : "stepLean"]);
+      // A usage of a shape not read before (in this test or an earlier one) takes a step.
+      if (first.seen.length === 0) {
+        assert.ok(counted);
+        assert.equal(first.lanes.length, 1);
+      } else {
+        assert.equal(first.seen.length, 1);
+        assert.equal(first.seen[0] !== WRITTEN, lean, `lean status ${first.seen[0]}`);
+        assert.deepEqual(first.by, ["stepLean"]);
+      }
+      if (counted) {
+        // Its usage's shape read before, the first attempt is checkOutput's lane alone.
+        assert.deepEqual(quick.seen, []);
+        assert.equal(quick.lanes.length, 1);
+      } else {
+        // A string has no usage to count: the lean step, as the first time.
+        assert.deepEqual(quick.by, ["stepLean"]);
+        assert.equal(quick.seen[0] !== WRITTEN, lean);
+      }
+      assert.deepEqual(full.seen, [WRITTEN]);
+      assert.deepEqual(full.lanes, []);
+      // A stats collector asks for every attempt's failure and usage: written too.
+      const stats = guard.createGuardStats();
+      const counting = await stepStatuses(() => guard.guardedCall(request, () => response, { schema, stats }));
+      assert.deepEqual([counting.seen, counting.lanes], [[WRITTEN], []]);
+      assert.deepEqual(said(counting.result), said(full.result));
+      assert.equal(stats.snapshot().calls, 1);
       for (const run of [first, quick]) {
         assert.equal(JSON.stringify(said(run.result)), JSON.stringify(said(full.result)));
         assert.deepEqual(said(run.result), said(full.result));

@@ -90,3 +90,48 @@ test("calls running at once each have a session of their own", async () => {
   assert.deepEqual(results.map((r) => [r.value.city, r.attempts]), Array.from({ length: 6 }, (_, i) => [`C${i}`, 1]));
   assert.equal(internals.liveSessions(), 0);
 });
+
+/** How many times a session was restarted while `fn` ran. */
+async function restarts(fn) {
+  const proto = internals.rawGlue().RawSession.prototype;
+  const original = proto.restart;
+  let count = 0;
+  proto.restart = function (...args) {
+    count += 1;
+    return original.apply(this, args);
+  };
+  try {
+    const result = await fn();
+    return { count, result };
+  } finally {
+    proto.restart = original;
+  }
+}
+
+test("a kept session is restarted as its call ends only when the call stepped it", async () => {
+  const validator = guard.compileSchema(CITY_SCHEMA);
+  const usage = { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 };
+  const retried = () => {
+    const scripted = [openaiChat('{"city":""}', { usage }), openaiChat(OSLO_TEXT, { usage })];
+    let call = 0;
+    return guard.guardedCall(request, () => scripted[call++], { schema: validator });
+  };
+  const accepted = () => guard.guardedCall(request, () => openaiChat(OSLO_TEXT, { usage }), { schema: validator });
+  await accepted(); // the usage's shape is read once
+  // Accepted by the lane: nothing recorded, nothing to restart.
+  const quiet = await restarts(accepted);
+  assert.equal(quiet.count, 0);
+  // Two attempts recorded: restarted as the call ends, and the next call that
+  // steps the session counts only its own attempts.
+  for (let round = 0; round < 3; round++) {
+    const { count, result } = await restarts(retried);
+    assert.equal(count, 1);
+    assert.equal(result.attempts, 2);
+    assert.deepEqual(result.audit.attempts.map((a) => a.failure), ["schema", null]);
+    assert.equal(result.usage.tokens.input, 14, "only this call's two attempts");
+    const after = await restarts(accepted);
+    assert.equal(after.count, 0);
+    assert.equal(after.result.usage.tokens.input, 7);
+  }
+  assert.equal(internals.liveSessions(), 0);
+});

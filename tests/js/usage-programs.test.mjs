@@ -66,19 +66,33 @@ const shapes = {
   },
 };
 
-/** How many steps took the usage as counts while `fn` ran. */
+/**
+ * How many attempts took the usage as counts while `fn` ran: steps given
+ * the counts, and first attempts answered by checkOutput's lane without a
+ * step, which a guarded call takes only for a usage with a program.
+ */
 async function countedSteps(fn) {
-  const proto = internals.rawGlue().RawSession.prototype;
+  const glue = internals.rawGlue();
+  const proto = glue.RawSession.prototype;
   const original = proto.stepCounted;
+  const laneNames = ["checkReadLane", "checkInputLane", "checkInputLaneWithReason"];
+  const lanes = Object.fromEntries(laneNames.map((name) => [name, glue[name]]));
   let counted = 0;
   proto.stepCounted = function (...args) {
     counted += 1;
     return original.apply(this, args);
   };
+  for (const [name, lane] of Object.entries(lanes)) {
+    glue[name] = (...args) => {
+      counted += 1;
+      return lane(...args);
+    };
+  }
   try {
     await fn();
   } finally {
     proto.stepCounted = original;
+    Object.assign(glue, lanes);
   }
   return counted;
 }
