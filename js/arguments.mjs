@@ -188,7 +188,7 @@ function describeInstance(node) {
 /** The core's read plans (src/providers/read.rs), the same for every instance. */
 let plans;
 
-function readPlans() {
+export function readPlans() {
   plans ??= loadPlans(callRaw(() => raw.readPlans()));
   return plans;
 }

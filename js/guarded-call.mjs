@@ -5,7 +5,7 @@
 // a session in the Rust core (src/session.rs), stepped once per attempt.
 import { jsonText, readCopy, rejectNonFinite } from "./arguments.mjs";
 import { guardOptionNames, openSession } from "./session.mjs";
-import { usageRead } from "./usage-programs.mjs";
+import { usageOfResponse } from "./usage-programs.mjs";
 import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
 import { appenderNamed } from "./feedback.mjs";
 import { statsRecorder } from "./stats.mjs";
@@ -65,7 +65,7 @@ function callWithin(callModel, request, context, attempt) {
  * call is never abandoned with its signal still live.
  */
 export function attemptSignal(signal, deadline) {
-  if (!signal && deadline === Infinity) return unboundedAttempt();
+  if (!signal && deadline === Infinity) return new UnboundedAttempt();
   const controller = new AbortController();
   const cleanups = [];
   let timedOut = false;
@@ -101,21 +101,28 @@ export function attemptSignal(signal, deadline) {
  * The signal of an attempt that neither the caller nor a deadline can
  * abort: made when callModel first reads it (an AbortController costs more
  * than the rest of an attempt's bookkeeping), or when a stream stopped
- * early aborts it.
+ * early aborts it. A class, as an object literal with a getter and
+ * closures cost more than a guarded call's other bookkeeping too.
  */
-function unboundedAttempt() {
-  let controller;
-  const made = () => (controller ??= new AbortController());
-  return {
-    get signal() {
-      return made().signal;
-    },
-    bounded: false,
-    timedOut: () => false,
-    abort: (reason) => made().abort(reason),
-    release: () => {},
-  };
+class UnboundedAttempt {
+  constructor() {
+    this.controller = undefined;
+    this.bounded = false;
+  }
+  get signal() {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
+  }
+  timedOut() {
+    return false;
+  }
+  abort(reason) {
+    this.controller ??= new AbortController();
+    this.controller.abort(reason);
+  }
+  release() {}
 }
+
 
 /** The option names of guardedCall and of guardedStream, as the core lists them. */
 const optionNames = new Map();
@@ -170,7 +177,7 @@ function readOptions(callModel, options, api = "guardedCall", model = "callModel
 }
 
 /**
- * The usage of a response for the session (see `usageRead`), never
+ * The usage of a response for the session (see `usageOfResponse` and `usageRead`), never
  * throwing: a response whose usage cannot be read along the usage plan (a
  * revoked Proxy, a BigInt somewhere) still has it read from the members
  * providers keep it in.
@@ -179,7 +186,7 @@ function usageOf(response) {
   try {
     if (response === undefined || response === null) return { text: "null" };
     if (typeof response !== "object") return { text: jsonText("the usage", response) };
-    return usageRead(readCopy("the usage", response, "usage"));
+    return usageOfResponse(response);
   } catch {
     return { text: fallbackUsageText(response) };
   }
@@ -229,19 +236,14 @@ export function prepare(request, callModel, options, api, model) {
   return { o, session };
 }
 
-export async function guardedCall(request, callModel, options) {
+export function guardedCall(request, callModel, options) {
   let prepared;
   try {
     prepared = prepare(request, callModel, options);
   } catch (error) {
-    throw typedError("guardedCall", error);
+    return Promise.reject(typedError("guardedCall", error));
   }
-  const { o, session } = prepared;
-  try {
-    return await run(request, callModel, o, session);
-  } finally {
-    session.free();
-  }
+  return run(request, callModel, prepared.o, prepared.session);
 }
 
 /**
@@ -324,115 +326,121 @@ export function endings(session, o, state, when) {
   return { record, reject, callbackFailed, callback };
 }
 
+/** The attempts of a guarded call, its session freed (or kept idle) as it ends. */
 async function run(request, callModel, o, session) {
-  const deadline = o.deadlineMs === undefined ? Infinity : now() + o.deadlineMs;
-  const verdicts = [];
-  let response;
-  let nextRequest = request;
-  let calls = 0;
+  try {
+    const deadline = o.deadlineMs === undefined ? Infinity : now() + o.deadlineMs;
+    const verdicts = [];
+    let response;
+    let nextRequest = request;
+    let calls = 0;
 
-  const { record, reject, callbackFailed, callback } = endings(session, o, () => ({ calls, response, verdicts }), "after");
+    const { record, reject, callbackFailed, callback } = endings(session, o, () => ({ calls, response, verdicts }), "after");
 
-  for (;;) {
-    if (o.signal?.aborted) {
-      record("error", "aborted");
-      throw abortReason(o.signal);
-    }
-    calls += 1;
-    const attempt = attemptSignal(o.signal, deadline);
-    try {
-      // The signal is read when callModel reads it: see `unboundedAttempt`.
-      const context = { get signal() { return attempt.signal; }, attempt: calls };
-      response = await callWithin(callModel, nextRequest, context, attempt);
-    } catch (outcome) {
-      if (outcome.deadline) {
-        const last = verdicts.at(-1);
-        const summary = session.summary(o.deadlineMs, calls);
-        throw reject(summary.message, last ? last.failure : "deadline", last ? last.errors : [], "deadline", summary);
+    for (;;) {
+      if (o.signal?.aborted) {
+        record("error", "aborted");
+        throw abortReason(o.signal);
       }
-      record("error", outcome.aborted !== undefined ? "aborted" : undefined);
-      throw outcome.aborted !== undefined ? outcome.aborted : outcome.thrown;
-    } finally {
-      attempt.release();
-    }
-    let usage;
-    let usageRead;
-    if (o.usageOf) {
+      calls += 1;
+      const attempt = attemptSignal(o.signal, deadline);
       try {
-        usage = o.usageOf(response);
-        usageRead = { text: callerUsageText(usage) };
-      } catch (error) {
-        // The built-in reading, so that no paid token is lost.
-        session.recordUnchecked(usageOf(response));
-        throw callbackFailed("usage", error);
+        // The signal is read when callModel reads it: see `UnboundedAttempt`.
+        const context = { get signal() { return attempt.signal; }, attempt: calls };
+        response = await callWithin(callModel, nextRequest, context, attempt);
+      } catch (outcome) {
+        if (outcome.deadline) {
+          const last = verdicts.at(-1);
+          const summary = session.summary(o.deadlineMs, calls);
+          throw reject(summary.message, last ? last.failure : "deadline", last ? last.errors : [], "deadline", summary);
+        }
+        record("error", outcome.aborted !== undefined ? "aborted" : undefined);
+        throw outcome.aborted !== undefined ? outcome.aborted : outcome.thrown;
+      } finally {
+        attempt.release();
       }
-    } else {
-      usageRead = usageOf(response);
-    }
-    let output = response;
-    if (o.read) {
+      let usage;
+      let usageRead;
+      if (o.usageOf) {
+        try {
+          usage = o.usageOf(response);
+          usageRead = { text: callerUsageText(usage) };
+        } catch (error) {
+          // The built-in reading, so that no paid token is lost.
+          session.recordUnchecked(usageOf(response));
+          throw callbackFailed("usage", error);
+        }
+      } else {
+        usageRead = usageOf(response);
+      }
+      let output = response;
+      if (o.read) {
+        try {
+          output = o.read(response);
+        } catch (error) {
+          session.recordUnchecked(usageRead);
+          throw callbackFailed("read", error);
+        }
+      }
+      let read;
+      // A first attempt the lane accepts ends the call without a step (see `acceptFirst`).
+      let step;
       try {
-        output = o.read(response);
+        step = session.acceptFirst(output, usageRead);
+        if (step === undefined) read = session.read(output);
       } catch (error) {
+        // A response that cannot even be read (a cycle, a BigInt): a typed
+        // error for the caller, and the attempt's tokens still counted.
         session.recordUnchecked(usageRead);
-        throw callbackFailed("read", error);
+        record("error");
+        throw error;
+      }
+      try {
+        step ??= session.step(read, usageRead, Boolean(o.signal?.aborted), now() >= deadline);
+      } catch (error) {
+        record("error");
+        throw error;
+      }
+      const { verdict, action, stoppedBy } = step;
+      verdicts.push(verdict);
+      if (o.onAttempt) {
+        callback("onAttempt", () => o.onAttempt({ attempt: calls, verdict, usage: o.usageOf ? usage : step.usage, action, stoppedBy }));
+      }
+      switch (action) {
+        case "accept":
+          record("accepted", "accepted", step.summary);
+          return {
+            value: verdict.value,
+            response,
+            attempts: calls,
+            usage: step.summary.usage,
+            rescue: verdict.rescue,
+            verdicts,
+            audit: step.summary.audit,
+          };
+        case "return_with_warning":
+          record("lenient", "lenient", step.summary);
+          return {
+            value: step.lenientValue,
+            response,
+            attempts: calls,
+            usage: step.summary.usage,
+            warning: step.warning,
+            verdicts,
+            audit: step.summary.audit,
+          };
+        case "resample":
+          nextRequest = request;
+          continue;
+        case "repair":
+          nextRequest = repairedRequest(o, request, step, callback);
+          continue;
+        default:
+          throw reject(step.message, verdict.failure, verdict.errors, stoppedBy, step.summary);
       }
     }
-    let read;
-    // A first attempt the lane accepts ends the call without a step (see `acceptFirst`).
-    let step;
-    try {
-      step = session.acceptFirst(output, usageRead);
-      if (step === undefined) read = session.read(output);
-    } catch (error) {
-      // A response that cannot even be read (a cycle, a BigInt): a typed
-      // error for the caller, and the attempt's tokens still counted.
-      session.recordUnchecked(usageRead);
-      record("error");
-      throw error;
-    }
-    try {
-      step ??= session.step(read, usageRead, Boolean(o.signal?.aborted), now() >= deadline);
-    } catch (error) {
-      record("error");
-      throw error;
-    }
-    const { verdict, action, stoppedBy } = step;
-    verdicts.push(verdict);
-    if (o.onAttempt) {
-      callback("onAttempt", () => o.onAttempt({ attempt: calls, verdict, usage: o.usageOf ? usage : step.usage, action, stoppedBy }));
-    }
-    switch (action) {
-      case "accept":
-        record("accepted", "accepted", step.summary);
-        return {
-          value: verdict.value,
-          response,
-          attempts: calls,
-          usage: step.summary.usage,
-          rescue: verdict.rescue,
-          verdicts,
-          audit: step.summary.audit,
-        };
-      case "return_with_warning":
-        record("lenient", "lenient", step.summary);
-        return {
-          value: step.lenientValue,
-          response,
-          attempts: calls,
-          usage: step.summary.usage,
-          warning: step.warning,
-          verdicts,
-          audit: step.summary.audit,
-        };
-      case "resample":
-        nextRequest = request;
-        continue;
-      case "repair":
-        nextRequest = repairedRequest(o, request, step, callback);
-        continue;
-      default:
-        throw reject(step.message, verdict.failure, verdict.errors, stoppedBy, step.summary);
-    }
+  } finally {
+    // Kept idle or freed, however the call ends.
+    session.free();
   }
 }

@@ -86,6 +86,28 @@ export function copyAlong(value, node, plans, texts) {
   return copyMembers(value, node, plans, texts, out);
 }
 
+/**
+ * The members `copyAlong(value, node, plans)` copies when it copies only
+ * `node`'s members (one of `members_alone_with` holds an object), each a
+ * `deep` node, as [name, value] pairs in the order copied; undefined for a
+ * value or a node copied any other way. A member's value is read as the
+ * copy reads it (a getter that throws gives undefined, which the copy
+ * leaves out, as it leaves out any value `deepCopy` gives undefined for).
+ */
+export function membersAlone(value, node) {
+  const alone = node.members_alone_with;
+  if (alone === undefined || node.unless !== undefined || node.whole || node.deep || node.members === undefined) return undefined;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  if (!alone.some((name) => holdsObject(readMember(value, name)))) return undefined;
+  const found = [];
+  for (const [name, child] of node.members) {
+    if (!child.deep || child.whole) return undefined;
+    const member = readMember(value, name);
+    if (member !== undefined) found.push([name, member]);
+  }
+  return found;
+}
+
 /** The node's `members` of `value`, in the order listed, copied into `out`. */
 function copyMembers(value, node, plans, texts, out) {
   const unless = node.unless;
@@ -150,7 +172,7 @@ export function loadPlans(json) {
 }
 
 /** A string, number, boolean or null as JSON has it; anything else undefined. */
-function primitive(value) {
+export function primitive(value) {
   if (value === null) return null;
   switch (typeof value) {
     case "string":

@@ -150,22 +150,32 @@ export function openSession(request, schema, setup) {
   const repairing = setup.retry === "repair";
   // Only a repair without the caller's appender needs the provider guess.
   const { shape, text } = repairing && !setup.appendFeedback ? readRequestShape(request) : { shape: [], text: null };
-  // Written by hand where JSON.stringify is not needed: this is made for every call.
-  const setupText =
-    `{"check":${checkText},"strict":${setup.strict ?? null},"hasTools":${setup.hasTools ?? null},` +
-    `"retry":${setup.retry === undefined ? null : JSON.stringify(setup.retry)},"budgets":${setup.budgetsText},` +
-    `"tools":[${tools.found.join(",")}],"toolTexts":${tools.texts === null ? null : JSON.stringify(tools.texts)},` +
-    `"shape":[${shape.join(",")}],"model":${text === null ? null : JSON.stringify(text)},"wrapperStrict":${from.strict ?? null},` +
-    `"appendFeedback":${setup.appendFeedback},"feedbackSchema":${repairing && from.source !== undefined ? JSON.stringify(from.source) : null},` +
-    `"stepUsage":${setup.stepUsage === true},"summaryAttempts":${setup.summaryAttempts === true}}`;
+  // The setup, part by part, in the order `setupTextOf` writes it: an idle
+  // session is found by comparing them, and the text written only for a new one.
+  const parts = [
+    checkText,
+    setup.strict ?? null,
+    setup.hasTools ?? null,
+    setup.retry ?? null,
+    setup.budgetsText,
+    tools.found,
+    tools.texts,
+    shape,
+    text,
+    from.strict ?? null,
+    setup.appendFeedback,
+    repairing && from.source !== undefined ? from.source : null,
+    setup.stepUsage === true,
+    setup.summaryAttempts === true,
+  ];
   // Only a session over a compiled handle is kept after its call: one made
   // from text compiled the text itself.
-  const keep = from.handle !== undefined && setupText.length <= IDLE_SETUP_LIMIT;
-  const idle = keep ? takeIdle(setupText, from.handle) : undefined;
+  const keep = from.handle !== undefined && partsLength(parts) <= IDLE_SETUP_LIMIT;
+  const idle = keep ? takeIdle(parts, from.handle) : undefined;
   const handle =
     idle?.handle ??
     callRaw(() => {
-      const made = new raw.RawSession(setupText, from.handle === undefined ? from.text : undefined);
+      const made = new raw.RawSession(setupTextOf(parts), from.handle === undefined ? from.text : undefined);
       if (from.handle !== undefined) made.useValidator(from.handle);
       return made;
     });
@@ -355,7 +365,7 @@ export function openSession(request, schema, setup) {
         const oldest = idleSessions.shift();
         if (oldest.born === instanceNumber) oldest.handle.free();
       }
-      idleSessions.push({ setupText, validator: from.handle, handle, born, laneAccepts });
+      idleSessions.push({ parts, validator: from.handle, handle, born, laneAccepts });
     },
   };
 }
@@ -421,20 +431,58 @@ export const openSessions = new Set();
 
 /**
  * Sessions whose calls ended, their ledger emptied (restarted, when their
- * call recorded anything), kept for a call with the same setup text over
- * the same compiled handle: an
- * agent's guarded calls repeat their options call after call, and making a
- * session (its glue object, the core's setup, the handle) cost more than
- * half a small response's check. At most `IDLE_HELD`, the latest kept, of
- * setups up to `IDLE_SETUP_LIMIT` characters; each keeps its compiled
- * schema alive.
+ * call recorded anything), kept for a call with the same setup (see
+ * `sameParts`) over the same compiled handle: an agent's guarded calls
+ * repeat their options call after call, and making a session (its glue
+ * object, the core's setup, the handle) cost more than half a small
+ * response's check. At most `IDLE_HELD`, the latest kept, of
+ * setups whose texts hold up to `IDLE_SETUP_LIMIT` characters; each keeps
+ * its compiled schema alive.
  */
 const idleSessions = [];
 const IDLE_HELD = 4;
 const IDLE_SETUP_LIMIT = 4096;
 
-/** The idle session (with its `laneAccepts`) for `setupText` over `validator`, or undefined. */
-function takeIdle(setupText, validator) {
+/**
+ * A session's setup as the core reads it (see `read_setup` in
+ * src/options.rs), from its `parts` (see `openSession`): written by hand,
+ * as JSON.stringify is not needed for most of it.
+ */
+function setupTextOf(parts) {
+  const [check, strict, hasTools, retry, budgets, tools, toolTexts, shape, model, wrapperStrict, appendFeedback, feedbackSchema, stepUsage, summaryAttempts] = parts;
+  const json = (value) => (value === null ? null : JSON.stringify(value));
+  return (
+    `{"check":${check},"strict":${strict},"hasTools":${hasTools},"retry":${json(retry)},"budgets":${budgets},` +
+    `"tools":[${tools.join(",")}],"toolTexts":${json(toolTexts)},"shape":[${shape.join(",")}],"model":${json(model)},` +
+    `"wrapperStrict":${wrapperStrict},"appendFeedback":${appendFeedback},"feedbackSchema":${json(feedbackSchema)},` +
+    `"stepUsage":${stepUsage},"summaryAttempts":${summaryAttempts}}`
+  );
+}
+
+/** The characters of a setup's texts (its check options, budgets, nested requests, model and schema). */
+function partsLength(parts) {
+  let length = 0;
+  for (const part of parts) {
+    if (typeof part === "string") length += part.length;
+    else if (Array.isArray(part)) for (const item of part) if (typeof item === "string") length += item.length;
+  }
+  return length;
+}
+
+/** Whether two setups' parts are the same, member by member (their lists item by item). */
+function sameParts(a, b) {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+    for (let j = 0; j < x.length; j++) if (x[j] !== y[j]) return false;
+  }
+  return true;
+}
+
+/** The idle session (with its `laneAccepts`) for a setup of `parts` over `validator`, or undefined. */
+function takeIdle(parts, validator) {
   for (let i = idleSessions.length - 1; i >= 0; i--) {
     const idle = idleSessions[i];
     if (idle.born !== instanceNumber) {
@@ -442,7 +490,7 @@ function takeIdle(setupText, validator) {
       idleSessions.splice(i, 1);
       continue;
     }
-    if (idle.setupText !== setupText || idle.validator !== validator) continue;
+    if (idle.validator !== validator || !sameParts(idle.parts, parts)) continue;
     idleSessions.splice(i, 1);
     return idle;
   }

@@ -6,8 +6,9 @@
 // normalised usage sums. On Node, writing a small usage as JSON text,
 // normalising it in the core and parsing the result took as long as
 // checking the response.
-import { jsonText } from "./arguments.mjs";
+import { jsonText, readCopy, readPlans } from "./arguments.mjs";
 import { callRaw, instanceNumber, raw } from "./instance.mjs";
+import { membersAlone, primitive } from "./read.mjs";
 
 /** In a shape, the place of a count. */
 const COUNT = Symbol("count");
@@ -30,6 +31,93 @@ const SHAPES_HELD = 8;
 
 /** As many counts as a program takes at most (`MOST_COUNTS` in the core). */
 const MOST_COUNTS = 50;
+
+/**
+ * `usageRead` of the usage plan's copy of `response`, for a response of a
+ * usage shape held, without making the copy: the members the copy takes
+ * (see `membersAlone`) are walked as `deepCopy` in js/read.mjs would copy
+ * them and compared with each held shape. Anything this walk does not vouch
+ * for (another shape, a copy made another way, a shape without a program,
+ * counts too large to sum here, a getter that throws) is read as ever.
+ */
+export function usageOfResponse(response) {
+  const plans = readPlans();
+  const members = membersAlone(response, plans.usage);
+  // JSON.stringify would write what an inherited toJSON gives for every object of the copy.
+  if (members !== undefined && typeof Object.prototype.toJSON !== "function") {
+    for (let i = 0; i < shapes.length; i++) {
+      const held = shapes[i];
+      if (held.born !== instanceNumber || held.program === null) continue;
+      const counts = [];
+      let same;
+      try {
+        same = membersMatch(members, held.shape, counts, plans.deep_limit);
+      } catch {
+        break;
+      }
+      if (!same) continue;
+      if (!summable(counts)) break;
+      if (i > 0) shapes.unshift(...shapes.splice(i, 1));
+      return { program: held.program, template: held.template, counts, shape: held.shape };
+    }
+  }
+  return usageRead(readCopy("the usage", response, "usage"));
+}
+
+/** Whether the copy of `members` (as `membersAlone` gives them) has `shape`, its counts pushed to `counts`. */
+function membersMatch(members, shape, counts, limit) {
+  if (!(shape instanceof ShapeMembers)) return false;
+  const { names, values } = shape;
+  let i = 0;
+  for (const [name, member] of members) {
+    if (leftOutOfCopy(member)) continue;
+    if (i >= names.length || names[i] !== name || !deepMatches(member, values[i], counts, 0, limit, new Set())) return false;
+    i++;
+  }
+  return i === names.length;
+}
+
+/** A value `deepCopy` gives undefined for, which the copy leaves out (or, in an array, writes as null). */
+function leftOutOfCopy(value) {
+  return (value === null || typeof value !== "object") && primitive(value) === undefined;
+}
+
+/**
+ * Whether `deepCopy(value, depth, limit, seen)` would give a copy of
+ * `shape` (see `matches`), without making it; false, too, for an object met
+ * twice, which the copy leaves out: the caller then copies.
+ */
+function deepMatches(value, shape, counts, depth, limit, seen) {
+  if (value === null || typeof value !== "object") {
+    const copied = primitive(value);
+    if (shape !== COUNT) return copied === shape;
+    if (typeof copied !== "number" || !Number.isSafeInteger(copied)) return false;
+    // JSON writes -0 as 0.
+    counts.push(copied === 0 ? 0 : copied);
+    return true;
+  }
+  if (depth >= limit) return shape === null;
+  if (seen.has(value)) return false;
+  seen.add(value);
+  if (Array.isArray(value)) {
+    if (!Array.isArray(shape) || shape.length !== value.length) return false;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (leftOutOfCopy(item) ? shape[i] !== null : !deepMatches(item, shape[i], counts, depth + 1, limit, seen)) return false;
+    }
+    return true;
+  }
+  if (!(shape instanceof ShapeMembers)) return false;
+  const { names, values } = shape;
+  let i = 0;
+  for (const name of Object.keys(value)) {
+    const member = value[name];
+    if (leftOutOfCopy(member)) continue;
+    if (i >= names.length || names[i] !== name || !deepMatches(member, values[i], counts, depth + 1, limit, seen)) return false;
+    i++;
+  }
+  return i === names.length;
+}
 
 /**
  * The usage of a response, from `copy` (what the usage plan reads of it):
@@ -62,9 +150,21 @@ export function usageRead(copy) {
   return { text };
 }
 
-/** The JSON text of a usage `usageRead` gave. */
+/** The JSON text of a usage `usageRead` or `usageOfResponse` gave. */
 export function usageText(usage) {
-  return usage.text ?? jsonText("the usage", usage.copy);
+  return usage.text ?? jsonText("the usage", usage.copy ?? copyOfShape(usage.shape, usage.counts, { next: 0 }));
+}
+
+/** The copy a shape with these counts was read from. */
+function copyOfShape(shape, counts, at) {
+  if (shape === COUNT) return counts[at.next++];
+  if (Array.isArray(shape)) return shape.map((item) => copyOfShape(item, counts, at));
+  if (!(shape instanceof ShapeMembers)) return shape;
+  const out = {};
+  shape.names.forEach((name, i) => {
+    out[name] = copyOfShape(shape.values[i], counts, at);
+  });
+  return out;
 }
 
 /** The normalised usage of a counted read: each count of the template summed from the read's counts. */
