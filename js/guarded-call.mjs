@@ -136,6 +136,8 @@ function knownOptions(api) {
   return known;
 }
 
+const BOOLEAN_OPTIONS = ["strict", "hasTools"];
+
 /**
  * The options read and checked, for `api` (guardedCall, or guardedStream,
  * which takes its own option names too, and calls its model function
@@ -145,16 +147,18 @@ function readOptions(callModel, options, api = "guardedCall", model = "callModel
   if (typeof callModel !== "function") throw argumentError(`${api} needs ${model}(request) as a function`);
   if (options === null || typeof options !== "object") throw argumentError(`${api} needs options with a schema`);
   const known = knownOptions(api);
-  const unknown = Object.keys(options).find((key) => !known.has(key));
-  if (unknown !== undefined) {
-    throw argumentError(`"${unknown.slice(0, 40)}" is not an option of ${api}; its options are ${[...known].join(", ")}`);
+  for (const key of Object.keys(options)) {
+    if (!known.has(key)) throw argumentError(`"${key.slice(0, 40)}" is not an option of ${api}; its options are ${[...known].join(", ")}`);
   }
   const { schema, signal, read, usage: usageOf, onAttempt, appendFeedback, onText } = options;
   if (schema === undefined || schema === null) throw argumentError(`${api} needs options.schema`);
-  for (const [name, fn] of [["read", read], ["usage", usageOf], ["onAttempt", onAttempt], ["appendFeedback", appendFeedback], ["onText", onText]]) {
-    if (fn !== undefined && typeof fn !== "function") throw argumentError(`options.${name} must be a function`);
+  // Most calls give none of these: checked without a list made for every call.
+  if (read !== undefined || usageOf !== undefined || onAttempt !== undefined || appendFeedback !== undefined || onText !== undefined) {
+    for (const [name, fn] of [["read", read], ["usage", usageOf], ["onAttempt", onAttempt], ["appendFeedback", appendFeedback], ["onText", onText]]) {
+      if (fn !== undefined && typeof fn !== "function") throw argumentError(`options.${name} must be a function`);
+    }
   }
-  for (const name of ["strict", "hasTools"]) {
+  for (const name of BOOLEAN_OPTIONS) {
     if (options[name] !== undefined && typeof options[name] !== "boolean") {
       throw argumentError(`options.${name} must be a boolean, not ${typeof options[name]}`);
     }

@@ -98,7 +98,9 @@ export function membersAlone(value, node) {
   const alone = node.members_alone_with;
   if (alone === undefined || node.unless !== undefined || node.whole || node.deep || node.members === undefined) return undefined;
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-  if (!alone.some((name) => holdsObject(readMember(value, name)))) return undefined;
+  let holds = false;
+  for (let i = 0; i < alone.length && !holds; i++) holds = holdsObject(readMember(value, alone[i]));
+  if (!holds) return undefined;
   const found = [];
   for (const [name, child] of node.members) {
     if (!child.deep || child.whole) return undefined;

@@ -71,7 +71,7 @@ function membersMatch(members, shape, counts, limit) {
   let i = 0;
   for (const [name, member] of members) {
     if (leftOutOfCopy(member)) continue;
-    if (i >= names.length || names[i] !== name || !deepMatches(member, values[i], counts, 0, limit, new Set())) return false;
+    if (i >= names.length || names[i] !== name || !deepMatches(member, values[i], counts, 0, limit, [])) return false;
     i++;
   }
   return i === names.length;
@@ -97,8 +97,9 @@ function deepMatches(value, shape, counts, depth, limit, seen) {
     return true;
   }
   if (depth >= limit) return shape === null;
-  if (seen.has(value)) return false;
-  seen.add(value);
+  // A usage holds a handful of objects: a list is quicker to make and search than a Set.
+  if (seen.includes(value)) return false;
+  seen.push(value);
   if (Array.isArray(value)) {
     if (!Array.isArray(shape) || shape.length !== value.length) return false;
     for (let i = 0; i < value.length; i++) {
