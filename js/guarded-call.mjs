@@ -28,13 +28,12 @@ function checkOptionsOf(options) {
 
 export const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
 /**
- * Settles with the model's response, or rejects when the attempt's signal
- * aborts: at once when the deadline passed, a moment later when the caller
- * aborted.
+ * The model call of an attempt the caller or a deadline can abort: settles
+ * with the model's response, or rejects when the attempt's signal aborts:
+ * at once when the deadline passed, a moment later when the caller aborted.
  */
 function callWithin(callModel, request, context, attempt) {
   const call = Promise.resolve().then(() => callModel(request, context));
-  if (!attempt.bounded) return call.catch((error) => Promise.reject({ thrown: error }));
   const { signal } = context;
   return new Promise((resolve, reject) => {
     // A call that returns right as the caller aborts still counts: its
@@ -351,7 +350,19 @@ async function run(request, callModel, o, session) {
       try {
         // The signal is read when callModel reads it: see `UnboundedAttempt`.
         const context = { get signal() { return attempt.signal; }, attempt: calls };
-        response = await callWithin(callModel, nextRequest, context, attempt);
+        if (attempt.bounded) {
+          response = await callWithin(callModel, nextRequest, context, attempt);
+        } else {
+          // Nothing can abort this attempt: callModel is called a turn
+          // later, as `callWithin` calls it, and what it throws or rejects
+          // with is the call's failure.
+          await null;
+          try {
+            response = await callModel(nextRequest, context);
+          } catch (error) {
+            throw { thrown: error };
+          }
+        }
       } catch (outcome) {
         if (outcome.deadline) {
           const last = verdicts.at(-1);
