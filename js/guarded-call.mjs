@@ -2,7 +2,9 @@
 // model, reads clocks and signals, and runs the caller's callbacks; the
 // guarded call's state and every decision (is this accepted? may we retry?
 // with what words is it rejected? what did all the attempts cost?) live in
-// a session in the Rust core (src/session.rs), stepped once per attempt.
+// a session in the Rust core (src/session.rs), stepped once per attempt; a
+// first attempt checkOutput's lane accepts ends the call without a step,
+// when the core says such an attempt does (`acceptFirst` in session.mjs).
 import { jsonText, readCopy, rejectNonFinite } from "./arguments.mjs";
 import { guardOptionNames, openSession } from "./session.mjs";
 import { usageOfResponse } from "./usage-programs.mjs";

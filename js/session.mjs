@@ -1,7 +1,8 @@
 // A guarded call's session in the core (src/session.rs): what the core
 // needs of the request (its tool paths, the members of its provider guess)
 // read by property access, the schema found once, and the session stepped
-// once per attempt. guarded-call.mjs and guarded-stream.mjs drive it.
+// once per attempt (but for a first attempt the lane accepts, see
+// `acceptFirst`). guarded-call.mjs and guarded-stream.mjs drive it.
 import { jsonText, optionsText, outputCopy, serialisationProblem, wellFormed } from "./arguments.mjs";
 import { laneOptions, laneWith, shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
@@ -126,7 +127,7 @@ function sessionSchema(schema, options, throwing) {
 
 /**
  * A guarded call's session in the core (src/session.rs): made from the
- * request and the options (or an idle one of the same setup restarted, see
+ * request and the options (or an idle one of the same setup, see
  * `idleSessions`), stepped once per attempt, freed or kept idle when the
  * call ends (`free`). `setup`: { checkOptions, strict, hasTools, retry, budgetsText,
  * appendFeedback, stepUsage, summaryAttempts: booleans }: the last two say

@@ -849,8 +849,9 @@ pub fn to_provider_schema(schema_json: &str, provider: &str) -> Result<JsValue, 
 }
 
 /// A guarded call's state (`crate::session`), one per running call: the
-/// wrapper steps it once per attempt, and when the call ends frees it or
-/// keeps it to `restart` for a call with the same setup.
+/// wrapper steps it once per attempt (a first attempt the lane accepts
+/// needs no step, see `laneAccepts`), and when the call ends frees it or
+/// keeps it, restarted if it was stepped, for a call with the same setup.
 #[wasm_bindgen(js_name = RawSession)]
 pub struct RawSession {
     session: crate::session::Session,
