@@ -76,7 +76,7 @@ export function copyAlong(value, node, plans, texts) {
     // say everything that is there.
     const index = node.index;
     for (const name of Object.keys(value)) {
-      const child = index.get(name);
+      const child = index[name];
       if (child === undefined) continue;
       const copied = copyAlong(readMember(value, name), child, plans, texts);
       if (copied !== undefined) out[name] = copied;
@@ -152,7 +152,9 @@ function copiedSomething(copy) {
 class PlanNode {
   constructor(written) {
     this.members = written.members?.map(([name, child]) => [name, new PlanNode(child)]);
-    this.index = this.members === undefined ? undefined : new Map(this.members);
+    // An object without a prototype, not a Map: on Bun, reading a chat
+    // completion along the plan took a quarter less time with it.
+    this.index = this.members === undefined ? undefined : indexOf(this.members);
     this.each = written.each === undefined ? undefined : new PlanNode(written.each);
     this.first = written.first === undefined ? undefined : new PlanNode(written.first);
     this.primitives = written.primitives === true;
@@ -165,6 +167,13 @@ class PlanNode {
     /** Whether `matchAlong` walks values at this node itself (else it copies them and compares). */
     this.simple = !this.whole && !this.deep && !this.primitives && this.deep_unless === undefined && this.members_alone_with === undefined;
   }
+}
+
+/** A node's members by name, in an object that inherits no names. */
+function indexOf(members) {
+  const index = Object.create(null);
+  for (const [name, child] of members) index[name] = child;
+  return index;
 }
 
 /** The core's read plans from their JSON text: `{ output, usage, deep_limit }`, each plan a `PlanNode`. */
@@ -327,7 +336,7 @@ export function matchAlong(value, node, shape, plans, texts) {
   // A member whose getter throws ends the walk (the caller then copies the
   // response, which reads it as undefined).
   for (const name in value) {
-    const child = index.get(name);
+    const child = index[name];
     if (child === undefined) continue;
     // Own members only, as Object.keys gives them to the copy.
     if (!Object.hasOwn(value, name)) return false;
