@@ -186,189 +186,211 @@ export function openSession(request, schema, setup) {
   // The lane's reading of the check options, when it can take them.
   const lane = laneAccepts ? laneOptions(checkOptions) : undefined;
   openSessions.add(handle);
-  const born = instanceNumber;
-  // Whether the session was used (and may have recorded an attempt): a
-  // kept session is restarted only then.
-  let stepped = false;
-  const live = () => {
-    stepped = true;
-    if (born !== instanceNumber) {
+  return new GuardSession(handle, from, keep, parts, laneAccepts, lane);
+}
+
+/**
+ * A guarded call's session, as `openSession` makes it: its methods on the
+ * prototype, not a dozen closures made for every call.
+ */
+class GuardSession {
+  constructor(handle, from, keep, parts, laneAccepts, lane) {
+    this.handle = handle;
+    /** Where the schema came from (see `sessionSchema`). */
+    this.from = from;
+    /** Whether it is kept idle when the call ends. */
+    this.keep = keep;
+    this.parts = parts;
+    this.laneAccepts = laneAccepts;
+    this.lane = lane;
+    /** The instance it lives in. */
+    this.born = instanceNumber;
+    /** Whether it was used (and may have recorded an attempt): a kept session is restarted only then. */
+    this.stepped = false;
+  }
+
+  /** The session's handle, marked used; a typed error once its instance is gone. */
+  live() {
+    this.stepped = true;
+    if (this.born !== instanceNumber) {
       const error = new Error(
         "structured-output-guard was re-instantiated after an internal failure during this guarded call; the call's record of attempts went with the old instance, so the call stops here",
       );
       error.code = "internal";
       throw error;
     }
-    return handle;
-  };
-  return {
-    /**
-     * The call's result when its first attempt (`output`, with `usage` as
-     * `usageRead` gives it) is one the lane accepts and the core said such
-     * an attempt ends the call (`laneAccepts`): checked as checkOutput
-     * checks it, in one call into the core, without stepping the session;
-     * the result as `step` gives it. Undefined otherwise (not the first
-     * attempt, a usage without a program, options or an output the lane
-     * does not take, or a verdict that is not accepted): `read` and `step`
-     * then check it as ever. Throws as `read` does for an output that
-     * cannot be read.
-     */
-    acceptFirst(output, usage) {
-      if (lane === undefined || lane.compiled || stepped || usage.program === undefined) return undefined;
-      if (born !== instanceNumber) return undefined;
-      if (typeof output === "string") output = wellFormed(output);
-      else if (output === null || typeof output !== "object") return undefined;
-      const checked = laneWith(output, from.handle, from.hash, lane);
-      if (checked === undefined || !checked.verdict.ok) return undefined;
-      return acceptedFirst(checked.verdict, countedUsage(usage), from.hash);
-    },
-    /**
-     * What `step` hands the core of one response (`output`: the content
-     * string, or an object read along the output plan): a typed error for
-     * one that cannot be read, before anything is recorded.
-     */
-    read(output) {
-      const texts = [];
-      let copyText;
-      if (typeof output === "string" || output === undefined || output === null) {
-        texts.push(typeof output === "string" ? wellFormed(output) : "");
-        copyText = TEXT_REFERENCE_0;
-      } else if (typeof output === "object") {
-        copyText = outputCopy(output, texts).text;
-      } else {
-        throw argumentError(`output must be a string or an object, not ${typeof output}`);
-      }
-      return { texts, copyText };
-    },
-    /**
-     * Checks a response `read` read, with its usage (as `usageRead` in
-     * js/usage-programs.mjs gives it; recorded first, so it counts even
-     * when the check throws), and decides. The
-     * result: { verdict (API shape), action, stoppedBy, usage? (with
-     * `stepUsage`), message?, warning?, feedback? (with appender?, the
-     * built-in appender's name), lenientValue (the lenient path's value, or
-     * null), summary? ({ usage, attempts? (with `summaryAttempts`), audit },
-     * with a final decision) }.
-     */
-    step({ texts, copyText }, usage, aborted, deadlinePassed) {
-      const session = live();
-      // The lean case (see `stepLean` in src/wasm.rs) is built here, with the schema's hash this side keeps.
-      let lean = false;
-      const counted = usage.program !== undefined;
-      const r = callRaw(() => {
-        const { start, length } = encodeStep(texts, copyText, counted ? "null" : usage.text);
-        const hashed = from.hash !== undefined;
-        const status = counted
-          ? session.stepCounted(start, length, aborted, deadlinePassed, hashed, usage.program, usage.counts)
-          : session.stepLean(start, length, aborted, deadlinePassed, hashed);
-        if (status === STEP_WRITTEN) return JSON.parse(session.takeStep());
-        lean = true;
-        return leanStep(status, texts, session.takeStep(), from.hash, counted ? usage : undefined);
-      });
-      if (lean) return r;
-      const json = r.at !== undefined ? texts[r.at].slice(r.textStart, r.textEnd) : r.verdict.text;
-      const value = r.verdict.ok || r.lenientValue === true ? JSON.parse(json) : undefined;
-      r.verdict = shapeVerdict(r.verdict, value);
-      r.lenientValue = r.lenientValue === true ? value : null;
-      return r;
-    },
-    /** A stream check (see createStreamCheck) with the session's schema and options. */
-    streamCheck() {
-      return new StreamCheck(() => live().openStream());
-    },
-    /** Whether a stream is stopped at its first definite rejection (not on the lenient path). */
-    stopsStreamsEarly() {
-      return callRaw(() => live().stopsStreamsEarly());
-    },
-    /**
-     * Steps the session with a streamed attempt: `state` is the stream
-     * check's rejected state, or the verdict its `end` gave (whose `value`
-     * the result's verdict takes); `reportsText` the JSON list of the usage
-     * reports its events carried; `facts` { bytes, stoppedEarly,
-     * usageReported }. The result as `step` gives it.
-     */
-    stepStream(state, reportsText, facts, aborted, deadlinePassed) {
-      const session = live();
-      const { value, ...rest } = state;
-      const stateText = jsonText("the stream's verdict", rest);
-      const r = JSON.parse(
-        callRaw(() =>
-          session.stepStream(stateText, reportsText, facts.bytes, facts.stoppedEarly, facts.usageReported, aborted, deadlinePassed),
-        ),
-      );
-      r.verdict = shapeVerdict(r.verdict, r.verdict.ok ? value : undefined);
-      r.lenientValue = null;
-      return r;
-    },
-    /**
-     * Steps the session with a streamed attempt's whole text (the lenient
-     * path, whose value is the JSON object found even when the check
-     * fails), its finish reason, usage reports and facts, as `stepStream`.
-     */
-    stepStreamText(text, finishReason, reportsText, facts, aborted, deadlinePassed) {
-      const session = live();
-      const texts = [wellFormed(text)];
-      const copyText = `{"content":${TEXT_REFERENCE_0},"finishReason":${JSON.stringify(finishReason ?? null)}}`;
-      const r = JSON.parse(
-        callRaw(() => {
-          const { start, length } = encodeStep(texts, copyText, reportsText);
-          return session.stepStreamText(start, length, facts.bytes, facts.stoppedEarly, facts.usageReported, aborted, deadlinePassed);
-        }),
-      );
-      const json = r.at !== undefined ? texts[r.at].slice(r.textStart, r.textEnd) : r.verdict.text;
-      const value = r.verdict.ok || r.lenientValue === true ? JSON.parse(json) : undefined;
-      r.verdict = shapeVerdict(r.verdict, value);
-      r.lenientValue = r.lenientValue === true ? value : null;
-      return r;
-    },
-    /** Counts a streamed attempt that has no verdict (it threw, or was aborted), with its usage reports. */
-    recordStream(reportsText, facts) {
-      const session = live();
-      callRaw(() => session.stepStream(undefined, reportsText, facts.bytes, facts.stoppedEarly, facts.usageReported, false, false));
-    },
-    /** Counts the usage (as `usageRead` gives it) of an attempt whose response will not be checked. */
-    recordUnchecked(usage) {
-      const session = live();
-      const text = usageText(usage);
+    return this.handle;
+  }
+
+  /**
+   * The call's result when its first attempt (`output`, with `usage` as
+   * `usageRead` gives it) is one the lane accepts and the core said such
+   * an attempt ends the call (`laneAccepts`): checked as checkOutput
+   * checks it, in one call into the core, without stepping the session;
+   * the result as `step` gives it. Undefined otherwise (not the first
+   * attempt, a usage without a program, options or an output the lane
+   * does not take, or a verdict that is not accepted): `read` and `step`
+   * then check it as ever. Throws as `read` does for an output that
+   * cannot be read.
+   */
+  acceptFirst(output, usage) {
+    if (this.lane === undefined || this.lane.compiled || this.stepped || usage.program === undefined) return undefined;
+    if (this.born !== instanceNumber) return undefined;
+    if (typeof output === "string") output = wellFormed(output);
+    else if (output === null || typeof output !== "object") return undefined;
+    const { from } = this;
+    const checked = laneWith(output, from.handle, from.hash, this.lane);
+    if (checked === undefined || !checked.verdict.ok) return undefined;
+    return acceptedFirst(checked.verdict, countedUsage(usage), from.hash);
+  }
+  /**
+   * What `step` hands the core of one response (`output`: the content
+   * string, or an object read along the output plan): a typed error for
+   * one that cannot be read, before anything is recorded.
+   */
+  read(output) {
+    const texts = [];
+    let copyText;
+    if (typeof output === "string" || output === undefined || output === null) {
+      texts.push(typeof output === "string" ? wellFormed(output) : "");
+      copyText = TEXT_REFERENCE_0;
+    } else if (typeof output === "object") {
+      copyText = outputCopy(output, texts).text;
+    } else {
+      throw argumentError(`output must be a string or an object, not ${typeof output}`);
+    }
+    return { texts, copyText };
+  }
+  /**
+   * Checks a response `read` read, with its usage (as `usageRead` in
+   * js/usage-programs.mjs gives it; recorded first, so it counts even
+   * when the check throws), and decides. The
+   * result: { verdict (API shape), action, stoppedBy, usage? (with
+   * `stepUsage`), message?, warning?, feedback? (with appender?, the
+   * built-in appender's name), lenientValue (the lenient path's value, or
+   * null), summary? ({ usage, attempts? (with `summaryAttempts`), audit },
+   * with a final decision) }.
+   */
+  step({ texts, copyText }, usage, aborted, deadlinePassed) {
+    const session = this.live();
+    const { from } = this;
+    // The lean case (see `stepLean` in src/wasm.rs) is built here, with the schema's hash this side keeps.
+    let lean = false;
+    const counted = usage.program !== undefined;
+    const r = callRaw(() => {
+      const { start, length } = encodeStep(texts, copyText, counted ? "null" : usage.text);
+      const hashed = from.hash !== undefined;
+      const status = counted
+        ? session.stepCounted(start, length, aborted, deadlinePassed, hashed, usage.program, usage.counts)
+        : session.stepLean(start, length, aborted, deadlinePassed, hashed);
+      if (status === STEP_WRITTEN) return JSON.parse(session.takeStep());
+      lean = true;
+      return leanStep(status, texts, session.takeStep(), from.hash, counted ? usage : undefined);
+    });
+    if (lean) return r;
+    const json = r.at !== undefined ? texts[r.at].slice(r.textStart, r.textEnd) : r.verdict.text;
+    const value = r.verdict.ok || r.lenientValue === true ? JSON.parse(json) : undefined;
+    r.verdict = shapeVerdict(r.verdict, value);
+    r.lenientValue = r.lenientValue === true ? value : null;
+    return r;
+  }
+  /** A stream check (see createStreamCheck) with the session's schema and options. */
+  streamCheck() {
+    return new StreamCheck(() => this.live().openStream());
+  }
+  /** Whether a stream is stopped at its first definite rejection (not on the lenient path). */
+  stopsStreamsEarly() {
+    return callRaw(() => this.live().stopsStreamsEarly());
+  }
+  /**
+   * Steps the session with a streamed attempt: `state` is the stream
+   * check's rejected state, or the verdict its `end` gave (whose `value`
+   * the result's verdict takes); `reportsText` the JSON list of the usage
+   * reports its events carried; `facts` { bytes, stoppedEarly,
+   * usageReported }. The result as `step` gives it.
+   */
+  stepStream(state, reportsText, facts, aborted, deadlinePassed) {
+    const session = this.live();
+    const { value, ...rest } = state;
+    const stateText = jsonText("the stream's verdict", rest);
+    const r = JSON.parse(
+      callRaw(() =>
+        session.stepStream(stateText, reportsText, facts.bytes, facts.stoppedEarly, facts.usageReported, aborted, deadlinePassed),
+      ),
+    );
+    r.verdict = shapeVerdict(r.verdict, r.verdict.ok ? value : undefined);
+    r.lenientValue = null;
+    return r;
+  }
+  /**
+   * Steps the session with a streamed attempt's whole text (the lenient
+   * path, whose value is the JSON object found even when the check
+   * fails), its finish reason, usage reports and facts, as `stepStream`.
+   */
+  stepStreamText(text, finishReason, reportsText, facts, aborted, deadlinePassed) {
+    const session = this.live();
+    const texts = [wellFormed(text)];
+    const copyText = `{"content":${TEXT_REFERENCE_0},"finishReason":${JSON.stringify(finishReason ?? null)}}`;
+    const r = JSON.parse(
       callRaw(() => {
-        const { start, length } = encodeStep([], "null", text);
-        session.step(start, length, false, false, true);
-      });
-    },
-    /**
-     * { usage, attempts, audit } so far. With `deadlineMs` and `running`,
-     * the summary of a call whose deadline passed while attempt `running`
-     * was waiting: stopped by the deadline, with the rejection's `message`.
-     */
-    summary(deadlineMs, running = 0) {
-      const session = live();
-      const ms = deadlineMs === undefined ? undefined : String(deadlineMs);
-      return JSON.parse(callRaw(() => session.summary(ms, running)));
-    },
-    free() {
-      openSessions.delete(handle);
-      // A dead instance's glue is retired: nothing to free there.
-      if (born !== instanceNumber) return;
-      if (!keep) {
-        handle.free();
+        const { start, length } = encodeStep(texts, copyText, reportsText);
+        return session.stepStreamText(start, length, facts.bytes, facts.stoppedEarly, facts.usageReported, aborted, deadlinePassed);
+      }),
+    );
+    const json = r.at !== undefined ? texts[r.at].slice(r.textStart, r.textEnd) : r.verdict.text;
+    const value = r.verdict.ok || r.lenientValue === true ? JSON.parse(json) : undefined;
+    r.verdict = shapeVerdict(r.verdict, value);
+    r.lenientValue = r.lenientValue === true ? value : null;
+    return r;
+  }
+  /** Counts a streamed attempt that has no verdict (it threw, or was aborted), with its usage reports. */
+  recordStream(reportsText, facts) {
+    const session = this.live();
+    callRaw(() => session.stepStream(undefined, reportsText, facts.bytes, facts.stoppedEarly, facts.usageReported, false, false));
+  }
+  /** Counts the usage (as `usageRead` gives it) of an attempt whose response will not be checked. */
+  recordUnchecked(usage) {
+    const session = this.live();
+    const text = usageText(usage);
+    callRaw(() => {
+      const { start, length } = encodeStep([], "null", text);
+      session.step(start, length, false, false, true);
+    });
+  }
+  /**
+   * { usage, attempts, audit } so far. With `deadlineMs` and `running`,
+   * the summary of a call whose deadline passed while attempt `running`
+   * was waiting: stopped by the deadline, with the rejection's `message`.
+   */
+  summary(deadlineMs, running = 0) {
+    const session = this.live();
+    const ms = deadlineMs === undefined ? undefined : String(deadlineMs);
+    return JSON.parse(callRaw(() => session.summary(ms, running)));
+  }
+  free() {
+    const { handle, born } = this;
+    openSessions.delete(handle);
+    // A dead instance's glue is retired: nothing to free there.
+    if (born !== instanceNumber) return;
+    if (!this.keep) {
+      handle.free();
+      return;
+    }
+    if (this.stepped) {
+      try {
+        callRaw(() => handle.restart());
+      } catch {
+        // The instance trapped as the session restarted: nothing to keep.
         return;
       }
-      if (stepped) {
-        try {
-          callRaw(() => handle.restart());
-        } catch {
-          // The instance trapped as the session restarted: nothing to keep.
-          return;
-        }
-      }
-      // The latest setups are the likeliest to come again: the oldest idle session goes.
-      if (idleSessions.length >= IDLE_HELD) {
-        const oldest = idleSessions.shift();
-        if (oldest.born === instanceNumber) oldest.handle.free();
-      }
-      idleSessions.push({ parts, validator: from.handle, handle, born, laneAccepts });
-    },
-  };
+    }
+    // The latest setups are the likeliest to come again: the oldest idle session goes.
+    if (idleSessions.length >= IDLE_HELD) {
+      const oldest = idleSessions.shift();
+      if (oldest.born === instanceNumber) oldest.handle.free();
+    }
+    idleSessions.push({ parts: this.parts, validator: this.from.handle, handle, born, laneAccepts: this.laneAccepts });
+  }
 }
 
 /** `stepLean`'s status for a step whose result it wrote as JSON text (src/wasm.rs). */
