@@ -138,6 +138,20 @@ describe("trap recovery", () => {
     assert.equal(internals.liveSessions(), 0);
   });
 
+  test("a trap during the first attempt stops the call even when the response would pass", async () => {
+    const validator = guard.compileSchema(SCHEMA);
+    const respond = async () => ({ content: '{"city":"Lima"}', finishReason: "stop", usage: { input_tokens: 3, output_tokens: 2 } });
+    // The usage's shape is read once, so the next first attempt may be answered by the lane alone.
+    await guard.guardedCall({ messages: [] }, respond, { schema: validator }).catch(() => {});
+    const error = await guard
+      .guardedCall({ messages: [] }, async () => (trap(), respond()), { schema: SCHEMA })
+      .then(() => undefined, (e) => e);
+    assert.ok(error instanceof Error, "the call must not succeed on a session of the dead instance");
+    assert.equal(error.code, "internal");
+    assert.match(error.message, /re-instantiated/);
+    assert.equal(internals.liveSessions(), 0);
+  });
+
   test("guardedCall works after a trap", async () => {
     trap();
     const result = await guard.guardedCall({ messages: [] }, async () => ({ content: '{"city":"Lima"}' }), { schema: SCHEMA });
