@@ -113,6 +113,19 @@ function deepMatches(value, shape, counts, depth, limit, seen) {
   let i = 0;
   for (const name of Object.keys(value)) {
     const member = value[name];
+    if (typeof member === "number") {
+      // Most members are counts: matched here, without a call.
+      if (i >= names.length || names[i] !== name) return false;
+      const expected = values[i];
+      if (expected === COUNT) {
+        if (!Number.isSafeInteger(member)) return false;
+        counts.push(member === 0 ? 0 : member);
+      } else if (member !== expected) {
+        return false;
+      }
+      i++;
+      continue;
+    }
     if (leftOutOfCopy(member)) continue;
     if (i >= names.length || names[i] !== name || !deepMatches(member, values[i], counts, depth + 1, limit, seen)) return false;
     i++;
