@@ -100,6 +100,9 @@ function readRequestShape(request) {
   return { shape, text };
 }
 
+/** What `readRequestShape` gives when the provider guess is not needed. */
+const NO_SHAPE = Object.freeze({ shape: Object.freeze([]), text: null });
+
 /** Where a session's schema comes from: a compiled handle of this instance, or text to compile. */
 function sessionSchema(schema, options, throwing) {
   if (isValidatorArgument(schema)) {
@@ -150,7 +153,7 @@ export function openSession(request, schema, setup) {
   const tools = readToolPaths(request);
   const repairing = setup.retry === "repair";
   // Only a repair without the caller's appender needs the provider guess.
-  const { shape, text } = repairing && !setup.appendFeedback ? readRequestShape(request) : { shape: [], text: null };
+  const { shape, text } = repairing && !setup.appendFeedback ? readRequestShape(request) : NO_SHAPE;
   // The setup, part by part, in the order `setupTextOf` writes it: an idle
   // session is found by comparing them, and the text written only for a new one.
   const parts = [
