@@ -406,20 +406,20 @@ impl Session {
         [(false, false), (false, true), (true, false), (true, true)]
             .into_iter()
             .all(|(aborted, deadline_passed)| {
-                let decision = next_action(
-                    &[],
-                    accepted,
-                    &self.budgets,
-                    Situation {
-                        carries_tools: self.carries_tools,
-                        aborted,
-                        deadline_passed,
-                        strict: self.strict,
-                        retry: self.retry,
-                    },
-                );
+                let decision = next_action(&[], accepted, &self.budgets, self.situation(aborted, deadline_passed));
                 decision.action == Action::Accept && decision.stopped_by == Some(StopReason::Accepted)
             })
+    }
+
+    /// What the decision depends on besides the record of attempts.
+    fn situation(&self, aborted: bool, deadline_passed: bool) -> Situation {
+        Situation {
+            carries_tools: self.carries_tools,
+            aborted,
+            deadline_passed,
+            strict: self.strict,
+            retry: self.retry,
+        }
     }
 
     /// Attempts paid for so far.
@@ -618,13 +618,7 @@ impl Session {
                 previous,
                 *current,
                 &self.budgets,
-                Situation {
-                    carries_tools: self.carries_tools,
-                    aborted,
-                    deadline_passed,
-                    strict: self.strict,
-                    retry: self.retry,
-                },
+                self.situation(aborted, deadline_passed),
             ),
             // The attempt was just recorded; there is always one.
             None => Decision {

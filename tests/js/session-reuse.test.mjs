@@ -1,6 +1,6 @@
-// A guarded call's session in the core is kept when the call ends and
-// restarted for the next call with the same setup over the same compiled
-// schema (`idleSessions` in js/session.mjs). A restarted session must carry
+// A guarded call's session in the core is kept when the call ends
+// (restarted, if the call used it) for the next call with the same setup
+// over the same compiled schema (`idleSessions` in js/session.mjs). A restarted session must carry
 // nothing of the call before it, and a call with other options must never
 // get it.
 import { test } from "node:test";
@@ -31,14 +31,14 @@ async function sessionsMade(fn) {
   }
 }
 
-test("the next call with the same options restarts the last call's session, with none of its attempts", async () => {
+test("the next call with the same options gets the last call's session, with none of its attempts", async () => {
   const validator = guard.compileSchema(CITY_SCHEMA);
   const scripted = [openaiChat('{"city":""}', { usage: { prompt_tokens: 1000, completion_tokens: 1 } }), openaiChat(OSLO_TEXT)];
   let call = 0;
   const first = await guard.guardedCall(request, () => scripted[call++], { schema: validator });
   assert.equal(first.attempts, 2);
   const { made, result } = await sessionsMade(() => guard.guardedCall(request, () => openaiChat(OSLO_TEXT), { schema: validator }));
-  assert.equal(made, 0, "the idle session is restarted");
+  assert.equal(made, 0, "the idle session is taken again");
   assert.equal(result.attempts, 1);
   assert.deepEqual(result.audit.attempts, [{ failure: null, errorHash: null, rescue: "none" }]);
   assert.equal(result.usage.tokens.input, 120, "only this call's tokens");
@@ -67,7 +67,7 @@ test("a call whose setup differs gets a session of its own", async () => {
   assert.equal(calls, 1, "a request with tools is never resampled");
 });
 
-test("a session over another compiled schema is not restarted for this one", async () => {
+test("a session over another compiled schema is not taken for this one", async () => {
   const strictCity = guard.compileSchema({ ...CITY_SCHEMA, properties: { ...CITY_SCHEMA.properties, city: { const: "Bergen" } } });
   const city = guard.compileSchema(CITY_SCHEMA);
   await guard.guardedCall(request, () => openaiChat(OSLO_TEXT), { schema: city });
