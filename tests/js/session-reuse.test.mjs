@@ -1,8 +1,8 @@
 // A guarded call's session in the core is kept when the call ends
 // (restarted, if the call used it) for the next call with the same setup
-// over the same compiled schema (`idleSessions` in js/session.mjs). A restarted session must carry
-// nothing of the call before it, and a call with other options must never
-// get it.
+// over the same compiled schema (`idleSessions` in js/session.mjs). A kept
+// session must carry nothing of the call before it, and a call with other
+// options must never get it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
