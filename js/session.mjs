@@ -103,10 +103,13 @@ function readRequestShape(request) {
 /** What `readRequestShape` gives when the provider guess is not needed. */
 const NO_SHAPE = Object.freeze({ shape: Object.freeze([]), text: null });
 
-/** Where a session's schema comes from: a compiled handle of this instance, or text to compile. */
+/**
+ * Where a session's schema comes from: a compiled handle of this instance
+ * (`validator` when it is a Validator's), or text to compile.
+ */
 function sessionSchema(schema, options, throwing) {
   if (isValidatorArgument(schema)) {
-    return { handle: handleForAnyValidator(schema), hash: schema.schemaHash, source: schema[SOURCE].text, strict: undefined };
+    return { handle: handleForAnyValidator(schema), hash: schema.schemaHash, source: schema[SOURCE].text, strict: undefined, validator: true };
   }
   const record = recordOf(schema);
   if (record === undefined) {
@@ -237,7 +240,11 @@ class GuardSession {
    * cannot be read.
    */
   acceptFirst(output, usage) {
-    if (this.lane === undefined || this.lane.compiled || this.stepped || usage.program === undefined) return undefined;
+    // A Validator was compiled with its own options; checkOutput's lane
+    // leaves compile options given beside one to its general path.
+    if (this.lane === undefined || (this.lane.compiled && this.from.validator) || this.stepped || usage.program === undefined) {
+      return undefined;
+    }
     if (this.born !== instanceNumber) return undefined;
     if (typeof output === "string") output = wellFormed(output);
     else if (output === null || typeof output !== "object") return undefined;
@@ -246,6 +253,7 @@ class GuardSession {
     if (checked === undefined || !checked.verdict.ok) return undefined;
     return acceptedFirst(checked.verdict, countedUsage(usage), from.hash);
   }
+
   /**
    * What `step` hands the core of one response (`output`: the content
    * string, or an object read along the output plan): a typed error for
@@ -264,6 +272,7 @@ class GuardSession {
     }
     return { texts, copyText };
   }
+
   /**
    * Checks a response `read` read, with its usage (as `usageRead` in
    * js/usage-programs.mjs gives it; recorded first, so it counts even
@@ -297,14 +306,17 @@ class GuardSession {
     r.lenientValue = r.lenientValue === true ? value : null;
     return r;
   }
+
   /** A stream check (see createStreamCheck) with the session's schema and options. */
   streamCheck() {
     return new StreamCheck(() => this.live().openStream());
   }
+
   /** Whether a stream is stopped at its first definite rejection (not on the lenient path). */
   stopsStreamsEarly() {
     return callRaw(() => this.live().stopsStreamsEarly());
   }
+
   /**
    * Steps the session with a streamed attempt: `state` is the stream
    * check's rejected state, or the verdict its `end` gave (whose `value`
@@ -325,6 +337,7 @@ class GuardSession {
     r.lenientValue = null;
     return r;
   }
+
   /**
    * Steps the session with a streamed attempt's whole text (the lenient
    * path, whose value is the JSON object found even when the check
@@ -346,11 +359,13 @@ class GuardSession {
     r.lenientValue = r.lenientValue === true ? value : null;
     return r;
   }
+
   /** Counts a streamed attempt that has no verdict (it threw, or was aborted), with its usage reports. */
   recordStream(reportsText, facts) {
     const session = this.live();
     callRaw(() => session.stepStream(undefined, reportsText, facts.bytes, facts.stoppedEarly, facts.usageReported, false, false));
   }
+
   /** Counts the usage (as `usageRead` gives it) of an attempt whose response will not be checked. */
   recordUnchecked(usage) {
     const session = this.live();
@@ -360,6 +375,7 @@ class GuardSession {
       session.step(start, length, false, false, true);
     });
   }
+
   /**
    * { usage, attempts, audit } so far. With `deadlineMs` and `running`,
    * the summary of a call whose deadline passed while attempt `running`
@@ -370,6 +386,7 @@ class GuardSession {
     const ms = deadlineMs === undefined ? undefined : String(deadlineMs);
     return JSON.parse(callRaw(() => session.summary(ms, running)));
   }
+
   free() {
     const { handle, born } = this;
     openSessions.delete(handle);

@@ -115,6 +115,28 @@ for (const [name, response, lean] of cases) {
   });
 }
 
+test("compile options beside a schema object take the lane too; beside a Validator, the step", async () => {
+  const response = openaiChat(OSLO_TEXT);
+  const customFormats = { "city-name": "^[A-Z][a-z]+$" };
+  const schema = { ...CITY_SCHEMA, properties: { ...CITY_SCHEMA.properties, city: { type: "string", format: "city-name" } } };
+  // The usage's shape is read once, so the next first attempts may be answered by the lane alone.
+  await guard.guardedCall(request, () => response, { schema, customFormats });
+  const quick = await stepStatuses(() => guard.guardedCall(request, () => response, { schema, customFormats }));
+  assert.deepEqual([quick.seen, quick.lanes.length], [[], 1]);
+  const full = await stepStatuses(() => guard.guardedCall(request, () => response, { schema, customFormats, onAttempt: () => {} }));
+  assert.deepEqual(said(quick.result), said(full.result));
+  // The format is the one the options gave: a city it refuses is refused the same way.
+  const refused = await guard
+    .guardedCall(request, () => openaiChat(JSON.stringify({ city: "oslo", population: 1 })), { schema, customFormats, budgets: { total: 0 } })
+    .then(() => undefined, (error) => error);
+  assert.equal(refused.failure, "schema");
+  const compiled = guard.compileSchema(CITY_SCHEMA);
+  const beside = await stepStatuses(() => guard.guardedCall(request, () => response, { schema: compiled, draft: "2020-12" }));
+  assert.deepEqual(beside.lanes, []);
+  assert.equal(beside.seen.length, 1);
+  assert.equal(beside.result.value.city, "Oslo");
+});
+
 test("only a first attempt is lean: an accepted second attempt's result is written, with both attempts", async () => {
   const responses = [openaiChat('{"city":""}'), openaiChat(OSLO_TEXT)];
   let call = 0;
