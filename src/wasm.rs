@@ -1069,7 +1069,8 @@ fn with_step_input<T>(
 
 impl RawSession {
     /// `stepLean`, with the usage read from the input buffer's last text,
-    /// or `stepCounted`, with it already made (`counted`).
+    /// or `stepCounted`, with it already made (`counted`); `step`, never
+    /// lean, takes the written result from `pending`.
     fn step_with(
         &mut self,
         copy_start: usize,
@@ -1215,22 +1216,16 @@ impl RawSession {
         deadline_passed: bool,
         unchecked: bool,
     ) -> Result<String, JsValue> {
-        with_step_input(copy_start, copy_len, |texts, copy, usage| {
-            let usage = crate::usage::normalize_usage_text(usage).ok_or_else(unreadable_input)?;
-            if unchecked {
+        if unchecked {
+            return with_step_input(copy_start, copy_len, |_, _, usage| {
+                let usage = crate::usage::normalize_usage_text(usage).ok_or_else(unreadable_input)?;
                 self.session.record_normalized(usage);
-                return Ok(String::new());
-            }
-            let output = crate::session::Output {
-                copy,
-                texts: texts.clone(),
-            };
-            let step = self
-                .session
-                .step_normalized(output, usage, aborted, deadline_passed)
-                .map_err(schema_error)?;
-            Ok(step_json(self, step, &texts))
-        })
+                Ok(String::new())
+            });
+        }
+        // Never lean: the result is always written, and handed back here.
+        self.step_with(copy_start, copy_len, aborted, deadline_passed, false, None)?;
+        Ok(std::mem::take(&mut self.pending))
     }
 
     /// [`RawSession::step`] of a response to check, answering with a status
