@@ -299,12 +299,7 @@ class GuardSession {
       lean = true;
       return leanStep(status, texts, session.takeStep(), from.hash, counted ? usage : undefined);
     });
-    if (lean) return r;
-    const json = r.at !== undefined ? texts[r.at].slice(r.textStart, r.textEnd) : r.verdict.text;
-    const value = r.verdict.ok || r.lenientValue === true ? JSON.parse(json) : undefined;
-    r.verdict = shapeVerdict(r.verdict, value);
-    r.lenientValue = r.lenientValue === true ? value : null;
-    return r;
+    return lean ? r : writtenStep(r, texts);
   }
 
   /** A stream check (see createStreamCheck) with the session's schema and options. */
@@ -353,11 +348,7 @@ class GuardSession {
         return session.stepStreamText(start, length, facts.bytes, facts.stoppedEarly, facts.usageReported, aborted, deadlinePassed);
       }),
     );
-    const json = r.at !== undefined ? texts[r.at].slice(r.textStart, r.textEnd) : r.verdict.text;
-    const value = r.verdict.ok || r.lenientValue === true ? JSON.parse(json) : undefined;
-    r.verdict = shapeVerdict(r.verdict, value);
-    r.lenientValue = r.lenientValue === true ? value : null;
-    return r;
+    return writtenStep(r, texts);
   }
 
   /** Counts a streamed attempt that has no verdict (it threw, or was aborted), with its usage reports. */
@@ -411,6 +402,20 @@ class GuardSession {
     }
     idleSessions.push({ parts: this.parts, validator: this.from.handle, handle, born, laneAccepts: this.laneAccepts });
   }
+}
+
+/**
+ * A step's result as the core wrote it (see `step_json` in src/wasm.rs),
+ * in the shape `step` gives: the verdict in API shape, and the value parsed
+ * from the JSON (a slice of text `at`, or the verdict's own text) when the
+ * verdict is accepted or the lenient path returns it.
+ */
+function writtenStep(r, texts) {
+  const json = r.at !== undefined ? texts[r.at].slice(r.textStart, r.textEnd) : r.verdict.text;
+  const value = r.verdict.ok || r.lenientValue === true ? JSON.parse(json) : undefined;
+  r.verdict = shapeVerdict(r.verdict, value);
+  r.lenientValue = r.lenientValue === true ? value : null;
+  return r;
 }
 
 /** `stepLean`'s status for a step whose result it wrote as JSON text (src/wasm.rs). */
