@@ -57,8 +57,7 @@ export function usageOfResponse(response) {
       }
       if (!same) continue;
       if (!summable(counts)) break;
-      if (i > 0) shapes.unshift(...shapes.splice(i, 1));
-      return { program: held.program, template: held.template, counts, shape: held.shape };
+      return countedRead(i, counts);
     }
   }
   return usageRead(readCopy("the usage", response, "usage"));
@@ -135,8 +134,8 @@ function deepMatches(value, shape, counts, depth, limit, seen) {
 
 /**
  * The usage of a response, from `copy` (what the usage plan reads of it):
- * `{ text }`, its JSON text, or `{ program, template, counts, copy }` for a
- * shape with a program. A copy that cannot be written as JSON throws, as
+ * `{ text }`, its JSON text, or, for a shape with a program, the counted
+ * read `countedRead` gives. A copy that cannot be written as JSON throws, as
  * `jsonText` does.
  */
 export function usageRead(copy) {
@@ -144,10 +143,12 @@ export function usageRead(copy) {
     const held = shapes[i];
     const counts = [];
     if (held.born !== instanceNumber || !matches(copy, held.shape, counts)) continue;
-    if (i > 0) shapes.unshift(...shapes.splice(i, 1));
     // Beyond the largest safe integer, a sum here could round where the core's does not.
-    if (held.program === null || !summable(counts)) return { text: jsonText("the usage", copy) };
-    return { program: held.program, template: held.template, counts, copy };
+    if (held.program === null || !summable(counts)) {
+      if (i > 0) shapes.unshift(...shapes.splice(i, 1));
+      return { text: jsonText("the usage", copy) };
+    }
+    return countedRead(i, counts);
   }
   const text = jsonText("the usage", copy);
   const shape = shapeOf(copy, { counts: 0 });
@@ -164,9 +165,19 @@ export function usageRead(copy) {
   return { text };
 }
 
+/**
+ * The read of held shape `i` with `counts` (the shape moved to the front,
+ * as the likeliest next): `{ program, template, counts, shape }`.
+ */
+function countedRead(i, counts) {
+  const held = shapes[i];
+  if (i > 0) shapes.unshift(...shapes.splice(i, 1));
+  return { program: held.program, template: held.template, counts, shape: held.shape };
+}
+
 /** The JSON text of a usage `usageRead` or `usageOfResponse` gave. */
 export function usageText(usage) {
-  return usage.text ?? jsonText("the usage", usage.copy ?? copyOfShape(usage.shape, usage.counts, { next: 0 }));
+  return usage.text ?? jsonText("the usage", copyOfShape(usage.shape, usage.counts, { next: 0 }));
 }
 
 /** The copy a shape with these counts was read from. */
