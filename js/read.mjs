@@ -95,15 +95,14 @@ export function copyAlong(value, node, plans, texts) {
  * leaves out, as it leaves out any value `deepCopy` gives undefined for).
  */
 export function membersAlone(value, node) {
-  const alone = node.members_alone_with;
-  if (alone === undefined || node.unless !== undefined || node.whole || node.deep || node.members === undefined) return undefined;
+  if (!node.deepMembersAlone) return undefined;
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const alone = node.members_alone_with;
   let holds = false;
   for (let i = 0; i < alone.length && !holds; i++) holds = holdsObject(readMember(value, alone[i]));
   if (!holds) return undefined;
   const found = [];
-  for (const [name, child] of node.members) {
-    if (!child.deep || child.whole) return undefined;
+  for (const [name] of node.members) {
     const member = readMember(value, name);
     if (member !== undefined) found.push([name, member]);
   }
@@ -166,6 +165,17 @@ class PlanNode {
     this.unless = written.unless;
     /** Whether `matchAlong` walks values at this node itself (else it copies them and compares). */
     this.simple = !this.whole && !this.deep && !this.primitives && this.deep_unless === undefined && this.members_alone_with === undefined;
+    /**
+     * Whether a value whose `members_alone_with` holds an object is copied
+     * as its members alone, each a `deep` copy (see `membersAlone`).
+     */
+    this.deepMembersAlone =
+      this.members_alone_with !== undefined &&
+      this.unless === undefined &&
+      !this.whole &&
+      !this.deep &&
+      this.members !== undefined &&
+      this.members.every(([, child]) => child.deep && !child.whole);
   }
 }
 
