@@ -102,28 +102,30 @@ export function attemptSignal(signal, deadline) {
  * The signal of an attempt that neither the caller nor a deadline can
  * abort: made when callModel first reads it (an AbortController costs more
  * than the rest of an attempt's bookkeeping), or when a stream stopped
- * early aborts it. A class, as an object literal with a getter and
- * closures cost more than a guarded call's other bookkeeping too.
+ * early aborts it. A class: an object literal with a getter and three
+ * closures, made for every attempt, cost more than the rest of its
+ * bookkeeping too.
  */
 class UnboundedAttempt {
   constructor() {
     this.controller = undefined;
     this.bounded = false;
   }
-  get signal() {
+  made() {
     this.controller ??= new AbortController();
-    return this.controller.signal;
+    return this.controller;
+  }
+  get signal() {
+    return this.made().signal;
   }
   timedOut() {
     return false;
   }
   abort(reason) {
-    this.controller ??= new AbortController();
-    this.controller.abort(reason);
+    this.made().abort(reason);
   }
   release() {}
 }
-
 
 /** The option names of guardedCall and of guardedStream, as the core lists them. */
 const optionNames = new Map();
