@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
-use super::parse::{dedupe, number_flags, prefix_at, skip_plain, Frame, Key};
+use super::parse::{dedupe, number_flags, prefix_at, skip_plain, spare_entries, Frame, Key};
 use super::{strings, Entry, Kind, Tape, ESCAPED, MAX_DEPTH};
 
 /// What a [`Watch`] answers: `Break` stops the parse for good.
@@ -318,7 +318,7 @@ impl Incremental {
             pos: start,
             expect: Expect::Value,
             token: Token::NONE,
-            entries: Vec::new(),
+            entries: spare_entries(),
             stack: Vec::new(),
             keys: Vec::new(),
             redirects: Vec::new(),

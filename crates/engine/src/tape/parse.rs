@@ -199,6 +199,22 @@ pub(crate) fn spare_capacity() -> usize {
     SPARE.with(|spare| spare.borrow().entries.capacity())
 }
 
+/// The entry buffer a dropped tape left, empty, for a tape built
+/// elsewhere (the resumable parser's): a new buffer grown from nothing
+/// would be copied each time it doubled.
+pub(crate) fn spare_entries() -> Vec<Entry> {
+    let mut entries = SPARE
+        .try_with(|spare| {
+            spare
+                .try_borrow_mut()
+                .map(|mut spare| std::mem::take(&mut spare.entries))
+                .unwrap_or_default()
+        })
+        .unwrap_or_default();
+    entries.clear();
+    entries
+}
+
 /// Keeps a dropped tape's entry buffer for the next parse.
 pub(crate) fn recycle(entries: Vec<Entry>) {
     if entries.capacity() == 0 || entries.capacity() > SPARE_ENTRIES {

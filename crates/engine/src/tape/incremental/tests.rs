@@ -392,3 +392,19 @@ fn nesting_stops_at_the_parsers_limit() {
         .message
         .starts_with("recursion limit"));
 }
+
+/// A stream's tape starts from the buffer the last tape dropped, as a
+/// whole-text parse does, and leaves its own for the next one.
+#[test]
+fn the_tape_starts_from_the_spare_buffer() {
+    let text = format!("[{}] ", vec!["0"; 1_000].join(","));
+    drop(parse(&text));
+    let kept = crate::tape::parse::spare_capacity();
+    assert!(kept >= 1_001);
+    let (outcome, parser) = feed_cut(&text, &[10, text.len()], true);
+    assert!(matches!(outcome, Ok(Fed::Complete { .. })));
+    assert_eq!(crate::tape::parse::spare_capacity(), 0, "taken by the stream");
+    assert!(parser.entries.capacity() >= kept);
+    assert_same_tape(&text, parser);
+    assert!(crate::tape::parse::spare_capacity() >= kept, "given back");
+}
