@@ -229,6 +229,16 @@ fn utf16_offsets(text: &str, span: std::ops::Range<usize>) -> (usize, Option<usi
     }
 }
 
+/// Schema text as read (none given, a schema, or why it could not be read)
+/// as a check takes it.
+fn schema_input(read: Option<&Result<Value, SchemaError>>) -> SchemaInput<'_> {
+    match read {
+        None => SchemaInput::None,
+        Some(Ok(value)) => SchemaInput::Json(value),
+        Some(Err(e)) => SchemaInput::Unreadable(e.clone()),
+    }
+}
+
 /// `output_json` is the output as JSON text, except that when `output_is_text`
 /// it is the content string itself (so any text, however odd, reaches the
 /// check unchanged). `schema_json` is undefined for no schema.
@@ -239,18 +249,8 @@ pub fn check_output_js(
     schema_json: Option<String>,
     options_json: &str,
 ) -> Result<JsValue, JsValue> {
-    let schema_value;
-    let input = match schema_json {
-        None => SchemaInput::None,
-        Some(text) => match parse_schema_text(&text) {
-            Ok(value) => {
-                schema_value = value;
-                SchemaInput::Json(&schema_value)
-            }
-            Err(e) => SchemaInput::Unreadable(e),
-        },
-    };
-    run_check(output_json, output_is_text, input, options_json)
+    let schema = schema_json.map(|text| parse_schema_text(&text));
+    run_check(output_json, output_is_text, schema_input(schema.as_ref()), options_json)
 }
 
 /// The same check against an already compiled validator.
@@ -554,18 +554,8 @@ fn open_stream(input: SchemaInput<'_>, options_json: &str) -> Result<RawStream, 
 /// (undefined: no schema).
 #[wasm_bindgen(js_name = streamOpen)]
 pub fn stream_open(schema_json: Option<String>, options_json: &str) -> Result<RawStream, JsValue> {
-    let schema_value;
-    let input = match schema_json {
-        None => SchemaInput::None,
-        Some(text) => match parse_schema_text(&text) {
-            Ok(value) => {
-                schema_value = value;
-                SchemaInput::Json(&schema_value)
-            }
-            Err(e) => SchemaInput::Unreadable(e),
-        },
-    };
-    open_stream(input, options_json)
+    let schema = schema_json.map(|text| parse_schema_text(&text));
+    open_stream(schema_input(schema.as_ref()), options_json)
 }
 
 /// The same against an already compiled validator.
