@@ -290,6 +290,7 @@ describe("createStreamCheck: the end is checkOutput's verdict", () => {
       [guard.compileSchema(ROWS_SCHEMA), undefined],
       [undefined, undefined],
       [{ type: "strnig" }, undefined],
+      ["{type: object}", undefined],
       [ROWS_SCHEMA, { resources: { "urn:x": { type: "string" } }, formats: "annotate" }],
     ]) {
       const { verdict } = streamed(cut(text, [7, 30, 31]), schema, options, "stop");
@@ -405,6 +406,7 @@ describe("createStreamCheck: misuse", () => {
     assert.equal(thrown(() => check.end()).code, "invalid_argument");
     assert.equal(thrown(() => guard.createStreamCheck(ROWS_SCHEMA, { maxError: 1 })).code, "invalid_argument");
     assert.equal(thrown(() => guard.createStreamCheck({ type: "strnig" }, { onInvalidSchema: "throw" })).name, "SchemaError");
+    assert.equal(thrown(() => guard.createStreamCheck("{type: object}", { onInvalidSchema: "throw" })).name, "SchemaError");
     const degraded = guard.createStreamCheck({ type: "strnig" });
     degraded.push('{"a":1}');
     assert.equal(degraded.end().degraded, true);
