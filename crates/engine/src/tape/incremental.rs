@@ -16,7 +16,9 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
-use super::parse::{dedupe, number_flags, prefix_at, skip_plain, spare_entries, Frame, Key};
+use super::parse::{
+    container_within, dedupe, number_flags, prefix_at, skip_plain, spare_entries, Frame, Key,
+};
 use super::{strings, Entry, Kind, Tape, ESCAPED, MAX_DEPTH};
 
 /// What a [`Watch`] answers: `Break` stops the parse for good.
@@ -177,6 +179,9 @@ pub struct Incremental {
     /// begins with less text than that left is read token by token at once
     /// (siblings are alike in size, and the text is likely to cut it).
     silent_len: usize,
+    /// The stack [`container_within`] works with, kept from one container
+    /// to the next.
+    scratch: Vec<Frame>,
 }
 
 #[inline(always)]
@@ -324,6 +329,7 @@ impl Incremental {
             redirects: Vec::new(),
             silent_ok: true,
             silent_len: 0,
+            scratch: Vec::new(),
         }
     }
 
@@ -672,70 +678,50 @@ impl Incremental {
     }
 
     /// The container just opened, read through without the watcher (see
-    /// [`Watch::begin`]): if it closes in the text so far, the watcher hears
-    /// that it ended; if not, the tape goes back to its bracket, to be read
-    /// token by token.
+    /// [`Watch::begin`]) by the whole-text parser, from its bracket: if it
+    /// closes in the text so far, the watcher hears that it ended; if not,
+    /// the tape goes back to its bracket, to be read token by token.
     fn read_through(&mut self, text: &str, watch: &mut dyn Watch) -> Result<(), Stop> {
-        let floor = self.stack.len() - 1;
-        let (pos, expect) = (self.pos, self.expect);
-        let (entries, keys, redirects) = (self.entries.len(), self.keys.len(), self.redirects.len());
-        let Some(&frame) = self.stack.last() else {
+        let Some(frame) = self.stack.pop() else {
             return Ok(());
         };
-        if self.read_silently(text, floor) {
-            self.silent_len = self.pos - pos + 1;
-            let depth = self.stack.len();
+        let depth = self.stack.len();
+        let (pos, expect) = (self.pos, self.expect);
+        let (keys, redirects) = (self.keys.len(), self.redirects.len());
+        let container = self.entries.get(frame.index as usize).copied();
+        self.entries.truncate(frame.index as usize);
+        let read = container_within(
+            text,
+            pos - 1,
+            depth,
+            (&mut self.entries, &mut self.keys, &mut self.redirects),
+            &mut self.scratch,
+        );
+        if let Some(end) = read {
+            // Objects close inner first; the tape looks redirects up by key
+            // index, so they are kept in that order.
+            if self.redirects.len() != redirects {
+                self.redirects.sort_unstable_by_key(|&(key, _)| key);
+            }
+            self.pos = end;
+            self.silent_len = end - pos + 1;
             if watch.end(&mut self.lend(text), frame.index, depth).is_break() {
                 return Err(Stop::Watcher);
             }
             self.value_done();
             return Ok(());
         }
-        // Redirects are kept in key order, and those of the objects inside
-        // come after every earlier one.
-        self.entries.truncate(entries);
+        // What the parser read was appended (redirects too: it sorts them
+        // only at the end of a whole text): cut back to the bracket.
+        self.entries.truncate(frame.index as usize);
+        self.entries.extend(container);
         self.keys.truncate(keys);
         self.redirects.truncate(redirects);
-        self.stack.truncate(floor);
         self.stack.push(frame);
         self.pos = pos;
         self.expect = expect;
         self.silent_ok = false;
         Ok(())
-    }
-
-    /// Reads on, building the tape as `feed` does but telling no watcher,
-    /// until the container at `floor` on the stack closes (`true`: it is
-    /// on the tape, the state as `close` leaves it before the watcher's
-    /// call), or until the text runs out or anything is not as it should be
-    /// (`false`, the state then of no use).
-    fn read_silently(&mut self, text: &str, floor: usize) -> bool {
-        loop {
-            match self.next_whole(text) {
-                Whole::Moved | Whole::Name(_) => {}
-                Whole::Close => {
-                    if self.close_tape(text).is_err() {
-                        return false;
-                    }
-                    if self.stack.len() <= floor {
-                        return true;
-                    }
-                    self.value_done();
-                }
-                Whole::Open(byte) => {
-                    if self.stack.len() + 1 >= MAX_DEPTH {
-                        return false;
-                    }
-                    self.open(if byte == b'{' { Kind::Object } else { Kind::Array });
-                }
-                Whole::Scalar(entry, end) => {
-                    self.pos = end;
-                    self.entries.push(entry);
-                    self.value_done();
-                }
-                Whole::Other => return false,
-            }
-        }
     }
 
     /// The member name whose quote is at `pos`, when the text holds the

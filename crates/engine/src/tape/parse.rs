@@ -123,6 +123,8 @@ pub fn parse(text: &str) -> Result<Tape<'_>, ParseError> {
         stack,
         keys,
         redirects: Vec::new(),
+        depth: 0,
+        within: false,
     };
     if u32::try_from(text.len()).map_or(true, |len| len == u32::MAX) {
         return Err(parser.error_at(Code::InputTooLarge, 0));
@@ -169,9 +171,49 @@ pub(super) fn number_flags(literal: &str) -> Option<u8> {
         stack: Vec::new(),
         keys: Vec::new(),
         redirects: Vec::new(),
+        depth: 0,
+        within: false,
     };
     let flags = parser.parse_number().ok()?;
     (parser.pos == literal.len()).then_some(flags)
+}
+
+/// Reads the object or array whose bracket is at `pos` of `text` as
+/// `parse` reads it inside `depth` containers, onto the buffers of a tape
+/// being built (offsets into the whole `text`; `stack` is only scratch):
+/// the offset past it, when the text holds the whole of it and it is well
+/// formed. `None` for anything else, the buffers then holding whatever
+/// was read, for the caller to cut back; no error is worded. The resumable
+/// parser reads a container the text at hand holds whole this way.
+pub(super) fn container_within(
+    text: &str,
+    pos: usize,
+    depth: usize,
+    tape: (&mut Vec<Entry>, &mut Vec<Key>, &mut Vec<(u32, u32)>),
+    stack: &mut Vec<Frame>,
+) -> Option<usize> {
+    let (entries, keys, redirects) = tape;
+    if !matches!(text.as_bytes().get(pos), Some(b'{' | b'[')) {
+        return None;
+    }
+    stack.clear();
+    let mut parser = Parser {
+        src: text,
+        bytes: text.as_bytes(),
+        pos,
+        entries: std::mem::take(entries),
+        stack: std::mem::take(stack),
+        keys: std::mem::take(keys),
+        redirects: std::mem::take(redirects),
+        depth,
+        within: true,
+    };
+    let outcome = parser.run();
+    *entries = parser.entries;
+    *stack = parser.stack;
+    *keys = parser.keys;
+    *redirects = parser.redirects;
+    outcome.ok().map(|()| parser.pos)
 }
 
 /// The parser's buffers, kept from one parse to the next: most calls check
@@ -297,6 +339,11 @@ struct Parser<'s> {
     /// The keys of every open object, innermost last.
     keys: Vec<Key>,
     redirects: Vec<(u32, u32)>,
+    /// Containers around the value read (see [`container_within`]).
+    depth: usize,
+    /// Reading one container within a larger text: it ends where the
+    /// container closes, and its errors are not worded.
+    within: bool,
 }
 
 /// Whether a byte ends a run of plain string content.
@@ -383,6 +430,13 @@ impl Parser<'_> {
     // ---- errors, positioned as serde_json's `SliceRead` positions them ----
 
     fn error_at(&self, code: Code, index: usize) -> ParseError {
+        if self.within {
+            return ParseError {
+                message: String::new(),
+                line: 0,
+                column: 0,
+            };
+        }
         let before = self.bytes.get(..index).unwrap_or(self.bytes);
         let start_of_line = before
             .iter()
@@ -457,7 +511,7 @@ impl Parser<'_> {
             };
             match peek {
                 b'[' | b'{' => {
-                    if self.stack.len() + 1 >= MAX_DEPTH {
+                    if self.depth + self.stack.len() + 1 >= MAX_DEPTH {
                         return Err(self.peek_error(Code::RecursionLimitExceeded));
                     }
                     self.pos += 1;
@@ -528,6 +582,9 @@ impl Parser<'_> {
             // A value just ended: what may follow it.
             loop {
                 let Some(frame) = self.stack.last_mut() else {
+                    if self.within {
+                        return Ok(());
+                    }
                     return match self.peek_past_whitespace() {
                         Some(_) => Err(self.peek_error(Code::TrailingCharacters)),
                         None => Ok(()),
