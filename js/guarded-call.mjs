@@ -272,12 +272,15 @@ export function repairedRequest(o, request, step, callback) {
 
 /**
  * How a guarded call ends, for guardedCall and guardedStream alike. `state()`
- * gives the attempts made so far, the last response (none for a stream)
- * and the verdicts; `when` words a callback's failure ("after" an attempt,
- * or "during" one).
+ * gives the attempts made so far, the last response (guardedCall's only: a
+ * stream's state has no `response` member) and the verdicts; `when` words a
+ * callback's failure ("after" an attempt, or "during" one).
  * - `record`: the stats' record of the call, from the session's ledger:
  *   each paid attempt's failure ("unreadable" for one without a verdict)
  *   and usage.
+ * - `settled`: for a step that ends the call with a value (accepted, or
+ *   lenient), the call recorded as such and its result; undefined for a
+ *   step that goes on or rejects.
  * - `reject`: the StructuredOutputError, with every attempt's usage.
  * - `callbackFailed`, `callback`: a caller's callback that throws after an
  *   attempt was paid for gives an error that carries every attempt's usage,
@@ -294,6 +297,23 @@ export function endings(session, o, state, when) {
       attempts = [];
     }
     o.record({ outcome, stoppedBy, attempts });
+  };
+  const settled = (step) => {
+    const { action, verdict, summary } = step;
+    const accepted = action === "accept";
+    if (!accepted && action !== "return_with_warning") return undefined;
+    const outcome = accepted ? "accepted" : "lenient";
+    record(outcome, outcome, summary);
+    const current = state();
+    const result = { value: accepted ? verdict.value : step.lenientValue };
+    if ("response" in current) result.response = current.response;
+    result.attempts = current.calls;
+    result.usage = summary.usage;
+    if (accepted) result.rescue = verdict.rescue;
+    else result.warning = step.warning;
+    result.verdicts = current.verdicts;
+    result.audit = summary.audit;
+    return result;
   };
   const reject = (message, failure, errors, stoppedBy, summary) => {
     record("rejected", stoppedBy, summary);
@@ -330,7 +350,7 @@ export function endings(session, o, state, when) {
       throw callbackFailed(name, error);
     }
   };
-  return { record, reject, callbackFailed, callback };
+  return { record, settled, reject, callbackFailed, callback };
 }
 
 /** The attempts of a guarded call, its session freed (or kept idle) as it ends. */
@@ -342,7 +362,7 @@ async function run(request, callModel, o, session) {
     let nextRequest = request;
     let calls = 0;
 
-    const { record, reject, callbackFailed, callback } = endings(session, o, () => ({ calls, response, verdicts }), "after");
+    const { record, settled, reject, callbackFailed, callback } = endings(session, o, () => ({ calls, response, verdicts }), "after");
 
     for (;;) {
       if (o.signal?.aborted) {
@@ -425,29 +445,9 @@ async function run(request, callModel, o, session) {
       if (o.onAttempt) {
         callback("onAttempt", () => o.onAttempt({ attempt: calls, verdict, usage: o.usageOf ? usage : step.usage, action, stoppedBy }));
       }
+      const result = settled(step);
+      if (result !== undefined) return result;
       switch (action) {
-        case "accept":
-          record("accepted", "accepted", step.summary);
-          return {
-            value: verdict.value,
-            response,
-            attempts: calls,
-            usage: step.summary.usage,
-            rescue: verdict.rescue,
-            verdicts,
-            audit: step.summary.audit,
-          };
-        case "return_with_warning":
-          record("lenient", "lenient", step.summary);
-          return {
-            value: step.lenientValue,
-            response,
-            attempts: calls,
-            usage: step.summary.usage,
-            warning: step.warning,
-            verdicts,
-            audit: step.summary.audit,
-          };
         case "resample":
           nextRequest = request;
           continue;

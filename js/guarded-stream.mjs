@@ -194,7 +194,7 @@ async function run(request, streamModel, o, session) {
   const stopsEarly = session.stopsStreamsEarly();
   const readers = o.read ? undefined : streamReaders();
 
-  const { record, reject, callbackFailed, callback } = endings(session, o, () => ({ calls, response: undefined, verdicts }), "during");
+  const { record, settled, reject, callbackFailed, callback } = endings(session, o, () => ({ calls, verdicts }), "during");
 
   for (;;) {
     if (o.signal?.aborted) {
@@ -263,27 +263,9 @@ async function run(request, streamModel, o, session) {
       const { bytes, stoppedEarly, usageReported } = facts();
       callback("onAttempt", () => o.onAttempt({ attempt: calls, verdict, usage: step.usage, action, stoppedBy, bytes, stoppedEarly, usageReported }));
     }
+    const result = settled(step);
+    if (result !== undefined) return result;
     switch (action) {
-      case "accept":
-        record("accepted", "accepted", step.summary);
-        return {
-          value: verdict.value,
-          attempts: calls,
-          usage: step.summary.usage,
-          rescue: verdict.rescue,
-          verdicts,
-          audit: step.summary.audit,
-        };
-      case "return_with_warning":
-        record("lenient", "lenient", step.summary);
-        return {
-          value: step.lenientValue,
-          attempts: calls,
-          usage: step.summary.usage,
-          warning: step.warning,
-          verdicts,
-          audit: step.summary.audit,
-        };
       case "resample":
         nextRequest = request;
         continue;
