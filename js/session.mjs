@@ -157,6 +157,7 @@ export function openSession(request, schema, setup) {
   const repairing = setup.retry === "repair";
   // Only a repair without the caller's appender needs the provider guess.
   const { shape, text } = repairing && !setup.appendFeedback ? readRequestShape(request) : NO_SHAPE;
+  const feedbackSchema = repairing && from.source !== undefined ? from.source : null;
   // The setup, part by part, in the order `setupTextOf` writes it: an idle
   // session is found by comparing them, and the text written only for a new one.
   const parts = [
@@ -171,13 +172,15 @@ export function openSession(request, schema, setup) {
     text,
     from.strict ?? null,
     setup.appendFeedback,
-    repairing && from.source !== undefined ? from.source : null,
+    feedbackSchema,
     setup.stepUsage === true,
     setup.summaryAttempts === true,
   ];
   // Only a session over a compiled handle is kept after its call: one made
   // from text compiled the text itself.
-  const keep = from.handle !== undefined && partsLength(parts) <= IDLE_SETUP_LIMIT;
+  const textsLength =
+    checkText.length + (setup.retry?.length ?? 0) + setup.budgetsText.length + nestedLength(tools.texts) + (text?.length ?? 0) + (feedbackSchema?.length ?? 0);
+  const keep = from.handle !== undefined && textsLength <= IDLE_SETUP_LIMIT;
   const idle = keep ? takeIdle(parts, from.handle) : undefined;
   const handle =
     idle?.handle ??
@@ -507,13 +510,10 @@ function setupTextOf(parts) {
   );
 }
 
-/** The characters of a setup's texts (its check options, budgets, nested requests, model and schema). */
-function partsLength(parts) {
+/** The characters of the nested requests' texts a request's tool paths gave (see `readToolPaths`). */
+function nestedLength(texts) {
   let length = 0;
-  for (const part of parts) {
-    if (typeof part === "string") length += part.length;
-    else if (Array.isArray(part)) for (const item of part) if (typeof item === "string") length += item.length;
-  }
+  if (texts !== null) for (const text of texts) if (text !== null) length += text.length;
   return length;
 }
 

@@ -455,14 +455,16 @@ describe("guardedCall: the attempt's signal", () => {
     const responses = [openaiChat('{"city":"Oslo","popul', { finishReason: "length" }), openaiChat(OSLO_TEXT)];
     const result = await guard.guardedCall(chatRequest(), (request, context) => {
       // Read twice: the same signal both times.
-      seen.push([context.signal, context.signal, context.attempt, Object.keys(context)]);
+      // A spread copy (as a caller passes it on with options of its own) keeps the same signal.
+      seen.push([context.signal, context.signal, context.attempt, Object.keys(context), { ...context }.signal]);
       return responses[seen.length - 1];
     }, { schema: CITY_SCHEMA });
     assert.equal(result.attempts, 2);
     assert.equal(seen.length, 2);
-    for (const [first, again, attempt, keys] of seen) {
+    for (const [first, again, attempt, keys, spread] of seen) {
       assert.ok(first instanceof AbortSignal);
       assert.equal(first, again);
+      assert.equal(spread, first);
       assert.equal(first.aborted, false);
       assert.deepEqual(keys, ["signal", "attempt"]);
       assert.equal(typeof attempt, "number");
