@@ -19,10 +19,26 @@ export function abortReason(signal) {
   return error;
 }
 
-/** The options each check takes, as the core names them. */
-function checkOptionsOf(options) {
+/** The names of the options each check takes, as the core lists them. */
+let checkNames;
+
+/**
+ * The options each check takes, as the core names them, from `options`
+ * and its own member names `keys`. A plain object's other members are
+ * Object.prototype's, so its own names are all there is to look at; an
+ * object with a prototype of its own may inherit check options, and is
+ * asked for each name.
+ */
+function checkOptionsOf(options, keys) {
+  checkNames ??= new Set(guardOptionNames().check);
   const picked = {};
-  for (const key of guardOptionNames().check) {
+  if (Object.getPrototypeOf(options) === Object.prototype) {
+    for (const key of keys) {
+      if (checkNames.has(key) && options[key] !== undefined) picked[key] = options[key];
+    }
+    return picked;
+  }
+  for (const key of checkNames) {
     if (options[key] !== undefined) picked[key] = options[key];
   }
   return picked;
@@ -161,7 +177,8 @@ function readOptions(callModel, options, api = "guardedCall", model = "callModel
   if (typeof callModel !== "function") throw argumentError(`${api} needs ${model}(request) as a function`);
   if (options === null || typeof options !== "object") throw argumentError(`${api} needs options with a schema`);
   const known = knownOptions(api);
-  for (const key of Object.keys(options)) {
+  const keys = Object.keys(options);
+  for (const key of keys) {
     if (!known.has(key)) throw argumentError(`"${key.slice(0, 40)}" is not an option of ${api}; its options are ${[...known].join(", ")}`);
   }
   const { schema, signal, read, usage: usageOf, onAttempt, appendFeedback, onText } = options;
@@ -191,7 +208,7 @@ function readOptions(callModel, options, api = "guardedCall", model = "callModel
   }
   if (options.budgets !== null && typeof options.budgets === "object") rejectNonFinite("options.budgets", options.budgets);
   const budgetsText = options.budgets === undefined ? "null" : jsonText("options.budgets", options.budgets);
-  return { schema, signal, read, usageOf, onAttempt, appendFeedback, onText, retry, deadlineMs, budgetsText, record: statsRecorder(options.stats) };
+  return { schema, signal, read, usageOf, onAttempt, appendFeedback, onText, retry, deadlineMs, budgetsText, record: statsRecorder(options.stats), keys };
 }
 
 /**
@@ -242,7 +259,7 @@ function callerUsageText(usage) {
 export function prepare(request, callModel, options, api, model) {
   const o = readOptions(callModel, options, api, model);
   const session = openSession(request, o.schema, {
-    checkOptions: checkOptionsOf(options),
+    checkOptions: checkOptionsOf(options, o.keys),
     strict: options.strict,
     hasTools: options.hasTools,
     retry: o.retry,

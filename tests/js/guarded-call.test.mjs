@@ -433,6 +433,16 @@ describe("guardedCall: misuse", () => {
     assert.equal(error.errors.length, 1);
     assert.equal(error.verdicts[0].moreErrors, true);
   });
+
+  test("check options an options object inherits are passed to the check too", async () => {
+    const tools = { tools: [{ type: "function", function: { name: "f" } }] };
+    const all = await rejected(guard.guardedCall(chatRequest(tools), scripted(openaiChat('{"city":"","population":-1}')).callModel, { schema: CITY_SCHEMA }));
+    assert.equal(all.errors.length, 2);
+    const options = Object.assign(Object.create({ maxErrors: 1 }), { schema: CITY_SCHEMA });
+    const error = await rejected(guard.guardedCall(chatRequest(tools), scripted(openaiChat('{"city":"","population":-1}')).callModel, options));
+    assert.equal(error.errors.length, 1);
+    assert.equal(error.verdicts[0].moreErrors, true);
+  });
 });
 
 describe("retry: the contract's names", () => {
