@@ -3,7 +3,7 @@
 import { argumentKind, optionsText } from "./arguments.mjs";
 import { shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
-import { callRaw, encoder, ensureLoaded, memory, raw, translate, traps } from "./instance.mjs";
+import { callRaw, decoder, encoder, ensureLoaded, memory, raw, translate, traps } from "./instance.mjs";
 import { compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf } from "./schemas.mjs";
 
 // ---- streamed responses (src/stream.rs) ----
@@ -98,8 +98,8 @@ const GATHER_BYTES = 4096;
  * As the batch crosses, they are written into the check's staging buffer
  * in wasm memory (a view of wasm memory must be checked before each use,
  * as any call may grow the memory and detach it, so nothing is written
- * there piece by piece). The core keeps the text, and `end` reads the
- * accepted JSON back from it.
+ * there piece by piece). The core keeps the text, and `end` decodes the
+ * accepted JSON where it lies in wasm memory.
  */
 export class StreamCheck {
   #handle;
@@ -177,7 +177,12 @@ export class StreamCheck {
     let json;
     try {
       result = JSON.parse(this.#handle.end(finishReason ?? undefined));
-      if (result.ok) json = this.#handle.json();
+      if (result.ok) {
+        // Decoded where the core keeps it (neither call grows the memory).
+        const at = this.#handle.jsonAt();
+        const length = this.#handle.jsonLength();
+        json = decoder.decode(new Uint8Array(memory.buffer, at, length));
+      }
     } catch (error) {
       throw translate(error);
     }

@@ -601,7 +601,7 @@ impl RawStream {
     }
 
     /// The whole response's verdict, as `checkOutput` shapes it (without
-    /// the value: see `json`).
+    /// the value: see `json_at`).
     pub fn end(&mut self, finish_reason: Option<String>) -> Result<JsValue, JsValue> {
         let verdict = self.check.end(finish_reason.as_deref());
         self.accepted = verdict.span.clone().filter(|_| verdict.ok());
@@ -610,10 +610,28 @@ impl RawStream {
         Ok(JsValue::from_str(&out))
     }
 
-    /// The accepted JSON text, for the facade to `JSON.parse` once.
-    pub fn json(&self) -> Option<String> {
+    /// Where the accepted JSON text lies in wasm memory, for the facade to
+    /// decode and `JSON.parse` once, without a copy of it made here: its
+    /// address (null when the verdict was not accepted), valid until the
+    /// next call into the module; `json_length` gives its bytes.
+    #[wasm_bindgen(js_name = jsonAt)]
+    pub fn json_at(&self) -> *const u8 {
+        self.accepted_json().map_or(std::ptr::null(), str::as_ptr)
+    }
+
+    /// The bytes of the accepted JSON text (see `json_at`); 0 when the
+    /// verdict was not accepted.
+    #[wasm_bindgen(js_name = jsonLength)]
+    pub fn json_length(&self) -> usize {
+        self.accepted_json().map_or(0, str::len)
+    }
+}
+
+impl RawStream {
+    /// The accepted JSON text, in the text the check keeps, after `end`.
+    fn accepted_json(&self) -> Option<&str> {
         let span = self.accepted.clone()?;
-        self.check.text().get(span).map(str::to_owned)
+        self.check.text().get(span)
     }
 }
 
