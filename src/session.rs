@@ -406,8 +406,10 @@ impl Session {
         [(false, false), (false, true), (true, false), (true, true)]
             .into_iter()
             .all(|(aborted, deadline_passed)| {
-                let decision = next_action(&[], accepted, &self.budgets, self.situation(aborted, deadline_passed));
-                decision.action == Action::Accept && decision.stopped_by == Some(StopReason::Accepted)
+                let situation = self.situation(aborted, deadline_passed);
+                let decision = next_action(&[], accepted, &self.budgets, situation);
+                decision.action == Action::Accept
+                    && decision.stopped_by == Some(StopReason::Accepted)
             })
     }
 

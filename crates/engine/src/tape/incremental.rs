@@ -17,7 +17,8 @@ use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use super::parse::{
-    container_within, dedupe, number_flags, prefix_at, skip_plain, spare_entries, Frame, Key,
+    container_within, dedupe, number_flags, prefix_at, recycle, skip_plain, spare_entries, Frame,
+    Key,
 };
 use super::{strings, Entry, Kind, Tape, ESCAPED, MAX_DEPTH};
 
@@ -315,6 +316,15 @@ fn whole_scalar(text: &str, pos: usize, byte: u8) -> Option<(Entry, usize)> {
     }
 }
 
+/// A parse dropped before its tape was taken (a stream rejected, abandoned
+/// or cut short) leaves its entry buffer for the next parse, as a dropped
+/// tape does.
+impl Drop for Incremental {
+    fn drop(&mut self) {
+        recycle(std::mem::take(&mut self.entries));
+    }
+}
+
 impl Incremental {
     /// A parser whose root value begins at or after `start` (JSON white
     /// space before it is skipped).
@@ -334,11 +344,11 @@ impl Incremental {
     }
 
     /// The tape of a complete root value; `None` before it is complete.
-    pub fn into_tape(self, text: &str) -> Option<Tape<'_>> {
+    pub fn into_tape(mut self, text: &str) -> Option<Tape<'_>> {
         (self.expect == Expect::Done).then(|| Tape {
             src: text,
-            entries: self.entries,
-            redirects: self.redirects,
+            entries: std::mem::take(&mut self.entries),
+            redirects: std::mem::take(&mut self.redirects),
             fallback: Entry::NULL,
         })
     }

@@ -408,3 +408,18 @@ fn the_tape_starts_from_the_spare_buffer() {
     assert_same_tape(&text, parser);
     assert!(crate::tape::parse::spare_capacity() >= kept, "given back");
 }
+
+/// A stream's parse dropped before its end (rejected, or abandoned) gives
+/// its buffer back too, for the next parse or stream to start from.
+#[test]
+fn an_unfinished_parse_gives_its_buffer_back() {
+    let text = format!("[{}", vec!["0"; 1_000].join(","));
+    drop(parse::spare_entries());
+    assert_eq!(crate::tape::parse::spare_capacity(), 0);
+    let (outcome, parser) = feed_cut(&text, &[10, text.len()], true);
+    assert!(matches!(outcome, Ok(Fed::Pending)));
+    let grown = parser.entries.capacity();
+    assert!(grown >= 1_000);
+    assert!(parser.into_tape(&text).is_none(), "the root value is still open");
+    assert_eq!(crate::tape::parse::spare_capacity(), grown, "given back");
+}
