@@ -4,7 +4,7 @@
 import { jsonText, matchesCopy, readCopy } from "./arguments.mjs";
 import { callRaw, markLoaded, rawGlue, traps } from "./instance.mjs";
 import { shapeOf } from "./read.mjs";
-import { openSessions } from "./session.mjs";
+import { openSessionCount } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
 
 export { callRaw, markLoaded, rawGlue };
@@ -35,7 +35,7 @@ export function trapCount() {
 
 /** How many guarded-call sessions are made and not yet freed. */
 export function liveSessions() {
-  return openSessions.size;
+  return openSessionCount();
 }
 
 /** Sets a stream check's first batch (0 hands every piece over at once); returns the previous one. */
