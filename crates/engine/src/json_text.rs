@@ -4,6 +4,25 @@
 
 use serde_json::Value;
 
+/// Appends an object of `members`: each name as [`push_json_str`] writes
+/// it, each value as `value` writes it.
+pub fn push_json_members<N: AsRef<str>, V>(
+    out: &mut String,
+    members: &[(N, V)],
+    mut value: impl FnMut(&mut String, &V),
+) {
+    out.push('{');
+    for (i, (name, member)) in members.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_json_str(out, name.as_ref());
+        out.push(':');
+        value(out, member);
+    }
+    out.push('}');
+}
+
 /// Appends `text` as a JSON string, escaped as serde_json escapes it (the
 /// quote, the backslash and control characters; `\b \f \n \r \t` short,
 /// others as `\u00XX`). The strings of a result are written with this:

@@ -191,20 +191,11 @@ fn members_value(members: &Members) -> Value {
 }
 
 fn write_members(out: &mut String, members: &Members) {
-    out.push('{');
-    for (i, (key, value)) in members.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        crate::json_text::push_json_str(out, key);
-        out.push(':');
-        match value {
-            Built::Number(number) => crate::json_text::push_json_number(out, number),
-            Built::Object(inner) => write_members(out, inner),
-            Built::Copied(value) => crate::json_text::push_json_value(out, value),
-        }
-    }
-    out.push('}');
+    crate::json_text::push_json_members(out, members, |out, value| match value {
+        Built::Number(number) => crate::json_text::push_json_number(out, number),
+        Built::Object(inner) => write_members(out, inner),
+        Built::Copied(value) => crate::json_text::push_json_value(out, value),
+    });
 }
 
 /// Adds `key` unless the members have it already.

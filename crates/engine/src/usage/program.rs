@@ -183,28 +183,19 @@ fn number_of(count: i64) -> Number {
 }
 
 fn write_template_members(out: &mut String, steps: &[(Name, Step)]) {
-    out.push('{');
-    for (i, (name, step)) in steps.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        crate::json_text::push_json_str(out, name);
-        out.push(':');
-        match step {
-            Step::Sum(indices) => {
-                out.push('[');
-                for (k, index) in indices.iter().enumerate() {
-                    if k > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(itoa::Buffer::new().format(*index));
+    crate::json_text::push_json_members(out, steps, |out, step| match step {
+        Step::Sum(indices) => {
+            out.push('[');
+            for (k, index) in indices.iter().enumerate() {
+                if k > 0 {
+                    out.push(',');
                 }
-                out.push(']');
+                out.push_str(itoa::Buffer::new().format(*index));
             }
-            Step::Object(inner) => write_template_members(out, inner),
+            out.push(']');
         }
-    }
-    out.push('}');
+        Step::Object(inner) => write_template_members(out, inner),
+    });
 }
 
 #[cfg(test)]
