@@ -32,14 +32,9 @@ let checkNames;
 function checkOptionsOf(options, keys) {
   checkNames ??= new Set(guardOptionNames().check);
   const picked = {};
-  if (Object.getPrototypeOf(options) === Object.prototype) {
-    for (const key of keys) {
-      if (checkNames.has(key) && options[key] !== undefined) picked[key] = options[key];
-    }
-    return picked;
-  }
-  for (const key of checkNames) {
-    if (options[key] !== undefined) picked[key] = options[key];
+  const names = Object.getPrototypeOf(options) === Object.prototype ? keys : checkNames;
+  for (const key of names) {
+    if (checkNames.has(key) && options[key] !== undefined) picked[key] = options[key];
   }
   return picked;
 }

@@ -177,7 +177,8 @@ export function openSession(request, schema, setup) {
     setup.summaryAttempts === true,
   ];
   // Only a session over a compiled handle is kept after its call: one made
-  // from text compiled the text itself.
+  // from text compiled the text itself. The length counts every text among
+  // the parts (a part added there that holds text is counted here too).
   const textsLength =
     checkText.length + (setup.retry?.length ?? 0) + setup.budgetsText.length + nestedLength(tools.texts) + (text?.length ?? 0) + (feedbackSchema?.length ?? 0);
   const keep = from.handle !== undefined && textsLength <= IDLE_SETUP_LIMIT;
