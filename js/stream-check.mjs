@@ -90,6 +90,8 @@ function utf8Length(text) {
 const SHORT_PIECE = 8;
 /** The most short pieces' bytes gathered; past that, pieces are joined. */
 const GATHER_BYTES = 4096;
+/** The staging buffer's first size, in bytes. */
+const FIRST_STAGING = 512;
 
 /**
  * A response checked as it streams in (see createStreamCheck). The pieces
@@ -107,8 +109,8 @@ export class StreamCheck {
   #generation;
   /** The view of the staging buffer. */
   #view = null;
-  /** Short pieces' bytes. */
-  #gathered = new Uint8Array(GATHER_BYTES);
+  /** Short pieces' bytes (made with the first one: many streams send none). */
+  #gathered = null;
   #pending = 0;
   /** Pieces joined after those; once one is, every piece of the batch joins it. */
   #waiting = "";
@@ -142,7 +144,7 @@ export class StreamCheck {
     const n = chunk.length;
     const at = this.#pending;
     if (n < SHORT_PIECE && at + n <= this.#room && this.#generation === traps) {
-      const gathered = this.#gathered;
+      const gathered = this.#gathered ?? (this.#gathered = new Uint8Array(GATHER_BYTES));
       let i = 0;
       while (i < n) {
         const unit = chunk.charCodeAt(i);
@@ -225,12 +227,13 @@ export class StreamCheck {
    * when `staging` grows it, and the view must be remade when it is too
    * small or the memory grew (which detaches the old ArrayBuffer, and a
    * view of a detached buffer has length 0: cheaper to ask than
-   * `memory.buffer`).
+   * `memory.buffer`). It starts small, as most responses are, and at
+   * least doubles as it grows.
    */
   #viewFor(capacity) {
     const view = this.#view;
     if (view !== null && view.byteLength >= capacity) return view;
-    const size = Math.max(capacity, GATHER_BYTES, view === null ? 0 : 2 * view.byteLength);
+    const size = Math.max(capacity, FIRST_STAGING, view === null ? 0 : 2 * view.byteLength);
     try {
       const pointer = this.#handle.staging(size);
       this.#view = new Uint8Array(memory.buffer, pointer, size);
@@ -260,10 +263,22 @@ export class StreamCheck {
     this.#room = kept === "" && !this.#ended ? GATHER_BYTES : 0;
     if (gathered + text.length === 0) return;
     try {
-      const view = this.#viewFor(gathered + 3 * text.length);
+      // Room for the text as if it were ASCII: encodeInto stops, between
+      // characters, where the room ends, and the rest is written after it
+      // into room for its worst case (3 bytes a UTF-16 unit), so that a
+      // large piece is not given three times the staging it needs.
+      let view = this.#viewFor(gathered + text.length);
       if (gathered > 0) view.set(this.#gathered.subarray(0, gathered));
       let length = gathered;
-      if (text.length > 0) length += encoder.encodeInto(text, length === 0 ? view : view.subarray(length)).written;
+      if (text.length > 0) {
+        const first = encoder.encodeInto(text, length === 0 ? view : view.subarray(length));
+        length += first.written;
+        if (first.read < text.length) {
+          const rest = text.slice(first.read);
+          view = this.#viewFor(length + 3 * rest.length);
+          length += encoder.encodeInto(rest, view.subarray(length)).written;
+        }
+      }
       this.#crossed += length;
       if (this.#handle.push(length) === 1 && this.#state === PENDING) {
         this.#state = rejectedState(this.#handle.rejection());
