@@ -10,7 +10,7 @@ import * as guard from "../pkg/node.mjs";
 import { rowsSchema, workloads } from "./workloads.mjs";
 
 const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node ${process.versions.node}`;
-const ROUNDS = 6;
+const ROUNDS = 9;
 const ROUND_MS = Number(process.env.STREAM_BENCH_MS ?? 150);
 
 function chunks(text, size) {
@@ -31,12 +31,17 @@ function waitedFor(pieces, schema) {
   return guard.checkOutput({ content: parts.join(""), finishReason: "stop" }, schema);
 }
 
-/** Mean ms per call of each case, rounds interleaved so drift hits all alike. */
+/**
+ * Ms per call of each case: the median of the rounds' means, rounds
+ * interleaved (in alternating order) so that drift hits all alike, and a
+ * round with a collection or a slow spell of the machine does not move it.
+ */
 function measure(cases) {
-  const total = Object.fromEntries(Object.keys(cases).map((k) => [k, { ms: 0, calls: 0 }]));
+  const perRound = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
   for (const fn of Object.values(cases)) for (let i = 0; i < 3; i++) fn();
+  const entries = Object.entries(cases);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, fn] of Object.entries(cases)) {
+    for (const [name, fn] of round % 2 === 0 ? entries : [...entries].reverse()) {
       const start = performance.now();
       let calls = 0;
       let now = start;
@@ -45,11 +50,11 @@ function measure(cases) {
         calls++;
         now = performance.now();
       }
-      total[name].ms += now - start;
-      total[name].calls += calls;
+      perRound[name].push((now - start) / calls);
     }
   }
-  return Object.fromEntries(Object.entries(total).map(([k, v]) => [k, v.ms / v.calls]));
+  const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+  return Object.fromEntries(Object.entries(perRound).map(([k, v]) => [k, median(v)]));
 }
 
 const fmt = (ms) => (ms >= 1 ? ms.toFixed(2) : ms.toFixed(3));
