@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { CONTENDERS, LABELS, makeContender, sinkValue } from "./contenders.mjs";
 import { workloads } from "./workloads.mjs";
+import { median } from "./median.mjs";
 
 const args = process.argv.slice(2);
 const outIndex = args.indexOf("--out");
@@ -108,12 +109,6 @@ function measureCold(cases, what) {
   }
   return summarise(cases);
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /** Spawns this runtime on a helper script and reads its one JSON line. */
 function child(script, childArgs) {

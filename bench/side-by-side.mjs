@@ -10,6 +10,7 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { workloads } from "./workloads.mjs";
+import { median } from "./median.mjs";
 
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf("--rounds");
@@ -49,12 +50,6 @@ function runFor(fn, ms, batch) {
   } while (now - start < ms);
   return (now - start) * 1000 / calls;
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 const runtime = process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.versions.node}`;
 console.log(`${runtime}; before = ${dirs[0]}, after = ${dirs[1]}; ${ROUNDS} rounds of ${SLICE_MS} ms each`);

@@ -8,6 +8,7 @@
 // cut beforehand, as a stream delivers them.
 import * as guard from "../pkg/node.mjs";
 import { rowsSchema, workloads } from "./workloads.mjs";
+import { median } from "./median.mjs";
 
 const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node ${process.versions.node}`;
 const ROUNDS = 9;
@@ -53,7 +54,6 @@ function measure(cases) {
       perRound[name].push((now - start) / calls);
     }
   }
-  const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
   return Object.fromEntries(Object.entries(perRound).map(([k, v]) => [k, median(v)]));
 }
 

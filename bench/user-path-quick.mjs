@@ -9,6 +9,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { median } from "./median.mjs";
 
 const args = process.argv.slice(2);
 const refAt = args.indexOf("--before-ref");
@@ -98,7 +99,6 @@ function slice(fn) {
   } while (now - start < SLICE_MS);
   return ((now - start) * 1000) / calls;
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const all = Object.fromEntries(Object.entries(builds).map(([name, guard]) => [name, cases(guard)]));
 const names = Object.keys(all.before);

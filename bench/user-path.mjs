@@ -19,6 +19,7 @@
 // ratio to the lane, to the executor design and to JSON.parse + ajv.
 import { workloads } from "./workloads.mjs";
 import * as guard from "../pkg/node.mjs";
+import { median } from "./median.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -166,7 +167,6 @@ async function slice(fn) {
   return ((now - start) * 1000) / calls;
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 console.log(`${runtime}, ${ROUNDS} rounds of ${SLICE_MS} ms slices per shape, interleaved; µs per call (median)`);
 for (const w of workloads().filter((x) => ONLY.includes(x.id))) {
