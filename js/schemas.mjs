@@ -355,6 +355,11 @@ export function wrapperStrict(schema) {
   const record = recordOf(schema);
   // Not a schema at all: the check that follows says why.
   if (record === undefined || record.problem !== undefined) return undefined;
+  return recordStrict(record);
+}
+
+/** `wrapperStrict` of the schema whose record (see `recordOf`, one without a problem) this is. */
+export function recordStrict(record) {
   if (!("strict" in record)) record.strict = callRaw(() => raw.wrapperStrict(record.text));
   return record.strict;
 }

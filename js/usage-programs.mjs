@@ -24,7 +24,8 @@ class ShapeMembers {
 /**
  * The shapes read last, the latest first: { shape, program (a
  * RawUsageProgram, or null for a shape the core has none for), template
- * (the program's template, parsed), born (the instance's number) }.
+ * (the program's template, as `usageTemplate` makes it), born (the
+ * instance's number) }.
  */
 const shapes = [];
 const SHAPES_HELD = 8;
@@ -155,7 +156,7 @@ export function usageRead(copy) {
   // A shape not held (one held would have matched, unless its counts were too large to sum here).
   if (shape !== undefined && !shapes.some((held) => held.born === instanceNumber && sameShape(held.shape, shape))) {
     const program = callRaw(() => raw.usageProgram(text)) ?? null;
-    const template = program === null ? undefined : JSON.parse(callRaw(() => program.template()));
+    const template = program === null ? undefined : usageTemplate(JSON.parse(callRaw(() => program.template())));
     if (shapes.length >= SHAPES_HELD) {
       const oldest = shapes.pop();
       if (oldest.program !== null && oldest.born === instanceNumber) oldest.program.free();
@@ -197,16 +198,34 @@ export function countedUsage({ template, counts }) {
   return fill(template, counts);
 }
 
-function fill(template, counts) {
-  const out = {};
-  for (const name in template) {
-    const step = template[name];
+/**
+ * A program's template, parsed, made ready for `fill`: at each object, its
+ * member names and steps in order (a step is the list of counts a member
+ * sums, or the template of a nested object) and `base`, an object with
+ * those members. On Node, a usage built by copying `base` and setting its
+ * members took half the time of one built member by member from empty.
+ */
+function usageTemplate(parsed) {
+  const names = Object.keys(parsed);
+  const base = {};
+  const steps = names.map((name) => {
+    const step = parsed[name];
+    base[name] = 0;
+    return Array.isArray(step) ? step : usageTemplate(step);
+  });
+  return { names, steps, base };
+}
+
+function fill({ names, steps, base }, counts) {
+  const out = { ...base };
+  for (let k = 0; k < names.length; k++) {
+    const step = steps[k];
     if (Array.isArray(step)) {
       let sum = counts[step[0]];
       for (let i = 1; i < step.length; i++) sum += counts[step[i]];
-      out[name] = sum;
+      out[names[k]] = sum;
     } else {
-      out[name] = fill(step, counts);
+      out[names[k]] = fill(step, counts);
     }
   }
   return out;
