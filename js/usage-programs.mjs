@@ -7,6 +7,7 @@
 // normalising it in the core and parsing the result took as long as
 // checking the response.
 import { jsonText, readCopy, readPlans } from "./arguments.mjs";
+import { LIMITS } from "./generated/contract.mjs";
 import { callRaw, instanceNumber, raw } from "./instance.mjs";
 import { membersAlone, primitive } from "./read.mjs";
 
@@ -31,7 +32,7 @@ const shapes = [];
 const SHAPES_HELD = 8;
 
 /** As many counts as a program takes at most (`MOST_COUNTS` in the core). */
-const MOST_COUNTS = 50;
+const MOST_COUNTS = LIMITS.usageCounts;
 
 /**
  * `usageRead` of the usage plan's copy of `response`, for a response of a

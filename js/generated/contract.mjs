@@ -57,5 +57,5 @@ export const ISSUE_CODES = Object.freeze([
 /** Defaults: issues per check, retries without budgets, and the most any budget allows. */
 export const DEFAULTS = Object.freeze({ maxErrors: 5, totalRetries: 1, maxRetries: 10 });
 
-/** Limits: the levels of nesting a schema may have. */
-export const LIMITS = Object.freeze({ schemaDepth: 127 });
+/** Limits: the levels of nesting a schema may have; the most counts a usage program sums from. */
+export const LIMITS = Object.freeze({ schemaDepth: 127, usageCounts: 50 });

@@ -69,8 +69,8 @@ fn rendered_contract() -> String {
          /** Defaults: issues per check, retries without budgets, and the most any budget allows. */\n\
          export const DEFAULTS = Object.freeze({{ maxErrors: {max_errors}, totalRetries: {total}, maxRetries: {max_retries} }});\n\
          \n\
-         /** Limits: the levels of nesting a schema may have. */\n\
-         export const LIMITS = Object.freeze({{ schemaDepth: {schema_depth} }});\n",
+         /** Limits: the levels of nesting a schema may have; the most counts a usage program sums from. */\n\
+         export const LIMITS = Object.freeze({{ schemaDepth: {schema_depth}, usageCounts: {usage_counts} }});\n",
         failures = js_array(&failure_classes()),
         actions = js_array(&actions()),
         stops = js_array(&stop_reasons()),
@@ -79,6 +79,7 @@ fn rendered_contract() -> String {
         total = DEFAULT_TOTAL_RETRIES,
         max_retries = MAX_RETRIES,
         schema_depth = crate::schema::MAX_SCHEMA_DEPTH,
+        usage_counts = guard_engine::usage::MOST_COUNTS,
     )
 }
 

@@ -23,7 +23,7 @@ use serde_json::{Map, Number, Value};
 use crate::tape::{TapeMembers, TapeNode};
 
 mod program;
-pub use program::UsageProgram;
+pub use program::{UsageProgram, MOST_COUNTS};
 
 /// The members of the common Usage shape; anything else on a response is not usage.
 const USAGE_MEMBERS: [&str; 3] = ["tokens", "cost", "timing"];
