@@ -182,11 +182,8 @@ export function openSession(request, schema, setup) {
     setup.summaryAttempts === true,
   ];
   // Only a session over a compiled handle is kept after its call: one made
-  // from text compiled the text itself. The length counts every text among
-  // the parts (a part added there that holds text is counted here too).
-  const textsLength =
-    checkText.length + (setup.retry?.length ?? 0) + setup.budgetsText.length + nestedLength(tools.texts) + (text?.length ?? 0) + (feedbackSchema?.length ?? 0);
-  const keep = from.handle !== undefined && textsLength <= IDLE_SETUP_LIMIT;
+  // from text compiled the text itself.
+  const keep = from.handle !== undefined && textsLength(parts) <= IDLE_SETUP_LIMIT;
   const idle = keep ? takeIdle(parts, from.handle) : undefined;
   const handle =
     idle?.handle ??
@@ -524,10 +521,18 @@ function setupTextOf(parts) {
   );
 }
 
-/** The characters of the nested requests' texts a request's tool paths gave (see `readToolPaths`). */
-function nestedLength(texts) {
+/**
+ * The characters of every text among a setup's parts (see `openSession`):
+ * the strings, and the strings in the lists (the nested requests' texts a
+ * request's tool paths gave), whatever part they are, so that a part added
+ * to the setup is counted without a word here.
+ */
+function textsLength(parts) {
   let length = 0;
-  if (texts !== null) for (const text of texts) if (text !== null) length += text.length;
+  for (const part of parts) {
+    if (typeof part === "string") length += part.length;
+    else if (Array.isArray(part)) for (const item of part) if (typeof item === "string") length += item.length;
+  }
   return length;
 }
 

@@ -135,3 +135,28 @@ test("a kept session is restarted as its call ends only when the call stepped it
   }
   assert.equal(internals.liveSessions(), 0);
 });
+
+test("a setup holding more text than an idle session may keep gets a new session every call", async () => {
+  const validator = guard.compileSchema(CITY_SCHEMA);
+  const respond = () => openaiChat(OSLO_TEXT);
+  // The setup's texts: a repair's provider guess reads the model name, and
+  // a request that wraps another (`body`) gives that request's text.
+  const cases = [
+    { name: "model name", options: { retry: "repair" }, short: { ...request, model: "m".repeat(100) }, long: { ...request, model: "m".repeat(5000) } },
+    {
+      name: "nested request",
+      options: {},
+      short: { body: JSON.stringify({ ...request, note: "n".repeat(100) }) },
+      long: { body: JSON.stringify({ ...request, note: "n".repeat(5000) }) },
+    },
+  ];
+  for (const { name, options, short, long } of cases) {
+    for (const [kind, req, expected] of [["short", short, 0], ["long", long, 1]]) {
+      await guard.guardedCall(req, respond, { schema: validator, ...options });
+      const { made, result } = await sessionsMade(() => guard.guardedCall(req, respond, { schema: validator, ...options }));
+      assert.deepEqual(result.value, JSON.parse(OSLO_TEXT));
+      assert.equal(made, expected, `${name}, ${kind}: ${expected === 0 ? "kept and taken again" : "not kept"}`);
+    }
+  }
+  assert.equal(internals.liveSessions(), 0);
+});
