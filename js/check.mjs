@@ -5,7 +5,7 @@
 import { jsonText, optionsText, outputCopy, readCopy, readText, wellFormed } from "./arguments.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";
-import { callRaw, callRawJson, decoder, encodeCopy, encoder, inputOf, raw } from "./instance.mjs";
+import { callRaw, callRawJson, decoder, encodeCopy, encodeInput, encoder, inputOf, raw } from "./instance.mjs";
 import { COMPILE_KEYS, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, knownSchema, rawOf, readableSchemaText, recordOf, touch } from "./schemas.mjs";
 
 export function detectTruncation(source) {
@@ -252,22 +252,14 @@ function readLane(output, handle, maxErrors, requireObject, optionsJson, schemaH
 }
 
 /**
- * Encodes the response straight into wasm memory with the native encoder
- * (most responses are nearly all ASCII, so a buffer of about the string's
- * length usually suffices; otherwise it is encoded again into one of the
- * largest size UTF-8 can need), the finish reason, if any, right after it,
- * and runs the lane over it.
+ * Encodes the response straight into wasm memory (see `encodeInput`), the
+ * finish reason, if any, right after it, and runs the lane over it.
  */
 function laneStatus(text, handle, maxErrors, requireObject, optionsJson, reason = null) {
   const extra = reason === null ? 0 : reason.length * 3;
-  let view = inputOf(text.length + (text.length >> 3) + 16 + extra);
-  let { read, written } = encoder.encodeInto(text, view);
-  if (read < text.length) {
-    view = inputOf(text.length * 3 + extra);
-    ({ written } = encoder.encodeInto(text, view));
-  }
+  const written = encodeInput(text, extra);
   if (reason === null) return raw.checkInputLane(written, handle, maxErrors, requireObject, optionsJson);
-  return raw.checkInputLaneWithReason(written, writeReason(reason, view, written), handle, maxErrors, requireObject, optionsJson);
+  return raw.checkInputLaneWithReason(written, writeReason(reason, inputOf(written + extra), written), handle, maxErrors, requireObject, optionsJson);
 }
 
 /**

@@ -244,3 +244,18 @@ export function inputOf(capacity) {
   }
   return inputView;
 }
+
+/**
+ * Encodes `text` straight into the input buffer with the native encoder,
+ * leaving room for `extra` bytes after it, and gives the bytes written.
+ * Most texts are nearly all ASCII, so a buffer of about the string's length
+ * usually suffices; otherwise it is encoded again into one of the largest
+ * size UTF-8 can need. `inputOf(written + extra)` is then the view it went
+ * into.
+ */
+export function encodeInput(text, extra = 0) {
+  const view = inputOf(text.length + (text.length >> 3) + 16 + extra);
+  const { read, written } = encoder.encodeInto(text, view);
+  if (read === text.length) return written;
+  return encoder.encodeInto(text, inputOf(text.length * 3 + extra)).written;
+}

@@ -5,7 +5,8 @@
 import { jsonText, optionsText, schemaText } from "./arguments.mjs";
 import { SchemaError, argumentError, withTypedErrors } from "./errors.mjs";
 import { standardFor } from "./standard-schema.mjs";
-import { cacheCapacity, callRaw, callRawJson, keepCacheCapacity, raw, whenReplaced } from "./instance.mjs";
+import { DEFAULTS } from "./generated/contract.mjs";
+import { cacheCapacity, callRaw, callRawJson, encodeInput, keepCacheCapacity, raw, whenReplaced } from "./instance.mjs";
 
 // Validator → its handle in the current instance (replaced after a trap).
 export let rawOf = new WeakMap();
@@ -29,12 +30,23 @@ export class Validator {
 
   validate(instance, options) {
     const text = jsonText("the instance", instance);
+    // The instance encoded into the input buffer, and a valid one answered
+    // with a number (see `validateInput` in src/wasm.rs); the general path
+    // reads (and refuses) any other options, and any text the tape cannot.
+    const cap = inputCap(options);
+    if (cap !== undefined) {
+      const status = callRaw(() => handleForAnyValidator(this).validateInput(encodeInput(text), cap));
+      if (status === INPUT_VALID) return { valid: true, errors: [], moreErrors: false };
+      if (status === INPUT_INVALID) return JSON.parse(raw.laneTakeVerdict());
+    }
     const opts = optionsText(options);
     return callRawJson(() => handleForAnyValidator(this).validate(text, opts));
   }
 
   isValid(instance) {
     const text = jsonText("the instance", instance);
+    const status = callRaw(() => handleForAnyValidator(this).isValidInput(encodeInput(text)));
+    if (status !== INPUT_UNREAD) return status === 1;
     return callRaw(() => handleForAnyValidator(this).isValid(text));
   }
 
@@ -67,6 +79,31 @@ Object.defineProperty(Validator.prototype, "~standard", {
   enumerable: false,
   configurable: true,
 });
+
+/** `validateInput`'s statuses (src/wasm.rs), and `isValidInput`'s for a text it did not read. */
+const INPUT_VALID = 0;
+const INPUT_INVALID = 2;
+const INPUT_UNREAD = 3;
+
+/**
+ * The issue cap of `validate`'s options when the input-buffer path takes
+ * them (none, or a whole `maxErrors` alone, as the core reads it);
+ * undefined for the general path, which reads the options and says what is
+ * wrong with them.
+ */
+function inputCap(options) {
+  if (options === undefined) return DEFAULTS.maxErrors;
+  try {
+    if (options === null || typeof options !== "object" || Object.getPrototypeOf(options) !== Object.prototype) return undefined;
+    const keys = Object.keys(options);
+    if (keys.length === 0) return DEFAULTS.maxErrors;
+    if (keys.length !== 1 || keys[0] !== "maxErrors") return undefined;
+    const value = options.maxErrors;
+    return Number.isInteger(value) && value >= 0 && value <= 0xffffffff ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function wrapValidator(handle, source) {
   const validator = Object.create(Validator.prototype);

@@ -191,6 +191,67 @@ describe("Validator.validate / isValid", () => {
       ["/population", "/properties/population/minimum", "minimum", /0/],
     ]);
   });
+
+  // validate and isValid encode the instance into the core's input buffer
+  // and get a valid one back as a number (`validateInput`); options other
+  // than none or `maxErrors` alone, a non-plain options object included, go
+  // the general way, which passes the text as an argument. Both must judge
+  // every instance alike.
+  test("the input-buffer path and the general path give the same reports", () => {
+    const general = (cap) => Object.assign(Object.create(null), cap === undefined ? {} : { maxErrors: cap });
+    const schemas = [
+      OBSERVATIONS_SCHEMA,
+      CITY_SCHEMA,
+      { type: "object", properties: { at: { type: "string", format: "date-time" }, mail: { format: "email" } }, required: ["at"] },
+      { $defs: { n: { type: "integer", multipleOf: 3 } }, type: "array", items: { $ref: "#/$defs/n" }, maxItems: 3, uniqueItems: true },
+      { type: "string", pattern: "^[a-zé]+$", maxLength: 4 },
+      true,
+      false,
+    ];
+    const values = [
+      GOOD_OBSERVATIONS,
+      HOLLOW,
+      { city: "Oslo", population: 709037 },
+      { city: "", population: -5, extra: [1, { deep: [null] }] },
+      { at: "2026-12-03T19:30:00Z", mail: "ana@example.com" },
+      { at: "2026-02-30T25:00:00Z", mail: "not mail" },
+      [3, 6, 9],
+      [3, 3, 4, 5, 6],
+      "héé",
+      "été d'or, ☃",
+      "x\ud800y",
+      0,
+      -0,
+      1.5e300,
+      null,
+      true,
+      { "\u2028": "\u0000", "a\"b": "\\" },
+      { __proto__: null, a: 1 },
+      JSON.parse('{"__proto__": {"a": 1}}'),
+    ];
+    let invalid = 0;
+    for (const schema of schemas) {
+      const validator = guard.compileSchema(schema);
+      for (const value of values) {
+        const name = `${JSON.stringify(schema).slice(0, 40)} / ${JSON.stringify(value).slice(0, 40)}`;
+        const report = validator.validate(value);
+        assert.deepEqual(report, validator.validate(value, general()), name);
+        assert.deepEqual(validator.validate(value, {}), report, name);
+        for (const cap of [0, 1, 2]) assert.deepEqual(validator.validate(value, { maxErrors: cap }), validator.validate(value, general(cap)), `${name}, maxErrors ${cap}`);
+        assert.equal(validator.isValid(value), report.valid, name);
+        if (!report.valid) invalid += 1;
+      }
+    }
+    assert.ok(invalid > 20 && invalid < schemas.length * values.length - 20, `both kinds are compared (${invalid} invalid)`);
+  });
+
+  test("validate refuses the options the general path refuses, whatever the instance", () => {
+    const validator = guard.compileSchema(CITY_SCHEMA);
+    for (const options of [{ maxErrors: -1 }, { maxErrors: 1.5 }, { maxErrors: "3" }, { maxErrors: 2, extra: 1 }]) {
+      const error = thrown(() => validator.validate({ city: "Oslo", population: 1 }, options));
+      assert.equal(error.code, "invalid_argument", JSON.stringify(options));
+    }
+  });
 });
 
 describe("schemaHash", () => {
