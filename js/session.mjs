@@ -67,10 +67,10 @@ function readToolPaths(request) {
   return { found, texts: texts.length > 0 ? Array.from(texts, (t) => t ?? null) : null };
 }
 
-/** What the core reads of a request: its tool paths and the members its provider guess reads. */
+/** What the core reads of a request: its tool paths, the members its provider guess reads, where it declares tools. */
 let plan;
 
-function requestPlan() {
+export function requestPlan() {
   plan ??= callRawJson(() => raw.requestPlan());
   return plan;
 }

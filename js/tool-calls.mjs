@@ -5,9 +5,10 @@
 // schema object found at the pointer the core gives (so it is compiled once
 // and found again by identity).
 import { argumentError } from "./errors.mjs";
-import { jsonText, readText } from "./arguments.mjs";
+import { jsonText, readText, serialisationProblem } from "./arguments.mjs";
 import { checkDetailed } from "./check.mjs";
 import { callRaw, rawGlue } from "./instance.mjs";
+import { requestPlan } from "./session.mjs";
 
 /** The failure classes of a call's check, from its arguments' verdict. */
 const CALL_FAILURE = { truncated: "truncated", empty: "unparseable", unparseable: "unparseable", not_object: "not_object", schema: "schema" };
@@ -24,9 +25,7 @@ export function checkToolCalls(response, tools, options) {
   }
   const raw = rawGlue();
   const read = JSON.parse(callRaw(() => raw.readToolCalls(readText("the response", response, "output"))));
-  const declared = JSON.parse(callRaw(() => raw.declaredTools(jsonText("the tools", tools))));
-  const byName = new Map();
-  for (const tool of declared) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+  const byName = declaredOf(tools);
 
   // One check, with one budget for the pattern matching of every call:
   // otherwise each call would have one, and a response with many calls
@@ -34,7 +33,7 @@ export function checkToolCalls(response, tools, options) {
   callRaw(() => raw.beginCheck());
   let calls;
   try {
-    calls = read.calls.map((call) => checkCall(call, byName.get(call.name), tools, read.finishReason, options));
+    calls = read.calls.map((call) => checkCall(call, byName.get(call.name), read.finishReason, options));
   } finally {
     endCheck();
   }
@@ -63,10 +62,9 @@ export function toolCallFeedback(verdict, tools) {
     throw argumentError(`the tool-call feedback needs the tool declarations (or the request), not ${tools === null ? "null" : typeof tools}`);
   }
   const raw = rawGlue();
-  const declared = JSON.parse(callRaw(() => raw.declaredTools(jsonText("the tools", tools))));
   const schemas = {};
-  for (const tool of declared) {
-    if (tool.schemaPointer !== null && !(tool.name in schemas)) schemas[tool.name] = at(tools, tool.schemaPointer);
+  for (const [name, tool] of declaredOf(tools)) {
+    if (tool.schemaPointer !== null) schemas[name] = at(tool.list, tool.schemaPointer);
   }
   const fields = verdict.calls.map((call) => ({ id: call.id, name: call.name, ok: call.ok, failure: call.failure, errors: call.errors, moreErrors: call.moreErrors }));
   return JSON.parse(callRaw(() => raw.toolCallsFeedback(jsonText("the verdict", { calls: fields }), jsonText("the tools' schemas", schemas))));
@@ -80,7 +78,7 @@ export function toolCallsRepairFeedback(verdict, tools) {
 }
 
 /** One call's result: its arguments checked like an output against its tool's schema. */
-function checkCall(call, tool, tools, finishReason, options) {
+function checkCall(call, tool, finishReason, options) {
   if (tool === undefined) {
     return {
       id: call.id,
@@ -94,7 +92,7 @@ function checkCall(call, tool, tools, finishReason, options) {
     };
   }
   // A tool declared without parameters takes any object.
-  const schema = tool.schemaPointer === null ? { type: "object" } : at(tools, tool.schemaPointer);
+  const schema = tool.schemaPointer === null ? { type: "object" } : at(tool.list, tool.schemaPointer);
   const { verdict } = checkDetailed({ content: call.arguments, finishReason }, schema, options);
   if (verdict.ok) return { id: call.id, name: call.name, ok: true, value: verdict.value, message: "The call's arguments match its tool's schema.", errors: [], moreErrors: false, errorHash: null };
   return {
@@ -107,6 +105,77 @@ function checkCall(call, tool, tools, finishReason, options) {
     moreErrors: verdict.moreErrors,
     errorHash: verdict.errorHash,
   };
+}
+
+/**
+ * The tools declared in `tools` (a request, or its declarations in any
+ * shape), by name, the first declaration of a name kept: `{ list, schemaPointer }`,
+ * the pointer into `list`, the live list or record of declarations the
+ * name came from. A request's declarations are read at the core's
+ * declaration paths by property access, so its messages are never
+ * serialised; each list is read by the core once, and again only when it
+ * changes (see `readDeclarations`).
+ */
+function declaredOf(tools) {
+  const byName = new Map();
+  const lists = Array.isArray(tools) ? [] : declarationLists(tools);
+  const add = (list, declared) => {
+    for (const { name, schemaPointer } of declared) if (!byName.has(name)) byName.set(name, { list, schemaPointer });
+  };
+  if (lists.length === 0) add(tools, readDeclarations(tools, "declaredTools"));
+  for (const list of lists) add(list, readDeclarations(list, "declaredToolsIn"));
+  return byName;
+}
+
+/** The lists and records of declarations a request holds at the core's declaration paths. */
+function declarationLists(request) {
+  const lists = [];
+  for (const path of requestPlan().declarations) {
+    let node = request;
+    try {
+      for (const key of path) node = node === null || typeof node !== "object" ? undefined : node[key];
+    } catch (error) {
+      throw argumentError(`the tools could not be read: ${serialisationProblem(error)}`);
+    }
+    if (node !== null && typeof node === "object") lists.push(node);
+  }
+  return lists;
+}
+
+/**
+ * What the core read of a list (or record, or request) of declarations
+ * before, by the object: its entries then, to see that it is unchanged,
+ * and the tools it declared. A declaration added, removed or replaced makes
+ * the list read again; one changed in place does not, as a schema object
+ * changed after its first use is not compiled again.
+ */
+const declarationsRead = new WeakMap();
+
+function readDeclarations(list, reader) {
+  const entries = entriesOf(list);
+  const known = declarationsRead.get(list);
+  if (known !== undefined && known.reader === reader && sameEntries(known.entries, entries)) return known.declared;
+  const declared = JSON.parse(callRaw(() => rawGlue()[reader](jsonText("the tools", list))));
+  declarationsRead.set(list, { reader, entries, declared });
+  return declared;
+}
+
+/** A list's items, or an object's member names and values, in order, read as JSON.stringify reads them. */
+function entriesOf(list) {
+  try {
+    if (Array.isArray(list)) return list.slice();
+    const entries = [];
+    for (const name of Object.keys(list)) entries.push(name, list[name]);
+    return entries;
+  } catch (error) {
+    throw argumentError(`the tools could not be read: ${serialisationProblem(error)}`);
+  }
+}
+
+function sameEntries(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Ends the check of the calls. After a trap the instance that began it is

@@ -819,7 +819,19 @@ pub fn failure_hash(failure: &str) -> String {
 #[wasm_bindgen(js_name = declaredTools)]
 pub fn declared_tools(tools_json: &str) -> Result<JsValue, JsValue> {
     let tools = parse_argument("the tools", tools_json)?;
-    let declared: Vec<Value> = crate::providers::declarations::declared_tools(&tools)
+    declared_json(crate::providers::declarations::declared_tools(&tools))
+}
+
+/// `declaredTools` of a list or record found at one of a request's
+/// declaration paths (see `requestPlan`), its pointers into the list.
+#[wasm_bindgen(js_name = declaredToolsIn)]
+pub fn declared_tools_in(list_json: &str) -> Result<JsValue, JsValue> {
+    let list = parse_argument("the tools", list_json)?;
+    declared_json(crate::providers::declarations::declared_in(&list))
+}
+
+fn declared_json(declared: Vec<crate::providers::declarations::Declared>) -> Result<JsValue, JsValue> {
+    let declared: Vec<Value> = declared
         .into_iter()
         .map(|d| serde_json::json!({ "name": d.name, "schemaPointer": d.schema_pointer }))
         .collect();
@@ -827,11 +839,13 @@ pub fn declared_tools(tools_json: &str) -> Result<JsValue, JsValue> {
 }
 
 /// What the wrapper reads of a request, as JSON text: `{ tools: [{ path:
-/// string[], leaf }], shape: { members: [name], text: name } }`, where
-/// requests declare tools (`crate::providers::tools::TOOL_PATHS`) and the
-/// members the provider guess for repair feedback reads, in the order the
-/// session's `shape` codes follow, with the one whose string it wants
-/// (`crate::session::SHAPE_MEMBERS`, `SHAPE_TEXT`).
+/// string[], leaf }], shape: { members: [name], text: name }, declarations:
+/// [path] }`, where requests declare tools
+/// (`crate::providers::tools::TOOL_PATHS`), the members the provider guess
+/// for repair feedback reads, in the order the session's `shape` codes
+/// follow, with the one whose string it wants (`crate::session::SHAPE_MEMBERS`,
+/// `SHAPE_TEXT`), and where checkToolCalls finds a request's declarations
+/// (`crate::providers::declarations::DECLARATION_PATHS`).
 #[wasm_bindgen(js_name = requestPlan)]
 pub fn request_plan() -> Result<JsValue, JsValue> {
     // Written around the two lists' own JSON: `json!` would serialise the
@@ -839,8 +853,10 @@ pub fn request_plan() -> Result<JsValue, JsValue> {
     let text = |e: serde_json::Error| coded_error("internal", &format!("could not build the result: {e}"));
     let tools = serde_json::to_string(&crate::providers::tools::TOOL_PATHS).map_err(text)?;
     let members = serde_json::to_string(&crate::session::SHAPE_MEMBERS).map_err(text)?;
+    let declarations =
+        serde_json::to_string(&crate::providers::declarations::DECLARATION_PATHS).map_err(text)?;
     Ok(JsValue::from_str(&format!(
-        "{{\"tools\":{tools},\"shape\":{{\"members\":{members},\"text\":\"{}\"}}}}",
+        "{{\"tools\":{tools},\"shape\":{{\"members\":{members},\"text\":\"{}\"}},\"declarations\":{declarations}}}",
         crate::session::SHAPE_TEXT
     )))
 }

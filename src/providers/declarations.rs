@@ -16,21 +16,26 @@ pub struct Declared {
     pub schema_pointer: Option<String>,
 }
 
+/// Where a whole request keeps its tool declarations, in the order they
+/// are read (a name declared twice is the first one's). The facade reads a
+/// request's declarations here by property access, and hands the core each
+/// list or record it finds ([`declared_in`]), never the whole request.
+pub const DECLARATION_PATHS: [&[&str]; 4] = [
+    &["tools"],
+    &["functions"],
+    &["toolConfig", "tools"],
+    &["config", "tools"],
+];
+
 /// Every tool declared in `tools`: a list or record of declarations in any
-/// shape, or a whole request (read at the places `TOOL_PATHS` lists).
+/// shape, or a whole request (read at [`DECLARATION_PATHS`]).
 #[must_use]
 pub fn declared_tools(tools: &Value) -> Vec<Declared> {
     let mut found = Vec::new();
     if let Value::Object(map) = tools {
         // A whole request: its declarations.
-        let request_paths: [&[&str]; 4] = [
-            &["tools"],
-            &["functions"],
-            &["toolConfig", "tools"],
-            &["config", "tools"],
-        ];
         let mut any = false;
-        for path in request_paths {
+        for path in DECLARATION_PATHS {
             let mut node = Some(tools);
             for key in path {
                 node = node.and_then(|n| n.get(*key));
@@ -57,6 +62,15 @@ pub fn declared_tools(tools: &Value) -> Vec<Declared> {
         }
     }
     collect(tools, "", &mut found);
+    found
+}
+
+/// The tools declared in `list`, a list or record found at one of a
+/// request's [`DECLARATION_PATHS`], with pointers into `list` itself.
+#[must_use]
+pub fn declared_in(list: &Value) -> Vec<Declared> {
+    let mut found = Vec::new();
+    collect(list, "", &mut found);
     found
 }
 

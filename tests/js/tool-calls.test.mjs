@@ -8,6 +8,7 @@ import OpenAI from "openai";
 import { GoogleGenAI } from "@google/genai";
 import { jsonSchema, tool } from "ai";
 import * as guard from "../../pkg/node.mjs";
+import * as internals from "../../pkg/testing.mjs";
 import { withWireServer } from "./wire-server.mjs";
 
 const WEATHER = { type: "object", required: ["city"], additionalProperties: false, properties: { city: { type: "string", minLength: 1 }, unit: { enum: ["C", "F"] } } };
@@ -108,6 +109,75 @@ describe("checkToolCalls", () => {
     for (const bad of [() => guard.checkToolCalls("x", []), () => guard.checkToolCalls({}, null), () => guard.checkToolCalls({}, [], { toolName: "a" })]) {
       assert.throws(bad, (error) => error instanceof TypeError && error.code === "invalid_argument");
     }
+  });
+});
+
+describe("the declarations, read once per list", () => {
+  const weather = () => ({ type: "function", function: { name: "get_weather", parameters: WEATHER } });
+  const send = () => ({ type: "function", function: { name: "send_mail", parameters: SEND } });
+  const calls = chatWithCalls([["get_weather", '{"city":"Oslo"}'], ["send_mail", '{"to":"a@example.com"}']]);
+
+  /** How many times the core read declarations while `fn` ran. */
+  function coreReads(fn) {
+    const glue = internals.rawGlue();
+    const saved = [glue.declaredTools, glue.declaredToolsIn];
+    let reads = 0;
+    glue.declaredTools = (...args) => (reads++, saved[0].apply(glue, args));
+    glue.declaredToolsIn = (...args) => (reads++, saved[1].apply(glue, args));
+    try {
+      return { result: fn(), reads };
+    } finally {
+      [glue.declaredTools, glue.declaredToolsIn] = saved;
+    }
+  }
+
+  test("a request's messages are never serialised: only its declaration lists are read", () => {
+    // A BigInt and a throwing getter among the messages would fail any JSON.stringify of the request.
+    const messages = [{ role: "user", content: 10n }];
+    Object.defineProperty(messages, "1", { get() { throw new Error("not to be read"); }, enumerable: true });
+    const request = { model: "gpt-4o-mini", messages, tools: [weather(), send()] };
+    const verdict = guard.checkToolCalls(calls, request);
+    assert.equal(verdict.ok, true, verdict.message);
+    assert.deepEqual(verdict.calls.map((c) => c.value), [{ city: "Oslo" }, { to: "a@example.com" }]);
+    // Bedrock's and @google/genai's places too, and the first declaration of a name wins across them.
+    const both = { toolConfig: { tools: [{ toolSpec: { name: "send_mail", inputSchema: { json: { type: "object", required: ["cc"] } } } }] }, config: { tools: [{ functionDeclarations: [{ name: "get_weather", parameters: WEATHER }] }] }, messages };
+    const mixed = guard.checkToolCalls(calls, both);
+    assert.deepEqual(mixed.calls.map((c) => [c.name, c.ok, c.errors[0]?.code]), [["get_weather", true, undefined], ["send_mail", false, "required"]]);
+  });
+
+  test("an unchanged list is read by the core once; a tool added, removed or replaced is seen at once", () => {
+    const tools = [weather()];
+    const request = () => ({ model: "gpt-4o-mini", messages: [], tools });
+    const first = coreReads(() => guard.checkToolCalls(calls, request()));
+    assert.deepEqual(first.result.calls.map((c) => c.failure ?? "ok"), ["ok", "unknown_tool"]);
+    const again = coreReads(() => guard.checkToolCalls(calls, request()));
+    assert.equal(again.reads, 0, "the same list is not read again");
+    assert.deepEqual(again.result, first.result);
+
+    tools.push(send());
+    const added = coreReads(() => guard.checkToolCalls(calls, request()));
+    assert.equal(added.reads, 1);
+    assert.equal(added.result.ok, true, "the tool added is known");
+
+    tools[1] = { type: "function", function: { name: "send_mail", parameters: { type: "object", required: ["subject"] } } };
+    assert.equal(guard.checkToolCalls(calls, request()).calls[1].errors[0].code, "required", "the replaced declaration's schema is used");
+
+    tools.pop();
+    assert.equal(guard.checkToolCalls(calls, request()).calls[1].failure, "unknown_tool", "the tool removed is unknown");
+
+    // A record (the AI SDK's tools) given alone, with a member added.
+    const record = { get_weather: tool({ inputSchema: jsonSchema(WEATHER), execute: async () => "sunny" }) };
+    const aiCalls = { content: [{ type: "tool-call", toolCallId: "c1", toolName: "get_weather", input: { city: "Oslo" } }, { type: "tool-call", toolCallId: "c2", toolName: "send_mail", input: { to: "x" } }] };
+    assert.deepEqual(guard.checkToolCalls(aiCalls, record).calls.map((c) => c.failure ?? "ok"), ["ok", "unknown_tool"]);
+    record.send_mail = tool({ inputSchema: jsonSchema(SEND), execute: async () => "sent" });
+    assert.deepEqual(guard.checkToolCalls(aiCalls, record).calls.map((c) => c.failure ?? "ok"), ["ok", "schema"]);
+  });
+
+  test("declarations that cannot be read are a typed error", () => {
+    const request = { messages: [] };
+    Object.defineProperty(request, "tools", { get() { throw new Error("no"); }, enumerable: true });
+    assert.throws(() => guard.checkToolCalls(calls, request), (error) => error instanceof TypeError && error.code === "invalid_argument" && /tools could not be read/.test(error.message));
+    assert.throws(() => guard.checkToolCalls(calls, { tools: [{ type: "function", function: { name: "get_weather", parameters: { n: 1n } } }] }), (error) => error.code === "invalid_argument" && /BigInt/.test(error.message));
   });
 });
 
