@@ -12,7 +12,12 @@
 // - plain JSON.parse + a precompiled ajv validator on the text.
 // And guardedCall's overhead per attempt (everything but the model call: a
 // callModel that returns a ready response) beside one checkOutput of the
-// same response.
+// same response; what the frameworks call, a Validator's Standard Schema
+// `validate` of a value already parsed, beside ajv's validate function on
+// the same value; and checkToolCalls of a chat completion whose one tool
+// call carries the workload as its arguments, against a request with three
+// tools and a conversation, beside an agent loop's own check (JSON.parse of
+// the arguments, the named tool's ajv validator compiled beforehand).
 //   node bench/user-path.mjs [--only small,rows50] [--ms 40] [--rounds 15]
 //   bun bench/user-path.mjs  (the same)
 // Prints a markdown table: µs per call (median over rounds) and each shape's
@@ -57,6 +62,29 @@ function chatCompletion(text) {
     service_tier: "default",
     system_fingerprint: "fp_bench",
   };
+}
+
+/** A chat request with a conversation and three tools, the first taking `schema`. */
+function toolRequestFor(schema) {
+  const tool = (name, parameters) => ({ type: "function", function: { name, description: `${name} the input`, parameters } });
+  const messages = Array.from({ length: 12 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `turn ${i}: ${"words of the conversation ".repeat(12)}` }));
+  return {
+    model: "gpt-4o-mini",
+    messages,
+    tools: [
+      tool("record", schema),
+      tool("search", { type: "object", required: ["q"], properties: { q: { type: "string" }, limit: { type: "integer", minimum: 1 } } }),
+      tool("notify", { type: "object", required: ["to"], properties: { to: { type: "string", format: "email" } } }),
+    ],
+  };
+}
+
+/** The chat completion of a model that calls `record` with `text` as its arguments. */
+function toolCallCompletion(text) {
+  const completion = chatCompletion(null);
+  completion.choices[0].message.tool_calls = [{ id: "call_bench", type: "function", function: { name: "record", arguments: text } }];
+  completion.choices[0].finish_reason = "tool_calls";
+  return completion;
 }
 
 const wrapperOf = (schema) => ({ type: "json_schema", json_schema: { name: "extraction", schema, strict: true } });
@@ -124,6 +152,11 @@ function shapesFor(w) {
   const ajvValidate = ajv.compile(w.schema);
   const executor = executorDesign();
   const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: "extract" }], response_format: wrapper };
+  const standard = validator["~standard"];
+  const value = JSON.parse(w.text);
+  const toolRequest = toolRequestFor(w.schema);
+  const toolResponse = toolCallCompletion(w.text);
+  const toolValidators = new Map(toolRequest.tools.map((t) => [t.function.name, ajv.compile(t.function.parameters)]));
   const ready = Promise.resolve(completion);
   return [
     ["string + Validator (the lane)", () => check(guard.checkOutput(w.text, validator, { maxErrors: 5 }))],
@@ -137,6 +170,30 @@ function shapesFor(w) {
     ["JSON.parse + ajv (string)", () => {
       const ok = ajvValidate(JSON.parse(w.text));
       if (ok !== w.valid) throw new Error("ajv disagrees");
+      sink ^= ok ? 1 : 2;
+    }],
+    ["Standard Schema validate(value)", () => {
+      const ok = standard.validate(value).issues === undefined;
+      if (ok !== w.valid) throw new Error(`wrong Standard Schema result on ${w.id}`);
+      sink ^= ok ? 1 : 2;
+    }],
+    ["ajv validate(value)", () => {
+      const ok = ajvValidate(value);
+      if (ok !== w.valid) throw new Error("ajv disagrees");
+      sink ^= ok ? 1 : 2;
+    }],
+    ["checkToolCalls (tool call + request with tools)", () => {
+      const verdict = guard.checkToolCalls(toolResponse, toolRequest);
+      if (verdict.ok !== w.valid) throw new Error(`wrong tool-call verdict on ${w.id}`);
+      sink ^= verdict.ok ? 1 : 2;
+    }],
+    ["agent loop's tool-call check (JSON.parse + ajv)", () => {
+      let ok = true;
+      for (const call of toolResponse.choices[0].message.tool_calls) {
+        const validate = toolValidators.get(call.function.name);
+        ok &&= validate !== undefined && validate(JSON.parse(call.function.arguments));
+      }
+      if (ok !== w.valid) throw new Error("ajv disagrees on the tool call");
       sink ^= ok ? 1 : 2;
     }],
     ["guardedCall attempt (chat completion + wrapper)", async () => {
@@ -194,5 +251,8 @@ for (const w of workloads().filter((x) => ONLY.includes(x.id))) {
   });
   const overhead = med[shapes.length - 1];
   console.log(`\nguardedCall per attempt / one checkOutput of the same response: ${(overhead / check).toFixed(2)}x`);
+  const at = (name) => med[shapes.findIndex(([n]) => n === name)];
+  console.log(`Standard Schema validate(value) / ajv validate(value): ${(at("Standard Schema validate(value)") / at("ajv validate(value)")).toFixed(2)}x`);
+  console.log(`checkToolCalls / the agent loop's tool-call check: ${(at("checkToolCalls (tool call + request with tools)") / at("agent loop's tool-call check (JSON.parse + ajv)")).toFixed(2)}x`);
 }
 if (sink === 0.5) console.log(sink);
