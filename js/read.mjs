@@ -19,7 +19,7 @@ const TEXT_REFERENCE = "\u0000";
  * it is copied like any other string.
  */
 export function copyAlong(value, node, plans, texts) {
-  if (node.whole) return value;
+  if (node.whole) return node.arguments && texts?.wholeStrings === true ? wholeForCalls(value, texts) : value;
   switch (typeof value) {
     case "string":
       if (texts !== undefined && node.text) {
@@ -84,6 +84,23 @@ export function copyAlong(value, node, plans, texts) {
     return out;
   }
   return copyMembers(value, node, plans, texts, out);
+}
+
+/**
+ * A value at an `arguments` node (a tool call's arguments or input) as the tool-call
+ * reader copies it, with `texts.wholeStrings` set (see `readCalls` in
+ * js/tool-calls.mjs): a string goes among the texts, as a reference, so the
+ * core neither parses nor writes it back; a value that is itself shaped
+ * like a reference sets `texts.ambiguous`, and the reader then sends the
+ * response as text, so the core never takes such a value for a reference.
+ */
+function wholeForCalls(value, texts) {
+  if (typeof value === "string") {
+    texts.push(value.isWellFormed?.() === false ? value.toWellFormed() : value);
+    return [TEXT_REFERENCE, texts.length - 1];
+  }
+  if (Array.isArray(value) && value[0] === TEXT_REFERENCE) texts.ambiguous = true;
+  return value;
 }
 
 /**
@@ -160,6 +177,8 @@ class PlanNode {
     this.deep = written.deep === true;
     this.text = written.text === true;
     this.whole = written.whole === true;
+    /** A tool call's arguments (a `whole` node): see `wholeForCalls`. */
+    this.arguments = written.arguments === true;
     this.deep_unless = written.deep_unless;
     this.members_alone_with = written.members_alone_with;
     this.unless = written.unless;

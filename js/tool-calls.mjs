@@ -5,9 +5,9 @@
 // schema object found at the pointer the core gives (so it is compiled once
 // and found again by identity).
 import { argumentError } from "./errors.mjs";
-import { jsonText, readText, serialisationProblem } from "./arguments.mjs";
+import { jsonText, readCopy, readText, serialisationProblem } from "./arguments.mjs";
 import { checkDetailed } from "./check.mjs";
-import { callRaw, rawGlue } from "./instance.mjs";
+import { callRaw, encodeCopy, rawGlue } from "./instance.mjs";
 import { requestPlan } from "./session.mjs";
 
 /** The failure classes of a call's check, from its arguments' verdict. */
@@ -24,7 +24,7 @@ export function checkToolCalls(response, tools, options) {
     throw argumentError("checkToolCalls checks every call against its own tool's schema: toolName and rules do not apply");
   }
   const raw = rawGlue();
-  const read = JSON.parse(callRaw(() => raw.readToolCalls(readText("the response", response, "output"))));
+  const read = readCalls(response, raw);
   const byName = declaredOf(tools);
 
   // One check, with one budget for the pattern matching of every call:
@@ -105,6 +105,38 @@ function checkCall(call, tool, finishReason, options) {
     moreErrors: verdict.moreErrors,
     errorHash: verdict.errorHash,
   };
+}
+
+/**
+ * The calls of `response` and its finish reason, as the core reads them:
+ * `{ finishReason, calls: [{ id, name, arguments }] }`, each call's
+ * `arguments` the text to check. The response is read along the output
+ * plan with the strings at the calls' arguments among the texts (see
+ * `wholeForCalls` in js/read.mjs), so the core reads the calls without
+ * parsing or writing back their arguments (`readToolCallsAt`); a copy it
+ * cannot take so is sent as text (`readToolCalls`).
+ */
+function readCalls(response, raw) {
+  const texts = [];
+  texts.wholeStrings = true;
+  const copy = readCopy("the response", response, "output", texts);
+  if (!texts.ambiguous) {
+    const copyText = jsonText("the response", copy);
+    const read = callRaw(() => {
+      const { start, length } = encodeCopy(texts, copyText);
+      return raw.readToolCallsAt(start, length);
+    });
+    if (read !== undefined) {
+      const parsed = JSON.parse(read);
+      for (const call of parsed.calls) {
+        if (call.text === undefined) continue;
+        call.arguments = texts[call.text];
+        delete call.text;
+      }
+      return parsed;
+    }
+  }
+  return JSON.parse(callRaw(() => raw.readToolCalls(readText("the response", response, "output"))));
 }
 
 /**

@@ -757,6 +757,53 @@ pub fn read_tool_calls(response_json: &str) -> Result<JsValue, JsValue> {
     to_js(&serde_json::json!({ "finishReason": finish_reason, "calls": calls }))
 }
 
+/// `readToolCalls` of a response the facade read as `checkReadLane` reads
+/// one (see `encodeCopy`), with every string that stands at a tool call's
+/// `arguments` (or `input`) among the strings: the input buffer holds the
+/// strings, then at `copy_start` the `copy_len` bytes of
+/// `[[byte length of each string], copy]`. A call whose arguments are one
+/// of the strings gives its index as `text` instead of the text, so that
+/// arguments are neither parsed here nor written back: the facade checks
+/// its own string. `None` when the bytes cannot be read so; the facade then
+/// reads the response as `readToolCalls` does.
+#[wasm_bindgen(js_name = readToolCallsAt)]
+pub fn read_tool_calls_at(copy_start: usize, copy_len: usize) -> Option<String> {
+    INPUT.with(|input| {
+        let input = input.borrow();
+        let whole = simdutf8::basic::from_utf8(input.get(..copy_start.checked_add(copy_len)?)?).ok()?;
+        let (texts, copy_text) = crate::providers::read::split_texts(whole, copy_start)?;
+        let copy: Value = serde_json::from_str(copy_text).ok()?;
+        let calls: Vec<Value> = crate::response::read_tool_calls(&copy)
+            .into_iter()
+            .map(|call| match text_reference(&call.arguments, texts.len()) {
+                Some(index) => serde_json::json!({ "id": call.id, "name": call.name, "text": index }),
+                None => serde_json::json!({
+                    "id": call.id,
+                    "name": call.name,
+                    "arguments": call.arguments.text().unwrap_or_default(),
+                }),
+            })
+            .collect();
+        let finish_reason = crate::finish::finish_reason_of(&copy);
+        serde_json::to_string(&serde_json::json!({ "finishReason": finish_reason, "calls": calls })).ok()
+    })
+}
+
+/// The string a call's arguments refer to: the copy's reference
+/// `["\u0000", i]` to one of `count` strings, where the facade put one (it
+/// never sends a value of that form as it is, see js/tool-calls.mjs).
+fn text_reference(arguments: &crate::response::ToolArguments, count: usize) -> Option<usize> {
+    let crate::response::ToolArguments::Value(Value::Array(items)) = arguments else {
+        return None;
+    };
+    match items.as_slice() {
+        [Value::String(mark), index] if mark == "\u{0}" => {
+            usize::try_from(index.as_u64()?).ok().filter(|i| *i < count)
+        }
+        _ => None,
+    }
+}
+
 /// A compiled schema's source as Standard JSON Schema's `jsonSchema.input`
 /// and `output` give it: written for `target` ("draft-2020-12" or
 /// "draft-07"), as JSON text. `options_json` holds the compile options the

@@ -36,7 +36,10 @@
 //!
 //! A node marked `whole` takes the value as it is, to be written as JSON
 //! with the rest of the copy (a value the SDK already parsed, which must
-//! reach the check unchanged, however deep).
+//! reach the check unchanged, however deep). A node marked `arguments` is a
+//! `whole` one that holds a tool call's arguments (or input): the tool-call
+//! reader may hand a string there to the core by reference, as it hands
+//! the strings under `text` nodes.
 //!
 //! Strings under a node marked `text` can be long (they are the model's
 //! answer); the reader may hand them to the core by reference into its input
@@ -58,6 +61,7 @@ pub struct Node {
     pub unless: &'static [(&'static str, &'static [&'static str])],
     pub text: bool,
     pub whole: bool,
+    pub arguments: bool,
 }
 
 impl Node {
@@ -94,6 +98,7 @@ impl Node {
             ("deep", self.deep),
             ("text", self.text),
             ("whole", self.whole),
+            ("arguments", self.arguments),
         ];
         for (key, flag) in flags {
             if flag {
@@ -140,6 +145,7 @@ const fn node() -> Node {
         unless: &[],
         text: false,
         whole: false,
+        arguments: false,
     }
 }
 
@@ -169,6 +175,13 @@ static WHOLE: Node = Node {
     ..node()
 };
 
+/// A tool call's arguments (or input): text, or a value the SDK parsed.
+static ARGUMENTS: Node = Node {
+    whole: true,
+    arguments: true,
+    ..node()
+};
+
 /// A content part (OpenAI, Anthropic, Gemini, Bedrock, Cohere, the AI SDK):
 /// its kind, its text and Gemini's reasoning mark.
 static PART: Node = Node {
@@ -180,7 +193,7 @@ static PART: Node = Node {
         // Bedrock's toolUse and Gemini's functionCall.
         ("id", &LEAF),
         ("name", &LEAF),
-        ("input", &WHOLE),
+        ("input", &ARGUMENTS),
         ("toolCallId", &LEAF),
         ("toolName", &LEAF),
         ("toolUse", &BEDROCK_TOOL_USE),
@@ -190,12 +203,12 @@ static PART: Node = Node {
 };
 
 static BEDROCK_TOOL_USE: Node = Node {
-    members: &[("toolUseId", &LEAF), ("name", &LEAF), ("input", &WHOLE)],
+    members: &[("toolUseId", &LEAF), ("name", &LEAF), ("input", &ARGUMENTS)],
     ..node()
 };
 
 static GEMINI_CALL: Node = Node {
-    members: &[("id", &LEAF), ("name", &LEAF), ("args", &WHOLE)],
+    members: &[("id", &LEAF), ("name", &LEAF), ("args", &ARGUMENTS)],
     ..node()
 };
 
@@ -211,7 +224,7 @@ static TOOL_CALL: Node = Node {
 };
 
 static FUNCTION: Node = Node {
-    members: &[("name", &LEAF), ("arguments", &WHOLE)],
+    members: &[("name", &LEAF), ("arguments", &ARGUMENTS)],
     ..node()
 };
 
@@ -252,7 +265,7 @@ static OUTPUT_ITEM: Node = Node {
         ("id", &LEAF),
         ("call_id", &LEAF),
         ("name", &LEAF),
-        ("arguments", &WHOLE),
+        ("arguments", &ARGUMENTS),
     ],
     ..node()
 };

@@ -181,6 +181,67 @@ describe("the declarations, read once per list", () => {
   });
 });
 
+describe("the calls, read without their arguments crossing twice", () => {
+  // checkToolCalls hands the core the strings at the calls' arguments by
+  // reference (readToolCallsAt); when it cannot, the response goes as text
+  // (readToolCalls). Both must give the same verdicts.
+  function bothWays(response, tools) {
+    const glue = internals.rawGlue();
+    const saved = glue.readToolCallsAt;
+    let taken = 0;
+    glue.readToolCallsAt = (...args) => {
+      const read = saved.apply(glue, args);
+      if (read !== undefined) taken += 1;
+      return read;
+    };
+    let fast;
+    try {
+      fast = guard.checkToolCalls(response, tools);
+    } finally {
+      glue.readToolCallsAt = saved;
+    }
+    glue.readToolCallsAt = () => undefined;
+    try {
+      return { fast, slow: guard.checkToolCalls(response, tools), taken };
+    } finally {
+      glue.readToolCallsAt = saved;
+    }
+  }
+  const tools = [
+    { type: "function", function: { name: "get_weather", parameters: WEATHER } },
+    { type: "function", name: "send_mail", parameters: SEND },
+  ];
+
+  test("every provider's calls give the same verdicts both ways", () => {
+    const responses = [
+      chatWithCalls([["get_weather", '{"city":"Ås\\u00e5 \\"q\\" ☃"}'], ["send_mail", '{"to":"not mail"}'], ["get_weather", "{\"city\":\"x\ud800\"}"], ["nope", "{}"]]),
+      chatWithCalls([["get_weather", '{"city":"Os']], "length"),
+      { object: "response", status: "completed", output: [{ type: "function_call", call_id: "c1", name: "send_mail", arguments: '{"to":"a@example.com"}' }, { type: "function_call", call_id: "c2", name: "get_weather", arguments: '{"unit":"K"}' }] },
+      { role: "assistant", content: [{ type: "text", text: "calling" }, { type: "tool_use", id: "t1", name: "get_weather", input: { city: "Oslo", unit: "F" } }], stop_reason: "tool_use" },
+      { output: { message: { content: [{ toolUse: { toolUseId: "b1", name: "get_weather", input: { city: "" } } }] } }, stopReason: "tool_use" },
+      { candidates: [{ content: { parts: [{ functionCall: { name: "get_weather", args: { city: "Oslo" } } }] }, finishReason: "STOP" }] },
+      { content: [{ type: "tool-call", toolCallId: "a1", toolName: "send_mail", input: '{"to":"a@example.com"}' }], finishReason: "tool-calls" },
+    ];
+    let taken = 0;
+    for (const response of responses) {
+      const both = bothWays(response, tools);
+      assert.deepEqual(both.fast, both.slow, JSON.stringify(response).slice(0, 80));
+      taken += both.taken;
+    }
+    assert.equal(taken, responses.length, "each response was read by reference");
+  });
+
+  test("arguments shaped like a reference are never taken for one", () => {
+    // An SDK-parsed input that is the array ["\u0000", 0]: read by
+    // reference, it would stand for the text part, which passes.
+    const response = { role: "assistant", content: [{ type: "text", text: '{"city":"Oslo"}' }, { type: "tool_use", id: "t1", name: "get_weather", input: ["\u0000", 0] }], stop_reason: "tool_use" };
+    const both = bothWays(response, tools);
+    assert.equal(both.taken, 0, "sent as text instead");
+    assert.equal(both.fast.calls[0].failure, "not_object");
+    assert.deepEqual(both.fast, both.slow);
+  });
+});
+
 describe("telling the model its tool call was refused", () => {
   const request = {
     model: "claude-sonnet-4-5",
