@@ -34,13 +34,20 @@
 // vendor/jsonschema/Cargo.toml), about 10.8 KB gzip, of which the guard
 // session's lean steps, its kept sessions and its compiled usage reads
 // (crates/engine/src/usage/program.rs) take back about 4 KB.
+// Raised by 2,000 B: a Validator's validate and isValid over the input
+// buffer (validateInput, isValidInput) and checkToolCalls' reads of one
+// declaration list and of calls whose arguments stay by reference
+// (declaredToolsIn, readToolCallsAt) add 1,741 B gzip (965,304 to 967,045),
+// which take a Standard Schema validate of the small object from 12.6 to
+// 3.5 µs on Node, and an agent loop's checkToolCalls with 50-row arguments
+// from 474 to 184 µs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 export const WASM_GZIP_TARGET = 600_000;
-export const WASM_GZIP_BUDGET = 966_000;
+export const WASM_GZIP_BUDGET = 968_000;
 
 const wasmFile = new URL("../../pkg/wasm/guard_bg.wasm", import.meta.url);
 
