@@ -22,10 +22,7 @@ export function copyAlong(value, node, plans, texts) {
   if (node.whole) return node.arguments && texts?.wholeStrings === true ? wholeForCalls(value, texts) : value;
   switch (typeof value) {
     case "string":
-      if (texts !== undefined && node.text) {
-        texts.push(value.isWellFormed?.() === false ? value.toWellFormed() : value);
-        return [TEXT_REFERENCE, texts.length - 1];
-      }
+      if (texts !== undefined && node.text) return referenceTo(value, texts);
       return value;
     case "number":
     case "boolean":
@@ -95,12 +92,18 @@ export function copyAlong(value, node, plans, texts) {
  * response as text, so the core never takes such a value for a reference.
  */
 function wholeForCalls(value, texts) {
-  if (typeof value === "string") {
-    texts.push(value.isWellFormed?.() === false ? value.toWellFormed() : value);
-    return [TEXT_REFERENCE, texts.length - 1];
-  }
+  if (typeof value === "string") return referenceTo(value, texts);
   if (Array.isArray(value) && value[0] === TEXT_REFERENCE) texts.ambiguous = true;
   return value;
+}
+
+/**
+ * `["\u0000", i]`, a reference to `text` pushed to `texts` (with any lone
+ * surrogate replaced, as encoding it to UTF-8 would).
+ */
+function referenceTo(text, texts) {
+  texts.push(text.isWellFormed?.() === false ? text.toWellFormed() : text);
+  return [TEXT_REFERENCE, texts.length - 1];
 }
 
 /**

@@ -743,18 +743,26 @@ pub fn read_plans() -> String {
 #[wasm_bindgen(js_name = readToolCalls)]
 pub fn read_tool_calls(response_json: &str) -> Result<JsValue, JsValue> {
     let response = parse_argument("the response", response_json)?;
-    let calls: Vec<Value> = crate::response::read_tool_calls(&response)
+    to_js(&tool_calls_read(&response, 0))
+}
+
+/// The calls `readToolCalls` and `readToolCallsAt` give, with the finish
+/// reason: each call's arguments as text, or, when they are a reference to
+/// one of `texts` strings, its index (`text`).
+fn tool_calls_read(response: &Value, texts: usize) -> Value {
+    let calls: Vec<Value> = crate::response::read_tool_calls(response)
         .into_iter()
-        .map(|call| {
-            serde_json::json!({
+        .map(|call| match text_reference(&call.arguments, texts) {
+            Some(index) => serde_json::json!({ "id": call.id, "name": call.name, "text": index }),
+            None => serde_json::json!({
                 "id": call.id,
                 "name": call.name,
                 "arguments": call.arguments.text().unwrap_or_default(),
-            })
+            }),
         })
         .collect();
-    let finish_reason = crate::finish::finish_reason_of(&response);
-    to_js(&serde_json::json!({ "finishReason": finish_reason, "calls": calls }))
+    let finish_reason = crate::finish::finish_reason_of(response);
+    serde_json::json!({ "finishReason": finish_reason, "calls": calls })
 }
 
 /// `readToolCalls` of a response the facade read as `checkReadLane` reads
@@ -773,33 +781,16 @@ pub fn read_tool_calls_at(copy_start: usize, copy_len: usize) -> Option<String> 
         let whole = simdutf8::basic::from_utf8(input.get(..copy_start.checked_add(copy_len)?)?).ok()?;
         let (texts, copy_text) = crate::providers::read::split_texts(whole, copy_start)?;
         let copy: Value = serde_json::from_str(copy_text).ok()?;
-        let calls: Vec<Value> = crate::response::read_tool_calls(&copy)
-            .into_iter()
-            .map(|call| match text_reference(&call.arguments, texts.len()) {
-                Some(index) => serde_json::json!({ "id": call.id, "name": call.name, "text": index }),
-                None => serde_json::json!({
-                    "id": call.id,
-                    "name": call.name,
-                    "arguments": call.arguments.text().unwrap_or_default(),
-                }),
-            })
-            .collect();
-        let finish_reason = crate::finish::finish_reason_of(&copy);
-        serde_json::to_string(&serde_json::json!({ "finishReason": finish_reason, "calls": calls })).ok()
+        serde_json::to_string(&tool_calls_read(&copy, texts.len())).ok()
     })
 }
 
-/// The string a call's arguments refer to: the copy's reference
-/// `["\u0000", i]` to one of `count` strings, where the facade put one (it
-/// never sends a value of that form as it is, see js/tool-calls.mjs).
+/// The string a call's arguments refer to, where the facade put a
+/// reference (it never sends a value of that form as it is, see
+/// js/tool-calls.mjs).
 fn text_reference(arguments: &crate::response::ToolArguments, count: usize) -> Option<usize> {
-    let crate::response::ToolArguments::Value(Value::Array(items)) = arguments else {
-        return None;
-    };
-    match items.as_slice() {
-        [Value::String(mark), index] if mark == "\u{0}" => {
-            usize::try_from(index.as_u64()?).ok().filter(|i| *i < count)
-        }
+    match arguments {
+        crate::response::ToolArguments::Value(value) => crate::providers::read::reference_index(value, count),
         _ => None,
     }
 }

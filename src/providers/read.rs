@@ -563,6 +563,18 @@ fn replace_references(
     }
 }
 
+/// The string a reference `["\u0000", i]` in a copy refers to, when
+/// `value` is one to one of `count` strings.
+#[must_use]
+pub fn reference_index(value: &serde_json::Value, count: usize) -> Option<usize> {
+    match value.as_array()?.as_slice() {
+        [serde_json::Value::String(mark), index] if mark == TEXT_REFERENCE => {
+            usize::try_from(index.as_u64()?).ok().filter(|i| *i < count)
+        }
+        _ => None,
+    }
+}
+
 /// The index of the text string an answer read from the copy is, when it
 /// is exactly one of them (not several joined).
 #[must_use]
