@@ -7,6 +7,8 @@
 
 use serde_json::Value;
 
+use crate::view::JsonRef;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Truncation {
     pub truncated: bool,
@@ -37,12 +39,19 @@ pub fn is_token_limit(reason: &str) -> bool {
 /// A string is the reason itself; an array is an executor's timing segments;
 /// an object is a provider response, a `{ content, finishReason }` pair or an
 /// executor trace. Anything unreadable yields `None`.
-pub fn finish_reason_of(source: &Value) -> Option<String> {
-    match source {
-        Value::String(reason) => non_blank(reason),
-        Value::Array(segments) => last_model_segment_reason(segments),
-        Value::Object(_) => object_reason(source),
-        _ => None,
+pub fn finish_reason_of<'a>(source: impl Into<JsonRef<'a>>) -> Option<String> {
+    reason_of(source.into())
+}
+
+fn reason_of(source: JsonRef<'_>) -> Option<String> {
+    if let Some(reason) = source.string() {
+        non_blank(&reason)
+    } else if source.is_array() {
+        last_model_segment_reason(source)
+    } else if source.is_object() {
+        object_reason(source)
+    } else {
+        None
     }
 }
 
@@ -56,24 +65,24 @@ pub fn detect_truncation(source: &Value) -> Truncation {
     }
 }
 
-fn object_reason(object: &Value) -> Option<String> {
+fn object_reason<'a>(object: JsonRef<'a>) -> Option<String> {
     // An executor records one segment per model call, and the response it hands
     // back may still carry the keys of an earlier call; the last model segment
     // is the call whose output is being judged, so it outranks everything else.
     let segments = object
-        .pointer("/timing/timeSegments")
-        .or_else(|| object.get("timeSegments"))
-        .and_then(Value::as_array);
+        .at_path(&["timing", "timeSegments"])
+        .or_else(|| object.member("timeSegments"))
+        .filter(|segments| segments.is_array());
     if let Some(reason) = segments.and_then(|segments| last_model_segment_reason(segments)) {
         return Some(reason);
     }
 
     // Most specific locations first: `choices` and `candidates` only exist in
     // their own provider's shape, while `status` is a word many objects use.
-    let choice = object.get("choices").and_then(|choices| choices.get(0));
+    let choice = object.member("choices").and_then(|choices| choices.item(0));
     let candidate = object
-        .get("candidates")
-        .and_then(|candidates| candidates.get(0));
+        .member("candidates")
+        .and_then(|candidates| candidates.item(0));
     string_at(choice, "finish_reason")
         // OpenRouter leaves finish_reason null for some upstreams and keeps
         // only the upstream's own word.
@@ -84,46 +93,49 @@ fn object_reason(object: &Value) -> Option<String> {
         .or_else(|| string_at(Some(object), "finish_reason"))
         .or_else(|| string_at(Some(object), "native_finish_reason"))
         .or_else(|| string_at(Some(object), "done_reason"))
-        .or_else(|| sdk_reason(object.get("finishReason")))
+        .or_else(|| sdk_reason(object.member("finishReason")))
         .or_else(|| responses_reason(object))
 }
 
-fn last_model_segment_reason(segments: &[Value]) -> Option<String> {
+fn last_model_segment_reason<'a>(segments: JsonRef<'a>) -> Option<String> {
     // Tool segments after the last model call say nothing about how that
     // call's output ended; an earlier model call's reason is stale.
     let last_model = segments
-        .iter()
-        .rev()
-        .find(|segment| segment.get("type").and_then(Value::as_str) == Some("model"))?;
-    sdk_reason(last_model.get("finishReason"))
+        .items()?
+        .filter(|segment| {
+            segment.member("type").and_then(JsonRef::string).as_deref() == Some("model")
+        })
+        .last()?;
+    sdk_reason(last_model.member("finishReason"))
 }
 
 /// The Vercel AI SDK reports either a plain string or `{ unified, raw }`, where
 /// `unified` is the SDK's normalised word and `raw` the provider's.
-fn sdk_reason(value: Option<&Value>) -> Option<String> {
-    match value? {
-        Value::String(reason) => non_blank(reason),
-        pair @ Value::Object(_) => {
-            string_at(Some(pair), "unified").or_else(|| string_at(Some(pair), "raw"))
-        }
-        _ => None,
+fn sdk_reason<'a>(value: Option<JsonRef<'a>>) -> Option<String> {
+    let value = value?;
+    if let Some(reason) = value.string() {
+        non_blank(&reason)
+    } else if value.is_object() {
+        string_at(Some(value), "unified").or_else(|| string_at(Some(value), "raw"))
+    } else {
+        None
     }
 }
 
-fn responses_reason(object: &Value) -> Option<String> {
-    let status = object.get("status")?.as_str()?;
+fn responses_reason<'a>(object: JsonRef<'a>) -> Option<String> {
+    let status = object.member("status")?.string()?;
     // "incomplete" alone does not say why: a token limit and a content filter
     // both end that way, and only the latter is not a truncation.
     if status.trim().eq_ignore_ascii_case("incomplete") {
-        if let Some(reason) = string_at(object.get("incomplete_details"), "reason") {
+        if let Some(reason) = string_at(object.member("incomplete_details"), "reason") {
             return Some(reason);
         }
     }
-    non_blank(status)
+    non_blank(&status)
 }
 
-fn string_at(object: Option<&Value>, key: &str) -> Option<String> {
-    object?.get(key)?.as_str().and_then(non_blank)
+fn string_at<'a>(object: Option<JsonRef<'a>>, key: &str) -> Option<String> {
+    object?.member(key)?.string().and_then(|reason| non_blank(&reason))
 }
 
 // Streaming chunks and some compatible servers send "" where they mean "no

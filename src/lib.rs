@@ -36,6 +36,7 @@ pub mod session;
 pub mod standard;
 pub mod stream;
 pub mod verdict;
+pub mod view;
 
 /// This crate and the JSON Schema engine inside it, as audit records name
 /// them (the engine version is checked against Cargo.lock by a test).

@@ -8,7 +8,10 @@
 
 use serde_json::Value;
 
+use std::borrow::Cow;
+
 use crate::finish::finish_reason_of;
+use crate::view::JsonRef;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ModelOutput {
@@ -180,11 +183,14 @@ pub enum ToolArguments {
 }
 
 impl ToolArguments {
-    fn of(value: Option<&Value>) -> Self {
+    fn of(value: Option<JsonRef<'_>>) -> Self {
         match value {
-            None | Some(Value::Null) => ToolArguments::Missing,
-            Some(Value::String(text)) => ToolArguments::Text(text.clone()),
-            Some(other) => ToolArguments::Value(other.clone()),
+            None => ToolArguments::Missing,
+            Some(value) if value.is_null() => ToolArguments::Missing,
+            Some(value) => match value.string() {
+                Some(text) => ToolArguments::Text(text.into_owned()),
+                None => ToolArguments::Value(value.to_value()),
+            },
         }
     }
 
@@ -204,20 +210,29 @@ impl ToolArguments {
 /// Bedrock Converse `toolUse`, Gemini `functionCall` parts, and the AI SDK's
 /// `tool-call` content parts. Reasoning and text are not tool calls.
 #[must_use]
-pub fn read_tool_calls(output: &Value) -> Vec<ToolCall> {
+pub fn read_tool_calls<'a>(output: impl Into<JsonRef<'a>>) -> Vec<ToolCall> {
+    calls_in(output.into())
+}
+
+fn calls_in(output: JsonRef<'_>) -> Vec<ToolCall> {
     let mut calls = Vec::new();
-    let Some(object) = output.as_object() else {
+    if !output.is_object() {
         return calls;
+    }
+    let str_at = |value: JsonRef<'_>, key: &str| {
+        value
+            .member(key)
+            .and_then(JsonRef::string)
+            .map(Cow::into_owned)
     };
-    let str_at =
-        |value: &Value, key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
-    let from_parts = |parts: Option<&Value>, calls: &mut Vec<ToolCall>| {
-        for part in parts.and_then(Value::as_array).into_iter().flatten() {
-            let kind = part.get("type").and_then(Value::as_str);
+    let from_parts = |parts: Option<JsonRef<'_>>, calls: &mut Vec<ToolCall>| {
+        for part in parts.and_then(JsonRef::items).into_iter().flatten() {
+            let kind = part.member("type").and_then(JsonRef::string);
+            let kind = kind.as_deref();
             if kind == Some("tool_use") || kind == Some("function_call") {
                 // Anthropic (and Anthropic bodies through Bedrock InvokeModel).
                 if let Some(name) = str_at(part, "name") {
-                    let arguments = part.get("input").or_else(|| part.get("arguments"));
+                    let arguments = part.member("input").or_else(|| part.member("arguments"));
                     // A Responses item answers to its call_id.
                     let id = str_at(part, "call_id").or_else(|| str_at(part, "id"));
                     calls.push(ToolCall {
@@ -233,51 +248,51 @@ pub fn read_tool_calls(output: &Value) -> Vec<ToolCall> {
                     calls.push(ToolCall {
                         id,
                         name,
-                        arguments: ToolArguments::of(part.get("input")),
+                        arguments: ToolArguments::of(part.member("input")),
                     });
                 }
-            } else if let Some(call) = part.get("toolUse") {
+            } else if let Some(call) = part.member("toolUse") {
                 // Bedrock Converse.
                 if let Some(name) = str_at(call, "name") {
                     let id = str_at(call, "toolUseId");
                     calls.push(ToolCall {
                         id,
                         name,
-                        arguments: ToolArguments::of(call.get("input")),
+                        arguments: ToolArguments::of(call.member("input")),
                     });
                 }
-            } else if let Some(call) = part.get("functionCall") {
+            } else if let Some(call) = part.member("functionCall") {
                 // Gemini.
                 if let Some(name) = str_at(call, "name") {
                     let id = str_at(call, "id");
                     calls.push(ToolCall {
                         id,
                         name,
-                        arguments: ToolArguments::of(call.get("args")),
+                        arguments: ToolArguments::of(call.member("args")),
                     });
                 }
             }
         }
     };
-    from_parts(object.get("content"), &mut calls);
-    from_parts(output.pointer("/output/message/content"), &mut calls);
-    from_parts(output.pointer("/candidates/0/content/parts"), &mut calls);
+    from_parts(output.member("content"), &mut calls);
+    from_parts(output.at_path(&["output", "message", "content"]), &mut calls);
+    from_parts(output.at_path(&["candidates", "0", "content", "parts"]), &mut calls);
     // Responses: function_call items sit in `output` beside the message.
-    from_parts(object.get("output").filter(|o| o.is_array()), &mut calls);
-    for message in [output.pointer("/choices/0/message"), object.get("message")]
+    from_parts(output.member("output").filter(|o| o.is_array()), &mut calls);
+    for message in [output.at_path(&["choices", "0", "message"]), output.member("message")]
         .into_iter()
         .flatten()
     {
         for call in message
-            .get("tool_calls")
-            .and_then(Value::as_array)
+            .member("tool_calls")
+            .and_then(JsonRef::items)
             .into_iter()
             .flatten()
         {
-            let function = call.get("function");
+            let function = call.member("function");
             if let Some(name) = function.and_then(|f| str_at(f, "name")) {
                 let id = str_at(call, "id");
-                let arguments = ToolArguments::of(function.and_then(|f| f.get("arguments")));
+                let arguments = ToolArguments::of(function.and_then(|f| f.member("arguments")));
                 calls.push(ToolCall {
                     id,
                     name,

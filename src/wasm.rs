@@ -743,26 +743,51 @@ pub fn read_plans() -> String {
 #[wasm_bindgen(js_name = readToolCalls)]
 pub fn read_tool_calls(response_json: &str) -> Result<JsValue, JsValue> {
     let response = parse_argument("the response", response_json)?;
-    to_js(&tool_calls_read(&response, 0))
+    to_js(&tool_calls_read((&response).into(), 0))
 }
 
 /// The calls `readToolCalls` and `readToolCallsAt` give, with the finish
 /// reason: each call's arguments as text, or, when they are a reference to
 /// one of `texts` strings, its index (`text`).
-fn tool_calls_read(response: &Value, texts: usize) -> Value {
-    let calls: Vec<Value> = crate::response::read_tool_calls(response)
+fn tool_calls_read(response: crate::view::JsonRef<'_>, texts: usize) -> CallsRead {
+    let calls = crate::response::read_tool_calls(response)
         .into_iter()
-        .map(|call| match text_reference(&call.arguments, texts) {
-            Some(index) => serde_json::json!({ "id": call.id, "name": call.name, "text": index }),
-            None => serde_json::json!({
-                "id": call.id,
-                "name": call.name,
-                "arguments": call.arguments.text().unwrap_or_default(),
-            }),
+        .map(|call| {
+            let text = text_reference(&call.arguments, texts);
+            let arguments = match text {
+                Some(_) => None,
+                None => Some(call.arguments.text().unwrap_or_default()),
+            };
+            CallRead {
+                id: call.id,
+                name: call.name,
+                text,
+                arguments,
+            }
         })
         .collect();
-    let finish_reason = crate::finish::finish_reason_of(response);
-    serde_json::json!({ "finishReason": finish_reason, "calls": calls })
+    CallsRead {
+        finish_reason: crate::finish::finish_reason_of(response),
+        calls,
+    }
+}
+
+/// What `tool_calls_read` gives, written as the facade reads it.
+#[derive(Serialize)]
+struct CallsRead {
+    #[serde(rename = "finishReason")]
+    finish_reason: Option<String>,
+    calls: Vec<CallRead>,
+}
+
+#[derive(Serialize)]
+struct CallRead {
+    id: Option<String>,
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    arguments: Option<String>,
 }
 
 /// `readToolCalls` of a response the facade read as `checkReadLane` reads
@@ -780,8 +805,10 @@ pub fn read_tool_calls_at(copy_start: usize, copy_len: usize) -> Option<String> 
         let input = input.borrow();
         let whole = simdutf8::basic::from_utf8(input.get(..copy_start.checked_add(copy_len)?)?).ok()?;
         let (texts, copy_text) = crate::providers::read::split_texts(whole, copy_start)?;
-        let copy: Value = serde_json::from_str(copy_text).ok()?;
-        serde_json::to_string(&tool_calls_read(&copy, texts.len())).ok()
+        // Read in place: a `Value` of the copy cost several times the reading.
+        let copy = crate::tape::parse(copy_text).ok()?;
+        let root = crate::tape::TapeNode::full(&copy);
+        serde_json::to_string(&tool_calls_read(root.into(), texts.len())).ok()
     })
 }
 

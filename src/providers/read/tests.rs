@@ -290,6 +290,31 @@ fn the_output_plan_reads_what_the_readers_read() {
     }
 }
 
+/// `readToolCallsAt` reads the copy in place, as a tape: it must find the
+/// calls and the finish reason that reading it as a `Value` finds.
+#[test]
+fn a_tape_reads_what_a_value_reads() {
+    for response in responses() {
+        for given in [response.clone(), with_decoys(response.clone())] {
+            for value in [prune_as(&given, &OUTPUT_PLAN, false), given.clone()] {
+                let text = value.to_string();
+                let tape = crate::tape::parse(&text).unwrap();
+                let node = crate::tape::TapeNode::full(&tape);
+                assert_eq!(
+                    finish_reason_of(node),
+                    finish_reason_of(&value),
+                    "finish reason of {text}"
+                );
+                assert_eq!(
+                    read_tool_calls(node),
+                    read_tool_calls(&value),
+                    "tool calls of {text}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn the_usage_plan_reads_what_normalize_usage_reads() {
     for response in responses() {

@@ -111,6 +111,17 @@ impl<'a> TapeNode<'a> {
         let entry = self.entry();
         (entry.kind == Kind::Array).then_some(TapeArray { node: *self, entry })
     }
+
+    /// The value of the member `name` of an object (the last of that name,
+    /// as `JSON.parse` keeps it); `None` for anything but an object.
+    pub fn member(&self, name: &str) -> Option<TapeNode<'a>> {
+        self.object()?.find(name)
+    }
+
+    /// What kind of value the node is.
+    pub fn kind(&self) -> Kind {
+        self.entry().kind
+    }
 }
 
 impl Json for TapeJson {
