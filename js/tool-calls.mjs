@@ -220,12 +220,20 @@ function endCheck() {
   }
 }
 
-/** The value at a JSON Pointer the core gave into the live declarations. */
+/**
+ * The value at a JSON Pointer the core gave into the live declarations,
+ * read token by token (a call's check looks its tool's schema up this way
+ * every time, and splitting the pointer cost a tenth of a small check).
+ */
 function at(root, pointer) {
   let node = root;
-  for (const token of pointer.split("/").slice(1)) {
-    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+  for (let start = 1; start <= pointer.length; ) {
+    let end = pointer.indexOf("/", start);
+    if (end < 0) end = pointer.length;
+    let key = pointer.slice(start, end);
+    if (key.includes("~")) key = key.replace(/~1/g, "/").replace(/~0/g, "~");
     node = Array.isArray(node) ? node[Number(key)] : node?.[key];
+    start = end + 1;
   }
   return node;
 }

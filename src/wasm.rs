@@ -743,7 +743,7 @@ pub fn read_plans() -> String {
 #[wasm_bindgen(js_name = readToolCalls)]
 pub fn read_tool_calls(response_json: &str) -> Result<JsValue, JsValue> {
     let response = parse_argument("the response", response_json)?;
-    to_js(&tool_calls_read((&response).into(), 0))
+    Ok(JsValue::from_str(&tool_calls_read((&response).into(), 0).to_json()))
 }
 
 /// The calls `readToolCalls` and `readToolCallsAt` give, with the finish
@@ -773,21 +773,52 @@ fn tool_calls_read(response: crate::view::JsonRef<'_>, texts: usize) -> CallsRea
 }
 
 /// What `tool_calls_read` gives, written as the facade reads it.
-#[derive(Serialize)]
 struct CallsRead {
-    #[serde(rename = "finishReason")]
     finish_reason: Option<String>,
     calls: Vec<CallRead>,
 }
 
-#[derive(Serialize)]
 struct CallRead {
     id: Option<String>,
     name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     text: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     arguments: Option<String>,
+}
+
+impl CallsRead {
+    /// As JSON text: `{ finishReason, calls: [{ id, name, text | arguments }] }`,
+    /// written by hand (serde_json's writer cost more than reading the calls).
+    fn to_json(&self) -> String {
+        use crate::verdict::{push_json_str, push_usize};
+        let string_or_null = |out: &mut String, value: &Option<String>| match value {
+            Some(text) => push_json_str(out, text),
+            None => out.push_str("null"),
+        };
+        let mut out = String::with_capacity(64 + 48 * self.calls.len());
+        out.push_str("{\"finishReason\":");
+        string_or_null(&mut out, &self.finish_reason);
+        out.push_str(",\"calls\":[");
+        for (i, call) in self.calls.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"id\":");
+            string_or_null(&mut out, &call.id);
+            out.push_str(",\"name\":");
+            push_json_str(&mut out, &call.name);
+            if let Some(index) = call.text {
+                out.push_str(",\"text\":");
+                push_usize(&mut out, index);
+            }
+            if let Some(arguments) = &call.arguments {
+                out.push_str(",\"arguments\":");
+                push_json_str(&mut out, arguments);
+            }
+            out.push('}');
+        }
+        out.push_str("]}");
+        out
+    }
 }
 
 /// `readToolCalls` of a response the facade read as `checkReadLane` reads
@@ -808,7 +839,7 @@ pub fn read_tool_calls_at(copy_start: usize, copy_len: usize) -> Option<String> 
         // Read in place: a `Value` of the copy cost several times the reading.
         let copy = crate::tape::parse(copy_text).ok()?;
         let root = crate::tape::TapeNode::full(&copy);
-        serde_json::to_string(&tool_calls_read(root.into(), texts.len())).ok()
+        Some(tool_calls_read(root.into(), texts.len()).to_json())
     })
 }
 
