@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use jsonschema::json::{Array, Node};
+use jsonschema::json::{Array, Node, Object};
 use serde_json::Value;
 
 use crate::tape::{Kind, TapeElements, TapeNode};
@@ -102,11 +102,14 @@ impl<'a> JsonRef<'a> {
         }
     }
 
-    /// The value, as a `Value`.
+    /// The value, as a `Value`: from a tape, exactly the `Value` that
+    /// serde_json reads of the same text (the tape's own conversion reads
+    /// integers past 2^53 as JavaScript does, which would write a tool
+    /// call's arguments differently than reading the response as a `Value`).
     pub fn to_value(self) -> Value {
         match self {
             JsonRef::Value(value) => value.clone(),
-            JsonRef::Tape(node) => Node::to_value(&node).into_owned(),
+            JsonRef::Tape(node) => serde_value_of(node),
         }
     }
 
@@ -124,5 +127,36 @@ impl<'a> JsonRef<'a> {
             };
         }
         Some(node)
+    }
+}
+
+/// A tape's value as serde_json reads the same text: numbers from their
+/// literal, a repeated member name at its first place with its last value.
+/// The tape nests at most `MAX_DEPTH` deep, so the recursion is bounded.
+fn serde_value_of(node: TapeNode<'_>) -> Value {
+    match node.kind() {
+        Kind::Null => Value::Null,
+        Kind::False => Value::Bool(false),
+        Kind::True => Value::Bool(true),
+        Kind::Number => node
+            .number_literal()
+            .and_then(|literal| literal.parse::<serde_json::Number>().ok())
+            .map_or(Value::Null, Value::Number),
+        Kind::String => Value::String(node.as_string().unwrap_or_default().into_owned()),
+        Kind::Array => Value::Array(
+            node.as_array()
+                .map(|items| items.elements().map(serde_value_of).collect())
+                .unwrap_or_default(),
+        ),
+        Kind::Object => Value::Object(
+            node.as_object()
+                .map(|members| {
+                    members
+                        .members()
+                        .map(|(name, value)| (name.into_owned(), serde_value_of(value)))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        ),
     }
 }

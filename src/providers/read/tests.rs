@@ -249,6 +249,11 @@ fn responses() -> Vec<Value> {
             { "type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "extract", "arguments": "{\"a\":1}", "status": "completed" }] }),
         json!({ "content": [{ "type": "text", "text": "Sure." },
             { "type": "tool_use", "id": "toolu_1", "name": "extract", "input": { "a": [1, { "b": 2 }] } }], "stop_reason": "tool_use" }),
+        // Arguments an SDK parsed, with numbers and strings that a reading
+        // could write differently.
+        json!({ "content": [{ "type": "tool_use", "id": "toolu_2", "name": "extract",
+            "input": { "n": [12_345_678_901_234_567_890_u64, 1.5e300, -0.0, 0.1, 1e-7, 9_007_199_254_740_993_u64, -17],
+                       "s": "a\"b\\c\n\u{1}\u{e9}\u{1f600}", "e": {}, "l": [] } }], "stop_reason": "tool_use" }),
         json!({ "output": { "message": { "content": [{ "toolUse": { "toolUseId": "t1", "name": "structured_output", "input": { "a": 1 } } }] } },
                 "stopReason": "tool_use" }),
         json!({ "candidates": [{ "content": { "parts": [{ "functionCall": { "id": "g1", "name": "extract", "args": { "a": 1 } } }] },

@@ -122,6 +122,12 @@ impl<'a> TapeNode<'a> {
     pub fn kind(&self) -> Kind {
         self.entry().kind
     }
+
+    /// A number's literal, as the text writes it.
+    pub fn number_literal(&self) -> Option<&'a str> {
+        let entry = self.entry();
+        (entry.kind == Kind::Number).then(|| self.tape.raw(entry))
+    }
 }
 
 impl Json for TapeJson {
