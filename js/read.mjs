@@ -23,6 +23,7 @@ export function copyAlong(value, node, plans, texts) {
   switch (typeof value) {
     case "string":
       if (texts !== undefined && node.text) return referenceTo(value, texts);
+      if (node.callId && texts?.wholeStrings === true) return idReference(value, texts);
       return value;
     case "number":
     case "boolean":
@@ -95,6 +96,17 @@ function wholeForCalls(value, texts) {
   if (typeof value === "string") return referenceTo(value, texts);
   if (Array.isArray(value) && value[0] === TEXT_REFERENCE) texts.ambiguous = true;
   return value;
+}
+
+/**
+ * A tool call's id as the tool-call reader copies it (see `readCalls` in
+ * js/tool-calls.mjs): pushed to `texts`, and written as `"\u0000"` and its
+ * index, a string the core passes through as the call's id, so that
+ * responses alike but for their calls' ids make the same copy.
+ */
+function idReference(id, texts) {
+  texts.push(id.isWellFormed?.() === false ? id.toWellFormed() : id);
+  return TEXT_REFERENCE + (texts.length - 1);
 }
 
 /**
@@ -182,6 +194,8 @@ class PlanNode {
     this.whole = written.whole === true;
     /** A tool call's arguments (a `whole` node): see `wholeForCalls`. */
     this.arguments = written.arguments === true;
+    /** A tool call's id: see `idReference`. */
+    this.callId = written.call_id === true;
     this.deep_unless = written.deep_unless;
     this.members_alone_with = written.members_alone_with;
     this.unless = written.unless;

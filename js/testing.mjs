@@ -6,6 +6,7 @@ import { callRaw, markLoaded, rawGlue, traps } from "./instance.mjs";
 import { shapeOf } from "./read.mjs";
 import { openSessionCount } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
+import { forgetCallsRead } from "./tool-calls.mjs";
 
 export { callRaw, markLoaded, rawGlue };
 
@@ -43,4 +44,9 @@ export function setStreamBatch(bytes) {
   const previous = streamBatch.bytes;
   streamBatch.bytes = bytes;
   return previous;
+}
+
+/** Forgets what the core answered for the tool-call copies read so far (see `readCalls`). */
+export function forgetToolCallsRead() {
+  forgetCallsRead();
 }

@@ -111,10 +111,12 @@ function checkCall(call, tool, finishReason, options) {
  * The calls of `response` and its finish reason, as the core reads them:
  * `{ finishReason, calls: [{ id, name, arguments }] }`, each call's
  * `arguments` the text to check. The response is read along the output
- * plan with the strings at the calls' arguments among the texts (see
- * `wholeForCalls` in js/read.mjs), so the core reads the calls without
- * parsing or writing back their arguments (`readToolCallsAt`); a copy it
- * cannot take so is sent as text (`readToolCalls`).
+ * plan with the strings at the calls' arguments and ids among the texts
+ * (see `wholeForCalls` and `idReference` in js/read.mjs), so the core reads
+ * the calls without parsing or writing back their arguments
+ * (`readToolCallsAt`), and what it answers for a copy holds for every
+ * response that makes the same copy (see `callsRead`); a copy it cannot
+ * take so is sent as text (`readToolCalls`).
  */
 function readCalls(response, raw) {
   const texts = [];
@@ -122,21 +124,49 @@ function readCalls(response, raw) {
   const copy = readCopy("the response", response, "output", texts);
   if (!texts.ambiguous) {
     const copyText = jsonText("the response", copy);
-    const read = callRaw(() => {
-      const { start, length } = encodeCopy(texts, copyText);
-      return raw.readToolCallsAt(start, length);
-    });
+    let read = callsRead.get(copyText);
     if (read !== undefined) {
-      const parsed = JSON.parse(read);
-      for (const call of parsed.calls) {
-        if (call.text === undefined) continue;
-        call.arguments = texts[call.text];
-        delete call.text;
+      callsRead.delete(copyText);
+    } else {
+      const answer = callRaw(() => {
+        const { start, length } = encodeCopy(texts, copyText);
+        return raw.readToolCallsAt(start, length);
+      });
+      read = answer === undefined ? undefined : JSON.parse(answer);
+    }
+    if (read !== undefined) {
+      if (copyText.length <= CALLS_READ_TEXT) {
+        callsRead.set(copyText, read);
+        if (callsRead.size > CALLS_READ_HELD) callsRead.delete(callsRead.keys().next().value);
       }
-      return parsed;
+      return {
+        finishReason: read.finishReason,
+        calls: read.calls.map((call) => ({
+          id: typeof call.id === "string" && call.id.startsWith("\u0000") ? texts[Number(call.id.slice(1))] : call.id,
+          name: call.name,
+          arguments: call.text === undefined ? call.arguments : texts[call.text],
+        })),
+      };
     }
   }
   return JSON.parse(callRaw(() => raw.readToolCalls(readText("the response", response, "output"))));
+}
+
+/**
+ * What the core answered for the copies read last (see `readCalls`), by
+ * the copy's text, the latest last: the calls' ids and arguments are
+ * references into the texts, so a provider's responses make the same few
+ * copies call after call, and the core's answer is a function of the copy.
+ * Up to `CALLS_READ_HELD` copies of up to `CALLS_READ_TEXT` characters;
+ * the answers are never handed out, only read.
+ */
+const callsRead = new Map();
+const CALLS_READ_HELD = 16;
+const CALLS_READ_TEXT = 1024;
+
+/** Empties `callsRead` (for the tests, which compare a fresh reading with the text's). */
+export function forgetCallsRead() {
+  callsRead.clear();
 }
 
 /**

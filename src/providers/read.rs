@@ -39,7 +39,11 @@
 //! reach the check unchanged, however deep). A node marked `arguments` is a
 //! `whole` one that holds a tool call's arguments (or input): the tool-call
 //! reader may hand a string there to the core by reference, as it hands
-//! the strings under `text` nodes.
+//! the strings under `text` nodes. A node marked `call_id` holds a tool
+//! call's id: the tool-call reader may hand a string there by reference
+//! too, written as a string (`"\u0000"` and the text's index) that the
+//! calls' reader passes through as the call's id, so that what the core
+//! answers for a copy holds for every response that makes the same copy.
 //!
 //! Strings under a node marked `text` can be long (they are the model's
 //! answer); the reader may hand them to the core by reference into its input
@@ -62,6 +66,7 @@ pub struct Node {
     pub text: bool,
     pub whole: bool,
     pub arguments: bool,
+    pub call_id: bool,
 }
 
 impl Node {
@@ -99,6 +104,7 @@ impl Node {
             ("text", self.text),
             ("whole", self.whole),
             ("arguments", self.arguments),
+            ("call_id", self.call_id),
         ];
         for (key, flag) in flags {
             if flag {
@@ -146,6 +152,7 @@ const fn node() -> Node {
         text: false,
         whole: false,
         arguments: false,
+        call_id: false,
     }
 }
 
@@ -175,6 +182,12 @@ static WHOLE: Node = Node {
     ..node()
 };
 
+/// A tool call's id.
+static CALL_ID: Node = Node {
+    call_id: true,
+    ..node()
+};
+
 /// A tool call's arguments (or input): text, or a value the SDK parsed.
 static ARGUMENTS: Node = Node {
     whole: true,
@@ -191,10 +204,10 @@ static PART: Node = Node {
         ("thought", &LEAF),
         // Tool calls: Anthropic's tool_use, the AI SDK's tool-call parts,
         // Bedrock's toolUse and Gemini's functionCall.
-        ("id", &LEAF),
+        ("id", &CALL_ID),
         ("name", &LEAF),
         ("input", &ARGUMENTS),
-        ("toolCallId", &LEAF),
+        ("toolCallId", &CALL_ID),
         ("toolName", &LEAF),
         ("toolUse", &BEDROCK_TOOL_USE),
         ("functionCall", &GEMINI_CALL),
@@ -203,12 +216,12 @@ static PART: Node = Node {
 };
 
 static BEDROCK_TOOL_USE: Node = Node {
-    members: &[("toolUseId", &LEAF), ("name", &LEAF), ("input", &ARGUMENTS)],
+    members: &[("toolUseId", &CALL_ID), ("name", &LEAF), ("input", &ARGUMENTS)],
     ..node()
 };
 
 static GEMINI_CALL: Node = Node {
-    members: &[("id", &LEAF), ("name", &LEAF), ("args", &ARGUMENTS)],
+    members: &[("id", &CALL_ID), ("name", &LEAF), ("args", &ARGUMENTS)],
     ..node()
 };
 
@@ -219,7 +232,7 @@ static TOOL_CALLS: Node = Node {
 };
 
 static TOOL_CALL: Node = Node {
-    members: &[("id", &LEAF), ("function", &FUNCTION)],
+    members: &[("id", &CALL_ID), ("function", &FUNCTION)],
     ..node()
 };
 
@@ -262,8 +275,8 @@ static OUTPUT_ITEM: Node = Node {
     members: &[
         ("type", &LEAF),
         ("content", &CONTENT),
-        ("id", &LEAF),
-        ("call_id", &LEAF),
+        ("id", &CALL_ID),
+        ("call_id", &CALL_ID),
         ("name", &LEAF),
         ("arguments", &ARGUMENTS),
     ],

@@ -182,29 +182,31 @@ describe("the declarations, read once per list", () => {
 });
 
 describe("the calls, read without their arguments crossing twice", () => {
-  // checkToolCalls hands the core the strings at the calls' arguments by
-  // reference (readToolCallsAt); when it cannot, the response goes as text
+  // checkToolCalls hands the core the strings at the calls' arguments and
+  // ids by reference (readToolCallsAt, or the answer it gave for the same
+  // copy before); when it cannot, the response goes as text
   // (readToolCalls). Both must give the same verdicts.
   function bothWays(response, tools) {
     const glue = internals.rawGlue();
-    const saved = glue.readToolCallsAt;
-    let taken = 0;
-    glue.readToolCallsAt = (...args) => {
-      const read = saved.apply(glue, args);
-      if (read !== undefined) taken += 1;
-      return read;
+    const saved = glue.readToolCalls;
+    let asText = 0;
+    glue.readToolCalls = (...args) => {
+      asText += 1;
+      return saved.apply(glue, args);
     };
     let fast;
     try {
       fast = guard.checkToolCalls(response, tools);
     } finally {
-      glue.readToolCallsAt = saved;
+      glue.readToolCalls = saved;
     }
+    const savedAt = glue.readToolCallsAt;
     glue.readToolCallsAt = () => undefined;
+    internals.forgetToolCallsRead();
     try {
-      return { fast, slow: guard.checkToolCalls(response, tools), taken };
+      return { fast, slow: guard.checkToolCalls(response, tools), taken: asText === 0 ? 1 : 0 };
     } finally {
-      glue.readToolCallsAt = saved;
+      glue.readToolCallsAt = savedAt;
     }
   }
   const tools = [
@@ -239,6 +241,52 @@ describe("the calls, read without their arguments crossing twice", () => {
     assert.equal(both.taken, 0, "sent as text instead");
     assert.equal(both.fast.calls[0].failure, "not_object");
     assert.deepEqual(both.fast, both.slow);
+  });
+});
+
+describe("responses alike but for their calls", () => {
+  const tools = [{ type: "function", function: { name: "get_weather", parameters: WEATHER } }];
+  const withIds = (ids, args) => {
+    const response = chatWithCalls(args.map((text) => ["get_weather", text]));
+    response.choices[0].message.tool_calls.forEach((call, i) => { call.id = ids[i]; });
+    return response;
+  };
+
+  test("are read by the core once, each with its own ids and arguments", () => {
+    internals.forgetToolCallsRead();
+    const glue = internals.rawGlue();
+    const saved = glue.readToolCallsAt;
+    let crossings = 0;
+    glue.readToolCallsAt = (...args) => {
+      crossings += 1;
+      return saved.apply(glue, args);
+    };
+    let verdicts;
+    try {
+      verdicts = [
+        guard.checkToolCalls(withIds(["call_a", "call_b"], ['{"city":"Oslo"}', '{"city":"Bergen","unit":"C"}']), tools),
+        guard.checkToolCalls(withIds(["call_c", "\u0000" + "1"], ['{"city":"Rome","unit":"X"}', '{"city":"Lima"}']), tools),
+        // A lone surrogate in an id is U+FFFD, as when the copy was text.
+        guard.checkToolCalls(withIds(["id\ud800", "call_e"], ['{}', '{"city":"Nuuk"}']), tools),
+      ];
+    } finally {
+      glue.readToolCallsAt = saved;
+    }
+    assert.equal(crossings, 1, "the second and third responses make the first one's copy");
+    assert.deepEqual(verdicts.map((v) => v.calls.map((c) => [c.id, c.ok, c.value?.city ?? null])), [
+      [["call_a", true, "Oslo"], ["call_b", true, "Bergen"]],
+      [["call_c", false, null], ["\u00001", true, "Lima"]],
+      [["id\ufffd", false, null], ["call_e", true, "Nuuk"]],
+    ]);
+    // Read as text, each gives the same verdict.
+    internals.forgetToolCallsRead();
+    glue.readToolCallsAt = () => undefined;
+    try {
+      const again = guard.checkToolCalls(withIds(["call_c", "\u0000" + "1"], ['{"city":"Rome","unit":"X"}', '{"city":"Lima"}']), tools);
+      assert.deepEqual(again, verdicts[1]);
+    } finally {
+      glue.readToolCallsAt = saved;
+    }
   });
 });
 
