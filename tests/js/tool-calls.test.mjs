@@ -14,6 +14,22 @@ import { withWireServer } from "./wire-server.mjs";
 const WEATHER = { type: "object", required: ["city"], additionalProperties: false, properties: { city: { type: "string", minLength: 1 }, unit: { enum: ["C", "F"] } } };
 const SEND = { type: "object", required: ["to"], properties: { to: { type: "string", format: "email" } } };
 
+/** Runs `fn` with the glue function `name` counted: [what fn gave, the calls]. */
+function counted(name, fn) {
+  const glue = internals.rawGlue();
+  const saved = glue[name];
+  let calls = 0;
+  glue[name] = (...args) => {
+    calls += 1;
+    return saved.apply(glue, args);
+  };
+  try {
+    return [fn(), calls];
+  } finally {
+    glue[name] = saved;
+  }
+}
+
 const chatWithCalls = (calls, finish = "tool_calls") => ({
   id: "chatcmpl-1",
   object: "chat.completion",
@@ -187,19 +203,8 @@ describe("the calls, read without their arguments crossing twice", () => {
   // copy before); when it cannot, the response goes as text
   // (readToolCalls). Both must give the same verdicts.
   function bothWays(response, tools) {
+    const [fast, asText] = counted("readToolCalls", () => guard.checkToolCalls(response, tools));
     const glue = internals.rawGlue();
-    const saved = glue.readToolCalls;
-    let asText = 0;
-    glue.readToolCalls = (...args) => {
-      asText += 1;
-      return saved.apply(glue, args);
-    };
-    let fast;
-    try {
-      fast = guard.checkToolCalls(response, tools);
-    } finally {
-      glue.readToolCalls = saved;
-    }
     const savedAt = glue.readToolCallsAt;
     glue.readToolCallsAt = () => undefined;
     internals.forgetToolCallsRead();
@@ -254,32 +259,22 @@ describe("responses alike but for their calls", () => {
 
   test("are read by the core once, each with its own ids and arguments", () => {
     internals.forgetToolCallsRead();
-    const glue = internals.rawGlue();
-    const saved = glue.readToolCallsAt;
-    let crossings = 0;
-    glue.readToolCallsAt = (...args) => {
-      crossings += 1;
-      return saved.apply(glue, args);
-    };
-    let verdicts;
-    try {
-      verdicts = [
-        guard.checkToolCalls(withIds(["call_a", "call_b"], ['{"city":"Oslo"}', '{"city":"Bergen","unit":"C"}']), tools),
-        guard.checkToolCalls(withIds(["call_c", "\u0000" + "1"], ['{"city":"Rome","unit":"X"}', '{"city":"Lima"}']), tools),
-        // A lone surrogate in an id is U+FFFD, as when the copy was text.
-        guard.checkToolCalls(withIds(["id\ud800", "call_e"], ['{}', '{"city":"Nuuk"}']), tools),
-      ];
-    } finally {
-      glue.readToolCallsAt = saved;
-    }
+    const [verdicts, crossings] = counted("readToolCallsAt", () => [
+      guard.checkToolCalls(withIds(["call_a", "call_b"], ['{"city":"Oslo"}', '{"city":"Bergen","unit":"C"}']), tools),
+      guard.checkToolCalls(withIds(["call_c", "\u0000" + "1"], ['{"city":"Rome","unit":"X"}', '{"city":"Lima"}']), tools),
+      // A lone surrogate in an id is U+FFFD, as when the copy was text.
+      guard.checkToolCalls(withIds(["id\ud800", "call_e"], ['{}', '{"city":"Nuuk"}']), tools),
+    ]);
     assert.equal(crossings, 1, "the second and third responses make the first one's copy");
     assert.deepEqual(verdicts.map((v) => v.calls.map((c) => [c.id, c.ok, c.value?.city ?? null])), [
       [["call_a", true, "Oslo"], ["call_b", true, "Bergen"]],
       [["call_c", false, null], ["\u00001", true, "Lima"]],
       [["id\ufffd", false, null], ["call_e", true, "Nuuk"]],
     ]);
-    // Read as text, each gives the same verdict.
+    // Read as text, it gives the same verdict.
     internals.forgetToolCallsRead();
+    const glue = internals.rawGlue();
+    const saved = glue.readToolCallsAt;
     glue.readToolCallsAt = () => undefined;
     try {
       const again = guard.checkToolCalls(withIds(["call_c", "\u0000" + "1"], ['{"city":"Rome","unit":"X"}', '{"city":"Lima"}']), tools);
