@@ -16,7 +16,9 @@
 // `validate` of a value already parsed, beside ajv's validate function on
 // the same value; and checkToolCalls of a chat completion whose one tool
 // call carries the workload as its arguments, against a request with three
-// tools and a conversation, beside an agent loop's own check (JSON.parse of
+// tools and a conversation (the same response again and again, and 64
+// responses in turn, each with its own call id and arguments string, as an
+// agent's responses come), beside an agent loop's own check (JSON.parse of
 // the arguments, the named tool's ajv validator compiled beforehand).
 //   node bench/user-path.mjs [--only small,rows50] [--ms 40] [--rounds 15]
 //   bun bench/user-path.mjs  (the same)
@@ -156,6 +158,15 @@ function shapesFor(w) {
   const value = JSON.parse(w.text);
   const toolRequest = toolRequestFor(w.schema);
   const toolResponse = toolCallCompletion(w.text);
+  // An agent's responses, call after call: each its own object, with its
+  // own call id and arguments string.
+  const toolResponses = Array.from({ length: 64 }, (_, i) => {
+    const response = toolCallCompletion(`${w.text}${" ".repeat(i % 3)}`);
+    response.id = `chatcmpl-${i}`;
+    response.choices[0].message.tool_calls[0].id = `call_${i.toString(36)}_${i * 7919}`;
+    return response;
+  });
+  let nextResponse = 0;
   const toolValidators = new Map(toolRequest.tools.map((t) => [t.function.name, ajv.compile(t.function.parameters)]));
   const ready = Promise.resolve(completion);
   return [
@@ -184,6 +195,11 @@ function shapesFor(w) {
     }],
     ["checkToolCalls (tool call + request with tools)", () => {
       const verdict = guard.checkToolCalls(toolResponse, toolRequest);
+      if (verdict.ok !== w.valid) throw new Error(`wrong tool-call verdict on ${w.id}`);
+      sink ^= verdict.ok ? 1 : 2;
+    }],
+    ["checkToolCalls, a new response each call", () => {
+      const verdict = guard.checkToolCalls(toolResponses[nextResponse++ & 63], toolRequest);
       if (verdict.ok !== w.valid) throw new Error(`wrong tool-call verdict on ${w.id}`);
       sink ^= verdict.ok ? 1 : 2;
     }],
