@@ -253,7 +253,7 @@ function endCheck() {
 /**
  * The value at a JSON Pointer the core gave into the live declarations,
  * read token by token (a call's check looks its tool's schema up this way
- * every time, and splitting the pointer cost a tenth of a small check).
+ * every time, and splitting the pointer cost a twentieth of a small check).
  */
 function at(root, pointer) {
   let node = root;

@@ -823,13 +823,15 @@ impl CallsRead {
 
 /// `readToolCalls` of a response the facade read as `checkReadLane` reads
 /// one (see `encodeCopy`), with every string that stands at a tool call's
-/// `arguments` (or `input`) among the strings: the input buffer holds the
-/// strings, then at `copy_start` the `copy_len` bytes of
+/// `arguments` (or `input`) or id among the strings: the input buffer holds
+/// the strings, then at `copy_start` the `copy_len` bytes of
 /// `[[byte length of each string], copy]`. A call whose arguments are one
 /// of the strings gives its index as `text` instead of the text, so that
 /// arguments are neither parsed here nor written back: the facade checks
-/// its own string. `None` when the bytes cannot be read so; the facade then
-/// reads the response as `readToolCalls` does.
+/// its own string. An id stands in the copy as the facade wrote it (see
+/// `call_id` in src/providers/read.rs) and is given back so, which makes
+/// the answer a function of the copy alone. `None` when the bytes cannot be
+/// read so; the facade then reads the response as `readToolCalls` does.
 #[wasm_bindgen(js_name = readToolCallsAt)]
 pub fn read_tool_calls_at(copy_start: usize, copy_len: usize) -> Option<String> {
     INPUT.with(|input| {
