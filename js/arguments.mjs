@@ -234,38 +234,45 @@ const COPY_TEXT_LIMIT = 1024;
 
 /**
  * The copy of a response object along the output plan, its texts pushed to
- * `texts`: { text: its JSON text, shape (see `shapeOf`), answer: what the
- * lane learnt the core reads of it, once it has }. A response that makes
+ * `texts`: { text: its JSON text, shape (see `shapeOf`), answer: what was
+ * learnt of what the core reads of it, once it has }. A response that makes
  * the same copy as one read last gets that record back, with the text
  * written then: the latest is compared while the response is walked,
  * without a copy made (`matchAlong`), the others with the copy
  * (`sameCopy`). What the core reads of a copy is a function of its text,
  * so whatever is learnt of a record holds for every response that has it.
+ * The lane's copies are kept in `copies` (outputCopies); the tool-call
+ * reader's, whose texts also hold the calls' arguments and ids
+ * (`texts.wholeStrings`), in a list of its own, and it names what it reads
+ * (`what`) in its errors. A copy in which a value looks like a reference
+ * (`texts.ambiguous`) is not kept: the tool-call reader sends such a
+ * response as text.
  */
-export function outputCopy(output, texts) {
-  const latest = outputCopies[0];
+export function outputCopy(output, texts, copies = outputCopies, what = "the output") {
+  const latest = copies[0];
   if (latest !== undefined && matchesCopy(output, "output", latest.shape, texts)) return latest;
   texts.length = 0;
-  const copy = readCopy("the output", output, "output", texts);
-  for (let i = 0; i < outputCopies.length; i++) {
+  texts.ambiguous = false;
+  const copy = readCopy(what, output, "output", texts);
+  for (let i = 0; i < copies.length; i++) {
     let same;
     try {
-      same = sameCopy(copy, outputCopies[i].shape);
+      same = sameCopy(copy, copies[i].shape);
     } catch {
       // A getter in a `whole` value that throws: the copy is written (and
       // the error reported) below.
       break;
     }
     if (!same) continue;
-    const [found] = outputCopies.splice(i, 1);
-    outputCopies.unshift(found);
+    const [found] = copies.splice(i, 1);
+    copies.unshift(found);
     return found;
   }
-  const text = jsonText("the output", copy);
-  if (text.length > COPY_TEXT_LIMIT) return { text, shape: undefined, answer: undefined };
+  const text = jsonText(what, copy);
+  if (text.length > COPY_TEXT_LIMIT || texts.ambiguous) return { text, shape: undefined, answer: undefined };
   const record = { text, shape: shapeOf(JSON.parse(text)), answer: undefined };
-  if (outputCopies.length >= COPIES_HELD) outputCopies.pop();
-  outputCopies.unshift(record);
+  if (copies.length >= COPIES_HELD) copies.pop();
+  copies.unshift(record);
   return record;
 }
 

@@ -346,6 +346,7 @@ export function matchAlong(value, node, shape, plans, texts) {
         texts.push(value.isWellFormed?.() === false ? value.toWellFormed() : value);
         return Array.isArray(shape) && shape.length === 2 && shape[0] === TEXT_REFERENCE && shape[1] === texts.length - 1;
       }
+      if (node.callId && texts.wholeStrings === true) return idReference(value, texts) === shape;
       return value === shape;
     case "number":
     case "boolean":

@@ -5,7 +5,7 @@
 // schema object found at the pointer the core gives (so it is compiled once
 // and found again by identity).
 import { argumentError } from "./errors.mjs";
-import { jsonText, readCopy, readText, serialisationProblem } from "./arguments.mjs";
+import { jsonText, outputCopy, readText, serialisationProblem } from "./arguments.mjs";
 import { checkDetailed } from "./check.mjs";
 import { callRaw, encodeCopy, rawGlue } from "./instance.mjs";
 import { requestPlan } from "./session.mjs";
@@ -115,30 +115,25 @@ function checkCall(call, tool, finishReason, options) {
  * (see `wholeForCalls` and `idReference` in js/read.mjs), so the core reads
  * the calls without parsing or writing back their arguments
  * (`readToolCallsAt`), and what it answers for a copy holds for every
- * response that makes the same copy (see `callsRead`); a copy it cannot
+ * response that makes the same copy (see `callCopies`); a copy it cannot
  * take so is sent as text (`readToolCalls`).
  */
 function readCalls(response, raw) {
   const texts = [];
   texts.wholeStrings = true;
-  const copy = readCopy("the response", response, "output", texts);
+  const copy = outputCopy(response, texts, callCopies, "the response");
   if (!texts.ambiguous) {
-    const copyText = jsonText("the response", copy);
-    let read = callsRead.get(copyText);
-    if (read !== undefined) {
-      callsRead.delete(copyText);
-    } else {
+    let read = copy.answer;
+    if (read === undefined) {
       const answer = callRaw(() => {
-        const { start, length } = encodeCopy(texts, copyText);
+        const { start, length } = encodeCopy(texts, copy.text);
         return raw.readToolCallsAt(start, length);
       });
       read = answer === undefined ? undefined : JSON.parse(answer);
+      // Kept with the copy (when the copy is kept), never handed out.
+      copy.answer = read;
     }
     if (read !== undefined) {
-      if (copyText.length <= CALLS_READ_TEXT) {
-        callsRead.set(copyText, read);
-        if (callsRead.size > CALLS_READ_HELD) callsRead.delete(callsRead.keys().next().value);
-      }
       return {
         finishReason: read.finishReason,
         calls: read.calls.map((call) => ({
@@ -153,20 +148,16 @@ function readCalls(response, raw) {
 }
 
 /**
- * What the core answered for the copies read last (see `readCalls`), by
- * the copy's text, the latest last: the calls' ids and arguments are
- * references into the texts, so a provider's responses make the same few
- * copies call after call, and the core's answer is a function of the copy.
- * Up to `CALLS_READ_HELD` copies of up to `CALLS_READ_TEXT` characters;
- * the answers are never handed out, only read.
+ * The tool-call reader's copies of the responses read last, with what the
+ * core answered for each (see `outputCopy` in js/arguments.mjs): the calls'
+ * ids and arguments are references into the texts, so a provider's
+ * responses make the same few copies call after call.
  */
-const callsRead = new Map();
-const CALLS_READ_HELD = 16;
-const CALLS_READ_TEXT = 1024;
+const callCopies = [];
 
-/** Empties `callsRead` (for the tests, which compare a fresh reading with the text's). */
+/** Forgets the copies read so far and the core's answers (for the tests, which compare a fresh reading with the text's). */
 export function forgetCallsRead() {
-  callsRead.clear();
+  callCopies.length = 0;
 }
 
 /**

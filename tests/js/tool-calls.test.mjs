@@ -247,6 +247,19 @@ describe("the calls, read without their arguments crossing twice", () => {
     assert.equal(both.fast.calls[0].failure, "not_object");
     assert.deepEqual(both.fast, both.slow);
   });
+
+  test("nor when the copy before had a reference in their place", () => {
+    // The first response's input is a string, which its copy writes as
+    // ["\u0000", 2]; the second's is that very array, so both make the same
+    // copy, and the second must not be answered as the first was.
+    const withInput = (input) => ({ role: "assistant", content: [{ type: "text", text: '{"city":"Oslo"}' }, { type: "tool_use", id: "t1", name: "get_weather", input }], stop_reason: "tool_use" });
+    internals.forgetToolCallsRead();
+    const first = guard.checkToolCalls(withInput('{"city":"Bergen"}'), tools);
+    assert.equal(first.ok, true);
+    const [second, asText] = counted("readToolCalls", () => guard.checkToolCalls(withInput(["\u0000", 2]), tools));
+    assert.equal(asText, 1, "sent as text");
+    assert.equal(second.calls[0].failure, "not_object");
+  });
 });
 
 describe("responses alike but for their calls", () => {
