@@ -101,21 +101,31 @@ function wholeForCalls(value, texts) {
 /**
  * A tool call's id as the tool-call reader copies it (see `readCalls` in
  * js/tool-calls.mjs): pushed to `texts`, and written as `"\u0000"` and its
- * index, a string the core passes through as the call's id, so that
- * responses alike but for their calls' ids make the same copy.
+ * index, a string the core passes through as the call's id (`calledId`
+ * reads it back), so that responses alike but for their calls' ids make
+ * the same copy.
  */
 function idReference(id, texts) {
-  texts.push(id.isWellFormed?.() === false ? id.toWellFormed() : id);
-  return TEXT_REFERENCE + (texts.length - 1);
+  return TEXT_REFERENCE + pushText(id, texts);
+}
+
+/** The id the core gave for a call: the text an `idReference` stands for, or the id as it is. */
+export function calledId(id, texts) {
+  return typeof id === "string" && id.startsWith(TEXT_REFERENCE) ? texts[Number(id.slice(1))] : id;
+}
+
+/** `["\u0000", i]`, a reference to `text` pushed to `texts` (see `pushText`). */
+function referenceTo(text, texts) {
+  return [TEXT_REFERENCE, pushText(text, texts)];
 }
 
 /**
- * `["\u0000", i]`, a reference to `text` pushed to `texts` (with any lone
- * surrogate replaced, as encoding it to UTF-8 would).
+ * Pushes `text` to `texts` with any lone surrogate replaced, as encoding it
+ * to UTF-8 would, and gives its index.
  */
-function referenceTo(text, texts) {
+function pushText(text, texts) {
   texts.push(text.isWellFormed?.() === false ? text.toWellFormed() : text);
-  return [TEXT_REFERENCE, texts.length - 1];
+  return texts.length - 1;
 }
 
 /**
@@ -343,8 +353,8 @@ export function matchAlong(value, node, shape, plans, texts) {
   switch (typeof value) {
     case "string":
       if (node.text) {
-        texts.push(value.isWellFormed?.() === false ? value.toWellFormed() : value);
-        return Array.isArray(shape) && shape.length === 2 && shape[0] === TEXT_REFERENCE && shape[1] === texts.length - 1;
+        const index = pushText(value, texts);
+        return Array.isArray(shape) && shape.length === 2 && shape[0] === TEXT_REFERENCE && shape[1] === index;
       }
       if (node.callId && texts.wholeStrings === true) return idReference(value, texts) === shape;
       return value === shape;

@@ -6,7 +6,6 @@ import { callRaw, markLoaded, rawGlue, traps } from "./instance.mjs";
 import { shapeOf } from "./read.mjs";
 import { openSessionCount } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
-import { forgetCallsRead } from "./tool-calls.mjs";
 
 export { callRaw, markLoaded, rawGlue };
 
@@ -46,7 +45,5 @@ export function setStreamBatch(bytes) {
   return previous;
 }
 
-/** Forgets what the core answered for the tool-call copies read so far (see `readCalls`). */
-export function forgetToolCallsRead() {
-  forgetCallsRead();
-}
+/** Forgets the tool-call reader's copies and what the core answered for them (see `readCalls`). */
+export { forgetCallsRead as forgetToolCallsRead } from "./tool-calls.mjs";

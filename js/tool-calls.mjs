@@ -8,6 +8,7 @@ import { argumentError } from "./errors.mjs";
 import { jsonText, outputCopy, readText, serialisationProblem } from "./arguments.mjs";
 import { checkDetailed } from "./check.mjs";
 import { callRaw, encodeCopy, rawGlue } from "./instance.mjs";
+import { calledId } from "./read.mjs";
 import { requestPlan } from "./session.mjs";
 
 /** The failure classes of a call's check, from its arguments' verdict. */
@@ -137,7 +138,7 @@ function readCalls(response, raw) {
       return {
         finishReason: read.finishReason,
         calls: read.calls.map((call) => ({
-          id: typeof call.id === "string" && call.id.startsWith("\u0000") ? texts[Number(call.id.slice(1))] : call.id,
+          id: calledId(call.id, texts),
           name: call.name,
           arguments: call.text === undefined ? call.arguments : texts[call.text],
         })),
