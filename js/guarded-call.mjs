@@ -141,14 +141,30 @@ class UnboundedAttempt {
 /**
  * callModel's second argument: `signal` (an own, enumerable member, so a
  * spread copy such as `{ ...context, timeout }` keeps it), read when
- * callModel reads it (see `UnboundedAttempt`), and `attempt`. Made here,
- * not in `run`: on Node an object literal with a getter inside `run`'s loop
- * made every attempt's bookkeeping cost about a microsecond more.
+ * callModel reads it (see `UnboundedAttempt`), and `attempt`. On Node an
+ * object literal with a getter cost 0.6 µs to make, about a tenth of an
+ * attempt's bookkeeping; an own accessor defined from one shared
+ * descriptor costs 0.25 µs (on Bun both cost about 0.1 µs).
  */
-function attemptContext(attempt, calls) {
-  return { get signal() { return attempt.signal; }, attempt: calls };
+/** The descriptor of every AttemptContext's `signal`, set as the class is made. */
+let SIGNAL;
+class AttemptContext {
+  #attempt;
+  constructor(attempt, calls) {
+    this.#attempt = attempt;
+    Object.defineProperty(this, "signal", SIGNAL);
+    this.attempt = calls;
+  }
+  static {
+    SIGNAL = {
+      get() {
+        return this.#attempt.signal;
+      },
+      enumerable: true,
+      configurable: true,
+    };
+  }
 }
-
 /** The option names of guardedCall and of guardedStream, as the core lists them. */
 const optionNames = new Map();
 function knownOptions(api) {
@@ -395,7 +411,7 @@ async function run(request, callModel, o, session) {
       calls += 1;
       const attempt = attemptSignal(o.signal, deadline);
       try {
-        const context = attemptContext(attempt, calls);
+        const context = new AttemptContext(attempt, calls);
         if (attempt.bounded) {
           response = await callWithin(callModel, nextRequest, context, attempt);
         } else {
