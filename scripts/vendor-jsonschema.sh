@@ -14,7 +14,11 @@
 # already do. email-plain-address skips the full `email_address` parse (which
 # walks the address several times and allocates) for plain ASCII
 # dot-atom@host addresses, which that parse always accepts; the domain is
-# still checked.
+# still checked. email-plain-host goes one step further for `email`: the
+# domain that shortcut reads label by label is one `is_valid_hostname`
+# accepts unless it is longer than 253 bytes or has an A-label marker, so
+# only those are read again (natively, the small benchmark extraction's
+# whole check went from 11,840 to 10,300 instructions).
 # external-schema-check adds ValidationOptions::with_schema_check and a
 # feature that leaves the built-in meta-schema validators (over
 # serde_json::Value) out, so that the package builds jsonschema's keyword
@@ -127,6 +131,11 @@ with these patches applied:
   only its domain, without the full \`email_address\` parse (which accepts
   every such address with the default options; other options, and every other
   address, still take the full parse).
+- \`patches/jsonschema-$VERSION-email-plain-host.patch\`: for \`email\`, a
+  plain address whose domain is at most 253 bytes and has no label with
+  \`--\` as its third and fourth bytes is accepted without reading the domain
+  again as a host name, and the address's bytes are looked up in tables
+  rather than matched.
 - \`patches/jsonschema-$VERSION-external-schema-check.patch\`:
   \`ValidationOptions::with_schema_check\` checks schemas against their
   meta-schema with a caller's function, and the \`external-schema-check\`

@@ -566,12 +566,26 @@ const fn is_ascii_atext(byte: u8) -> bool {
         )
 }
 
+/// `is_ascii_atext` for every byte, looked up rather than matched.
+const ATEXT: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = is_ascii_atext(byte as u8);
+        byte += 1;
+    }
+    table
+};
+
 /// The domain of `email` when it is an ASCII `dot-atom` local part of at most 64 bytes, one
 /// `@`, and a domain of at most 254 bytes whose dot-separated labels are 1 to 63 letters,
 /// digits and hyphens that start and end with a letter or digit. `email_address` with its
 /// default options accepts every such address (its display-name, quoted and literal forms
-/// all need a byte this excludes), so only the domain remains to be checked.
-fn plain_email_domain(email: &str) -> Option<&str> {
+/// all need a byte this excludes), so only the domain remains to be checked. With it, whether
+/// `is_valid_hostname` accepts the domain without reading it again: it does when the domain
+/// is at most 253 bytes and no label has `--` as its third and fourth bytes (which only an
+/// A-label may have, and which it then decodes).
+fn plain_email_domain(email: &str) -> Option<(&str, bool)> {
     let bytes = email.as_bytes();
     let at = bytes.iter().position(|&b| b == b'@')?;
     let (local, domain) = (&bytes[..at], &bytes[at + 1..]);
@@ -585,7 +599,7 @@ fn plain_email_domain(email: &str) -> Option<&str> {
                 return None;
             }
             previous_dot = true;
-        } else if is_ascii_atext(byte) {
+        } else if ATEXT[usize::from(byte)] {
             previous_dot = false;
         } else {
             return None;
@@ -594,19 +608,27 @@ fn plain_email_domain(email: &str) -> Option<&str> {
     if previous_dot {
         return None;
     }
-    for label in domain.split(|&b| b == b'.') {
+    let mut a_label_marker = false;
+    let mut start = 0;
+    for end in 0..=domain.len() {
+        if end < domain.len() && domain[end] != b'.' {
+            if !VALID_HOSTNAME_CHARS[usize::from(domain[end])] {
+                return None;
+            }
+            continue;
+        }
+        let label = &domain[start..end];
         let (Some(first), Some(last)) = (label.first(), label.last()) else {
             return None;
         };
-        if label.len() > 63
-            || !first.is_ascii_alphanumeric()
-            || !last.is_ascii_alphanumeric()
-            || !label.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-')
-        {
+        if label.len() > 63 || !first.is_ascii_alphanumeric() || !last.is_ascii_alphanumeric() {
             return None;
         }
+        a_label_marker |= label.len() >= 4 && label[2] == b'-' && label[3] == b'-';
+        start = end + 1;
     }
-    email.get(at + 1..)
+    let host = email.get(at + 1..)?;
+    Some((host, domain.len() <= 253 && !a_label_marker))
 }
 
 fn is_valid_email_impl<F>(
@@ -622,7 +644,7 @@ where
     // parse below is known to succeed with its default options, so only the domain check
     // is left; anything else takes the full parse.
     if options.is_none() {
-        if let Some(domain) = plain_email_domain(email) {
+        if let Some((domain, _)) = plain_email_domain(email) {
             return validate_email_domain(domain, &is_valid_hostname_impl);
         }
     }
@@ -663,6 +685,10 @@ where
 }
 
 pub(crate) fn is_valid_email(email: &str, options: Option<&EmailAddressOptions>) -> bool {
+    // A plain address whose domain `is_valid_hostname` is known to accept needs no more.
+    if options.is_none() && plain_email_domain(email).is_some_and(|(_, host)| host) {
+        return true;
+    }
     is_valid_email_impl(email, is_valid_hostname, options, false)
 }
 
