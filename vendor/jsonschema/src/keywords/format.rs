@@ -610,11 +610,14 @@ fn plain_email_domain(email: &str) -> Option<(&str, bool)> {
     }
     let mut a_label_marker = false;
     let mut start = 0;
-    for end in 0..=domain.len() {
+    // An index loop: a `0..=len` range iterates slowly.
+    let mut end = 0;
+    while end <= domain.len() {
         if end < domain.len() && domain[end] != b'.' {
             if !VALID_HOSTNAME_CHARS[usize::from(domain[end])] {
                 return None;
             }
+            end += 1;
             continue;
         }
         let label = &domain[start..end];
@@ -626,6 +629,7 @@ fn plain_email_domain(email: &str) -> Option<(&str, bool)> {
         }
         a_label_marker |= label.len() >= 4 && label[2] == b'-' && label[3] == b'-';
         start = end + 1;
+        end += 1;
     }
     let host = email.get(at + 1..)?;
     Some((host, domain.len() <= 253 && !a_label_marker))
