@@ -610,29 +610,31 @@ fn plain_email_domain(email: &str) -> Option<(&str, bool)> {
     }
     let mut a_label_marker = false;
     let mut start = 0;
-    // An index loop: a `0..=len` range iterates slowly.
-    let mut end = 0;
-    while end <= domain.len() {
-        if end < domain.len() && domain[end] != b'.' {
-            if !VALID_HOSTNAME_CHARS[usize::from(domain[end])] {
+    for (end, &byte) in domain.iter().enumerate() {
+        if byte == b'.' {
+            if !plain_label(&domain[start..end], &mut a_label_marker) {
                 return None;
             }
-            end += 1;
-            continue;
-        }
-        let label = &domain[start..end];
-        let (Some(first), Some(last)) = (label.first(), label.last()) else {
-            return None;
-        };
-        if label.len() > 63 || !first.is_ascii_alphanumeric() || !last.is_ascii_alphanumeric() {
+            start = end + 1;
+        } else if !VALID_HOSTNAME_CHARS[usize::from(byte)] {
             return None;
         }
-        a_label_marker |= label.len() >= 4 && label[2] == b'-' && label[3] == b'-';
-        start = end + 1;
-        end += 1;
+    }
+    if !plain_label(&domain[start..], &mut a_label_marker) {
+        return None;
     }
     let host = email.get(at + 1..)?;
     Some((host, domain.len() <= 253 && !a_label_marker))
+}
+
+/// Whether `label`, of letters, digits and hyphens, is 1 to 63 bytes that start and end with a
+/// letter or digit; `a_label_marker` is set when its third and fourth bytes are `--`.
+fn plain_label(label: &[u8], a_label_marker: &mut bool) -> bool {
+    let (Some(first), Some(last)) = (label.first(), label.last()) else {
+        return false;
+    };
+    *a_label_marker |= label.len() >= 4 && label[2] == b'-' && label[3] == b'-';
+    label.len() <= 63 && first.is_ascii_alphanumeric() && last.is_ascii_alphanumeric()
 }
 
 fn is_valid_email_impl<F>(
