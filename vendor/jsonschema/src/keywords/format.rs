@@ -627,14 +627,12 @@ fn plain_email_domain(email: &str) -> Option<(&str, bool)> {
     Some((host, domain.len() <= 253 && !a_label_marker))
 }
 
-/// Whether `label`, of letters, digits and hyphens, is 1 to 63 bytes that start and end with a
-/// letter or digit; `a_label_marker` is set when its third and fourth bytes are `--`.
+/// Whether `label`, of letters, digits and hyphens, is a host name label (1 to 63 bytes, a
+/// letter or digit at both ends); `a_label_marker` is set when its third and fourth bytes are
+/// `--`.
 fn plain_label(label: &[u8], a_label_marker: &mut bool) -> bool {
-    let (Some(first), Some(last)) = (label.first(), label.last()) else {
-        return false;
-    };
     *a_label_marker |= label.len() >= 4 && label[2] == b'-' && label[3] == b'-';
-    label.len() <= 63 && first.is_ascii_alphanumeric() && last.is_ascii_alphanumeric()
+    validate_hostname_label(label)
 }
 
 fn is_valid_email_impl<F>(
@@ -691,9 +689,12 @@ where
 }
 
 pub(crate) fn is_valid_email(email: &str, options: Option<&EmailAddressOptions>) -> bool {
-    // A plain address whose domain `is_valid_hostname` is known to accept needs no more.
-    if options.is_none() && plain_email_domain(email).is_some_and(|(_, host)| host) {
-        return true;
+    // A plain address needs only its domain checked (see `is_valid_email_impl`), and not even
+    // that when `plain_email_domain` knows that `is_valid_hostname` accepts it.
+    if options.is_none() {
+        if let Some((domain, host)) = plain_email_domain(email) {
+            return host || is_valid_hostname(domain);
+        }
     }
     is_valid_email_impl(email, is_valid_hostname, options, false)
 }
