@@ -3,8 +3,9 @@
 import { argumentKind, optionsText } from "./arguments.mjs";
 import { shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
-import { callRaw, decoder, encoder, ensureLoaded, memory, raw, translate, traps } from "./instance.mjs";
+import { callRaw, encoder, ensureLoaded, memory, raw, translate, traps } from "./instance.mjs";
 import { compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf } from "./schemas.mjs";
+import { acceptedValue } from "./stream-value.mjs";
 
 // ---- streamed responses (src/stream.rs) ----
 
@@ -176,20 +177,16 @@ export class StreamCheck {
     this.#live();
     if (this.#pending + this.#waiting.length > 0) this.#forward(true);
     let result;
-    let json;
+    let value;
     try {
       result = JSON.parse(this.#handle.end(finishReason ?? undefined));
-      if (result.ok) {
-        // Decoded where the core keeps it (neither call grows the memory).
-        const at = this.#handle.jsonAt();
-        const length = this.#handle.jsonLength();
-        json = decoder.decode(new Uint8Array(memory.buffer, at, length));
-      }
+      // Decoded where the core keeps it.
+      if (result.ok) value = acceptedValue(this.#handle);
     } catch (error) {
       throw translate(error);
     }
     this.free();
-    return shapeVerdict(result, result.ok ? JSON.parse(json) : undefined);
+    return shapeVerdict(result, value);
   }
 
   /**

@@ -6,6 +6,7 @@ import { callRaw, markLoaded, rawGlue, traps } from "./instance.mjs";
 import { shapeOf } from "./read.mjs";
 import { openSessionCount } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
+import { streamValue } from "./stream-value.mjs";
 
 export { callRaw, markLoaded, rawGlue };
 
@@ -42,6 +43,17 @@ export function liveSessions() {
 export function setStreamBatch(bytes) {
   const previous = streamBatch.bytes;
   streamBatch.bytes = bytes;
+  return previous;
+}
+
+/**
+ * Sets when (`from` bytes of JSON) and in what parts (`part` bytes) an
+ * accepted stream's value is read in parts (see js/stream-value.mjs);
+ * returns the settings before.
+ */
+export function setStreamValue(settings) {
+  const previous = { ...streamValue };
+  Object.assign(streamValue, settings);
   return previous;
 }
 

@@ -25,6 +25,7 @@ use crate::verdict::{
     CheckOptions, Failure, Prepared, SchemaInput, Verdict,
 };
 use guard_engine::stream::json::{JsonStream, Progress, Rejected};
+use guard_engine::stream::outline::Outline;
 
 /// An early rejection: no continuation of the text can be accepted.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -97,6 +98,8 @@ pub struct StreamCheck {
     json_start: usize,
     /// Where the JSON's root value ended, once it has.
     json_end: Option<usize>,
+    /// Where the values near the JSON's root begin, after `end`.
+    outline: Option<Outline>,
     rejection: Option<Rejection>,
     /// The incremental checks disagreed with the whole-text parser about
     /// a syntax error, and stopped deciding (never seen; the tests look).
@@ -123,6 +126,7 @@ impl StreamCheck {
             json: None,
             json_start: 0,
             json_end: None,
+            outline: None,
             rejection: None,
             disagreed: false,
             compiled,
@@ -224,7 +228,8 @@ impl StreamCheck {
         let finish_reason = finish_reason.filter(|reason| !reason.trim().is_empty());
         let json = self.json.take().filter(|_| self.rejection.is_none());
         let prepared = match (json, self.json_end) {
-            (Some(json), Some(end)) => {
+            (Some(mut json), Some(end)) => {
+                self.outline = Some(json.take_outline());
                 json.finish(&self.text)
                     .map(|(tape, schema_passed)| Prepared {
                         span: self.json_start..end,
@@ -243,6 +248,16 @@ impl StreamCheck {
             &self.options,
             prepared,
         )
+    }
+
+    /// After `end`, the plan for reading the JSON at `span` (an accepted
+    /// verdict's) in parts of about `part` bytes (see
+    /// [`Outline::parts`]); `None` when it is to be read whole.
+    pub fn value_parts(&self, span: std::ops::Range<usize>, part: usize) -> Option<String> {
+        if self.json_end != Some(span.end) || self.json_start != span.start {
+            return None;
+        }
+        self.outline.as_ref()?.parts(&self.text, span, part)
     }
 
     /// The text pushed so far (for `end`'s caller, which slices the JSON

@@ -661,6 +661,14 @@ impl RawStream {
         self.accepted_json().map_or(std::ptr::null(), str::as_ptr)
     }
 
+    /// The plan for reading the accepted JSON text in parts of about
+    /// `part` bytes (see `guard_engine::stream::outline`), its offsets from
+    /// `json_at`; undefined when it is to be read whole.
+    #[wasm_bindgen(js_name = valueParts)]
+    pub fn value_parts(&self, part: usize) -> Option<String> {
+        self.check.value_parts(self.accepted.clone()?, part)
+    }
+
     /// The bytes of the accepted JSON text (see `json_at`); 0 when the
     /// verdict was not accepted.
     #[wasm_bindgen(js_name = jsonLength)]

@@ -1283,3 +1283,36 @@ fn the_end_spends_the_one_budget_a_check_has_for_patterns() {
         assert_eq!(check.end(None), whole, "{count} items");
     }
 }
+
+#[test]
+fn an_accepted_json_has_a_plan_for_reading_it_in_parts_at_its_own_span_only() {
+    let schema = compile(&rows_schema(), &CompileOptions::default()).unwrap();
+    let json = r#"{"observations":[{"type":"fact","text":"a","importance":1},{"type":"risk","text":"b","importance":2}]}"#;
+    let text = format!("```json\n{json}\n```\n");
+    let mut check =
+        StreamCheck::new(SchemaInput::Compiled(schema), CheckOptions::default()).unwrap();
+    for piece in text.as_bytes().chunks(7) {
+        assert!(check.push(piece).is_none());
+    }
+    let verdict = check.end(Some("stop"));
+    assert!(verdict.ok(), "{}", verdict.message);
+    let span = verdict.span.clone().unwrap();
+    assert_eq!(&text[span.clone()], json);
+    let plan: Value = serde_json::from_str(&check.value_parts(span.clone(), 8).unwrap()).unwrap();
+    // The root object; its one member's array, split into one run per item.
+    assert_eq!(plan[0], "o");
+    assert_eq!(plan[1][0], "observations");
+    let items = plan[1][1].as_array().unwrap();
+    assert_eq!(items.len(), 3, "{plan}");
+    let first = &items[1];
+    let (start, end) = (
+        first[0].as_u64().unwrap() as usize,
+        first[1].as_u64().unwrap() as usize,
+    );
+    assert_eq!(
+        &json[start..end],
+        r#"{"type":"fact","text":"a","importance":1}"#
+    );
+    assert!(check.value_parts(span.start + 1..span.end, 8).is_none());
+    assert!(check.value_parts(span.start..span.end - 1, 8).is_none());
+}

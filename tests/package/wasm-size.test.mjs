@@ -47,13 +47,19 @@
 // parsed are written from the tape exactly as from a `Value`: 3,377 B gzip
 // (967,045 to 970,422), which takes checkToolCalls of a small tool call
 // from 29.6 to 18.1 µs on Node and from 14.3 to 8.9 µs on Bun (side by side).
+// Raised by 2,000 B: an accepted stream's value is read in parts on V8
+// (crates/engine/src/stream/outline.rs notes where the values near the root
+// begin, and plans the parts), 1,682 B gzip (970,546 to 972,228), which
+// takes the 2,000-row stream in 64-byte pieces about 4 to 10% faster on
+// Node (side by side), where decoding the 480 KB text as one string and
+// parsing it cost 0.45 ms more than parsing an existing string.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 export const WASM_GZIP_TARGET = 600_000;
-export const WASM_GZIP_BUDGET = 971_000;
+export const WASM_GZIP_BUDGET = 973_000;
 
 const wasmFile = new URL("../../pkg/wasm/guard_bg.wasm", import.meta.url);
 

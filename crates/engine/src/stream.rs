@@ -1,9 +1,12 @@
 //! The hot part of the streaming check: the watcher that reads a response's
-//! JSON as it arrives and rejects it early ([`json`]), and the per-location
-//! plan of the schema it checks against ([`plan`]). They live here, beside
+//! JSON as it arrives and rejects it early ([`json`]), the per-location
+//! plan of the schema it checks against ([`plan`]), and the outline of
+//! where the values near the root begin, for reading an accepted value in
+//! parts ([`outline`]). They live here, beside
 //! the resumable tape parser they drive, so that they are built for speed;
 //! the main crate's `stream` module wraps them (finish reasons, code fences,
 //! rules, the final verdict).
 
 pub mod json;
+pub mod outline;
 pub mod plan;

@@ -720,4 +720,4 @@ mod email_format_tests;
 #[cfg(test)]
 mod pattern_budget_tests;
 #[cfg(test)]
-mod test_rng;
+pub(crate) mod test_rng;

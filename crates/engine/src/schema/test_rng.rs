@@ -1,22 +1,23 @@
 //! A small deterministic generator (xorshift64*) for the schema module's
-//! generated-input tests, so that a failure reproduces from its seed.
+//! generated-input tests (and the stream outline's), so that a failure
+//! reproduces from its seed.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-pub(super) struct Rng(pub(super) u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    pub(super) fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
 
-    pub(super) fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         usize::try_from(self.next() % u64::try_from(n).unwrap()).unwrap()
     }
 
-    pub(super) fn pick<'a>(&mut self, items: &'a [&'a str]) -> &'a str {
+    pub(crate) fn pick<'a>(&mut self, items: &'a [&'a str]) -> &'a str {
         items[self.below(items.len())]
     }
 }

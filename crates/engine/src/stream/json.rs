@@ -56,6 +56,7 @@ use std::sync::Arc;
 use jsonschema::types::JsonType;
 use serde_json::Value;
 
+use crate::stream::outline::Outline;
 use crate::stream::plan::{escape_segment, LocId, Locs, NodeId, Plan};
 use crate::schema::{
     budget_spent, collect_issues, node_is_valid, with_own_budget, CompiledSchema, Issue,
@@ -128,6 +129,7 @@ impl JsonStream {
                 require_object,
                 max_errors,
                 found: None,
+                outline: Outline::default(),
             },
             over: false,
             steps: PATTERN_STEPS_PER_CHECK,
@@ -160,6 +162,12 @@ impl JsonStream {
         };
         self.over = true;
         progress
+    }
+
+    /// Where the values near the root begin (see [`Outline`]), for once
+    /// the root value is complete; the stream keeps no outline after.
+    pub fn take_outline(&mut self) -> Outline {
+        std::mem::take(&mut self.watcher.outline)
     }
 
     /// Once the root value is complete and nothing was rejected: its tape
@@ -228,6 +236,8 @@ struct Watcher {
     require_object: bool,
     max_errors: usize,
     found: Option<(Rejected, usize)>,
+    /// Where the values near the root begin, for reading the value in parts.
+    outline: Outline,
 }
 
 /// `The response` or `The value at /a/b`: how an issue's message begins.
@@ -463,6 +473,7 @@ impl Watcher {
 
 impl Watch for Watcher {
     fn begin(&mut self, tape: &mut Lend<'_>, depth: usize, kind: Kind) -> ControlFlow<(), bool> {
+        self.outline.begin(depth, kind, tape.read());
         if depth == 0 && self.require_object && kind != Kind::Object {
             let at = tape.read() + 1;
             self.found = Some((Rejected::NotObject(kind.json_type()), at));
@@ -529,6 +540,8 @@ impl Watch for Watcher {
     }
 
     fn name(&mut self, tape: &mut Lend<'_>, key: u32) -> Flow {
+        let (start, len) = tape.name_span(key);
+        self.outline.name(start, len);
         self.member = None;
         let (Some(plan), Some(loc)) = (self.plan.clone(), self.levels.last().and_then(|l| l.loc))
         else {
@@ -569,6 +582,9 @@ impl Watch for Watcher {
     fn end(&mut self, tape: &mut Lend<'_>, index: u32, depth: usize) -> Flow {
         let kind = tape.kind(index);
         let container = matches!(kind, Kind::Array | Kind::Object);
+        if container {
+            self.outline.close();
+        }
         let (loc, inside) = if container {
             match self.levels.pop() {
                 Some(level) => (level.loc, level.checked_inside),

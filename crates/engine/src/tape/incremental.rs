@@ -1093,6 +1093,17 @@ impl<'p> Lend<'p> {
             .map_or(Kind::Null, |entry| entry.kind)
     }
 
+    /// Where the raw text of the name whose entry is `key` lies: its first
+    /// byte (after the opening quote) and its length.
+    pub fn name_span(&self, key: u32) -> (usize, usize) {
+        let entry = self
+            .entries
+            .get(key as usize)
+            .copied()
+            .unwrap_or(Entry::NULL);
+        (entry.a as usize, entry.b as usize)
+    }
+
     /// The decoded text of the name whose entry is `key`.
     pub fn name(&self, key: u32) -> Cow<'p, str> {
         let entry = self
