@@ -164,6 +164,14 @@ impl JsonStream {
         progress
     }
 
+    /// The same stream, noting siblings in its outline at least `gap`
+    /// bytes apart (see [`Outline::with_gap`]).
+    #[cfg(test)]
+    pub(crate) fn with_outline_gap(mut self, gap: usize) -> Self {
+        self.watcher.outline = Outline::with_gap(gap);
+        self
+    }
+
     /// Where the values near the root begin (see [`Outline`]), for once
     /// the root value is complete; the stream keeps no outline after.
     pub fn take_outline(&mut self) -> Outline {
@@ -583,7 +591,7 @@ impl Watch for Watcher {
         let kind = tape.kind(index);
         let container = matches!(kind, Kind::Array | Kind::Object);
         if container {
-            self.outline.close();
+            self.outline.close(tape.read());
         }
         let (loc, inside) = if container {
             match self.levels.pop() {

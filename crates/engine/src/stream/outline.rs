@@ -11,6 +11,12 @@
 //! string does. [`Outline`] notes, as the stream's parser meets them, where
 //! the root's members or items begin, and theirs, with their members'
 //! names; [`Outline::parts`] turns that into the plan the caller follows.
+//!
+//! A part only needs to begin and end between siblings, not at each of
+//! them: of the siblings that follow each other closely, only one in
+//! about [`GAP`] bytes is noted (and what lies inside those not noted is
+//! read with them), so the outline holds a few bytes per kilobyte of text
+//! whatever its values, never one entry per value of `[1,1,1,...]`.
 
 use crate::json_text::{push_json_str, push_usize};
 use crate::tape::Kind;
@@ -18,6 +24,13 @@ use crate::tape::Kind;
 /// The deepest values noted (the root is 0): the root's members or items,
 /// and theirs.
 const DEPTH: usize = 2;
+
+/// The bytes from one noted sibling to the next, at least (the first
+/// child of a noted container is always noted).
+pub const GAP: usize = 1024;
+
+/// `Outline::last` before a container's first child.
+const NONE: u32 = u32::MAX;
 
 /// A value noted where it begins.
 #[derive(Debug, Clone, Copy)]
@@ -31,16 +44,32 @@ struct Placed {
     key: u32,
     /// The raw length of a member's name (between its quotes), else 0.
     key_len: u32,
+    /// A container's end (past its closing bracket), once it has closed.
+    end: u32,
 }
 
-/// The values at depth 0 to [`DEPTH`] of one JSON text, in text order.
-#[derive(Debug, Default)]
+/// Some of the values at depth 0 to [`DEPTH`] of one JSON text, in text
+/// order: the root, and of the children of each noted container the first
+/// and then one at least `gap` bytes past the last noted.
+#[derive(Debug)]
 pub struct Outline {
     placed: Vec<Placed>,
     /// Containers open now.
     open: usize,
+    /// Of those, how many from the root down are noted, and their entries.
+    noted: Vec<usize>,
+    /// Where the last child noted at each depth began ([`NONE`] before the
+    /// first child of the container last noted above it).
+    last: [u32; DEPTH + 1],
+    gap: u32,
     /// The name just read: its opening quote and raw length.
     name: Option<(u32, u32)>,
+}
+
+impl Default for Outline {
+    fn default() -> Self {
+        Outline::with_gap(GAP)
+    }
 }
 
 fn offset(at: usize) -> u32 {
@@ -48,20 +77,48 @@ fn offset(at: usize) -> u32 {
 }
 
 impl Outline {
+    /// An outline whose noted siblings are at least `gap` bytes apart.
+    pub fn with_gap(gap: usize) -> Self {
+        Outline {
+            placed: Vec::new(),
+            open: 0,
+            noted: Vec::new(),
+            last: [NONE; DEPTH + 1],
+            gap: offset(gap),
+            name: None,
+        }
+    }
+
     /// A value of `kind` begins at byte `at`, `depth` deep.
     pub(crate) fn begin(&mut self, depth: usize, kind: Kind, at: usize) {
         let name = self.name.take();
-        if depth <= DEPTH {
-            let (key, key_len) = name.unwrap_or((offset(at), 0));
-            self.placed.push(Placed {
-                depth: depth as u8,
-                kind,
-                start: offset(at),
-                key,
-                key_len,
-            });
+        let container = matches!(kind, Kind::Array | Kind::Object);
+        // Only where every container it is in was noted.
+        if depth <= DEPTH && self.noted.len() == self.open {
+            let start = offset(at);
+            let last = self.last.get(depth).copied().unwrap_or(NONE);
+            if last == NONE || start >= last.saturating_add(self.gap) {
+                let (key, key_len) = name.unwrap_or((start, 0));
+                self.placed.push(Placed {
+                    depth: depth as u8,
+                    kind,
+                    start,
+                    key,
+                    key_len,
+                    end: 0,
+                });
+                if let Some(last) = self.last.get_mut(depth) {
+                    *last = start;
+                }
+                if container {
+                    self.noted.push(self.placed.len() - 1);
+                    if let Some(first) = self.last.get_mut(depth + 1) {
+                        *first = NONE;
+                    }
+                }
+            }
         }
-        if matches!(kind, Kind::Array | Kind::Object) {
+        if container {
             self.open += 1;
         }
     }
@@ -72,8 +129,13 @@ impl Outline {
         self.name = Some((offset(start.saturating_sub(1)), offset(len)));
     }
 
-    /// An object or array closed.
-    pub(crate) fn close(&mut self) {
+    /// An object or array closed, its bracket ending before byte `at`.
+    pub(crate) fn close(&mut self, at: usize) {
+        if self.noted.len() == self.open {
+            if let Some(placed) = self.noted.pop().and_then(|i| self.placed.get_mut(i)) {
+                placed.end = offset(at);
+            }
+        }
         self.open = self.open.saturating_sub(1);
     }
 
@@ -146,6 +208,23 @@ impl Reader<'_> {
         at
     }
 
+    /// Where the value after the one ending at `at` begins (past white
+    /// space, a comma and white space), or `None` when no comma follows.
+    fn next_after(&self, at: usize) -> Option<usize> {
+        let skip = |mut at: usize| {
+            while self
+                .bytes
+                .get(at)
+                .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+            {
+                at += 1;
+            }
+            at
+        };
+        let comma = skip(at);
+        (self.bytes.get(comma) == Some(&b',')).then(|| skip(comma + 1))
+    }
+
     /// The end of the value before `at`, where the separator `sep` (a
     /// comma, or the container's closing bracket) ends.
     fn end_before(&self, at: usize, sep: u8) -> Option<usize> {
@@ -153,7 +232,13 @@ impl Reader<'_> {
         (at > 0 && self.bytes.get(at - 1) == Some(&sep)).then(|| self.trim_back(at - 1))
     }
 
-    /// Writes the plan of container `i`, whose text ends at `end`.
+    /// Writes the plan of container `i`, whose text ends at `end`. Its
+    /// noted children each begin a region that runs to the next one (or
+    /// to the bracket), holding the siblings not noted after it; regions
+    /// are gathered into runs of about `part` bytes. A noted child that is
+    /// a container with noted children, whose end is known and which is
+    /// larger than a part, gets a plan of its own, and what follows it in
+    /// its region goes on in a run.
     fn container(&self, out: &mut String, i: usize, end: usize) -> Option<()> {
         let here = self.placed(i)?;
         let object = here.kind == Kind::Object;
@@ -166,16 +251,18 @@ impl Reader<'_> {
         while child < stop {
             let placed = self.placed(child)?;
             let next = *self.after.get(child)?;
-            let child_end = if next < stop {
+            let region_end = if next < stop {
                 self.end_before(self.placed(next)?.key as usize, b',')?
             } else {
                 self.end_before(end, close)?
             };
             let key = placed.key as usize;
-            let splits = child_end.saturating_sub(key) > self.part
+            let own_end = placed.end as usize;
+            let splits = own_end > key
+                && own_end - key > self.part
                 && matches!(placed.kind, Kind::Array | Kind::Object)
                 && next > child + 1;
-            if splits {
+            let rest = if splits {
                 self.flush(out, run.take());
                 out.push(',');
                 if object {
@@ -183,19 +270,26 @@ impl Reader<'_> {
                     let raw = self.text.get(key + 1..key + 1 + placed.key_len as usize)?;
                     push_json_str(out, &crate::tape::decode_string(raw));
                     out.push(',');
-                    self.container(out, child, child_end)?;
+                    self.container(out, child, own_end)?;
                     out.push(']');
                 } else {
-                    self.container(out, child, child_end)?;
+                    self.container(out, child, own_end)?;
                 }
+                // The siblings not noted after it, if any.
+                (region_end > own_end)
+                    .then(|| self.next_after(own_end))
+                    .flatten()
             } else {
+                Some(key)
+            };
+            if let Some(start) = rest {
                 run = match run {
-                    Some((start, _)) if child_end.saturating_sub(start) <= self.part => {
-                        Some((start, child_end))
+                    Some((first, _)) if region_end.saturating_sub(first) <= self.part => {
+                        Some((first, region_end))
                     }
                     earlier => {
                         self.flush(out, earlier);
-                        Some((key, child_end))
+                        Some((start, region_end))
                     }
                 };
             }

@@ -49,10 +49,11 @@ fn assemble(plan: &Value, json: &str) -> Value {
     }
 }
 
-/// Streams `text` in pieces of `piece` bytes (whole characters) and gives
-/// its outline and where its root value ends.
-fn outline_of(text: &str, piece: usize) -> (super::Outline, usize) {
-    let mut stream = JsonStream::new(0, None, false, 5);
+/// Streams `text` in pieces of `piece` bytes (whole characters), noting
+/// siblings at least `gap` bytes apart, and gives its outline and where its
+/// root value ends.
+fn outline_of(text: &str, piece: usize, gap: usize) -> (super::Outline, usize) {
+    let mut stream = JsonStream::new(0, None, false, 5).with_outline_gap(gap);
     let mut upto = 0;
     loop {
         upto = (upto + piece).min(text.len());
@@ -70,18 +71,21 @@ fn outline_of(text: &str, piece: usize) -> (super::Outline, usize) {
 fn check(text: &str) {
     let whole: Value = serde_json::from_str(text).unwrap();
     let start = text.len() - text.trim_start().len();
-    for piece in [1, 3, 17, 256, text.len()] {
-        let (outline, end) = outline_of(text, piece);
+    for (piece, gap) in [(1, 0), (3, 5), (17, 0), (256, 40), (text.len(), super::GAP)] {
+        let (outline, end) = outline_of(text, piece, gap);
         for part in [1, 10, 60, 1 << 20] {
-            let plan = outline
-                .parts(text, start..end, part)
-                .unwrap_or_else(|| panic!("no plan for {text}"));
+            let plan = outline.parts(text, start..end, part).unwrap_or_else(|| {
+                panic!(
+                    "no plan for {text} (piece {piece}, gap {gap}, part {part}): {:?}",
+                    outline.placed
+                )
+            });
             let plan: Value = serde_json::from_str(&plan).unwrap();
             let json = &text[start..end];
             assert_eq!(
                 assemble(&plan, json),
                 whole,
-                "{text}\npiece {piece}, part {part}: {plan}"
+                "{text}\npiece {piece}, gap {gap}, part {part}: {plan}"
             );
         }
     }
@@ -159,9 +163,9 @@ fn plans_of_generated_documents_read_their_values() {
 #[test]
 fn no_plan_for_a_span_the_outline_does_not_start() {
     let text = r#"{"a":[1,2]}"#;
-    let (outline, end) = outline_of(text, 4);
+    let (outline, end) = outline_of(text, 4, 0);
     assert!(outline.parts(text, 1..end, 4).is_none());
-    let (outline, end) = outline_of("\"text\"", 2);
+    let (outline, end) = outline_of("\"text\"", 2, 0);
     assert!(outline.parts("\"text\"", 0..end, 4).is_none());
 }
 
@@ -175,7 +179,7 @@ fn runs_hold_at_most_a_part_unless_one_value_is_larger() {
         items.join(","),
         "y".repeat(300)
     );
-    let (outline, end) = outline_of(&text, 64);
+    let (outline, end) = outline_of(&text, 64, 0);
     let plan: Value = serde_json::from_str(&outline.parts(&text, 0..end, 100).unwrap()).unwrap();
     // The root: the rows, split into runs of items, then "big" in a run of its own.
     let root = plan.as_array().unwrap();
@@ -189,6 +193,40 @@ fn runs_hold_at_most_a_part_unless_one_value_is_larger() {
     }
     let big = root[2].as_array().unwrap();
     assert!(big[1].as_u64().unwrap() - big[0].as_u64().unwrap() > 300);
+    assert_eq!(
+        assemble(&plan, &text),
+        serde_json::from_str::<Value>(&text).unwrap()
+    );
+}
+
+#[test]
+fn siblings_close_together_are_noted_once_a_gap() {
+    // 200,000 items of two bytes each: a few hundred noted, not one each.
+    let text = format!("[{}1]", "1,".repeat(200_000));
+    let (outline, end) = outline_of(&text, 4096, super::GAP);
+    assert!(
+        outline.placed.len() <= 2 + text.len() / super::GAP,
+        "{}",
+        outline.placed.len()
+    );
+    assert!(outline.placed.len() > text.len() / (2 * super::GAP));
+    let plan: Value =
+        serde_json::from_str(&outline.parts(&text, 0..end, 32 * 1024).unwrap()).unwrap();
+    let runs = plan.as_array().unwrap();
+    assert!(runs.len() > 10, "{plan}");
+    assert_eq!(
+        assemble(&plan, &text),
+        serde_json::from_str::<Value>(&text).unwrap()
+    );
+    // Inside an item not noted, nothing is noted either: its members are read with it.
+    let text = format!(
+        r#"[{{"a":[1]}},{{"b":[2]}},{{"c":[{}3]}}]"#,
+        "3,".repeat(600)
+    );
+    let (outline, end) = outline_of(&text, 7, 20);
+    let depths: Vec<u8> = outline.placed.iter().map(|p| p.depth).collect();
+    assert_eq!(depths, [0, 1, 2, 1, 2], "{:?}", outline.placed);
+    let plan: Value = serde_json::from_str(&outline.parts(&text, 0..end, 8).unwrap()).unwrap();
     assert_eq!(
         assemble(&plan, &text),
         serde_json::from_str::<Value>(&text).unwrap()
