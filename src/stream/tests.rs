@@ -1287,11 +1287,17 @@ fn the_end_spends_the_one_budget_a_check_has_for_patterns() {
 #[test]
 fn an_accepted_json_has_a_plan_for_reading_it_in_parts_at_its_own_span_only() {
     let schema = compile(&rows_schema(), &CompileOptions::default()).unwrap();
-    let json = r#"{"observations":[{"type":"fact","text":"a","importance":1},{"type":"risk","text":"b","importance":2}]}"#;
+    // Items of about 1.4 KB, each past the outline's gap between siblings.
+    let tags = vec!["abcdef"; 150];
+    let rows: Vec<Value> = ["fact", "risk", "question"]
+        .iter()
+        .map(|kind| json!({"type": kind, "text": "a", "importance": 1, "tags": tags}))
+        .collect();
+    let json = json!({ "observations": rows }).to_string();
     let text = format!("```json\n{json}\n```\n");
     let mut check =
         StreamCheck::new(SchemaInput::Compiled(schema), CheckOptions::default()).unwrap();
-    for piece in text.as_bytes().chunks(7) {
+    for piece in text.as_bytes().chunks(700) {
         assert!(check.push(piece).is_none());
     }
     let verdict = check.end(Some("stop"));
@@ -1303,16 +1309,17 @@ fn an_accepted_json_has_a_plan_for_reading_it_in_parts_at_its_own_span_only() {
     assert_eq!(plan[0], "o");
     assert_eq!(plan[1][0], "observations");
     let items = plan[1][1].as_array().unwrap();
-    assert_eq!(items.len(), 3, "{plan}");
-    let first = &items[1];
-    let (start, end) = (
-        first[0].as_u64().unwrap() as usize,
-        first[1].as_u64().unwrap() as usize,
-    );
-    assert_eq!(
-        &json[start..end],
-        r#"{"type":"fact","text":"a","importance":1}"#
-    );
+    assert_eq!(items.len(), 4, "{plan}");
+    for (run, row) in items[1..].iter().zip(&rows) {
+        let (start, end) = (
+            run[0].as_u64().unwrap() as usize,
+            run[1].as_u64().unwrap() as usize,
+        );
+        assert_eq!(
+            serde_json::from_str::<Value>(&json[start..end]).unwrap(),
+            *row
+        );
+    }
     assert!(check.value_parts(span.start + 1..span.end, 8).is_none());
     assert!(check.value_parts(span.start..span.end - 1, 8).is_none());
 }
