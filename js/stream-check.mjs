@@ -5,7 +5,7 @@ import { shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { callRaw, encoder, ensureLoaded, memory, raw, translate, traps } from "./instance.mjs";
 import { compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf } from "./schemas.mjs";
-import { acceptedValue } from "./stream-value.mjs";
+import { acceptedValue, readsInParts } from "./stream-value.mjs";
 
 // ---- streamed responses (src/stream.rs) ----
 
@@ -130,6 +130,7 @@ export class StreamCheck {
   constructor(open) {
     this.#handle = callRaw(open);
     this.#generation = traps;
+    if (readsInParts()) this.#handle.noteOutline();
   }
 
   /** UTF-8 bytes pushed so far. */

@@ -17,6 +17,14 @@ import { decoder, memory } from "./instance.mjs";
 const V8 = typeof globalThis.process?.versions?.v8 === "string" && globalThis.process.versions.bun === undefined;
 export const streamValue = { from: V8 ? 64 * 1024 : Infinity, part: 32 * 1024 };
 
+/**
+ * Whether a stream check opened now is to note what reading its value in
+ * parts needs (see `StreamCheck::note_outline` in src/stream.rs).
+ */
+export function readsInParts() {
+  return streamValue.from !== Infinity;
+}
+
 /** The accepted JSON's value, for a stream check whose `end` accepted it. */
 export function acceptedValue(handle) {
   const length = handle.jsonLength();

@@ -98,7 +98,9 @@ pub struct StreamCheck {
     json_start: usize,
     /// Where the JSON's root value ended, once it has.
     json_end: Option<usize>,
-    /// Where the values near the JSON's root begin, after `end`.
+    /// Whether to note where the values near the JSON's root begin (see
+    /// `note_outline`), and, after `end`, where they do.
+    outline_wanted: bool,
     outline: Option<Outline>,
     rejection: Option<Rejection>,
     /// The incremental checks disagreed with the whole-text parser about
@@ -126,6 +128,7 @@ impl StreamCheck {
             json: None,
             json_start: 0,
             json_end: None,
+            outline_wanted: false,
             outline: None,
             rejection: None,
             disagreed: false,
@@ -229,7 +232,7 @@ impl StreamCheck {
         let json = self.json.take().filter(|_| self.rejection.is_none());
         let prepared = match (json, self.json_end) {
             (Some(mut json), Some(end)) => {
-                self.outline = Some(json.take_outline());
+                self.outline = json.take_outline();
                 json.finish(&self.text)
                     .map(|(tape, schema_passed)| Prepared {
                         span: self.json_start..end,
@@ -248,6 +251,14 @@ impl StreamCheck {
             &self.options,
             prepared,
         )
+    }
+
+    /// Notes where the values near the JSON's root begin, so that
+    /// `value_parts` has a plan to give (only a caller that reads an
+    /// accepted value in parts asks; the rest do without the work). Before
+    /// the first push.
+    pub fn note_outline(&mut self) {
+        self.outline_wanted = true;
     }
 
     /// After `end`, the plan for reading the JSON at `span` (an accepted
@@ -374,12 +385,17 @@ impl StreamCheck {
 
     fn begin_json(&mut self, fence: Option<(char, usize)>) {
         self.json_start = self.scan;
-        self.json = Some(JsonStream::new(
+        let json = JsonStream::new(
             self.scan,
             self.compiled.as_deref(),
             self.options.require_object,
             self.options.max_errors,
-        ));
+        );
+        self.json = Some(if self.outline_wanted {
+            json.with_outline()
+        } else {
+            json
+        });
         self.phase = Phase::Json { fence };
     }
 

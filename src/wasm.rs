@@ -661,6 +661,13 @@ impl RawStream {
         self.accepted_json().map_or(std::ptr::null(), str::as_ptr)
     }
 
+    /// Asks the check to note what `valueParts` needs, before the first
+    /// push (see `StreamCheck::note_outline`).
+    #[wasm_bindgen(js_name = noteOutline)]
+    pub fn note_outline(&mut self) {
+        self.check.note_outline();
+    }
+
     /// The plan for reading the accepted JSON text in parts of about
     /// `part` bytes (see `guard_engine::stream::outline`), its offsets from
     /// `json_at`; undefined when it is to be read whole.

@@ -1295,8 +1295,12 @@ fn an_accepted_json_has_a_plan_for_reading_it_in_parts_at_its_own_span_only() {
         .collect();
     let json = json!({ "observations": rows }).to_string();
     let text = format!("```json\n{json}\n```\n");
-    let mut check =
-        StreamCheck::new(SchemaInput::Compiled(schema), CheckOptions::default()).unwrap();
+    let mut check = StreamCheck::new(
+        SchemaInput::Compiled(schema.clone()),
+        CheckOptions::default(),
+    )
+    .unwrap();
+    check.note_outline();
     for piece in text.as_bytes().chunks(700) {
         assert!(check.push(piece).is_none());
     }
@@ -1322,4 +1326,10 @@ fn an_accepted_json_has_a_plan_for_reading_it_in_parts_at_its_own_span_only() {
     }
     assert!(check.value_parts(span.start + 1..span.end, 8).is_none());
     assert!(check.value_parts(span.start..span.end - 1, 8).is_none());
+    // A check not asked to note the outline has no plan to give.
+    let mut check =
+        StreamCheck::new(SchemaInput::Compiled(schema), CheckOptions::default()).unwrap();
+    check.push(text.as_bytes());
+    assert!(check.end(Some("stop")).ok());
+    assert!(check.value_parts(span, 8).is_none());
 }

@@ -129,7 +129,7 @@ impl JsonStream {
                 require_object,
                 max_errors,
                 found: None,
-                outline: Outline::default(),
+                outline: None,
             },
             over: false,
             steps: PATTERN_STEPS_PER_CHECK,
@@ -164,18 +164,23 @@ impl JsonStream {
         progress
     }
 
-    /// The same stream, noting siblings in its outline at least `gap`
-    /// bytes apart (see [`Outline::with_gap`]).
-    #[cfg(test)]
+    /// The same stream, noting where the values near the root begin (see
+    /// [`Outline`]): for a caller that reads an accepted value in parts.
+    pub fn with_outline(self) -> Self {
+        self.with_outline_gap(crate::stream::outline::GAP)
+    }
+
+    /// The same, noting siblings at least `gap` bytes apart (see
+    /// [`Outline::with_gap`]).
     pub(crate) fn with_outline_gap(mut self, gap: usize) -> Self {
-        self.watcher.outline = Outline::with_gap(gap);
+        self.watcher.outline = Some(Outline::with_gap(gap));
         self
     }
 
-    /// Where the values near the root begin (see [`Outline`]), for once
-    /// the root value is complete; the stream keeps no outline after.
-    pub fn take_outline(&mut self) -> Outline {
-        std::mem::take(&mut self.watcher.outline)
+    /// The outline (see [`JsonStream::with_outline`]), for once the root
+    /// value is complete; the stream keeps none after.
+    pub fn take_outline(&mut self) -> Option<Outline> {
+        self.watcher.outline.take()
     }
 
     /// Once the root value is complete and nothing was rejected: its tape
@@ -244,8 +249,9 @@ struct Watcher {
     require_object: bool,
     max_errors: usize,
     found: Option<(Rejected, usize)>,
-    /// Where the values near the root begin, for reading the value in parts.
-    outline: Outline,
+    /// Where the values near the root begin, for reading the value in
+    /// parts, when the caller asked for it.
+    outline: Option<Outline>,
 }
 
 /// `The response` or `The value at /a/b`: how an issue's message begins.
@@ -481,7 +487,9 @@ impl Watcher {
 
 impl Watch for Watcher {
     fn begin(&mut self, tape: &mut Lend<'_>, depth: usize, kind: Kind) -> ControlFlow<(), bool> {
-        self.outline.begin(depth, kind, tape.read());
+        if let Some(outline) = self.outline.as_mut() {
+            outline.begin(depth, kind, tape.read());
+        }
         if depth == 0 && self.require_object && kind != Kind::Object {
             let at = tape.read() + 1;
             self.found = Some((Rejected::NotObject(kind.json_type()), at));
@@ -548,8 +556,10 @@ impl Watch for Watcher {
     }
 
     fn name(&mut self, tape: &mut Lend<'_>, key: u32) -> Flow {
-        let (start, len) = tape.name_span(key);
-        self.outline.name(start, len);
+        if let Some(outline) = self.outline.as_mut() {
+            let (start, len) = tape.name_span(key);
+            outline.name(start, len);
+        }
         self.member = None;
         let (Some(plan), Some(loc)) = (self.plan.clone(), self.levels.last().and_then(|l| l.loc))
         else {
@@ -590,8 +600,8 @@ impl Watch for Watcher {
     fn end(&mut self, tape: &mut Lend<'_>, index: u32, depth: usize) -> Flow {
         let kind = tape.kind(index);
         let container = matches!(kind, Kind::Array | Kind::Object);
-        if container {
-            self.outline.close(tape.read());
+        if let Some(outline) = self.outline.as_mut().filter(|_| container) {
+            outline.close(tape.read());
         }
         let (loc, inside) = if container {
             match self.levels.pop() {

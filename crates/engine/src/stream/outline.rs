@@ -66,12 +66,6 @@ pub struct Outline {
     name: Option<(u32, u32)>,
 }
 
-impl Default for Outline {
-    fn default() -> Self {
-        Outline::with_gap(GAP)
-    }
-}
-
 fn offset(at: usize) -> u32 {
     u32::try_from(at).unwrap_or(u32::MAX)
 }

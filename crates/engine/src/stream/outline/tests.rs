@@ -62,7 +62,7 @@ fn outline_of(text: &str, piece: usize, gap: usize) -> (super::Outline, usize) {
         }
         match stream.feed(&text[..upto]) {
             Progress::Pending if upto < text.len() => continue,
-            Progress::Complete { end } => return (stream.take_outline(), end),
+            Progress::Complete { end } => return (stream.take_outline().unwrap(), end),
             other => panic!("{text}: {other:?}"),
         }
     }
@@ -231,4 +231,14 @@ fn siblings_close_together_are_noted_once_a_gap() {
         assemble(&plan, &text),
         serde_json::from_str::<Value>(&text).unwrap()
     );
+}
+
+#[test]
+fn a_stream_notes_no_outline_unless_asked() {
+    let mut stream = JsonStream::new(0, None, false, 5);
+    assert!(matches!(stream.feed("[1,2]"), Progress::Complete { .. }));
+    assert!(stream.take_outline().is_none());
+    let mut stream = JsonStream::new(0, None, false, 5).with_outline();
+    assert!(matches!(stream.feed("[1,2]"), Progress::Complete { .. }));
+    assert_eq!(stream.take_outline().unwrap().placed.len(), 2);
 }
