@@ -23,7 +23,8 @@
 //   node bench/user-path.mjs [--only small,rows50] [--ms 40] [--rounds 15]
 //   bun bench/user-path.mjs  (the same)
 // Prints a markdown table: µs per call (median over rounds) and each shape's
-// ratio to the lane, to the executor design and to JSON.parse + ajv.
+// ratio to the lane, to the executor design and to JSON.parse + ajv (the
+// median of the rounds' ratios, each round measuring every shape once).
 import { workloads } from "./workloads.mjs";
 import * as guard from "../pkg/node.mjs";
 import { median } from "./median.mjs";
@@ -241,7 +242,7 @@ async function slice(fn) {
 }
 
 
-console.log(`${runtime}, ${ROUNDS} rounds of ${SLICE_MS} ms slices per shape, interleaved; µs per call (median)`);
+console.log(`${runtime}, ${ROUNDS} rounds of ${SLICE_MS} ms slices per shape, interleaved; µs per call (median); each ratio the median of the rounds' ratios`);
 for (const w of workloads().filter((x) => ONLY.includes(x.id))) {
   const shapes = shapesFor(w);
   for (const [, fn] of shapes) await slice(fn); // warm-up
@@ -254,21 +255,24 @@ for (const w of workloads().filter((x) => ONLY.includes(x.id))) {
     }
   }
   const med = times.map(median);
-  const lane = med[0];
-  const executor = med[shapes.findIndex(([name]) => name.startsWith("executor"))];
-  const ajv = med[shapes.findIndex(([name]) => name.startsWith("JSON.parse"))];
-  const check = med[shapes.findIndex(([name]) => name === "chat completion + wrapper")];
+  const index = (name) => shapes.findIndex(([n]) => n === name);
+  const lane = 0;
+  const executor = shapes.findIndex(([name]) => name.startsWith("executor"));
+  const ajv = shapes.findIndex(([name]) => name.startsWith("JSON.parse"));
+  const check = index("chat completion + wrapper");
+  // Shape i against shape j: the median of the rounds' ratios. The machine
+  // has slow and fast spells of a second or more; a round's two slices
+  // fall in one spell far more often than two medians do.
+  const ratio = (i, j) => `${median(times[i].map((t, round) => t / times[j][round])).toFixed(2)}x`;
   console.log(`\n### ${w.label} (${w.text.length.toLocaleString("en")} B, ${w.valid ? "valid" : "invalid"})`);
   console.log("| call | µs | / lane | / executor design | / JSON.parse + ajv |");
   console.log("|---|---:|---:|---:|---:|");
   shapes.forEach(([name], i) => {
-    const cells = [med[i].toFixed(2), (med[i] / lane).toFixed(2) + "x", (med[i] / executor).toFixed(2) + "x", (med[i] / ajv).toFixed(2) + "x"];
+    const cells = [med[i].toFixed(2), ratio(i, lane), ratio(i, executor), ratio(i, ajv)];
     console.log(`| ${name} | ${cells.join(" | ")} |`);
   });
-  const overhead = med[shapes.length - 1];
-  console.log(`\nguardedCall per attempt / one checkOutput of the same response: ${(overhead / check).toFixed(2)}x`);
-  const at = (name) => med[shapes.findIndex(([n]) => n === name)];
-  console.log(`Standard Schema validate(value) / ajv validate(value): ${(at("Standard Schema validate(value)") / at("ajv validate(value)")).toFixed(2)}x`);
-  console.log(`checkToolCalls / the agent loop's tool-call check: ${(at("checkToolCalls (tool call + request with tools)") / at("agent loop's tool-call check (JSON.parse + ajv)")).toFixed(2)}x`);
+  console.log(`\nguardedCall per attempt / one checkOutput of the same response: ${ratio(shapes.length - 1, check)}`);
+  console.log(`Standard Schema validate(value) / ajv validate(value): ${ratio(index("Standard Schema validate(value)"), index("ajv validate(value)"))}`);
+  console.log(`checkToolCalls / the agent loop's tool-call check: ${ratio(index("checkToolCalls (tool call + request with tools)"), index("agent loop's tool-call check (JSON.parse + ajv)"))}`);
 }
 if (sink === 0.5) console.log(sink);
