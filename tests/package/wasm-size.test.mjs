@@ -49,7 +49,7 @@
 // from 29.6 to 18.1 µs on Node and from 14.3 to 8.9 µs on Bun (side by side).
 // Raised by 2,000 B: an accepted stream's value is read in parts on V8
 // (crates/engine/src/stream/outline.rs notes where the values near the root
-// begin, and plans the parts), 1,987 B gzip (970,546 to 972,533), which
+// begin, and plans the parts), 1,971 B gzip (970,546 to 972,517), which
 // takes the 2,000-row stream in 64-byte pieces about 4 to 10% faster on
 // Node (side by side), where decoding the 480 KB text as one string and
 // parsing it cost 0.45 ms more than parsing an existing string.

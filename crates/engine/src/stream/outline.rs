@@ -19,7 +19,7 @@
 //! whatever its values, never one entry per value of `[1,1,1,...]`.
 
 use crate::json_text::{push_json_str, push_usize};
-use crate::tape::Kind;
+use crate::tape::{skip_whitespace, Kind};
 
 /// The deepest values noted (the root is 0): the root's members or items,
 /// and theirs.
@@ -37,10 +37,8 @@ const NONE: u32 = u32::MAX;
 struct Placed {
     depth: u8,
     kind: Kind,
-    /// Its first byte.
-    start: u32,
     /// Where it begins among its siblings: a member's name (its opening
-    /// quote), or the value itself.
+    /// quote), or else the value's first byte.
     key: u32,
     /// The raw length of a member's name (between its quotes), else 0.
     key_len: u32,
@@ -96,7 +94,6 @@ impl Outline {
                 self.placed.push(Placed {
                     depth: depth as u8,
                     kind,
-                    start,
                     key,
                     key_len,
                     end: 0,
@@ -144,7 +141,7 @@ impl Outline {
     /// text (never seen; the value is then read whole).
     pub fn parts(&self, text: &str, span: std::ops::Range<usize>, part: usize) -> Option<String> {
         let root = self.placed.first()?;
-        if root.start as usize != span.start || !matches!(root.kind, Kind::Array | Kind::Object) {
+        if root.key as usize != span.start || !matches!(root.kind, Kind::Array | Kind::Object) {
             return None;
         }
         // One past each value's last noted descendant.
@@ -205,18 +202,8 @@ impl Reader<'_> {
     /// Where the value after the one ending at `at` begins (past white
     /// space, a comma and white space), or `None` when no comma follows.
     fn next_after(&self, at: usize) -> Option<usize> {
-        let skip = |mut at: usize| {
-            while self
-                .bytes
-                .get(at)
-                .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-            {
-                at += 1;
-            }
-            at
-        };
-        let comma = skip(at);
-        (self.bytes.get(comma) == Some(&b',')).then(|| skip(comma + 1))
+        let comma = skip_whitespace(self.bytes, at);
+        (self.bytes.get(comma) == Some(&b',')).then(|| skip_whitespace(self.bytes, comma + 1))
     }
 
     /// The end of the value before `at`, where the separator `sep` (a
@@ -252,8 +239,8 @@ impl Reader<'_> {
             };
             let key = placed.key as usize;
             let own_end = placed.end as usize;
-            let splits = own_end > key
-                && own_end - key > self.part
+            // An end of 0: not closed, or not a container.
+            let splits = own_end.saturating_sub(key) > self.part
                 && matches!(placed.kind, Kind::Array | Kind::Object)
                 && next > child + 1;
             let rest = if splits {

@@ -191,8 +191,9 @@ fn offset(index: usize) -> u32 {
     u32::try_from(index).unwrap_or(u32::MAX)
 }
 
+/// Past the JSON white space at `pos`.
 #[inline(always)]
-fn skip_whitespace(bytes: &[u8], mut pos: usize) -> usize {
+pub(crate) fn skip_whitespace(bytes: &[u8], mut pos: usize) -> usize {
     while let Some(b' ' | b'\n' | b'\t' | b'\r') = bytes.get(pos) {
         pos += 1;
     }
