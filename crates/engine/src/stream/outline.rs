@@ -19,7 +19,7 @@
 //! whatever its values, never one entry per value of `[1,1,1,...]`.
 
 use crate::json_text::{push_json_str, push_usize};
-use crate::tape::{skip_whitespace, Kind};
+use crate::tape::{offset, skip_whitespace, Kind};
 
 /// The deepest values noted (the root is 0): the root's members or items,
 /// and theirs.
@@ -62,10 +62,6 @@ pub struct Outline {
     gap: u32,
     /// The name just read: its opening quote and raw length.
     name: Option<(u32, u32)>,
-}
-
-fn offset(at: usize) -> u32 {
-    u32::try_from(at).unwrap_or(u32::MAX)
 }
 
 impl Outline {

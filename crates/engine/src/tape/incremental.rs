@@ -185,8 +185,9 @@ pub struct Incremental {
     scratch: Vec<Frame>,
 }
 
+/// A byte offset as the tape keeps it (`u32::MAX` past that).
 #[inline(always)]
-fn offset(index: usize) -> u32 {
+pub(crate) fn offset(index: usize) -> u32 {
     // `feed` refuses texts whose offsets do not fit.
     u32::try_from(index).unwrap_or(u32::MAX)
 }

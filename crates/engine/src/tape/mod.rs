@@ -40,7 +40,7 @@ use serde_json::Value;
 pub use node::{TapeArray, TapeElements, TapeJson, TapeMembers, TapeNode, TapeObject};
 pub use number::TapeNumber;
 pub use incremental::{Fed, Flow, Incremental, Lend, Partial, Stop, Watch};
-pub(crate) use incremental::skip_whitespace;
+pub(crate) use incremental::{offset, skip_whitespace};
 pub use parse::{parse, ParseError, MAX_DEPTH};
 pub(crate) use parse::prefix_at;
 
