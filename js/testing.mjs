@@ -2,11 +2,11 @@
 // file is built into pkg/ for them but left out of the published package
 // (see `files` in pkg/package.json and tests/package/pack.test.mjs).
 import { jsonText, matchesCopy, readCopy } from "./arguments.mjs";
-import { callRaw, markLoaded, rawGlue, traps } from "./instance.mjs";
+import { callRaw, encoder, markLoaded, memory, raw, rawGlue, traps } from "./instance.mjs";
 import { shapeOf } from "./read.mjs";
 import { openSessionCount } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
-import { streamValue } from "./stream-value.mjs";
+import { acceptedValue, streamValue } from "./stream-value.mjs";
 
 export { callRaw, markLoaded, rawGlue };
 
@@ -55,6 +55,30 @@ export function setStreamValue(settings) {
   const previous = { ...streamValue };
   Object.assign(streamValue, settings);
   return previous;
+}
+
+/**
+ * `text` checked as one piece by a raw stream check without a schema (any
+ * root accepted), its accepted value then read twice in parts of `part`
+ * bytes, as the stream check's `end` reads it once: the second read sees
+ * the text the first one left behind. Undefined when the text is not
+ * accepted.
+ */
+export function acceptedValueTwice(text, part) {
+  const handle = callRaw(() => raw.streamOpen(undefined, '{"requireObject":false}'));
+  const previous = { ...streamValue };
+  Object.assign(streamValue, { from: 0, part });
+  try {
+    handle.noteOutline();
+    const bytes = encoder.encode(text);
+    new Uint8Array(memory.buffer, handle.staging(bytes.length), bytes.length).set(bytes);
+    handle.push(bytes.length);
+    if (!JSON.parse(handle.end(undefined)).ok) return undefined;
+    return [acceptedValue(handle), acceptedValue(handle)];
+  } finally {
+    Object.assign(streamValue, previous);
+    handle.free();
+  }
 }
 
 /** Forgets the tool-call reader's copies and what the core answered for them (see `readCalls`). */

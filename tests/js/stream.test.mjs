@@ -351,6 +351,24 @@ describe("createStreamCheck: an accepted value read in parts", () => {
     }
   });
 
+  test("reading the value leaves the text as it was: a second read gives the same value", () => {
+    const next = rng(0x5eed);
+    let read = 0;
+    for (let n = 0; n < 60; n++) {
+      const text = n % 3 === 0 ? `[${response(next)} ,\n ${response(next)}]` : response(next);
+      const expected = guard.checkOutput({ content: text }, undefined, { requireObject: false });
+      for (const part of [1, 30, 400]) {
+        const values = internals.acceptedValueTwice(text, part);
+        assert.equal(values !== undefined, expected.ok, JSON.stringify(text));
+        if (values === undefined) continue;
+        sameValue(values[0], expected.value, `${JSON.stringify(text)} in parts of ${part}`);
+        sameValue(values[1], expected.value, `${JSON.stringify(text)} read again in parts of ${part}`);
+        read++;
+      }
+    }
+    assert.ok(read > 60, `${read} values read`);
+  });
+
   test("a large value is read in parts on V8 only, where a large string costs an allocation of its own", () => {
     const previous = internals.setStreamValue({});
     internals.setStreamValue(previous);
