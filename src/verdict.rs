@@ -432,32 +432,41 @@ pub(crate) fn check_prepared<'c>(
     }
     // The schema and every rule are one check: one budget for all their
     // pattern matching. A schema stage already passed spent its part; the
-    // rules get what it left (see `Prepared`).
-    let check = move || {
-        if let Some(compiled) = compiled.filter(|_| schema_passed.is_none()) {
+    // rules get what it left (see `Prepared`). The check borrows what it
+    // reads and gives back only what failed, so the verdict is not moved
+    // in and out of it: on a small response, moving it cost more than the
+    // schema's `enum` keywords.
+    let check = || -> Option<(Failure, Vec<Issue>, bool)> {
+        if let Some(compiled) = compiled.as_ref().filter(|_| schema_passed.is_none()) {
             let report = compiled.validate_tape(&tape, options.max_errors);
             if !report.valid {
-                verdict.errors = report.errors;
-                verdict.more_errors = report.more_errors;
-                let message = schema_message(&verdict.errors, verdict.more_errors);
-                return fail(verdict, Failure::Schema, message);
+                return Some((Failure::Schema, report.errors, report.more_errors));
             }
         }
         if !rules.is_empty() {
             let (errors, more) = check_rules(rules, &tape, options.max_errors);
             if !errors.is_empty() || more {
-                verdict.errors = errors;
-                verdict.more_errors = more;
-                let message = rule_message(&verdict.errors, verdict.more_errors);
-                return fail(verdict, Failure::Rule, message);
+                return Some((Failure::Rule, errors, more));
             }
         }
-        verdict
+        None
     };
-    match schema_passed {
+    let failed = match schema_passed {
         Some(steps_left) => jsonschema::with_pattern_budget(steps_left, check),
         None => crate::schema::one_check(check),
+    };
+    if let Some((failure, errors, more_errors)) = failed {
+        verdict.errors = errors;
+        verdict.more_errors = more_errors;
+        let message = if failure == Failure::Schema {
+            schema_message(&verdict.errors, verdict.more_errors)
+        } else {
+            rule_message(&verdict.errors, verdict.more_errors)
+        };
+        verdict.failure = Some(failure);
+        verdict.message = message;
     }
+    verdict
 }
 
 pub(crate) fn json_type_phrase(t: JsonType) -> &'static str {
