@@ -302,6 +302,36 @@ impl Key {
     fn may_equal(&self, other: &Key) -> bool {
         self.prefix == other.prefix && self.len == other.len
     }
+
+    /// What `may_equal` compares, hashed to a number below 256: names that
+    /// may be equal hash alike.
+    #[inline(always)]
+    fn hash(&self) -> u64 {
+        (self.prefix ^ u64::from(self.len).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            >> 56
+    }
+}
+
+/// Whether the names' hashes (see [`Key::hash`]) are all different, so
+/// that no two names may be equal. One pass over the names, against the
+/// pairs' comparisons (for the nine names of a small extraction, 36 of
+/// them, which cost the parse of its 250 bytes a tenth of its time); two
+/// different names share a hash rarely (nine of them, about one object in
+/// eight), and are then compared pair by pair.
+pub(super) fn hash_apart(keys: &[Key]) -> bool {
+    let mut seen = [0_u64; 4];
+    for key in keys {
+        let hash = key.hash();
+        let bit = 1_u64 << (hash & 63);
+        let Some(word) = seen.get_mut((hash >> 6) as usize) else {
+            return false;
+        };
+        if *word & bit != 0 {
+            return false;
+        }
+        *word |= bit;
+    }
+    true
 }
 
 /// The first eight bytes of the `len` bytes at `start`, zero-padded,
@@ -906,14 +936,17 @@ pub(super) fn dedupe(
     };
     // Nearly every object repeats no name. Without escapes, names that
     // differ in raw length or in their first eight bytes differ, so when no
-    // two agree in both, nothing below needs to run.
+    // two agree in both, nothing below needs to run. Names whose length and
+    // first bytes hash apart (see `hash_apart`) differ in them; only when
+    // two share a hash are they compared pair by pair.
     if keys.len() <= PAIRWISE_KEYS && keys.iter().all(|key| !key.escaped) {
-        let distinct = keys.iter().enumerate().all(|(position, later)| {
-            keys.get(..position)
-                .unwrap_or(&[])
-                .iter()
-                .all(|earlier| !earlier.may_equal(later))
-        });
+        let distinct = hash_apart(keys)
+            || keys.iter().enumerate().all(|(position, later)| {
+                keys.get(..position)
+                    .unwrap_or(&[])
+                    .iter()
+                    .all(|earlier| !earlier.may_equal(later))
+            });
         if distinct {
             return u32::try_from(keys.len()).unwrap_or(u32::MAX);
         }

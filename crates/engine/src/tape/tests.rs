@@ -1479,3 +1479,47 @@ fn repeated_names_are_found_by_content() {
         assert!(check(text), "{text} should parse");
     }
 }
+
+/// Different names whose hash (see `hash_apart` in parse.rs) is the same
+/// are still told apart, and repeated names among them still found: the
+/// hash only settles that names differ, never that they are the same.
+#[test]
+fn names_sharing_a_hash_are_compared_whole() {
+    // Names found to share a hash: the set has 256 places, so among a
+    // few hundred short names some always do.
+    let names: Vec<String> = (0..600).map(|i| format!("n{i}")).collect();
+    let hash = |name: &str| {
+        let mut word = [0_u8; 8];
+        for (slot, byte) in word.iter_mut().zip(name.bytes()) {
+            *slot = byte;
+        }
+        (u64::from_le_bytes(word) ^ u64::try_from(name.len()).unwrap().rotate_left(29))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            >> 56
+    };
+    let mut pairs = Vec::new();
+    for (i, a) in names.iter().enumerate() {
+        for b in names.iter().skip(i + 1) {
+            if hash(a) == hash(b) && pairs.len() < 40 {
+                pairs.push((a.clone(), b.clone()));
+            }
+        }
+    }
+    assert!(pairs.len() >= 40, "only {} pairs share a hash", pairs.len());
+    for (a, b) in &pairs {
+        // Apart: both members kept.
+        let text = format!(r#"{{"{a}":1,"x":2,"{b}":3}}"#);
+        assert!(check(&text), "{text}");
+        assert_eq!(
+            parse(&text).unwrap().to_value(),
+            json!({ a.as_str(): 1, "x": 2, b.as_str(): 3 })
+        );
+        // Repeated beside them: still found.
+        let text = format!(r#"{{"{a}":1,"{b}":2,"{a}":3}}"#);
+        assert!(check(&text), "{text}");
+        assert_eq!(
+            parse(&text).unwrap().to_value(),
+            json!({ a.as_str(): 3, b.as_str(): 2 })
+        );
+    }
+}
