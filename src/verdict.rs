@@ -408,18 +408,21 @@ pub(crate) fn check_prepared<'c>(
     }
     let start = (rescued.text.as_ptr() as usize).saturating_sub(content.as_ptr() as usize);
     let span = start..start + rescued.text.len();
-    let (tape, schema_passed) = match prepared.filter(|p| p.span == span) {
-        Some(prepared) => (prepared.tape, prepared.schema_passed),
-        None => match crate::tape::parse(rescued.text) {
-            Ok(tape) => (tape, None),
-            Err(e) => {
-                return fail(
-                    verdict,
-                    Failure::Unparseable,
-                    format!("The response is not valid JSON ({}).", parse_problem(&e)),
-                )
+    // The tape is borrowed where it was made, not moved out of it (on a
+    // small response, moving it cost as much as a keyword).
+    let parsed;
+    let (tape, schema_passed) = match &prepared {
+        Some(prepared) if prepared.span == span => (&prepared.tape, prepared.schema_passed),
+        _ => {
+            parsed = crate::tape::parse(rescued.text);
+            match &parsed {
+                Ok(tape) => (tape, None),
+                Err(e) => {
+                    let message = format!("The response is not valid JSON ({}).", parse_problem(e));
+                    return fail(verdict, Failure::Unparseable, message);
+                }
             }
-        },
+        }
     };
     verdict.span = Some(span);
     let root = tape.root().json_type();
@@ -438,13 +441,13 @@ pub(crate) fn check_prepared<'c>(
     // schema's `enum` keywords.
     let check = || -> Option<(Failure, Vec<Issue>, bool)> {
         if let Some(compiled) = compiled.as_ref().filter(|_| schema_passed.is_none()) {
-            let report = compiled.validate_tape(&tape, options.max_errors);
+            let report = compiled.validate_tape(tape, options.max_errors);
             if !report.valid {
                 return Some((Failure::Schema, report.errors, report.more_errors));
             }
         }
         if !rules.is_empty() {
-            let (errors, more) = check_rules(rules, &tape, options.max_errors);
+            let (errors, more) = check_rules(rules, tape, options.max_errors);
             if !errors.is_empty() || more {
                 return Some((Failure::Rule, errors, more));
             }
