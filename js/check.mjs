@@ -27,12 +27,8 @@ function outputArgument(output) {
   return { text: readText("the output", output, "output"), isText: false };
 }
 
-/**
- * The check behind checkOutput and guardedCall: the verdict in API shape, and
- * `parse()` for the value of a failed verdict past the parse stage, which the
- * lenient path returns.
- */
-export function checkDetailed(output, schema, options) {
+/** The check behind checkOutput and checkToolCalls: the verdict in API shape. */
+export function checkVerdict(output, schema, options) {
   if (typeof output === "string") output = wellFormed(output);
   const lane = laneCheck(output, schema, options);
   if (lane !== undefined) return lane;
@@ -47,7 +43,7 @@ export function checkDetailed(output, schema, options) {
   } else {
     result = checkAgainst(text, isText, schema, options, opts);
   }
-  return detailedFrom(result, text);
+  return verdictFrom(result, text);
 }
 
 /** The check against a schema object, wrapper or text, compiled once per options. */
@@ -87,17 +83,16 @@ function checkWithoutSchema(text, isText, opts) {
 }
 
 /**
- * A core result as { verdict, parse }. The JSON text is a slice of the
+ * A core result as a verdict in API shape. The JSON text is a slice of the
  * caller's string (or, for a response object, handed back); it is parsed
  * only when a value is returned.
  */
-function detailedFrom(result, text) {
+function verdictFrom(result, text) {
+  if (!result.ok) return shapeVerdict(result, undefined);
   // No textEnd: the JSON runs to the end of the text.
   const jsonText =
     result.textStart !== undefined ? text.slice(result.textStart, result.textEnd) : result.text;
-  const parse = () => (jsonText === undefined ? undefined : JSON.parse(jsonText));
-  const verdict = shapeVerdict(result, result.ok ? parse() : undefined);
-  return { verdict, parse };
+  return shapeVerdict(result, jsonText === undefined ? undefined : JSON.parse(jsonText));
 }
 
 /** The lane's options when none are given. */
@@ -182,8 +177,8 @@ function laneCheck(output, schema, options) {
 
 /**
  * The lane (see `laneCheck`) with the schema's compiled handle and its hash
- * already found, and the options as `laneOptions` gives them: the detailed
- * result, or undefined for the general path. `output` is a well-formed
+ * already found, and the options as `laneOptions` gives them: the verdict,
+ * or undefined for the general path. `output` is a well-formed
  * string or a response object.
  */
 export function laneWith(output, handle, schemaHash, { maxErrors, requireObject, text }) {
@@ -201,18 +196,16 @@ export function laneWith(output, handle, schemaHash, { maxErrors, requireObject,
  * what this side already holds.
  */
 function laneResult(code, text, schemaHash, finishReason) {
-  if (code === 2) return detailedFrom(JSON.parse(raw.laneTakeVerdict()), text);
+  if (code === 2) return verdictFrom(JSON.parse(raw.laneTakeVerdict()), text);
   const jsonText = code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd());
-  const value = JSON.parse(jsonText);
-  const verdict = {
+  return {
     ok: true,
-    value,
+    value: JSON.parse(jsonText),
     rescue: code === 1 ? "code_fence" : "none",
     schemaHash,
     degraded: false,
     finishReason,
   };
-  return { verdict, parse: () => value };
 }
 
 /**
@@ -303,7 +296,7 @@ export function shapeVerdict(r, parsed) {
 }
 
 export function checkOutput(output, schema, options) {
-  return checkDetailed(output, schema, options).verdict;
+  return checkVerdict(output, schema, options);
 }
 
 export function normalizeUsage(usageOrResponse) {

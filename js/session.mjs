@@ -255,9 +255,9 @@ class GuardSession {
     if (typeof output === "string") output = wellFormed(output);
     else if (output === null || typeof output !== "object") return undefined;
     const { from } = this;
-    const checked = laneWith(output, from.handle, from.hash, this.lane);
-    if (checked === undefined || !checked.verdict.ok) return undefined;
-    return acceptedFirst(checked.verdict, countedUsage(usage), from.hash);
+    const verdict = laneWith(output, from.handle, from.hash, this.lane);
+    if (verdict === undefined || !verdict.ok) return undefined;
+    return acceptedFirst(verdict, countedUsage(usage), from.hash);
   }
 
   /**
