@@ -27,8 +27,8 @@ function outputArgument(output) {
   return { text: readText("the output", output, "output"), isText: false };
 }
 
-/** The check behind checkOutput and checkToolCalls: the verdict in API shape. */
-export function checkVerdict(output, schema, options) {
+/** The verdict in API shape (checkToolCalls checks a call's arguments with it too). */
+export function checkOutput(output, schema, options) {
   if (typeof output === "string") output = wellFormed(output);
   const lane = laneCheck(output, schema, options);
   if (lane !== undefined) return lane;
@@ -293,10 +293,6 @@ export function shapeVerdict(r, parsed) {
     rescue: r.rescue,
     finishReason: r.finishReason,
   };
-}
-
-export function checkOutput(output, schema, options) {
-  return checkVerdict(output, schema, options);
 }
 
 export function normalizeUsage(usageOrResponse) {

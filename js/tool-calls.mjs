@@ -6,7 +6,7 @@
 // and found again by identity).
 import { argumentError } from "./errors.mjs";
 import { jsonText, outputCopy, readText, serialisationProblem } from "./arguments.mjs";
-import { checkVerdict } from "./check.mjs";
+import { checkOutput } from "./check.mjs";
 import { callRaw, encodeCopy, rawGlue } from "./instance.mjs";
 import { calledId } from "./read.mjs";
 import { requestPlan } from "./session.mjs";
@@ -94,7 +94,7 @@ function checkCall(call, tool, finishReason, options) {
   }
   // A tool declared without parameters takes any object.
   const schema = tool.schemaPointer === null ? { type: "object" } : at(tool.list, tool.schemaPointer);
-  const verdict = checkVerdict({ content: call.arguments, finishReason }, schema, options);
+  const verdict = checkOutput({ content: call.arguments, finishReason }, schema, options);
   if (verdict.ok) return { id: call.id, name: call.name, ok: true, value: verdict.value, message: "The call's arguments match its tool's schema.", errors: [], moreErrors: false, errorHash: null };
   return {
     id: call.id,

@@ -303,13 +303,18 @@ impl Key {
         self.prefix == other.prefix && self.len == other.len
     }
 
-    /// What `may_equal` compares, hashed to a number below 256: names that
-    /// may be equal hash alike.
+    /// What `may_equal` compares, hashed (see [`name_hash`]).
     #[inline(always)]
     fn hash(&self) -> u64 {
-        (self.prefix ^ u64::from(self.len).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            >> 56
+        name_hash(self.prefix, self.len)
     }
+}
+
+/// A name's first eight bytes (see [`prefix_at`]) and its length, hashed
+/// to a number below 256: names that may be equal hash alike.
+#[inline(always)]
+pub(super) fn name_hash(prefix: u64, len: u32) -> u64 {
+    (prefix ^ u64::from(len).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56
 }
 
 /// Whether the names' hashes (see [`Key::hash`]) are all different, so

@@ -1489,13 +1489,8 @@ fn names_sharing_a_hash_are_compared_whole() {
     // few hundred short names some always do.
     let names: Vec<String> = (0..600).map(|i| format!("n{i}")).collect();
     let hash = |name: &str| {
-        let mut word = [0_u8; 8];
-        for (slot, byte) in word.iter_mut().zip(name.bytes()) {
-            *slot = byte;
-        }
-        (u64::from_le_bytes(word) ^ u64::try_from(name.len()).unwrap().rotate_left(29))
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            >> 56
+        let len = u32::try_from(name.len()).unwrap();
+        super::parse::name_hash(super::parse::prefix_at(name.as_bytes(), 0, name.len()), len)
     };
     let mut pairs = Vec::new();
     for (i, a) in names.iter().enumerate() {
