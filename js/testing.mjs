@@ -66,8 +66,7 @@ export function setStreamValue(settings) {
  */
 export function acceptedValueTwice(text, part) {
   const handle = callRaw(() => raw.streamOpen(undefined, '{"requireObject":false}'));
-  const previous = { ...streamValue };
-  Object.assign(streamValue, { from: 0, part });
+  const previous = setStreamValue({ from: 0, part });
   try {
     handle.noteOutline();
     const bytes = encoder.encode(text);
@@ -76,7 +75,7 @@ export function acceptedValueTwice(text, part) {
     if (!JSON.parse(handle.end(undefined)).ok) return undefined;
     return [acceptedValue(handle), acceptedValue(handle)];
   } finally {
-    Object.assign(streamValue, previous);
+    setStreamValue(previous);
     handle.free();
   }
 }
