@@ -1106,6 +1106,50 @@ fn an_item_the_piece_holds_whole_is_judged_whole_when_it_closes() {
 }
 
 #[test]
+fn items_read_through_one_after_another_are_each_judged_where_they_stand() {
+    // Without `maxItems`, whose count is watched item by item.
+    let mut schema = rows_schema();
+    schema["properties"]["observations"]
+        .as_object_mut()
+        .unwrap()
+        .remove("maxItems");
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let good = r#"{"type":"fact","text":"ok","importance":2}"#;
+    let bad = r#"{"type":"risk","text":"ok","importance":9}"#;
+    // In one piece, the items after the first are read in a run; the
+    // fifth fails where it closes, at its own index.
+    let text = format!(r#"{{"observations":[{good}, {good},{good} ,{good},{bad},{good}"#);
+    let closes = text.rfind(",{").unwrap();
+    let mut check = StreamCheck::new(
+        SchemaInput::Compiled(Arc::clone(&compiled)),
+        CheckOptions::default(),
+    )
+    .unwrap();
+    let rejection = check.push_str(&text).cloned().unwrap();
+    assert_eq!(rejection.at_byte, closes);
+    assert_eq!(rejection.errors.len(), 1, "{rejection:?}");
+    assert_eq!(rejection.errors[0].path, "/observations/4/importance");
+    // Accepted, the run's items are all on the tape the end checks.
+    let text = format!(r#"{{"observations":[{good},{good},{good},{good}]}}"#);
+    let mut check = StreamCheck::new(
+        SchemaInput::Compiled(Arc::clone(&compiled)),
+        CheckOptions::default(),
+    )
+    .unwrap();
+    assert!(check.push_str(&text).is_none());
+    let verdict = check.end(Some("stop"));
+    assert!(verdict.ok(), "{:?}", verdict.failure);
+    let whole = crate::verdict::check_content(
+        &text,
+        Some("stop"),
+        SchemaInput::Compiled(Arc::clone(&compiled)),
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(verdict.span, whole.span);
+}
+
+#[test]
 fn a_draft_7_ref_hides_its_siblings_here_too() {
     let schema = draft7_schema();
     assert_eq!(rejected(&schema, r#"{"hidden":{"x":1}}"#), None);

@@ -28,7 +28,10 @@
 //! An array item that the text read in one `feed` holds whole is read
 //! through without a look at what is inside it (the tape is built all the
 //! same), and checked whole as it closes: that check covers its names,
-//! strings and inner arrays (see `Loc::covers_inside`). So the `feed` that
+//! strings and inner arrays (see `Loc::covers_inside`). The items after it
+//! that the text also holds whole are read through in one run, each
+//! checked as it closes (see `Watch::items_alike`), unless the array's
+//! `maxItems` is watched. So the `feed` that
 //! brings a violation inside it rejects either way, and `at` is then the
 //! item's end. Only the item that the text cuts is followed value by value.
 //!
@@ -130,6 +133,7 @@ impl JsonStream {
                 max_errors,
                 found: None,
                 outline: None,
+                alike: None,
             },
             over: false,
             steps: PATTERN_STEPS_PER_CHECK,
@@ -252,6 +256,9 @@ struct Watcher {
     /// Where the values near the root begin, for reading the value in
     /// parts, when the caller asked for it.
     outline: Option<Outline>,
+    /// The location of the items read through one after another (see
+    /// `Watch::items_alike`).
+    alike: Option<LocId>,
 }
 
 /// `The response` or `The value at /a/b`: how an issue's message begins.
@@ -624,8 +631,75 @@ impl Watch for Watcher {
         // Items are checked as they close, and so are the root's members
         // unless something inside them was already.
         let checked_here = !parent.object || (depth == 1 && !(container && inside));
-        let (Some(plan), Some(loc), true) = (self.plan.as_ref(), loc, checked_here) else {
+        let (Some(loc), true) = (loc, checked_here) else {
             parent.checked_inside |= inside;
+            return ControlFlow::Continue(());
+        };
+        self.check_closed(tape, loc, inside, index, depth, kind)
+    }
+
+    fn items_alike(&mut self, depth: usize) -> bool {
+        self.alike = None;
+        let (Some(_), Some(parent)) = (self.plan.as_ref(), self.levels.last()) else {
+            return false;
+        };
+        let Some(array) = parent
+            .loc
+            .filter(|_| !parent.object && depth == self.levels.len())
+        else {
+            return false;
+        };
+        // Every item from here on has the same location, and no count of
+        // them is watched (see `too_many_items`).
+        let Some(here) = self.locs.get(array) else {
+            return false;
+        };
+        if here.max_items.is_some() || (parent.items as usize) < here.prefix_len {
+            return false;
+        }
+        let Some(Some(item)) = here.rest else {
+            return false;
+        };
+        if !self.locs.get(item).is_some_and(|l| l.covers_inside) {
+            return false;
+        }
+        self.alike = Some(item);
+        true
+    }
+
+    fn item(&mut self, tape: &mut Lend<'_>, index: u32, depth: usize, start: usize) -> Flow {
+        let kind = tape.kind(index);
+        if let Some(outline) = self.outline.as_mut() {
+            outline.begin(depth, kind, start);
+            outline.close(tape.read());
+        }
+        let Some(loc) = self.alike else {
+            return ControlFlow::Continue(());
+        };
+        if let Some(parent) = self.levels.last_mut() {
+            parent.items = parent.items.saturating_add(1);
+        }
+        if let Some(here) = self.locs.get_mut(loc) {
+            here.begun = here.begun.saturating_add(1);
+        }
+        self.check_closed(tape, loc, false, index, depth, kind)
+    }
+}
+
+impl Watcher {
+    /// The value whose entry is `index` (of `kind`, at `depth`, at `loc`)
+    /// closed, and is checked here: against every subschema checked at its
+    /// location. `inside`: something inside it was checked already.
+    fn check_closed(
+        &mut self,
+        tape: &mut Lend<'_>,
+        loc: LocId,
+        inside: bool,
+        index: u32,
+        depth: usize,
+        kind: Kind,
+    ) -> Flow {
+        let (Some(plan), Some(parent)) = (self.plan.as_ref(), self.levels.last_mut()) else {
             return ControlFlow::Continue(());
         };
         let Some(here) = self.locs.get(loc).filter(|l| !l.check.is_empty()) else {

@@ -42,6 +42,21 @@ pub trait Watch {
     fn end(&mut self, tape: &mut Lend<'_>, index: u32, depth: usize) -> Flow;
     /// The text ran out inside a string that `begin` asked about.
     fn partial(&mut self, tape: &mut Lend<'_>, string: Partial<'_>) -> Flow;
+    /// An item at `depth` that was read through (see [`Watch::begin`]) has
+    /// ended: whether the items after it in its array, up to the first
+    /// the text at hand does not hold whole, may be read through too and
+    /// told of only by [`Watch::item`], each instead of a `begin` and an
+    /// `end`. Those items begin with the same bracket as this one.
+    fn items_alike(&mut self, _depth: usize) -> bool {
+        false
+    }
+    /// An item at `depth` read through after `items_alike` said so: its
+    /// bracket is at byte `start`, its entry is `index`, and the text
+    /// read so far ends with it. What `begin` and then `end` would do for
+    /// it.
+    fn item(&mut self, _tape: &mut Lend<'_>, _index: u32, _depth: usize, _start: usize) -> Flow {
+        ControlFlow::Continue(())
+    }
 }
 
 /// An open string: its raw text up to the last complete character or
@@ -721,6 +736,9 @@ impl Incremental {
                 return Err(Stop::Watcher);
             }
             self.value_done();
+            if self.stack.last().is_some_and(|f| !f.object) && watch.items_alike(depth) {
+                self.items_through(text, watch, depth)?;
+            }
             return Ok(());
         }
         // What the parser read was appended (redirects too: it sorts them
@@ -734,6 +752,67 @@ impl Incremental {
         self.expect = expect;
         self.silent_ok = false;
         Ok(())
+    }
+
+    /// The items that follow the one just read through at `depth`, read
+    /// through in the same way while the text holds them whole and the
+    /// watcher hears of each by [`Watch::item`] (see
+    /// [`Watch::items_alike`]). It stops after the last such item; the
+    /// token-by-token reading takes the comma and the item after it.
+    fn items_through(
+        &mut self,
+        text: &str,
+        watch: &mut dyn Watch,
+        depth: usize,
+    ) -> Result<(), Stop> {
+        let bytes = text.as_bytes();
+        // The bracket the last item closed with says how the next opens.
+        let open = match self.pos.checked_sub(1).and_then(|at| bytes.get(at)) {
+            Some(b'}') => b'{',
+            Some(b']') => b'[',
+            _ => return Ok(()),
+        };
+        loop {
+            let comma = skip_whitespace(bytes, self.pos);
+            if bytes.get(comma) != Some(&b',') {
+                return Ok(());
+            }
+            let start = skip_whitespace(bytes, comma + 1);
+            if bytes.get(start) != Some(&open) || text.len() - start < self.silent_len {
+                return Ok(());
+            }
+            let index = offset(self.entries.len());
+            let (keys, redirects) = (self.keys.len(), self.redirects.len());
+            let read = container_within(
+                text,
+                start,
+                depth,
+                (&mut self.entries, &mut self.keys, &mut self.redirects),
+                &mut self.scratch,
+            );
+            let Some(end) = read else {
+                // Cut by the text's end (or in error): the token-by-token
+                // reading takes it from its comma, without reading it
+                // through again.
+                self.entries.truncate(index as usize);
+                self.keys.truncate(keys);
+                self.redirects.truncate(redirects);
+                self.silent_ok = false;
+                return Ok(());
+            };
+            if self.redirects.len() != redirects {
+                self.redirects.sort_unstable_by_key(|&(key, _)| key);
+            }
+            self.pos = end;
+            self.silent_len = end - start;
+            if watch
+                .item(&mut self.lend(text), index, depth, start)
+                .is_break()
+            {
+                return Err(Stop::Watcher);
+            }
+            self.value_done();
+        }
     }
 
     /// The member name whose quote is at `pos`, when the text holds the

@@ -34,11 +34,17 @@ impl Rng {
 /// `through`, to be told nothing of a container the text holds whole.
 struct Deaf {
     through: bool,
+    /// Items after one read through are read through in a run (see
+    /// `Watch::items_alike`).
+    alike: bool,
 }
 
 impl Watch for Deaf {
     fn begin(&mut self, _: &mut Lend<'_>, _: usize, kind: Kind) -> ControlFlow<(), bool> {
         ControlFlow::Continue(kind == Kind::String || self.through)
+    }
+    fn items_alike(&mut self, _: usize) -> bool {
+        self.alike
     }
     fn name(&mut self, _: &mut Lend<'_>, _: u32) -> Flow {
         ControlFlow::Continue(())
@@ -182,9 +188,19 @@ fn cuts(rng: &mut Rng, text: &str, pieces: usize) -> Vec<usize> {
 /// the parser. `through`: containers the text holds whole are read
 /// through (see `Watch::begin`).
 fn feed_cut(text: &str, points: &[usize], through: bool) -> (Result<Fed, Stop>, Incremental) {
+    feed_cut_alike(text, points, through, false)
+}
+
+/// The same, with items read through in runs when `alike`.
+fn feed_cut_alike(
+    text: &str,
+    points: &[usize],
+    through: bool,
+    alike: bool,
+) -> (Result<Fed, Stop>, Incremental) {
     let mut parser = Incremental::new(0);
     let mut outcome = Ok(Fed::Pending);
-    let mut deaf = Deaf { through };
+    let mut deaf = Deaf { through, alike };
     for &point in points {
         outcome = parser.feed(&text[..point], &mut deaf);
         if !matches!(outcome, Ok(Fed::Pending)) {
@@ -226,13 +242,19 @@ fn every_cut_gives_the_tape_parse_gives() {
                 cuts(&mut rng, &text, n)
             })
             .collect();
-        for (points, through) in every
+        for (points, through, alike) in every
             .iter()
             .chain(random.iter())
             .chain(std::iter::once(&one_by_one))
-            .flat_map(|points| [(points, false), (points, true)])
+            .flat_map(|points| {
+                [
+                    (points, false, false),
+                    (points, true, false),
+                    (points, true, true),
+                ]
+            })
         {
-            let (outcome, parser) = feed_cut(&text, points, through);
+            let (outcome, parser) = feed_cut_alike(&text, points, through, alike);
             let end = match outcome {
                 Ok(Fed::Complete { end }) => end,
                 other => panic!("{text:?} cut at {points:?}: {other:?}"),
@@ -422,4 +444,106 @@ fn an_unfinished_parse_gives_its_buffer_back() {
     assert!(grown >= 1_000);
     assert!(parser.into_tape(&text).is_none(), "the root value is still open");
     assert_eq!(crate::tape::parse::spare_capacity(), grown, "given back");
+}
+
+/// Reads every container through, and records each value that ends, as
+/// `(entry, depth, bytes read)`, by `end` or by `item`.
+struct Recorder {
+    alike: bool,
+    ended: Vec<(u32, usize, usize)>,
+    /// Items told of by `item`.
+    runs: usize,
+}
+
+impl Watch for Recorder {
+    fn begin(&mut self, _: &mut Lend<'_>, _: usize, kind: Kind) -> ControlFlow<(), bool> {
+        ControlFlow::Continue(matches!(kind, Kind::Object | Kind::Array))
+    }
+    fn name(&mut self, _: &mut Lend<'_>, _: u32) -> Flow {
+        ControlFlow::Continue(())
+    }
+    fn end(&mut self, tape: &mut Lend<'_>, index: u32, depth: usize) -> Flow {
+        self.ended.push((index, depth, tape.read()));
+        ControlFlow::Continue(())
+    }
+    fn partial(&mut self, _: &mut Lend<'_>, _: Partial<'_>) -> Flow {
+        ControlFlow::Continue(())
+    }
+    fn items_alike(&mut self, _: usize) -> bool {
+        self.alike
+    }
+    fn item(&mut self, tape: &mut Lend<'_>, index: u32, depth: usize, start: usize) -> Flow {
+        let open = tape.src.as_bytes()[start];
+        let close = tape.src.as_bytes()[tape.read() - 1];
+        assert!(
+            matches!((open, close), (b'{', b'}') | (b'[', b']')),
+            "item {index} from {start} to {} of {:?}",
+            tape.read(),
+            tape.src
+        );
+        assert_eq!(
+            tape.kind(index),
+            if open == b'{' {
+                Kind::Object
+            } else {
+                Kind::Array
+            }
+        );
+        self.runs += 1;
+        self.ended.push((index, depth, tape.read()));
+        ControlFlow::Continue(())
+    }
+}
+
+#[test]
+fn items_read_in_a_run_are_told_of_as_each_would_end() {
+    let mut rng = Rng(0x5eed_0003);
+    let mut runs = 0;
+    for round in 0..400 {
+        // Arrays of several containers, among other values.
+        let mut text = String::from("[");
+        let items = 1 + rng.below(6);
+        let bracket = rng.below(2) == 0;
+        for i in 0..items {
+            if i > 0 {
+                text.push_str(space(&mut rng));
+                text.push(',');
+                text.push_str(space(&mut rng));
+            }
+            let mut item = String::new();
+            value(&mut rng, 2, &mut item);
+            if bracket {
+                text.push_str(&format!("{{\"a\":{item}}}"));
+            } else {
+                text.push_str(&format!("[{item}]"));
+            }
+        }
+        text.push_str("] ");
+        let whole = vec![text.len()];
+        let random = cuts(&mut rng, &text, 1 + round % 5);
+        for points in [&whole, &random] {
+            let heard = |alike: bool| {
+                let mut parser = Incremental::new(0);
+                let mut recorder = Recorder {
+                    alike,
+                    ended: Vec::new(),
+                    runs: 0,
+                };
+                for &point in points.iter() {
+                    if !matches!(parser.feed(&text[..point], &mut recorder), Ok(Fed::Pending)) {
+                        break;
+                    }
+                }
+                assert_same_tape(text.trim_end(), parser);
+                (recorder.ended, recorder.runs)
+            };
+            let (each, none) = heard(false);
+            let (run, told) = heard(true);
+            assert_eq!(none, 0);
+            assert_eq!(run, each, "{text:?} cut at {points:?}");
+            runs += told;
+        }
+    }
+    // Runs were read: the text held several items whole.
+    assert!(runs > 100, "{runs} items read in runs");
 }
