@@ -252,9 +252,9 @@ export interface StreamCheck<T = unknown> {
   /**
    * The next piece of the response's text. Pieces are gathered and
    * checked together, in batches of 64 characters that grow with the text
-   * to a sixteenth of it, at most 4,096: a rejection is reported within 64
+   * to a sixteenth of it, at most 16,384: a rejection is reported within 64
    * characters of the byte that decided it (`atByte`) in the first
-   * kilobyte, and never more than 4,096 characters after it. After a
+   * kilobyte, and never more than 16,384 characters after it. After a
    * rejection the text is only kept, for `end`.
    */
   push(chunk: string): StreamState;

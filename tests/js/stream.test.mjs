@@ -252,7 +252,7 @@ describe("createStreamCheck: the end is checkOutput's verdict", () => {
     }
     assert.equal(lateState.status, "rejected");
     assert.deepEqual(lateState.errors.map((e) => e.path), ["/observations/400/type"]);
-    const batch = Math.min(4096, Math.max(64, lateState.atByte / 16));
+    const batch = Math.min(16_384, Math.max(64, lateState.atByte / 16));
     assert.ok(sent - lateState.atByte < batch && sent - lateState.atByte >= 64, `reported at ${sent}, decided at ${lateState.atByte}`);
     assert.equal(late.push(long.slice(sent)), lateState);
     assert.deepEqual(late.end(), guard.checkOutput(long, many));
