@@ -63,9 +63,13 @@ function openStream(schema, options, opts) {
  */
 export const streamBatch = { bytes: 64 };
 
-/** The batch, in UTF-16 code units, for a check that has been pushed `bytes` so far. */
+/**
+ * The batch, in UTF-16 code units, for a check that has been pushed `bytes`
+ * so far: a whole number, as every push compares with it (a fraction made
+ * Bun's pushes of one character 3-6% slower).
+ */
 function batchAfter(bytes) {
-  return Math.min(256 * streamBatch.bytes, Math.max(streamBatch.bytes, bytes / 16));
+  return Math.min(256 * streamBatch.bytes, Math.max(streamBatch.bytes, Math.floor(bytes / 16)));
 }
 
 /** UTF-8 bytes of `text` as `encodeInto` writes it (a lone surrogate as U+FFFD, 3 bytes). */
