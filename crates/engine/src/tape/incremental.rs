@@ -18,7 +18,7 @@ use std::ops::ControlFlow;
 
 use super::parse::{
     container_within, dedupe, number_flags, prefix_at, recycle, skip_plain, spare_entries, Frame,
-    Key,
+    Key, Within,
 };
 use super::{strings, Entry, Kind, Tape, ESCAPED, MAX_DEPTH};
 
@@ -772,47 +772,63 @@ impl Incremental {
             Some(b']') => b'[',
             _ => return Ok(()),
         };
-        loop {
+        let tape = (
+            std::mem::take(&mut self.entries),
+            std::mem::take(&mut self.keys),
+            std::mem::take(&mut self.redirects),
+        );
+        let mut within = Within::new(text, depth, tape, std::mem::take(&mut self.scratch));
+        let outcome = loop {
             let comma = skip_whitespace(bytes, self.pos);
             if bytes.get(comma) != Some(&b',') {
-                return Ok(());
+                break Ok(());
             }
             let start = skip_whitespace(bytes, comma + 1);
             if bytes.get(start) != Some(&open) || text.len() - start < self.silent_len {
-                return Ok(());
+                break Ok(());
             }
-            let index = offset(self.entries.len());
-            let (keys, redirects) = (self.keys.len(), self.redirects.len());
-            let read = container_within(
-                text,
-                start,
-                depth,
-                (&mut self.entries, &mut self.keys, &mut self.redirects),
-                &mut self.scratch,
-            );
+            let (entries, keys, redirects) = within.tape();
+            let before = (entries.len(), keys.len(), redirects.len());
+            let read = within.container(start);
+            let (entries, keys, redirects) = within.tape();
             let Some(end) = read else {
                 // Cut by the text's end (or in error): the token-by-token
                 // reading takes it from its comma, without reading it
                 // through again.
-                self.entries.truncate(index as usize);
-                self.keys.truncate(keys);
-                self.redirects.truncate(redirects);
+                entries.truncate(before.0);
+                keys.truncate(before.1);
+                redirects.truncate(before.2);
                 self.silent_ok = false;
-                return Ok(());
+                break Ok(());
             };
-            if self.redirects.len() != redirects {
-                self.redirects.sort_unstable_by_key(|&(key, _)| key);
+            if redirects.len() != before.2 {
+                // As `read_through` keeps them.
+                redirects.sort_unstable_by_key(|&(key, _)| key);
             }
             self.pos = end;
             self.silent_len = end - start;
+            let mut lend = Lend {
+                src: text,
+                entries,
+                redirects,
+                stack: &self.stack,
+                keys,
+                pos: end,
+            };
             if watch
-                .item(&mut self.lend(text), index, depth, start)
+                .item(&mut lend, offset(before.0), depth, start)
                 .is_break()
             {
-                return Err(Stop::Watcher);
+                break Err(Stop::Watcher);
             }
             self.value_done();
-        }
+        };
+        let ((entries, keys, redirects), scratch) = within.into_tape();
+        self.entries = entries;
+        self.keys = keys;
+        self.redirects = redirects;
+        self.scratch = scratch;
+        outcome
     }
 
     /// The member name whose quote is at `pos`, when the text holds the

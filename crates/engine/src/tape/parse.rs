@@ -216,6 +216,67 @@ pub(super) fn container_within(
     outcome.ok().map(|()| parser.pos)
 }
 
+/// [`container_within`] for containers one after another, by one parser
+/// that holds the tape's buffers for the run: containers a few hundred
+/// bytes long are read by the thousand, and setting a parser up for each
+/// cost the stream check a few percent. The buffers go back with
+/// [`Within::into_tape`].
+pub(super) struct Within<'s> {
+    parser: Parser<'s>,
+}
+
+/// A tape's buffers being built: entries, the open objects' keys, redirects.
+pub(super) type Buffers = (Vec<Entry>, Vec<Key>, Vec<(u32, u32)>);
+
+impl<'s> Within<'s> {
+    /// A run inside `depth` containers of `text`, onto these buffers
+    /// (`stack` only scratch).
+    pub(super) fn new(text: &'s str, depth: usize, tape: Buffers, stack: Vec<Frame>) -> Self {
+        let (entries, keys, redirects) = tape;
+        Within {
+            parser: Parser {
+                src: text,
+                bytes: text.as_bytes(),
+                pos: 0,
+                entries,
+                stack,
+                keys,
+                redirects,
+                depth,
+                within: true,
+            },
+        }
+    }
+
+    /// As [`container_within`] for the container whose bracket is at `pos`.
+    pub(super) fn container(&mut self, pos: usize) -> Option<usize> {
+        if !matches!(self.parser.bytes.get(pos), Some(b'{' | b'[')) {
+            return None;
+        }
+        self.parser.stack.clear();
+        self.parser.pos = pos;
+        self.parser.run().ok().map(|()| self.parser.pos)
+    }
+
+    /// The tape's buffers, as the run has them so far.
+    pub(super) fn tape(&mut self) -> (&mut Vec<Entry>, &mut Vec<Key>, &mut Vec<(u32, u32)>) {
+        (
+            &mut self.parser.entries,
+            &mut self.parser.keys,
+            &mut self.parser.redirects,
+        )
+    }
+
+    /// The buffers back: the tape's, and the scratch stack.
+    pub(super) fn into_tape(self) -> (Buffers, Vec<Frame>) {
+        let parser = self.parser;
+        (
+            (parser.entries, parser.keys, parser.redirects),
+            parser.stack,
+        )
+    }
+}
+
 /// The parser's buffers, kept from one parse to the next: most calls check
 /// a response of a similar size to the last, and allocating and freeing
 /// three buffers cost a small response as much as parsing it.
