@@ -676,11 +676,25 @@ impl Watch for Watcher {
         let Some(loc) = self.alike else {
             return ControlFlow::Continue(());
         };
-        if let Some(parent) = self.levels.last_mut() {
-            parent.items = parent.items.saturating_add(1);
-        }
-        if let Some(here) = self.locs.get_mut(loc) {
-            here.begun = here.begun.saturating_add(1);
+        let (Some(plan), Some(parent), Some(here)) = (
+            self.plan.as_ref(),
+            self.levels.last_mut(),
+            self.locs.get_mut(loc),
+        ) else {
+            return ControlFlow::Continue(());
+        };
+        parent.items = parent.items.saturating_add(1);
+        here.begun = here.begun.saturating_add(1);
+        // The common case at once: one subschema checked here, and the
+        // item passes it (as `check_closed` would count it).
+        if let [id] = here.check[..] {
+            if let Some(validator) = plan.validator(id) {
+                if tape.with_tape(|t| node_is_valid(validator, TapeNode::at(t, index))) {
+                    parent.checked_inside = true;
+                    here.passed = here.passed.saturating_add(1);
+                    return ControlFlow::Continue(());
+                }
+            }
         }
         self.check_closed(tape, loc, false, index, depth, kind)
     }
