@@ -53,13 +53,20 @@
 // takes the 2,000-row stream in 64-byte pieces about 4 to 10% faster on
 // Node (side by side), where decoding the 480 KB text as one string and
 // parsing it cost 0.45 ms more than parsing an existing string.
+// Raised by 1,000 B: the stream check reads the array items a batch holds
+// whole in one run, by one parser, each checked once as it closes
+// (Incremental::items_through, parse::Within, Watch::item), 1,076 B gzip
+// (972,596 to 973,672), which, with batches of up to 16,384 characters,
+// takes the 2,000-row stream in 64-byte pieces from about 1.60x to
+// 1.43-1.51x of checkOutput on Bun and from 1.47x to 1.37-1.40x on Node
+// (bench/stream.mjs, several runs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 export const WASM_GZIP_TARGET = 600_000;
-export const WASM_GZIP_BUDGET = 973_000;
+export const WASM_GZIP_BUDGET = 974_000;
 
 const wasmFile = new URL("../../pkg/wasm/guard_bg.wasm", import.meta.url);
 
