@@ -319,9 +319,15 @@ fn a_stop_is_where_parse_fails_and_only_there() {
         let mut outcomes = Vec::new();
         let ways = [vec![text.len()], random, one_by_one]
             .into_iter()
-            .flat_map(|points| [(points.clone(), false), (points, true)]);
-        for (points, through) in ways {
-            let (outcome, parser) = feed_cut(&text, &points, through);
+            .flat_map(|points| {
+                [
+                    (points.clone(), false, false),
+                    (points.clone(), true, false),
+                    (points, true, true),
+                ]
+            });
+        for (points, through, alike) in ways {
+            let (outcome, parser) = feed_cut_alike(&text, &points, through, alike);
             match outcome {
                 Err(Stop::Syntax { at, escape }) => {
                     stops += 1;
@@ -543,6 +549,24 @@ fn items_read_in_a_run_are_told_of_as_each_would_end() {
             assert_eq!(run, each, "{text:?} cut at {points:?}");
             runs += told;
         }
+        // Broken inside or between the items: the same stop, after the
+        // same values, with runs and without.
+        let mut broken = text.clone();
+        let at = rng.below(broken.len());
+        if broken.is_char_boundary(at) {
+            broken.insert_str(at, rng.pick(&["}", "]", ",", "\"", "x", ":"]));
+        }
+        let stopped = |alike: bool| {
+            let mut parser = Incremental::new(0);
+            let mut recorder = Recorder {
+                alike,
+                ended: Vec::new(),
+                runs: 0,
+            };
+            let outcome = parser.feed(&broken, &mut recorder);
+            (outcome, recorder.ended)
+        };
+        assert_eq!(stopped(true), stopped(false), "{broken:?}");
     }
     // Runs were read: the text held several items whole.
     assert!(runs > 100, "{runs} items read in runs");
