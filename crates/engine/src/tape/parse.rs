@@ -193,33 +193,21 @@ pub(super) fn container_within(
     stack: &mut Vec<Frame>,
 ) -> Option<usize> {
     let (entries, keys, redirects) = tape;
-    if !matches!(text.as_bytes().get(pos), Some(b'{' | b'[')) {
-        return None;
-    }
-    stack.clear();
-    let mut parser = Parser {
-        src: text,
-        bytes: text.as_bytes(),
-        pos,
-        entries: std::mem::take(entries),
-        stack: std::mem::take(stack),
-        keys: std::mem::take(keys),
-        redirects: std::mem::take(redirects),
-        depth,
-        within: true,
-    };
-    let outcome = parser.run();
-    *entries = parser.entries;
-    *stack = parser.stack;
-    *keys = parser.keys;
-    *redirects = parser.redirects;
-    outcome.ok().map(|()| parser.pos)
+    let buffers = (
+        std::mem::take(entries),
+        std::mem::take(keys),
+        std::mem::take(redirects),
+    );
+    let mut within = Within::new(text, depth, buffers, std::mem::take(stack));
+    let end = within.container(pos);
+    ((*entries, *keys, *redirects), *stack) = within.into_tape();
+    end
 }
 
-/// [`container_within`] for containers one after another, by one parser
-/// that holds the tape's buffers for the run: containers a few hundred
-/// bytes long are read by the thousand, and setting a parser up for each
-/// cost the stream check a few percent. The buffers go back with
+/// The parser of [`container_within`], kept for containers one after
+/// another: it holds the tape's buffers for the run, as containers a few
+/// hundred bytes long are read by the thousand, and setting a parser up for
+/// each cost the stream check a few percent. The buffers go back with
 /// [`Within::into_tape`].
 pub(super) struct Within<'s> {
     parser: Parser<'s>,
@@ -248,7 +236,8 @@ impl<'s> Within<'s> {
         }
     }
 
-    /// As [`container_within`] for the container whose bracket is at `pos`.
+    /// The container whose bracket is at `pos`, as [`container_within`]
+    /// reads it.
     pub(super) fn container(&mut self, pos: usize) -> Option<usize> {
         if !matches!(self.parser.bytes.get(pos), Some(b'{' | b'[')) {
             return None;
