@@ -115,17 +115,7 @@ pub fn parse(text: &str) -> Result<Tape<'_>, ParseError> {
     entries.clear();
     stack.clear();
     keys.clear();
-    let mut parser = Parser {
-        src: text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        entries,
-        stack,
-        keys,
-        redirects: Vec::new(),
-        depth: 0,
-        within: false,
-    };
+    let mut parser = Parser::new(text, 0, (entries, keys, Vec::new()), stack, false);
     if u32::try_from(text.len()).map_or(true, |len| len == u32::MAX) {
         return Err(parser.error_at(Code::InputTooLarge, 0));
     }
@@ -163,17 +153,7 @@ pub fn parse(text: &str) -> Result<Tape<'_>, ParseError> {
 /// resumable parser reads a number's bytes first and decides here once
 /// they end.
 pub(super) fn number_flags(literal: &str) -> Option<u8> {
-    let mut parser = Parser {
-        src: literal,
-        bytes: literal.as_bytes(),
-        pos: 0,
-        entries: Vec::new(),
-        stack: Vec::new(),
-        keys: Vec::new(),
-        redirects: Vec::new(),
-        depth: 0,
-        within: false,
-    };
+    let mut parser = Parser::new(literal, 0, Buffers::default(), Vec::new(), false);
     let flags = parser.parse_number().ok()?;
     (parser.pos == literal.len()).then_some(flags)
 }
@@ -220,19 +200,8 @@ impl<'s> Within<'s> {
     /// A run inside `depth` containers of `text`, onto these buffers
     /// (`stack` only scratch).
     pub(super) fn new(text: &'s str, depth: usize, tape: Buffers, stack: Vec<Frame>) -> Self {
-        let (entries, keys, redirects) = tape;
         Within {
-            parser: Parser {
-                src: text,
-                bytes: text.as_bytes(),
-                pos: 0,
-                entries,
-                stack,
-                keys,
-                redirects,
-                depth,
-                within: true,
-            },
+            parser: Parser::new(text, depth, tape, stack, true),
         }
     }
 
@@ -509,6 +478,25 @@ fn hex_value(byte: u8) -> Option<u16> {
     char::from(byte)
         .to_digit(16)
         .and_then(|digit| u16::try_from(digit).ok())
+}
+
+impl<'s> Parser<'s> {
+    /// A parser at the start of `src` inside `depth` containers, onto
+    /// these buffers; `within` as its field says.
+    fn new(src: &'s str, depth: usize, tape: Buffers, stack: Vec<Frame>, within: bool) -> Self {
+        let (entries, keys, redirects) = tape;
+        Parser {
+            src,
+            bytes: src.as_bytes(),
+            pos: 0,
+            entries,
+            stack,
+            keys,
+            redirects,
+            depth,
+            within,
+        }
+    }
 }
 
 impl Parser<'_> {

@@ -461,6 +461,16 @@ struct Recorder {
     runs: usize,
 }
 
+impl Recorder {
+    fn new(alike: bool) -> Self {
+        Recorder {
+            alike,
+            ended: Vec::new(),
+            runs: 0,
+        }
+    }
+}
+
 impl Watch for Recorder {
     fn begin(&mut self, _: &mut Lend<'_>, _: usize, kind: Kind) -> ControlFlow<(), bool> {
         ControlFlow::Continue(matches!(kind, Kind::Object | Kind::Array))
@@ -530,11 +540,7 @@ fn items_read_in_a_run_are_told_of_as_each_would_end() {
         for points in [&whole, &random] {
             let heard = |alike: bool| {
                 let mut parser = Incremental::new(0);
-                let mut recorder = Recorder {
-                    alike,
-                    ended: Vec::new(),
-                    runs: 0,
-                };
+                let mut recorder = Recorder::new(alike);
                 for &point in points.iter() {
                     if !matches!(parser.feed(&text[..point], &mut recorder), Ok(Fed::Pending)) {
                         break;
@@ -558,11 +564,7 @@ fn items_read_in_a_run_are_told_of_as_each_would_end() {
         }
         let stopped = |alike: bool| {
             let mut parser = Incremental::new(0);
-            let mut recorder = Recorder {
-                alike,
-                ended: Vec::new(),
-                runs: 0,
-            };
+            let mut recorder = Recorder::new(alike);
             let outcome = parser.feed(&broken, &mut recorder);
             (outcome, recorder.ended)
         };
