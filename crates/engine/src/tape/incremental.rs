@@ -17,8 +17,7 @@ use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use super::parse::{
-    container_within, dedupe, number_flags, prefix_at, recycle, skip_plain, spare_entries, Frame,
-    Key, Within,
+    dedupe, number_flags, prefix_at, recycle, skip_plain, spare_entries, Frame, Key, Within,
 };
 use super::{strings, Entry, Kind, Tape, ESCAPED, MAX_DEPTH};
 
@@ -195,7 +194,7 @@ pub struct Incremental {
     /// begins with less text than that left is read token by token at once
     /// (siblings are alike in size, and the text is likely to cut it).
     silent_len: usize,
-    /// The stack [`container_within`] works with, kept from one container
+    /// The stack [`Within`] works with, kept from one container
     /// to the next.
     scratch: Vec<Frame>,
 }
@@ -717,13 +716,9 @@ impl Incremental {
         let (keys, redirects) = (self.keys.len(), self.redirects.len());
         let container = self.entries.get(frame.index as usize).copied();
         self.entries.truncate(frame.index as usize);
-        let read = container_within(
-            text,
-            pos - 1,
-            depth,
-            (&mut self.entries, &mut self.keys, &mut self.redirects),
-            &mut self.scratch,
-        );
+        let mut within = self.within(text, depth);
+        let read = within.container(pos - 1);
+        self.take_back(within);
         if let Some(end) = read {
             // Objects close inner first; the tape looks redirects up by key
             // index, so they are kept in that order.
@@ -772,12 +767,7 @@ impl Incremental {
             Some(b']') => b'[',
             _ => return Ok(()),
         };
-        let tape = (
-            std::mem::take(&mut self.entries),
-            std::mem::take(&mut self.keys),
-            std::mem::take(&mut self.redirects),
-        );
-        let mut within = Within::new(text, depth, tape, std::mem::take(&mut self.scratch));
+        let mut within = self.within(text, depth);
         let outcome = loop {
             let comma = skip_whitespace(bytes, self.pos);
             if bytes.get(comma) != Some(&b',') {
@@ -823,12 +813,27 @@ impl Incremental {
             }
             self.value_done();
         };
-        let ((entries, keys, redirects), scratch) = within.into_tape();
-        self.entries = entries;
-        self.keys = keys;
-        self.redirects = redirects;
-        self.scratch = scratch;
+        self.take_back(within);
         outcome
+    }
+
+    /// The tape's buffers lent to a parser of containers within `text`,
+    /// inside `depth` containers (see [`Within`]), until
+    /// [`Incremental::take_back`].
+    #[inline(always)]
+    fn within<'t>(&mut self, text: &'t str, depth: usize) -> Within<'t> {
+        let tape = (
+            std::mem::take(&mut self.entries),
+            std::mem::take(&mut self.keys),
+            std::mem::take(&mut self.redirects),
+        );
+        Within::new(text, depth, tape, std::mem::take(&mut self.scratch))
+    }
+
+    /// The buffers lent by [`Incremental::within`], back.
+    #[inline(always)]
+    fn take_back(&mut self, within: Within<'_>) {
+        ((self.entries, self.keys, self.redirects), self.scratch) = within.into_tape();
     }
 
     /// The member name whose quote is at `pos`, when the text holds the

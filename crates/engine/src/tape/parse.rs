@@ -158,37 +158,14 @@ pub(super) fn number_flags(literal: &str) -> Option<u8> {
     (parser.pos == literal.len()).then_some(flags)
 }
 
-/// Reads the object or array whose bracket is at `pos` of `text` as
-/// `parse` reads it inside `depth` containers, onto the buffers of a tape
-/// being built (offsets into the whole `text`; `stack` is only scratch):
-/// the offset past it, when the text holds the whole of it and it is well
-/// formed. `None` for anything else, the buffers then holding whatever
-/// was read, for the caller to cut back; no error is worded. The resumable
-/// parser reads a container the text at hand holds whole this way.
-pub(super) fn container_within(
-    text: &str,
-    pos: usize,
-    depth: usize,
-    tape: (&mut Vec<Entry>, &mut Vec<Key>, &mut Vec<(u32, u32)>),
-    stack: &mut Vec<Frame>,
-) -> Option<usize> {
-    let (entries, keys, redirects) = tape;
-    let buffers = (
-        std::mem::take(entries),
-        std::mem::take(keys),
-        std::mem::take(redirects),
-    );
-    let mut within = Within::new(text, depth, buffers, std::mem::take(stack));
-    let end = within.container(pos);
-    ((*entries, *keys, *redirects), *stack) = within.into_tape();
-    end
-}
-
-/// The parser of [`container_within`], kept for containers one after
-/// another: it holds the tape's buffers for the run, as containers a few
-/// hundred bytes long are read by the thousand, and setting a parser up for
-/// each cost the stream check a few percent. The buffers go back with
-/// [`Within::into_tape`].
+/// Reads objects and arrays within a larger text, each as `parse` reads it
+/// inside `depth` containers, onto the buffers of a tape being built
+/// (offsets into the whole `text`; the stack is only scratch): the
+/// resumable parser reads a container the text at hand holds whole this
+/// way. One parser holds the buffers for a run of containers, as
+/// containers a few hundred bytes long are read by the thousand, and
+/// setting a parser up for each cost the stream check a few percent. The
+/// buffers go back with [`Within::into_tape`].
 pub(super) struct Within<'s> {
     parser: Parser<'s>,
 }
@@ -205,8 +182,10 @@ impl<'s> Within<'s> {
         }
     }
 
-    /// The container whose bracket is at `pos`, as [`container_within`]
-    /// reads it.
+    /// The container whose bracket is at `pos`: the offset past it, when
+    /// the text holds the whole of it and it is well formed. `None` for
+    /// anything else, the buffers then holding whatever was read, for the
+    /// caller to cut back; no error is worded.
     pub(super) fn container(&mut self, pos: usize) -> Option<usize> {
         if !matches!(self.parser.bytes.get(pos), Some(b'{' | b'[')) {
             return None;
@@ -393,7 +372,7 @@ struct Parser<'s> {
     /// The keys of every open object, innermost last.
     keys: Vec<Key>,
     redirects: Vec<(u32, u32)>,
-    /// Containers around the value read (see [`container_within`]).
+    /// Containers around the value read (see [`Within`]).
     depth: usize,
     /// Reading one container within a larger text: it ends where the
     /// container closes, and its errors are not worded.
