@@ -103,6 +103,11 @@ const SHORT_PIECE = 8;
  */
 const GATHER_BYTES = 16_384;
 const FIRST_GATHER = 512;
+
+/** Room for the short pieces of a batch of `due`: its bytes and one piece more, within GATHER_BYTES. */
+function gatherRoom(due) {
+  return Math.min(GATHER_BYTES, due + SHORT_PIECE);
+}
 /** The staging buffer's first size, in bytes. */
 const FIRST_STAGING = 512;
 
@@ -130,9 +135,9 @@ export class StreamCheck {
   /**
    * Bytes the gathered ones may come to: none once a piece is joined or the
    * check has ended (so the short path tests only this); otherwise the
-   * batch and one short piece more (see `#roomFor`).
+   * batch and one short piece more (see `gatherRoom`).
    */
-  #room = Math.min(GATHER_BYTES, batchAfter(0) + SHORT_PIECE);
+  #room = gatherRoom(batchAfter(0));
   /** UTF-8 bytes pushed, but those still waiting. */
   #crossed = 0;
   /** UTF-16 code units waiting that make a batch, as of the last crossing. */
@@ -275,11 +280,8 @@ export class StreamCheck {
     // joined piece (a kept half of a pair) waits.
     const reopen = kept === "" && !this.#ended;
     this.#room = 0;
-    if (gathered + text.length === 0) {
-      if (reopen) this.#room = this.#roomFor(this.#due);
-      return;
-    }
     try {
+      if (gathered + text.length === 0) return;
       // Room for the text as if it were ASCII: encodeInto stops, between
       // characters, where the room ends, and the rest is written after it
       // into room for its worst case (3 bytes a UTF-16 unit), so that a
@@ -308,13 +310,9 @@ export class StreamCheck {
     }
   }
 
-  /**
-   * Room for the short pieces of a batch of `due` (its bytes and one piece
-   * more, within GATHER_BYTES); the buffer, empty when this is asked, grows
-   * to it.
-   */
+  /** `gatherRoom(due)`, with the buffer, empty when this is asked, grown to it. */
   #roomFor(due) {
-    const room = Math.min(GATHER_BYTES, due + SHORT_PIECE);
+    const room = gatherRoom(due);
     const gathered = this.#gathered;
     if (gathered !== null && gathered.length < room) {
       this.#gathered = new Uint8Array(Math.min(GATHER_BYTES, Math.max(room, 2 * gathered.length)));
