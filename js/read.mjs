@@ -282,11 +282,17 @@ function deepCopy(value, depth, limit, seen) {
   return out;
 }
 
-/** An object's members in a `shapeOf`, in order. */
+/**
+ * An object's members in a `shapeOf`, in order; `seen` and `children`,
+ * once `matchAlong` matched an object against it, that object's member
+ * names as a walk meets them and the plan node of each (see `remember`).
+ */
 class Members {
   constructor(names, values) {
     this.names = names;
     this.values = values;
+    this.seen = undefined;
+    this.children = undefined;
   }
 }
 
@@ -389,11 +395,18 @@ export function matchAlong(value, node, shape, plans, texts) {
   if (node.members === undefined) return names.length === 0;
   if (Object.getPrototypeOf(value) !== Object.prototype) return sameCopy(copyMembers(value, node, plans, texts, {}), shape);
   const index = node.index;
+  // The object's member names as the last walk against this shape met
+  // them, each with its plan node (see `Members`): an object of the same
+  // names in the same order, as a provider's responses are, finds its
+  // members' nodes by place, not by name.
+  const { seen, children } = shape;
   let i = 0;
+  let k = 0;
   // A member whose getter throws ends the walk (the caller then copies the
   // response, which reads it as undefined).
   for (const name in value) {
-    const child = index[name];
+    const child = seen !== undefined && seen[k] === name ? children[k] : index[name];
+    k++;
     if (child === undefined) continue;
     // Own members only, as Object.keys gives them to the copy.
     if (!Object.hasOwn(value, name)) return false;
@@ -402,7 +415,21 @@ export function matchAlong(value, node, shape, plans, texts) {
     if (i >= names.length || names[i] !== name || !matchAlong(member, child, values[i], plans, texts)) return false;
     i++;
   }
-  return i === names.length;
+  if (i !== names.length) return false;
+  if (seen === undefined) remember(shape, value, index);
+  return true;
+}
+
+/**
+ * Notes the member names of `value`, an object that matched `shape`, in
+ * the order a walk meets them, each with its node in `index` (undefined
+ * for a name the plan does not list).
+ */
+function remember(shape, value, index) {
+  const names = [];
+  for (const name in value) names.push(name);
+  shape.children = names.map((name) => index[name]);
+  shape.seen = names;
 }
 
 /** An array item for `matchAlong`: one the copy leaves out is written as null. */
