@@ -558,7 +558,9 @@ function takeIdle(parts, validator) {
       continue;
     }
     if (idle.validator !== validator || !sameParts(idle.parts, parts)) continue;
-    idleSessions.splice(i, 1);
+    // Most often the latest, which comes off the end without a splice.
+    if (i === idleSessions.length - 1) idleSessions.pop();
+    else idleSessions.splice(i, 1);
     return idle;
   }
   return undefined;
