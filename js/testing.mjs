@@ -7,6 +7,7 @@ import { shapeOf } from "./read.mjs";
 import { openSessionCount } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
 import { acceptedValue, streamValue } from "./stream-value.mjs";
+import { fill, usageTemplate } from "./usage-programs.mjs";
 
 export { callRaw, markLoaded, rawGlue };
 
@@ -37,6 +38,16 @@ export function matchesOutputCopy(response, copyText) {
   return { same: matchesCopy(response, "output", shape, texts), texts };
 }
 const copyShapes = new Map();
+
+/**
+ * The usage a program's template (as parsed from the core's JSON) makes of
+ * `counts`: `built` by the template's own builder (undefined when it has
+ * none), `filled` by `fill`, which a template without one uses.
+ */
+export function usageBuilt(template, counts) {
+  const ready = usageTemplate(template);
+  return { built: ready.build?.(counts), filled: fill(ready, counts) };
+}
 
 /** How many times the instance trapped and was replaced. */
 export function trapCount() {

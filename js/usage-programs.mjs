@@ -196,31 +196,76 @@ function copyOfShape(shape, counts, at) {
 
 /** The normalised usage of a counted read: each count of the template summed from the read's counts. */
 export function countedUsage({ template, counts }) {
-  return fill(template, counts);
+  return template.build === undefined ? fill(template, counts) : template.build(counts);
 }
 
 /**
  * A program's template, parsed, made ready for `fill`: at each object, its
  * member names and steps in order (a step is the list of counts a member
- * sums, or the template of a nested object).
+ * sums, or the template of a nested object); at the top, `build`, the
+ * template's own builder (see `builderOf`), where one can be made.
  */
-function usageTemplate(parsed) {
+export function usageTemplate(parsed, top = true) {
   const names = Object.keys(parsed);
   const steps = names.map((name) => {
     const step = parsed[name];
-    return Array.isArray(step) ? step : usageTemplate(step);
+    return Array.isArray(step) ? step : usageTemplate(step, false);
   });
-  return { names, steps };
+  const template = { names, steps, build: undefined };
+  if (top) template.build = builderOf(template);
+  return template;
+}
+
+/**
+ * A function that builds what `fill(template, counts)` builds, as one
+ * object literal: a guarded call builds the usage of every attempt it
+ * accepts, and `fill`'s stores under names it reads from a list cost a
+ * chat completion's usage 0.22 µs on Node 20 and 0.11 µs on Bun, the
+ * literal under 0.01. The names are written as JSON strings and the
+ * steps are whole numbers, so the source holds nothing but the
+ * template's shape. Undefined where no function can be made from source
+ * (a page whose Content Security Policy forbids it), or for a template
+ * with a member named `__proto__`, which a literal would define where
+ * `fill` sets the prototype: `fill` builds those.
+ */
+function builderOf(template) {
+  const body = literalOf(template);
+  if (body === undefined) return undefined;
+  try {
+    return new Function("counts", `"use strict"; return ${body};`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The object literal `builderOf` writes for a template, or undefined. */
+function literalOf({ names, steps }) {
+  const members = [];
+  for (let k = 0; k < names.length; k++) {
+    const name = names[k];
+    const step = steps[k];
+    if (name === "__proto__") return undefined;
+    let value;
+    if (Array.isArray(step)) {
+      if (step.length === 0 || !step.every((index) => Number.isSafeInteger(index) && index >= 0)) return undefined;
+      value = step.map((index) => `counts[${index}]`).join(" + ");
+    } else {
+      value = literalOf(step);
+      if (value === undefined) return undefined;
+    }
+    members.push(`${JSON.stringify(name)}: ${value}`);
+  }
+  return `{ ${members.join(", ")} }`;
 }
 
 /**
  * The usage a template's counts sum to, built member by member from an
- * empty object. Copying an object of the template's members first and
- * setting them costs the same on Node for one usage shape; with three
- * shapes in turn it took half as long again there, and on Bun a third
- * longer with one shape or several.
+ * empty object (where `builderOf` made no builder). Copying an object of
+ * the template's members first and setting them costs the same on Node
+ * for one usage shape; with three shapes in turn it took half as long
+ * again there, and on Bun a third longer with one shape or several.
  */
-function fill({ names, steps }, counts) {
+export function fill({ names, steps }, counts) {
   const out = {};
   for (let k = 0; k < names.length; k++) {
     const step = steps[k];

@@ -218,3 +218,55 @@ for (const [name, make] of Object.entries(tricky)) {
     else assert.ok(counted >= 7, `${counted} calls took the counts`);
   });
 }
+
+// The usage of a counted read is built by its template's own builder, an
+// object literal written from the template (js/usage-programs.mjs,
+// `builderOf`), which must build exactly what `fill` builds, whatever the
+// member names a provider's usage brings.
+const ODD_NAMES = ["input", "output", "__proto__", "constructor", "toString", 'q"uote\\', "\u2028", "</script>", "", "0", "10", "2", "a b", "${x}", "`", "'", "\ud800", "é", "x".repeat(300)];
+
+function oddTemplate(next, depth, counts) {
+  const template = {};
+  const members = 1 + Math.floor(next() * 5);
+  for (let i = 0; i < members; i++) {
+    const name = ODD_NAMES[Math.floor(next() * ODD_NAMES.length)];
+    if (depth < 2 && next() < 0.3) template[name] = oddTemplate(next, depth + 1, counts);
+    else template[name] = Array.from({ length: 1 + Math.floor(next() * 3) }, () => Math.floor(next() * counts));
+  }
+  return template;
+}
+
+test("a template's builder builds what fill builds, whatever its members' names", () => {
+  const next = generator(7);
+  let built = 0;
+  for (let i = 0; i < 300; i++) {
+    const counts = Array.from({ length: 6 }, () => [0, 5, -3, 2 ** 40, 0.5][Math.floor(next() * 5)]);
+    // As JSON.parse gives it: `__proto__` an own member.
+    const template = JSON.parse(JSON.stringify(oddTemplate(next, 0, counts.length)));
+    const text = JSON.stringify(template);
+    const result = internals.usageBuilt(template, counts);
+    if (text.includes('"__proto__"')) {
+      assert.equal(result.built, undefined, "a template naming __proto__ is left to fill");
+      continue;
+    }
+    assert.notEqual(result.built, undefined, `no builder for ${text}`);
+    assert.equal(JSON.stringify(result.built), JSON.stringify(result.filled), text);
+    assert.deepEqual(result.built, result.filled, text);
+    built += 1;
+  }
+  assert.ok(built > 100, `only ${built} templates had a builder`);
+});
+
+test("a usage with unusual member names is normalizeUsage's when its counts are read", async () => {
+  // (Names of array indices are left out: a usage with one is read as text every time.)
+  const details = JSON.parse('{"constructor": 6, "q\\"uote\\\\": 7, "": 11, "\\u2028": 12, "a b": 13}');
+  const counted = await countedSteps(async () => {
+    for (let i = 0; i < 4; i++) {
+      const response = { choices: [{ message: { content: OSLO_TEXT }, finish_reason: "stop" }], usage: { prompt_tokens: count(), completion_tokens: count(), prompt_tokens_details: { ...details, extra: count() } } };
+      const result = await guard.guardedCall(request, () => response, { schema: SCHEMA });
+      assert.equal(JSON.stringify(result.usage), JSON.stringify(guard.normalizeUsage(response)), `call ${i}`);
+      assert.deepEqual(result.usage, guard.normalizeUsage(response));
+    }
+  });
+  assert.ok(counted >= 3, `${counted} calls took the counts`);
+});
