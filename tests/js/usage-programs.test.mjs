@@ -270,3 +270,52 @@ test("a usage with unusual member names is normalizeUsage's when its counts are 
   });
   assert.ok(counted >= 3, `${counted} calls took the counts`);
 });
+
+test("a usage of a shape held, whose objects are met twice, is read as its copy reads it", async () => {
+  // The shape is held from usages with two detail objects; then the same
+  // object stands for both, which the copy leaves out the second time.
+  const make = (shared) => {
+    const details = { cached_tokens: count() };
+    return {
+      choices: [{ message: { content: OSLO_TEXT }, finish_reason: "stop" }],
+      usage: { prompt_tokens: count(), completion_tokens: count(), prompt_tokens_details: details, completion_tokens_details: shared ? details : { cached_tokens: count() } },
+    };
+  };
+  for (let i = 0; i < 8; i++) {
+    const response = make(i % 4 === 3);
+    const result = await guard.guardedCall(request, () => response, { schema: SCHEMA });
+    assert.equal(JSON.stringify(result.usage), JSON.stringify(guard.normalizeUsage(response)), `call ${i}`);
+  }
+});
+
+test("a usage of a shape held, changed in one place, is read as its copy reads it", async () => {
+  // Each change sends the written walk back to the general one (or to
+  // another shape); either way the usage is normalizeUsage's.
+  const base = () => ({ prompt_tokens: count(), completion_tokens: count(), service_tier: "standard", prompt_tokens_details: { cached_tokens: count(), audio_tokens: 0 } });
+  const changes = [
+    (u) => u,
+    (u) => ({ ...u, prompt_tokens: undefined }),
+    (u) => ({ ...u, completion_tokens: () => 1 }),
+    (u) => ({ ...u, service_tier: "flex" }),
+    (u) => ({ ...u, service_tier: null }),
+    (u) => ({ ...u, prompt_tokens: -0 }),
+    (u) => ({ ...u, prompt_tokens: 1.5 }),
+    (u) => ({ ...u, prompt_tokens: 2n }),
+    (u) => ({ ...u, prompt_tokens: "12" }),
+    (u) => ({ ...u, prompt_tokens_details: [1] }),
+    (u) => ({ ...u, prompt_tokens_details: null }),
+    (u) => ({ completion_tokens: u.completion_tokens, prompt_tokens: u.prompt_tokens, service_tier: u.service_tier, prompt_tokens_details: u.prompt_tokens_details }),
+    (u) => ({ ...u, extra: 1 }),
+    (u) => ({ ...u, prompt_tokens_details: { ...u.prompt_tokens_details, audio_tokens: undefined } }),
+    (u) => ({ ...u, prompt_tokens_details: new Map() }),
+  ];
+  for (let round = 0; round < 2; round++) {
+    for (const [k, change] of changes.entries()) {
+      for (const usage of [base(), change(base()), base()]) {
+        const response = { choices: [{ message: { content: OSLO_TEXT }, finish_reason: "stop" }], usage };
+        const result = await guard.guardedCall(request, () => response, { schema: SCHEMA });
+        assert.equal(JSON.stringify(result.usage), JSON.stringify(guard.normalizeUsage(response)), `change ${k}`);
+      }
+    }
+  }
+});
