@@ -182,9 +182,11 @@ export function openSession(request, schema, setup) {
     setup.summaryAttempts === true,
   ];
   // Only a session over a compiled handle is kept after its call: one made
-  // from text compiled the text itself.
-  const keep = from.handle !== undefined && textsLength(parts) <= IDLE_SETUP_LIMIT;
-  const idle = keep ? takeIdle(parts, from.handle) : undefined;
+  // from text compiled the text itself. An idle session of the same parts
+  // was kept, so its texts are within the limit, and they are not counted
+  // again.
+  const idle = from.handle === undefined ? undefined : takeIdle(parts, from.handle);
+  const keep = idle !== undefined || (from.handle !== undefined && textsLength(parts) <= IDLE_SETUP_LIMIT);
   const handle =
     idle?.handle ??
     callRaw(() => {
