@@ -5,7 +5,7 @@
 import { SchemaError, argumentError } from "./errors.mjs";
 import { LIMITS } from "./generated/contract.mjs";
 import { callRaw, raw } from "./instance.mjs";
-import { copyAlong, loadPlans, matchAlong, sameCopy, shapeOf } from "./read.mjs";
+import { copyAlong, loadPlans, matchCopy, sameCopy, shapeOf } from "./read.mjs";
 
 /** JSON text for a value, or a typed error naming what could not be serialised. */
 export function jsonText(what, value) {
@@ -209,13 +209,13 @@ export function readCopy(what, value, plan, texts) {
 
 /**
  * Whether `readCopy(what, value, plan, texts)` would give a copy written as
- * the JSON text `shape` was parsed from (see `matchAlong` in js/read.mjs),
+ * the JSON text `shape` was parsed from (see `matchCopy` in js/read.mjs),
  * the texts pushed as it pushes them; false, too, when reading `value`
  * throws (`readCopy` then says why).
  */
 export function matchesCopy(value, plan, shape, texts) {
   try {
-    return matchAlong(value, readPlans()[plan], shape, plans, texts);
+    return matchCopy(value, readPlans()[plan], shape, plans, texts);
   } catch {
     return false;
   }

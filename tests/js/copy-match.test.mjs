@@ -193,3 +193,93 @@ test("a response changed in one place is the same as the earlier copy only when 
   }
   assert.ok(checked > 2000 && differ > 500, `${checked} variants, ${differ} with another copy`);
 });
+
+// After a first match, a response is walked by a function written for the
+// copy's shape (js/read.mjs, `walkOf`); these are the differences it must
+// still see, each against a shape that a response has matched before.
+test("the walk written for a shape sees what the copy would show", () => {
+  const cases = [
+    [
+      "a member left out before, given now",
+      () => ({ choices: [{ message: { content: "a", tool_calls: undefined }, finish_reason: "stop" }] }),
+      () => ({ choices: [{ message: { content: "a", tool_calls: [{ id: "1", type: "function", function: { name: "f", arguments: "{}" } }] }, finish_reason: "stop" }] }),
+    ],
+    [
+      "a member given before, left out now",
+      () => ({ choices: [{ message: { content: "a" }, finish_reason: "stop" }] }),
+      () => ({ choices: [{ message: { content: "a" }, finish_reason: undefined }] }),
+    ],
+    [
+      "one more part",
+      () => ({ content: [{ type: "text", text: "a" }], stop_reason: "end_turn" }),
+      () => ({ content: [{ type: "text", text: "a" }, { type: "text", text: "b" }], stop_reason: "end_turn" }),
+    ],
+    [
+      "one part fewer",
+      () => ({ content: [{ type: "text", text: "a" }, { type: "text", text: "b" }], stop_reason: "end_turn" }),
+      () => ({ content: [{ type: "text", text: "a" }], stop_reason: "end_turn" }),
+    ],
+    [
+      "a text where a word was",
+      () => ({ choices: [{ message: { content: "a" }, finish_reason: "stop" }] }),
+      () => ({ choices: [{ message: { content: "a" }, finish_reason: "length" }] }),
+    ],
+    [
+      "members in another order",
+      () => ({ choices: [{ message: { content: "a" }, finish_reason: "stop" }], object: "chat.completion" }),
+      () => ({ object: "chat.completion", choices: [{ message: { content: "a" }, finish_reason: "stop" }] }),
+    ],
+    [
+      "an object of a class",
+      () => ({ choices: [{ message: { content: "a" }, finish_reason: "stop" }] }),
+      () => ({ choices: [{ message: new (class { content = "a"; })(), finish_reason: "stop" }] }),
+    ],
+    [
+      "an object of a class whose getter gives calls",
+      () => ({ choices: [{ message: { content: "a" }, finish_reason: "class" }] }),
+      () => ({
+        choices: [
+          {
+            message: new (class {
+              content = "a";
+              get tool_calls() {
+                return [{ id: "1", type: "function", function: { name: "f", arguments: "{}" } }];
+              }
+            })(),
+            finish_reason: "class",
+          },
+        ],
+      }),
+    ],
+  ];
+  for (const [what, first, then] of cases) {
+    const earlier = internals.outputCopy(first());
+    // Matched once (the walk is written from that match), then against the change.
+    assert.equal(internals.matchesOutputCopy(first(), earlier.text).same, true, `${what}: the first response`);
+    assert.equal(internals.matchesOutputCopy(first(), earlier.text).same, true, `${what}: the first response again`);
+    const changed = then();
+    const mine = internals.outputCopy(changed);
+    const { same, texts } = internals.matchesOutputCopy(changed, earlier.text);
+    assert.equal(same, mine.text === earlier.text, `${what}: ${mine.text} against ${earlier.text}`);
+    if (same) assert.deepEqual(texts, mine.texts, what);
+  }
+});
+
+test("the walk written for a shape reads only a response's own members", () => {
+  // A response of one object (an inherited name shows in every plain
+  // object's names, so a deeper object would differ anyway).
+  // (A word of its own, so that the copy's shape is this test's alone.)
+  const response = () => ({ id: "x", stop_reason: "inherited", output_text: "a" });
+  const earlier = internals.outputCopy(response());
+  assert.equal(internals.matchesOutputCopy(response(), earlier.text).same, true);
+  assert.equal(internals.matchesOutputCopy(response(), earlier.text).same, true);
+  // The same names, in the same order, but `output_text` inherited.
+  Object.prototype.output_text = "a";
+  try {
+    const inherited = { id: "x", stop_reason: "inherited" };
+    assert.deepEqual(Object.keys({ ...inherited }), ["id", "stop_reason"]);
+    assert.equal(internals.matchesOutputCopy(inherited, earlier.text).same, false);
+  } finally {
+    delete Object.prototype.output_text;
+  }
+});
