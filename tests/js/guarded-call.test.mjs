@@ -170,6 +170,48 @@ describe("guardedCall: no resample when tools ran", () => {
     assert.deepEqual(result.value, OSLO);
   });
 
+  test("a request that cannot be read may hide tools: exactly one call", async () => {
+    const { proxy: revoked, revoke } = Proxy.revocable(chatRequest(), {});
+    revoke();
+    const hidden = [
+      ["a revoked Proxy", revoked],
+      ["a Proxy whose prototype cannot be read", new Proxy(chatRequest(), { getPrototypeOf() { throw new Error("no"); } })],
+      ["a getter of `tools` that throws", Object.defineProperty(chatRequest(), "tools", { get() { throw new Error("no"); }, enumerable: true })],
+      ["a getter of `toolConfig` that throws", Object.defineProperty(chatRequest(), "toolConfig", { get() { throw new Error("no"); } })],
+    ];
+    for (const [what, request] of hidden) {
+      // Twice: the second call meets the request reader as the first left it.
+      for (let round = 0; round < 2; round++) {
+        const { calls, callModel } = scripted(BAD(), openaiChat(OSLO_TEXT));
+        const error = await rejected(guard.guardedCall(request, callModel, { schema: CITY_SCHEMA }));
+        assert.equal(calls.length, 1, what);
+        assert.equal(error.stoppedBy, "tools", what);
+      }
+    }
+  });
+
+  test("tools in a Map request, or behind a getter, make exactly one call; none make a resample", async () => {
+    const tools = [{ type: "function", function: { name: "f" } }];
+    const withTools = [
+      ["a Map with tools", new Map([["model", "m"], ["tools", tools]])],
+      ["a Map with toolConfig.tools", new Map([["toolConfig", { tools }]])],
+      ["a getter of tools", Object.defineProperty(chatRequest(), "tools", { get: () => tools })],
+      ["a class instance with tools on its prototype", new (class { get tools() { return tools; } })()],
+    ];
+    for (const [what, request] of withTools) {
+      const { calls, callModel } = scripted(BAD(), openaiChat(OSLO_TEXT));
+      const error = await rejected(guard.guardedCall(request, callModel, { schema: CITY_SCHEMA }));
+      assert.equal(calls.length, 1, what);
+      assert.equal(error.stoppedBy, "tools", what);
+    }
+    for (const request of [new Map([["model", "m"]]), new Map([["tools", []]]), "a string request", 7, null]) {
+      const { calls, callModel } = scripted(BAD(), openaiChat(OSLO_TEXT));
+      const result = await guard.guardedCall(request, callModel, { schema: CITY_SCHEMA });
+      assert.equal(calls.length, 2, String(request));
+      assert.deepEqual(result.value, OSLO);
+    }
+  });
+
   test("a request with tools and a valid response is accepted", async () => {
     const { calls, callModel } = scripted(openaiChat(OSLO_TEXT));
     const result = await guard.guardedCall(chatRequest({ tools: [{ type: "function", function: { name: "f" } }] }), callModel, { schema: CITY_SCHEMA });
