@@ -107,6 +107,14 @@ wait "$node_js" "$bun_js"
 show node "JS suite under Node (node --test)" node_counts
 show bun "JS suite under Bun (bun test)" bun_counts
 
+# The functions the package writes at run time have a fallback for a
+# runtime that refuses to make them (a page's Content Security Policy):
+# the suites of what they serve, again, with code generation refused.
+run no-eval node --disallow-code-generation-from-strings --test --test-reporter=spec \
+  tests/js/copy-match.test.mjs tests/js/usage-programs.test.mjs tests/js/guarded-call.test.mjs tests/js/lane.test.mjs \
+  tests/js/check-output.test.mjs tests/js/tool-calls.test.mjs tests/js/usage-clients.test.mjs
+show no-eval "Response and usage readers without functions made from source (node --disallow-code-generation-from-strings)" node_counts
+
 first_half() {
   run conformance node --test --test-reporter=spec tests/conformance/
   run browser node --test --test-reporter=spec tests/browser/

@@ -236,17 +236,28 @@ function oddTemplate(next, depth, counts) {
   return template;
 }
 
+/** Whether this runtime makes functions from source (not with --disallow-code-generation-from-strings). */
+const writes = (() => {
+  try {
+    return new Function("return true")();
+  } catch {
+    return false;
+  }
+})();
+
 test("a template's builder builds what fill builds, whatever its members' names", () => {
   const next = generator(7);
   let built = 0;
+  let unwritten = 0;
   for (let i = 0; i < 300; i++) {
     const counts = Array.from({ length: 6 }, () => [0, 5, -3, 2 ** 40, 0.5][Math.floor(next() * 5)]);
     // As JSON.parse gives it: `__proto__` an own member.
     const template = JSON.parse(JSON.stringify(oddTemplate(next, 0, counts.length)));
     const text = JSON.stringify(template);
     const result = internals.usageBuilt(template, counts);
-    if (text.includes('"__proto__"')) {
-      assert.equal(result.built, undefined, "a template naming __proto__ is left to fill");
+    if (text.includes('"__proto__"') || !writes) {
+      assert.equal(result.built, undefined, "a template naming __proto__, or where no function can be made, is left to fill");
+      unwritten += 1;
       continue;
     }
     assert.notEqual(result.built, undefined, `no builder for ${text}`);
@@ -254,7 +265,8 @@ test("a template's builder builds what fill builds, whatever its members' names"
     assert.deepEqual(result.built, result.filled, text);
     built += 1;
   }
-  assert.ok(built > 100, `only ${built} templates had a builder`);
+  if (writes) assert.ok(built > 100, `only ${built} templates had a builder`);
+  else assert.equal(unwritten, 300);
 });
 
 test("a usage with unusual member names is normalizeUsage's when its counts are read", async () => {
