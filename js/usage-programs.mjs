@@ -126,6 +126,9 @@ function matcherOf(shape, limit) {
     lines.push(`const ${member} = members[${i}][1];`);
     if (!check(member, shape.values[i], 0, [])) return undefined;
   }
+  // A usage of a great many members (a hostile response's) is walked by
+  // `membersMatch`, not by a function as long as itself.
+  if (lines.length > MOST_WRITTEN_LINES) return undefined;
   if (pushes.length > 0) lines.push(`counts.push(${pushes.join(", ")});`);
   lines.push("return true;");
   try {
@@ -134,6 +137,9 @@ function matcherOf(shape, limit) {
     return undefined;
   }
 }
+
+/** The most lines `matcherOf` writes (a usage with token details takes about 40). */
+const MOST_WRITTEN_LINES = 400;
 
 /** Whether the copy of `members` (as `membersAlone` gives them) has `shape`, its counts pushed to `counts`. */
 function membersMatch(members, shape, counts, limit) {

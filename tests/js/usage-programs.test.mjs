@@ -331,3 +331,26 @@ test("a usage of a shape held, changed in one place, is read as its copy reads i
     }
   }
 });
+
+test("a usage of thousands of members is read right, and no function as long as it is written", async () => {
+  const written = [];
+  const original = globalThis.Function;
+  globalThis.Function = new Proxy(original, {
+    construct(target, args) {
+      written.push(String(args.at(-1)).split("\n").length);
+      return Reflect.construct(target, args);
+    },
+  });
+  try {
+    for (let i = 0; i < 3; i++) {
+      const usage = { prompt_tokens: count(), completion_tokens: count() };
+      for (let k = 0; k < 2000; k++) usage[`detail_${k}`] = k % 500 === 0 ? count() : "tier";
+      const response = { choices: [{ message: { content: OSLO_TEXT }, finish_reason: "stop" }], usage };
+      const result = await guard.guardedCall(request, () => response, { schema: SCHEMA });
+      assert.equal(JSON.stringify(result.usage), JSON.stringify(guard.normalizeUsage(response)), `call ${i}`);
+    }
+  } finally {
+    globalThis.Function = original;
+  }
+  assert.ok(written.every((lines) => lines <= 500), `functions of ${Math.max(...written)} lines`);
+});
