@@ -159,6 +159,7 @@ function attemptContext(attempt, calls) {
     attempt: calls,
   };
 }
+/** Whether contexts are object literals (see `attemptContext`): on Bun. */
 const LITERAL_CONTEXTS = globalThis.process?.versions?.bun !== undefined;
 
 class AttemptContext {

@@ -553,13 +553,24 @@ function walkOf(node, shape) {
   };
   if (!check("value", node, shape)) return undefined;
   lines.push("return true;");
-  let written;
+  const written = functionFrom(["value", "texts", "c", "pushText"], lines);
+  return written === undefined ? undefined : (value, texts) => written(value, texts, constants, pushText);
+}
+
+/**
+ * A strict-mode function of `params` whose body is `lines`, or undefined
+ * where the runtime refuses to make functions from source (a page whose
+ * Content Security Policy has no 'unsafe-eval', or node
+ * --disallow-code-generation-from-strings): the package writes a few for
+ * the response and usage shapes it meets, and does their work without them
+ * there.
+ */
+export function functionFrom(params, lines) {
   try {
-    written = new Function("value", "texts", "c", "pushText", `"use strict";\n${lines.join("\n")}`);
+    return new Function(...params, `"use strict";\n${lines.join("\n")}`);
   } catch {
     return undefined;
   }
-  return (value, texts) => written(value, texts, constants, pushText);
 }
 
 /** An array item for `matchAlong`: one the copy leaves out is written as null. */

@@ -9,7 +9,7 @@
 import { jsonText, readCopy, readPlans } from "./arguments.mjs";
 import { LIMITS } from "./generated/contract.mjs";
 import { callRaw, instanceNumber, raw } from "./instance.mjs";
-import { membersAlone, primitive } from "./read.mjs";
+import { functionFrom, membersAlone, primitive } from "./read.mjs";
 
 /** In a shape, the place of a count. */
 const COUNT = Symbol("count");
@@ -82,7 +82,7 @@ export function usageOfResponse(response) {
  * completion's usage took 0.25 us, about a tenth of a guarded call's
  * attempt. Undefined for a shape with an array, or an object at the depth
  * where the copy stops, which `membersMatch` walks, and where no function
- * can be made from source (see `builderOf`).
+ * can be made from source (see `functionFrom` in js/read.mjs).
  */
 function matcherOf(shape, limit) {
   if (!(shape instanceof ShapeMembers)) return undefined;
@@ -131,11 +131,7 @@ function matcherOf(shape, limit) {
   if (lines.length > MOST_WRITTEN_LINES) return undefined;
   if (pushes.length > 0) lines.push(`counts.push(${pushes.join(", ")});`);
   lines.push("return true;");
-  try {
-    return new Function("members", "counts", `"use strict";\n${lines.join("\n")}`);
-  } catch {
-    return undefined;
-  }
+  return functionFrom(["members", "counts"], lines);
 }
 
 /** The most lines `matcherOf` writes (a usage with token details takes about 40). */
@@ -301,18 +297,13 @@ export function usageTemplate(parsed, top = true) {
  * literal under 0.01. The names are written as JSON strings and the
  * steps are whole numbers, so the source holds nothing but the
  * template's shape. Undefined where no function can be made from source
- * (a page whose Content Security Policy forbids it), or for a template
+ * (see `functionFrom` in js/read.mjs), or for a template
  * with a member named `__proto__`, which a literal would define where
  * `fill` sets the prototype: `fill` builds those.
  */
 function builderOf(template) {
   const body = literalOf(template);
-  if (body === undefined) return undefined;
-  try {
-    return new Function("counts", `"use strict"; return ${body};`);
-  } catch {
-    return undefined;
-  }
+  return body === undefined ? undefined : functionFrom(["counts"], [`return ${body};`]);
 }
 
 /** The object literal `builderOf` writes for a template, or undefined. */
