@@ -489,13 +489,9 @@ function walkOf(node, shape) {
       return true;
     }
     if (!at.simple || at.callId) return false;
-    if (expected === null) {
-      lines.push(`if (${v} !== null) ${bail}`);
-      return true;
-    }
-    if (typeof expected === "string" || typeof expected === "number" || typeof expected === "boolean") {
-      // A text node's string is a text, never a value of the copy.
-      if (at.text) return false;
+    if (word) {
+      // A text node's string is a text, never a value of the copy (its null is null).
+      if (at.text && expected !== null) return false;
       lines.push(`if (${v} !== ${constant(expected)}) ${bail}`);
       return true;
     }
