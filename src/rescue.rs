@@ -33,6 +33,14 @@ pub struct Rescued<'a> {
 /// block (backticks or tildes, optional info string); otherwise the trimmed
 /// text unchanged.
 pub fn rescue_code_fence(text: &str) -> Rescued<'_> {
+    // JSON as models give it starts with `{` and ends with `}`: nothing to
+    // trim and no fence, decided without `trim`'s walk by characters.
+    if text.as_bytes().first() == Some(&b'{') && text.as_bytes().last() == Some(&b'}') {
+        return Rescued {
+            text,
+            rescue: Rescue::None,
+        };
+    }
     let trimmed = text.trim();
     let unchanged = Rescued {
         text: trimmed,
@@ -118,6 +126,9 @@ mod tests {
     #[test]
     fn plain_json_is_trimmed_and_unchanged() {
         assert_eq!(rescued("  {\"a\":1}\n"), ("{\"a\":1}".into(), Rescue::None));
+        // Braces at both ends: the text as it is, not trimmed.
+        assert_eq!(rescued("{ \"a\": 1 }"), ("{ \"a\": 1 }".into(), Rescue::None));
+        assert_eq!(rescued("{\"a\":1} }"), ("{\"a\":1} }".into(), Rescue::None));
     }
 
     #[test]

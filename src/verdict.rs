@@ -366,6 +366,39 @@ pub(crate) struct Prepared<'t> {
     pub(crate) schema_passed: Option<usize>,
 }
 
+/// The span and rescue of an accepted check of `content` against `compiled`
+/// with no rules and no token-limit finish reason (what a lane asks most
+/// often), found without building a verdict: on a small response the
+/// verdict's making and dropping cost as much as its keywords. Anything
+/// else is `Err` with the parse made on the way, if any, for
+/// [`check_prepared`] to give the whole verdict from; the verdict it gives
+/// accepts exactly when this does.
+pub(crate) fn accepted<'c>(
+    content: &'c str,
+    compiled: &CompiledSchema,
+    require_object: bool,
+) -> Result<(std::ops::Range<usize>, Rescue), Option<Prepared<'c>>> {
+    let rescued = rescue_code_fence(content);
+    if rescued.text.is_empty() {
+        return Err(None);
+    }
+    let start = (rescued.text.as_ptr() as usize).saturating_sub(content.as_ptr() as usize);
+    let span = start..start + rescued.text.len();
+    let Ok(tape) = crate::tape::parse(rescued.text) else {
+        return Err(None);
+    };
+    if (!require_object || tape.root().json_type() == JsonType::Object)
+        && compiled.is_valid_tape(&tape)
+    {
+        return Ok((span, rescued.rescue));
+    }
+    Err(Some(Prepared {
+        span,
+        tape,
+        schema_passed: None,
+    }))
+}
+
 /// [`check_stages`], with the parse (and maybe the schema stage) already
 /// done by the caller (see [`Prepared`]).
 pub(crate) fn check_prepared<'c>(

@@ -346,7 +346,7 @@ pub fn input_buffer(capacity: usize) -> *mut u8 {
 
 /// The hot path: a string output against a compiled validator, with the
 /// default options but `maxErrors` and `requireObject`, or with the check
-/// options in `options_json` (see [`lane_options`]). The response is the first `len`
+/// options in `options_json` (see [`LaneOptions`]). The response is the first `len`
 /// bytes of the input buffer. Returns a status instead of a result object,
 /// so an accepted response costs no result string at all; the offsets are
 /// read with `laneStart`/`laneEnd` (unless the JSON is the whole response),
@@ -359,10 +359,12 @@ pub fn check_input_lane(
     require_object: bool,
     options_json: Option<String>,
 ) -> u32 {
-    let Some(options) = lane_options(max_errors, require_object, options_json.as_deref()) else {
-        return LANE_UNAVAILABLE;
+    let options = LaneOptions {
+        max_errors,
+        require_object,
+        json: options_json.as_deref(),
     };
-    with_input(len, |text| check_text_lane(text, None, validator, &options, false))
+    with_input(len, |text| check_text_lane(text, None, validator, options, false))
 }
 
 /// `lane` over the first `len` bytes of the input buffer as text, or
@@ -392,11 +394,13 @@ pub fn check_input_lane_with_reason(
     require_object: bool,
     options_json: Option<String>,
 ) -> u32 {
-    let Some(options) = object_lane_options(max_errors, require_object, options_json.as_deref()) else {
-        return LANE_UNAVAILABLE;
+    let options = LaneOptions {
+        max_errors,
+        require_object,
+        json: options_json.as_deref(),
     };
     with_input(len.saturating_add(reason_len), |both| match both.split_at_checked(len) {
-        Some((text, reason)) => check_text_lane(text, Some(reason), validator, &options, true),
+        Some((text, reason)) => check_text_lane(text, Some(reason), validator, options, true),
         None => LANE_UNAVAILABLE,
     })
 }
@@ -431,8 +435,10 @@ pub fn check_read_lane(
     require_object: bool,
     options_json: Option<String>,
 ) -> u32 {
-    let Some(options) = object_lane_options(max_errors, require_object, options_json.as_deref()) else {
-        return LANE_UNAVAILABLE;
+    let options = LaneOptions {
+        max_errors,
+        require_object,
+        json: options_json.as_deref(),
     };
     let mut reason_read = None;
     let status = with_input(copy_start.saturating_add(copy_len), |whole| {
@@ -452,7 +458,7 @@ pub fn check_read_lane(
         if index >= LANE_FIELD_LIMIT || reason_bits >= LANE_FIELD_LIMIT {
             return LANE_UNAVAILABLE;
         }
-        let status = check_text_lane(text, reason.as_deref(), validator, &options, true);
+        let status = check_text_lane(text, reason.as_deref(), validator, options, true);
         if status == LANE_UNAVAILABLE {
             return status;
         }
@@ -473,33 +479,38 @@ pub fn check_read_lane(
     status
 }
 
-/// A lane's check options: the defaults with `max_errors` and
-/// `require_object` (options that small cross as numbers and booleans),
-/// or the check options in `options_json` as checkOutput reads them.
-/// `None` when they cannot be read: the general path then says why.
-fn lane_options(
+/// A lane's check options as they cross: the defaults but `max_errors` and
+/// `require_object` (options that small cross as numbers and booleans), or
+/// the check options in `json` as checkOutput reads them.
+#[derive(Clone, Copy)]
+struct LaneOptions<'a> {
     max_errors: u32,
     require_object: bool,
-    options_json: Option<&str>,
-) -> Option<CheckOptions> {
-    let Some(json) = options_json else {
-        return Some(CheckOptions {
-            max_errors: usize::try_from(max_errors).unwrap_or(usize::MAX),
-            require_object,
-            ..Default::default()
-        });
-    };
-    crate::recent::remembered(&LANE_OPTIONS, json, |_| true, || read_check_options(json, "checkOutput")).ok()
+    json: Option<&'a str>,
 }
 
-/// [`lane_options`] for a response object's lane; `None` with `toolName`
-/// too, whose answer is a tool call's arguments, which the lane does not read.
-fn object_lane_options(
-    max_errors: u32,
-    require_object: bool,
-    options_json: Option<&str>,
-) -> Option<CheckOptions> {
-    lane_options(max_errors, require_object, options_json).filter(|options| options.tool_name.is_none())
+impl LaneOptions<'_> {
+    /// The check options; `None` when they cannot be read (the general
+    /// path then says why) or, for a response object's lane, name
+    /// `toolName`, whose answer is a tool call's arguments, which the lane
+    /// does not read.
+    fn read(self, from_object: bool) -> Option<CheckOptions> {
+        let Some(json) = self.json else {
+            return Some(CheckOptions {
+                max_errors: usize::try_from(self.max_errors).unwrap_or(usize::MAX),
+                require_object: self.require_object,
+                ..Default::default()
+            });
+        };
+        crate::recent::remembered(
+            &LANE_OPTIONS,
+            json,
+            |_| true,
+            || read_check_options(json, "checkOutput"),
+        )
+        .ok()
+        .filter(|options| !from_object || options.tool_name.is_none())
+    }
 }
 
 /// The lane over the response text; with `from_object`, the text is the
@@ -508,17 +519,36 @@ fn check_text_lane(
     text: &str,
     finish_reason: Option<&str>,
     validator: &RawValidator,
-    options: &CheckOptions,
+    lane: LaneOptions<'_>,
     from_object: bool,
 ) -> u32 {
-    let input = SchemaInput::Compiled(Arc::clone(&validator.compiled));
     // The check reads the finish reason only to tell a token limit; any
     // other reason is only written into a failed verdict, below, and an
     // accepted one costs no copy of it.
     let limit = finish_reason.filter(|reason| crate::finish::is_token_limit(reason));
-    // A compiled validator cannot fail to compile, so this never errs.
-    let Ok(mut verdict) = check_content(text, limit, input, options) else {
+    // With the default options but two numbers (what the lanes are called
+    // with most), an accepted text needs no options and no verdict made.
+    let mut prepared = None;
+    if limit.is_none() && lane.json.is_none() {
+        match crate::verdict::accepted(text, &validator.compiled, lane.require_object) {
+            Ok((span, rescue)) => return lane_accepted(text, span, rescue),
+            Err(parsed) => prepared = parsed,
+        }
+    }
+    let Some(options) = lane.read(from_object) else {
         return LANE_UNAVAILABLE;
+    };
+    let mut verdict = if limit.is_none() && options.rules.is_empty() {
+        let compiled = Some(Arc::clone(&validator.compiled));
+        crate::verdict::check_prepared(Some(text), None, compiled, false, &[], &options, prepared)
+    } else {
+        let input = SchemaInput::Compiled(Arc::clone(&validator.compiled));
+        // A compiled validator cannot fail to compile, so this errs only for
+        // rules that do not compile, which the general path reports.
+        let Ok(verdict) = check_content(text, limit, input, &options) else {
+            return LANE_UNAVAILABLE;
+        };
+        verdict
     };
     if from_object && verdict.failure == Some(crate::error::Failure::Empty) {
         // An empty answer's message names the response's tool calls, if it
@@ -526,25 +556,7 @@ fn check_text_lane(
         return LANE_UNAVAILABLE;
     }
     if verdict.ok() {
-        if verdict.rescue == crate::rescue::Rescue::None
-            && verdict
-                .span
-                .as_ref()
-                .is_some_and(|span| span.start == 0 && span.end == text.len())
-        {
-            return LANE_OK_WHOLE;
-        }
-        let (start, end) = verdict
-            .span
-            .clone()
-            .map_or((0, 0), |span| utf16_range(text, span));
-        let narrow = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        LANE.with(|lane| *lane.borrow_mut() = (narrow(start), narrow(end), None));
-        return if verdict.rescue == crate::rescue::Rescue::CodeFence {
-            LANE_OK_FENCE
-        } else {
-            LANE_OK
-        };
+        return lane_accepted(text, verdict.span.unwrap_or(0..0), verdict.rescue);
     }
     if verdict.finish_reason.is_none() {
         verdict.finish_reason = finish_reason.map(str::to_owned);
@@ -553,6 +565,21 @@ fn check_text_lane(
     let shaped = shaped_with_text(&verdict, offsets);
     LANE.with(|lane| lane.borrow_mut().2 = Some(shaped));
     LANE_FAILED
+}
+
+/// The lane's status for an accepted `text` whose JSON is at `span`.
+fn lane_accepted(text: &str, span: std::ops::Range<usize>, rescue: crate::rescue::Rescue) -> u32 {
+    if rescue == crate::rescue::Rescue::None && span.start == 0 && span.end == text.len() {
+        return LANE_OK_WHOLE;
+    }
+    let (start, end) = utf16_range(text, span);
+    let narrow = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    LANE.with(|lane| *lane.borrow_mut() = (narrow(start), narrow(end), None));
+    if rescue == crate::rescue::Rescue::CodeFence {
+        LANE_OK_FENCE
+    } else {
+        LANE_OK
+    }
 }
 
 #[wasm_bindgen(js_name = laneStart)]

@@ -439,3 +439,80 @@ fn push_json_str_escapes_as_serde_json_does() {
     push_json_opt(&mut out, Some("é"));
     assert_eq!(out, "null\"é\"");
 }
+
+/// `accepted` accepts exactly what the whole check accepts, at the same span
+/// with the same rescue, and hands back a parse only of JSON it refused.
+#[test]
+fn the_lean_acceptance_agrees_with_the_whole_check() {
+    let contents = [
+        VALID.to_owned(),
+        format!("  {VALID}\n"),
+        format!("```json\n{VALID}\n```"),
+        format!("~~~\n{VALID}\n~~~"),
+        format!("```json\n{VALID}"),
+        r#"{"observations":[{"type":"guess","text":"x","importance":2}]}"#.to_owned(),
+        r#"{"observations":[{"type":"fact","text":"x"}]}"#.to_owned(),
+        r#"{"observations":[]}"#.to_owned(),
+        "{}".to_owned(),
+        "{ }".to_owned(),
+        "{\"observations\":[}".to_owned(),
+        "{\"a\":1} trailing }".to_owned(),
+        "[1, 2]".to_owned(),
+        "\"text\"".to_owned(),
+        String::new(),
+        "   ".to_owned(),
+        "```\n```".to_owned(),
+        "\u{3000}{}\u{3000}".to_owned(),
+    ];
+    // The schema above, and one that accepts any JSON, so that only
+    // `require_object` refuses a root that is not an object.
+    let schemas = [schema(), json!({})];
+    for (compiled, require_object) in schemas
+        .iter()
+        .flat_map(|schema| [(schema, true), (schema, false)])
+        .map(|(schema, require_object)| {
+            let compiled = crate::schema::compile(schema, &CompileOptions::default()).unwrap();
+            (compiled, require_object)
+        })
+    {
+        let options = CheckOptions {
+            require_object,
+            ..CheckOptions::default()
+        };
+        for content in &contents {
+            let whole = check_content(
+                content,
+                None,
+                SchemaInput::Compiled(Arc::clone(&compiled)),
+                &options,
+            )
+            .unwrap();
+            match accepted(content, &compiled, require_object) {
+                Ok((span, rescue)) => {
+                    assert!(whole.ok(), "{content:?}: accepted, but the check says {:?}", whole.failure);
+                    assert_eq!(whole.span, Some(span), "{content:?}");
+                    assert_eq!(whole.rescue, rescue, "{content:?}");
+                }
+                Err(prepared) => {
+                    assert!(!whole.ok(), "{content:?}: the check accepts what the lean path refused");
+                    // A parse handed back is of the JSON the whole check found there.
+                    if let Some(prepared) = prepared {
+                        assert_eq!(whole.span, Some(prepared.span.clone()), "{content:?}");
+                        let again = check_prepared(
+                            Some(content),
+                            None,
+                            Some(Arc::clone(&compiled)),
+                            false,
+                            &[],
+                            &options,
+                            Some(prepared),
+                        );
+                        assert_eq!(again.failure, whole.failure, "{content:?}");
+                        assert_eq!(again.message, whole.message, "{content:?}");
+                        assert_eq!(again.errors, whole.errors, "{content:?}");
+                    }
+                }
+            }
+        }
+    }
+}

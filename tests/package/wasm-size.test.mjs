@@ -60,13 +60,19 @@
 // takes the 2,000-row stream in 64-byte pieces from about 1.60x to
 // 1.43-1.51x of checkOutput on Bun and from 1.47x to 1.37-1.40x on Node
 // (bench/stream.mjs, several runs).
+// Raised by 1,000 B, to the 975,000 B the package promises: the lanes
+// accept a response without making a verdict or check options
+// (verdict::accepted, LaneOptions in src/wasm.rs), 313 B gzip (973,746 to
+// 974,059), which takes the small object's lane from about 2.40 to 2.13 µs
+// on Node and from 1.37 to 1.17 µs on Bun (side by side), the fixed work of
+// a call into the core from about 400 to 190 ns on Node.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 export const WASM_GZIP_TARGET = 600_000;
-export const WASM_GZIP_BUDGET = 974_000;
+export const WASM_GZIP_BUDGET = 975_000;
 
 const wasmFile = new URL("../../pkg/wasm/guard_bg.wasm", import.meta.url);
 
