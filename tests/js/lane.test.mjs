@@ -47,6 +47,44 @@ test("the lean lane and the general path give identical verdicts", () => {
   }
 });
 
+/**
+ * The core's general path for a `{ content, finishReason }` object, its
+ * verdict shaped as checkOutput shapes it (see `textPathVerdict`).
+ */
+function objectPathVerdict(output, options) {
+  const opts = options === undefined ? "null" : JSON.stringify(options);
+  const result = JSON.parse(internals.rawGlue().checkOutput(JSON.stringify(output), false, JSON.stringify(schema), opts));
+  const { textStart, textEnd, text, ...shaped } = result;
+  if (shaped.ok) shaped.value = JSON.parse(text ?? output.content.slice(textStart, textEnd));
+  return shaped;
+}
+
+test("the lanes accept and refuse, with default options, exactly as the core's general path", () => {
+  const validator = guard.compileSchema(schema);
+  // Braces at both ends are taken as they are, untrimmed; anything else is trimmed first.
+  const more = [
+    '{"rows":[]} }',
+    '{ "rows" : [ ] }',
+    '{"rows":[]}\n',
+    "\u3000{\"rows\":[]}\u3000",
+    '{"rows":[{"type":"fact","when":"2024-02-29"}]}  {"rows":[]}',
+    "{}",
+  ];
+  for (const output of [...outputs, ...more]) {
+    for (const options of [undefined, { maxErrors: 2 }, { maxErrors: 0 }, { requireObject: false }]) {
+      const label = `${JSON.stringify(output).slice(0, 60)} with ${JSON.stringify(options)}`;
+      assert.deepEqual(guard.checkOutput(output, validator, options), textPathVerdict(output, schema, options), label);
+      // A response object: its finish reason read along, a token limit checked the general way.
+      for (const finishReason of ["stop", "length"]) {
+        const response = { content: output, finishReason };
+        assert.deepEqual(guard.checkOutput(response, validator, options), objectPathVerdict(response, options), `${label}, ${finishReason}`);
+        // Checked again: the remembered read's lane.
+        assert.deepEqual(guard.checkOutput(response, validator, options), objectPathVerdict(response, options), `${label}, ${finishReason}, again`);
+      }
+    }
+  }
+});
+
 const ruleOptions = [
   { requireObject: false },
   { maxErrors: 1, requireObject: true },
