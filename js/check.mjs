@@ -32,6 +32,15 @@ export function checkOutput(output, schema, options) {
   if (typeof output === "string") output = wellFormed(output);
   const lane = laneCheck(output, schema, options);
   if (lane !== undefined) return lane;
+  return checkGeneral(output, schema, options);
+}
+
+/**
+ * checkOutput's general path: every call shape the lane does not take. Apart
+ * from `checkOutput`, as its closures would make its variables a scope
+ * object on every call, lane or not.
+ */
+function checkGeneral(output, schema, options) {
   const { text, isText } = outputArgument(output);
   const opts = optionsText(options);
   let result;
@@ -183,7 +192,14 @@ function laneCheck(output, schema, options) {
  */
 export function laneWith(output, handle, schemaHash, { maxErrors, requireObject, text }) {
   if (typeof output !== "string") return readLane(output, handle, maxErrors, requireObject, text, schemaHash);
-  const status = callRaw(() => laneStatus(output, handle, maxErrors, requireObject, text));
+  // callRaw's work written out, for the reason `readLane` gives.
+  ensureLoaded();
+  let status;
+  try {
+    status = laneStatus(output, handle, maxErrors, requireObject, text);
+  } catch (error) {
+    throw translate(error);
+  }
   if (status === 3) return undefined;
   return laneResult(status, output, schemaHash, null);
 }
@@ -235,10 +251,7 @@ function readLane(output, handle, maxErrors, requireObject, optionsJson, schemaH
     }
     return code === 3 ? undefined : laneResult(code, text, schemaHash, known.reason);
   }
-  const status = callRaw(() => {
-    const { start, length } = encodeCopy(texts, copy.text);
-    return raw.checkReadLane(start, length, handle, maxErrors, requireObject, optionsJson);
-  });
+  const status = readLaneStatus(texts, copy.text, handle, maxErrors, requireObject, optionsJson);
   const code = status & 7;
   if (code === 3) return undefined;
   const index = (status >>> 4) & 0xfff;
@@ -250,6 +263,18 @@ function readLane(output, handle, maxErrors, requireObject, optionsJson, schemaH
   const finishReason = (status & 8) !== 0 ? decoder.decode(inputOf(reasonBytes).subarray(0, reasonBytes)) : null;
   copy.answer = { index, reason: finishReason };
   return laneResult(code, text, schemaHash, finishReason);
+}
+
+/**
+ * The read lane's status for a copy the core has not answered before (see
+ * `checkReadLane` in src/wasm.rs). Apart from `readLane`, as its closure
+ * would make `readLane`'s variables a scope object on every call.
+ */
+function readLaneStatus(texts, copyText, handle, maxErrors, requireObject, optionsJson) {
+  return callRaw(() => {
+    const { start, length } = encodeCopy(texts, copyText);
+    return raw.checkReadLane(start, length, handle, maxErrors, requireObject, optionsJson);
+  });
 }
 
 /**

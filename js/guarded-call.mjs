@@ -78,6 +78,15 @@ function callWithin(callModel, request, context, attempt) {
  */
 export function attemptSignal(signal, deadline) {
   if (!signal && deadline === Infinity) return new UnboundedAttempt();
+  return boundedAttempt(signal, deadline);
+}
+
+/**
+ * `attemptSignal` for an attempt the caller's signal or a deadline can
+ * abort. Apart, as its closures would make its variables a scope object
+ * on every call, bounded or not.
+ */
+function boundedAttempt(signal, deadline) {
   const controller = new AbortController();
   const cleanups = [];
   let timedOut = false;
@@ -312,9 +321,9 @@ export function guardedCall(request, callModel, options) {
  * session named for the provider, adds the step's feedback to the original
  * request. An appender that throws, or returns nothing, fails the call.
  */
-export function repairedRequest(o, request, step, callback) {
+export function repairedRequest(o, request, step, ends) {
   const append = o.appendFeedback ?? appenderNamed(step.appender);
-  return callback("appendFeedback", () => {
+  return ends.callback("appendFeedback", () => {
     const next = append(request, step.feedback);
     // Sent as is, undefined would reach the model as the request.
     if (next === undefined || next === null) {
@@ -341,24 +350,42 @@ export function repairedRequest(o, request, step, callback) {
  *   and the stats count them.
  */
 export function endings(session, o, state, when) {
-  const record = (outcome, stoppedBy, summary) => {
+  return new Endings(session, o, state, when);
+}
+
+/**
+ * What `endings` gives: its methods on the prototype, not five closures
+ * and their scope made for every call (on Bun, each an allocation of a
+ * guarded call's every attempt).
+ */
+class Endings {
+  constructor(session, o, state, when) {
+    this.session = session;
+    this.o = o;
+    this.state = state;
+    this.when = when;
+  }
+
+  record(outcome, stoppedBy, summary) {
+    const { o } = this;
     if (!o.record) return;
     let attempts;
     try {
-      attempts = (summary ?? session.summary()).attempts;
+      attempts = (summary ?? this.session.summary()).attempts;
     } catch {
       // The session went with an instance that trapped: nothing to count.
       attempts = [];
     }
     o.record({ outcome, stoppedBy, attempts });
-  };
-  const settled = (step) => {
+  }
+
+  settled(step) {
     const { action, verdict, summary } = step;
     const accepted = action === "accept";
     if (!accepted && action !== "return_with_warning") return undefined;
     const outcome = accepted ? "accepted" : "lenient";
-    record(outcome, outcome, summary);
-    const current = state();
+    this.record(outcome, outcome, summary);
+    const current = this.state();
     const result = { value: accepted ? verdict.value : step.lenientValue };
     if ("response" in current) result.response = current.response;
     result.attempts = current.calls;
@@ -368,10 +395,11 @@ export function endings(session, o, state, when) {
     result.verdicts = current.verdicts;
     result.audit = summary.audit;
     return result;
-  };
-  const reject = (message, failure, errors, stoppedBy, summary) => {
-    record("rejected", stoppedBy, summary);
-    const { calls, response, verdicts } = state();
+  }
+
+  reject(message, failure, errors, stoppedBy, summary) {
+    this.record("rejected", stoppedBy, summary);
+    const { calls, response, verdicts } = this.state();
     return new StructuredOutputError(message, {
       failure,
       errors,
@@ -382,12 +410,13 @@ export function endings(session, o, state, when) {
       stoppedBy,
       audit: summary.audit,
     });
-  };
-  const callbackFailed = (name, error) => {
-    const summary = session.summary();
-    record("error", undefined, summary);
-    const { calls, response, verdicts } = state();
-    const failed = new Error(`options.${name} threw ${when} attempt ${calls}; this error carries the usage of every attempt made, in \`usage\``, { cause: error });
+  }
+
+  callbackFailed(name, error) {
+    const summary = this.session.summary();
+    this.record("error", undefined, summary);
+    const { calls, response, verdicts } = this.state();
+    const failed = new Error(`options.${name} threw ${this.when} attempt ${calls}; this error carries the usage of every attempt made, in \`usage\``, { cause: error });
     failed.name = "GuardCallbackError";
     failed.code = "callback_failed";
     failed.callback = name;
@@ -396,15 +425,15 @@ export function endings(session, o, state, when) {
     failed.response = response;
     failed.verdicts = verdicts;
     return failed;
-  };
-  const callback = (name, fn) => {
+  }
+
+  callback(name, fn) {
     try {
       return fn();
     } catch (error) {
-      throw callbackFailed(name, error);
+      throw this.callbackFailed(name, error);
     }
-  };
-  return { record, settled, reject, callbackFailed, callback };
+  }
 }
 
 /** The attempts of a guarded call, its session freed (or kept idle) as it ends. */
@@ -416,11 +445,11 @@ async function run(request, callModel, o, session) {
     let nextRequest = request;
     let calls = 0;
 
-    const { record, settled, reject, callbackFailed, callback } = endings(session, o, () => ({ calls, response, verdicts }), "after");
+    const ends = endings(session, o, () => ({ calls, response, verdicts }), "after");
 
     for (;;) {
       if (o.signal?.aborted) {
-        record("error", "aborted");
+        ends.record("error", "aborted");
         throw abortReason(o.signal);
       }
       calls += 1;
@@ -444,9 +473,9 @@ async function run(request, callModel, o, session) {
         if (outcome.deadline) {
           const last = verdicts.at(-1);
           const summary = session.summary(o.deadlineMs, calls);
-          throw reject(summary.message, last ? last.failure : "deadline", last ? last.errors : [], "deadline", summary);
+          throw ends.reject(summary.message, last ? last.failure : "deadline", last ? last.errors : [], "deadline", summary);
         }
-        record("error", outcome.aborted !== undefined ? "aborted" : undefined);
+        ends.record("error", outcome.aborted !== undefined ? "aborted" : undefined);
         throw outcome.aborted !== undefined ? outcome.aborted : outcome.thrown;
       } finally {
         attempt.release();
@@ -460,7 +489,7 @@ async function run(request, callModel, o, session) {
         } catch (error) {
           // The built-in reading, so that no paid token is lost.
           session.recordUnchecked(usageOf(response));
-          throw callbackFailed("usage", error);
+          throw ends.callbackFailed("usage", error);
         }
       } else {
         usageRead = usageOf(response);
@@ -471,7 +500,7 @@ async function run(request, callModel, o, session) {
           output = o.read(response);
         } catch (error) {
           session.recordUnchecked(usageRead);
-          throw callbackFailed("read", error);
+          throw ends.callbackFailed("read", error);
         }
       }
       let read;
@@ -484,31 +513,34 @@ async function run(request, callModel, o, session) {
         // A response that cannot even be read (a cycle, a BigInt): a typed
         // error for the caller, and the attempt's tokens still counted.
         session.recordUnchecked(usageRead);
-        record("error");
+        ends.record("error");
         throw error;
       }
       try {
         step ??= session.step(read, usageRead, Boolean(o.signal?.aborted), now() >= deadline);
       } catch (error) {
-        record("error");
+        ends.record("error");
         throw error;
       }
       const { verdict, action, stoppedBy } = step;
       verdicts.push(verdict);
       if (o.onAttempt) {
-        callback("onAttempt", () => o.onAttempt({ attempt: calls, verdict, usage: o.usageOf ? usage : step.usage, action, stoppedBy }));
+        // The event made here, so that no closure holds this loop's variables
+        // (which would make them a scope object on every attempt).
+        const event = { attempt: calls, verdict, usage: o.usageOf ? usage : step.usage, action, stoppedBy };
+        ends.callback("onAttempt", () => o.onAttempt(event));
       }
-      const result = settled(step);
+      const result = ends.settled(step);
       if (result !== undefined) return result;
       switch (action) {
         case "resample":
           nextRequest = request;
           continue;
         case "repair":
-          nextRequest = repairedRequest(o, request, step, callback);
+          nextRequest = repairedRequest(o, request, step, ends);
           continue;
         default:
-          throw reject(step.message, verdict.failure, verdict.errors, stoppedBy, step.summary);
+          throw ends.reject(step.message, verdict.failure, verdict.errors, stoppedBy, step.summary);
       }
     }
   } finally {

@@ -194,11 +194,11 @@ async function run(request, streamModel, o, session) {
   const stopsEarly = session.stopsStreamsEarly();
   const readers = o.read ? undefined : streamReaders();
 
-  const { record, settled, reject, callbackFailed, callback } = endings(session, o, () => ({ calls, verdicts }), "during");
+  const ends = endings(session, o, () => ({ calls, verdicts }), "during");
 
   for (;;) {
     if (o.signal?.aborted) {
-      record("error", "aborted");
+      ends.record("error", "aborted");
       throw abortReason(o.signal);
     }
     calls += 1;
@@ -218,15 +218,15 @@ async function run(request, streamModel, o, session) {
         case "deadline": {
           const last = verdicts.at(-1);
           const summary = session.summary(o.deadlineMs, calls);
-          throw reject(summary.message, last ? last.failure : "deadline", last ? last.errors : [], "deadline", summary);
+          throw ends.reject(summary.message, last ? last.failure : "deadline", last ? last.errors : [], "deadline", summary);
         }
         case "aborted":
-          record("error", "aborted");
+          ends.record("error", "aborted");
           throw outcome.value;
         case "callback":
-          throw callbackFailed(outcome.value.name, outcome.value.error);
+          throw ends.callbackFailed(outcome.value.name, outcome.value.error);
         default:
-          record("error");
+          ends.record("error");
           throw outcome.value;
       }
     } finally {
@@ -242,7 +242,7 @@ async function run(request, streamModel, o, session) {
         state = check.end(attempt.finishReason);
       } catch (error) {
         session.recordStream(reportsText(), facts());
-        record("error");
+        ends.record("error");
         throw error;
       }
     }
@@ -254,26 +254,28 @@ async function run(request, streamModel, o, session) {
         ? session.stepStream(state, reportsText(), facts(), aborted, late)
         : session.stepStreamText(attempt.texts.join(""), attempt.finishReason, reportsText(), facts(), aborted, late);
     } catch (error) {
-      record("error");
+      ends.record("error");
       throw error;
     }
     const { verdict, action, stoppedBy } = step;
     verdicts.push(verdict);
     if (o.onAttempt) {
       const { bytes, stoppedEarly, usageReported } = facts();
-      callback("onAttempt", () => o.onAttempt({ attempt: calls, verdict, usage: step.usage, action, stoppedBy, bytes, stoppedEarly, usageReported }));
+      // Made here, as guardedCall makes its event: no closure holds this loop's variables.
+      const event = { attempt: calls, verdict, usage: step.usage, action, stoppedBy, bytes, stoppedEarly, usageReported };
+      ends.callback("onAttempt", () => o.onAttempt(event));
     }
-    const result = settled(step);
+    const result = ends.settled(step);
     if (result !== undefined) return result;
     switch (action) {
       case "resample":
         nextRequest = request;
         continue;
       case "repair":
-        nextRequest = repairedRequest(o, request, step, callback);
+        nextRequest = repairedRequest(o, request, step, ends);
         continue;
       default:
-        throw reject(step.message, verdict.failure, verdict.errors, stoppedBy, step.summary);
+        throw ends.reject(step.message, verdict.failure, verdict.errors, stoppedBy, step.summary);
     }
   }
 }

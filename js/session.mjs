@@ -187,20 +187,32 @@ export function openSession(request, schema, setup) {
   // again.
   const idle = from.handle === undefined ? undefined : takeIdle(parts, from.handle);
   const keep = idle !== undefined || (from.handle !== undefined && textsLength(parts) <= IDLE_SETUP_LIMIT);
-  const handle =
-    idle?.handle ??
-    callRaw(() => {
-      const made = new raw.RawSession(setupTextOf(parts), from.handle === undefined ? from.text : undefined);
-      if (from.handle !== undefined) made.useValidator(from.handle);
-      return made;
-    });
+  const handle = idle?.handle ?? newSessionHandle(parts, from);
   // Whether an attempt the lane accepts ends the call (see `acceptFirst`):
   // the core's answer for this setup, kept with an idle session.
-  const laneAccepts = from.handle !== undefined && (idle?.laneAccepts ?? callRaw(() => handle.laneAccepts()));
+  const laneAccepts = from.handle !== undefined && (idle?.laneAccepts ?? laneAcceptsOf(handle));
   // The lane's reading of the check options, when it can take them.
   const lane = laneAccepts ? laneOptions(checkOptions) : undefined;
   openCount += 1;
   return new GuardSession(handle, from, keep, parts, laneAccepts, lane);
+}
+
+/**
+ * A new session in the core for a setup no idle session serves. Apart from
+ * `openSession`: a closure there would make its variables a scope object
+ * on every call, an idle session found or not.
+ */
+function newSessionHandle(parts, from) {
+  return callRaw(() => {
+    const made = new raw.RawSession(setupTextOf(parts), from.handle === undefined ? from.text : undefined);
+    if (from.handle !== undefined) made.useValidator(from.handle);
+    return made;
+  });
+}
+
+/** The core's `laneAccepts` for a new session (see `openSession`), apart for the same reason. */
+function laneAcceptsOf(handle) {
+  return callRaw(() => handle.laneAccepts());
 }
 
 /**
@@ -395,20 +407,27 @@ class GuardSession {
       handle.free();
       return;
     }
-    if (this.stepped) {
-      try {
-        callRaw(() => handle.restart());
-      } catch {
-        // The instance trapped as the session restarted: nothing to keep.
-        return;
-      }
-    }
+    if (this.stepped && !restarted(handle)) return;
     // The latest setups are the likeliest to come again: the oldest idle session goes.
     if (idleSessions.length >= IDLE_HELD) {
       const oldest = idleSessions.shift();
       if (oldest.born === instanceNumber) oldest.handle.free();
     }
     idleSessions.push({ parts: this.parts, validator: this.from.handle, handle, born, laneAccepts: this.laneAccepts });
+  }
+}
+
+/**
+ * Whether a session that was stepped restarted (its ledger emptied) for
+ * another call; false when the instance trapped as it did: nothing to keep.
+ * Apart from `free` for the reason `newSessionHandle` is.
+ */
+function restarted(handle) {
+  try {
+    callRaw(() => handle.restart());
+    return true;
+  } catch {
+    return false;
   }
 }
 
