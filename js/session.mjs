@@ -186,11 +186,20 @@ export function openSession(request, schema, setup) {
   // was kept, so its texts are within the limit, and they are not counted
   // again.
   const idle = from.handle === undefined ? undefined : takeIdle(parts, from.handle);
-  const keep = idle !== undefined || (from.handle !== undefined && textsLength(parts) <= IDLE_SETUP_LIMIT);
-  const handle = idle?.handle ?? newSessionHandle(parts, from);
+  if (idle !== undefined) {
+    openCount += 1;
+    // The idle session serves again, as it is but for this call's schema
+    // record and check options; its setup and `laneAccepts` are the same.
+    idle.from = from;
+    idle.lane = idle.laneAccepts ? laneOptions(checkOptions) : undefined;
+    idle.stepped = false;
+    return idle;
+  }
+  const keep = from.handle !== undefined && textsLength(parts) <= IDLE_SETUP_LIMIT;
+  const handle = newSessionHandle(parts, from);
   // Whether an attempt the lane accepts ends the call (see `acceptFirst`):
-  // the core's answer for this setup, kept with an idle session.
-  const laneAccepts = from.handle !== undefined && (idle?.laneAccepts ?? laneAcceptsOf(handle));
+  // the core's answer for this setup, kept with the session while idle.
+  const laneAccepts = from.handle !== undefined && laneAcceptsOf(handle);
   // The lane's reading of the check options, when it can take them.
   const lane = laneAccepts ? laneOptions(checkOptions) : undefined;
   openCount += 1;
@@ -413,7 +422,7 @@ class GuardSession {
       const oldest = idleSessions.shift();
       if (oldest.born === instanceNumber) oldest.handle.free();
     }
-    idleSessions.push({ parts: this.parts, validator: this.from.handle, handle, born, laneAccepts: this.laneAccepts });
+    idleSessions.push(this);
   }
 }
 
@@ -578,7 +587,7 @@ function takeIdle(parts, validator) {
       idleSessions.splice(i, 1);
       continue;
     }
-    if (idle.validator !== validator || !sameParts(idle.parts, parts)) continue;
+    if (idle.from.handle !== validator || !sameParts(idle.parts, parts)) continue;
     // Most often the latest, which comes off the end without a splice.
     if (i === idleSessions.length - 1) idleSessions.pop();
     else idleSessions.splice(i, 1);
