@@ -145,6 +145,8 @@ export function laneOptions(options) {
         others = true;
       }
     }
+    // Options that change nothing (`{}`, `{ maxErrors: 5 }`) read as none.
+    if (maxErrors === DEFAULTS.maxErrors && requireObject && !compiled && !others) return LANE_DEFAULTS;
     return { maxErrors, requireObject, compiled, text: others ? optionsText(options) : undefined };
   } catch {
     return undefined;

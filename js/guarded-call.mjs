@@ -31,13 +31,19 @@ let checkNames;
  */
 function checkOptionsOf(options, keys) {
   checkNames ??= new Set(guardOptionNames().check);
-  const picked = {};
+  let picked = NO_CHECK_OPTIONS;
   const names = Object.getPrototypeOf(options) === Object.prototype ? keys : checkNames;
   for (const key of names) {
-    if (checkNames.has(key) && options[key] !== undefined) picked[key] = options[key];
+    if (checkNames.has(key) && options[key] !== undefined) {
+      if (picked === NO_CHECK_OPTIONS) picked = {};
+      picked[key] = options[key];
+    }
   }
   return picked;
 }
+
+/** What `checkOptionsOf` gives for options that hold no check option (most calls'). */
+const NO_CHECK_OPTIONS = Object.freeze({});
 
 export const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
 /**
