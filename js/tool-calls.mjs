@@ -30,15 +30,17 @@ export function checkToolCalls(response, tools, options) {
 
   // One check, with one budget for the pattern matching of every call:
   // otherwise each call would have one, and a response with many calls
-  // would cost as much as that many responses.
-  callRaw(() => raw.beginCheck());
-  let calls;
+  // would cost as much as that many responses. Loops, not closures: on Bun
+  // a closure makes the variables it captures a scope object on every call.
+  beginCheck(raw);
+  const calls = [];
   try {
-    calls = read.calls.map((call) => checkCall(call, byName.get(call.name), read.finishReason, options));
+    for (const call of read.calls) calls.push(checkCall(call, byName.get(call.name), read.finishReason, options));
   } finally {
     endCheck();
   }
-  const refused = calls.filter((call) => !call.ok);
+  const refused = [];
+  for (const call of calls) if (!call.ok) refused.push(call);
   if (refused.length === 0) {
     return { ok: true, message: calls.length === 0 ? "The response makes no tool calls." : `All ${calls.length} tool call(s) match their tools' schemas.`, calls };
   }
@@ -126,26 +128,41 @@ function readCalls(response, raw) {
   if (!texts.ambiguous) {
     let read = copy.answer;
     if (read === undefined) {
-      const answer = callRaw(() => {
-        const { start, length } = encodeCopy(texts, copy.text);
-        return raw.readToolCallsAt(start, length);
-      });
+      const answer = callsAt(raw, texts, copy.text);
       read = answer === undefined ? undefined : JSON.parse(answer);
       // Kept with the copy (when the copy is kept), never handed out.
       copy.answer = read;
     }
     if (read !== undefined) {
-      return {
-        finishReason: read.finishReason,
-        calls: read.calls.map((call) => ({
-          id: calledId(call.id, texts),
-          name: call.name,
-          arguments: call.text === undefined ? call.arguments : texts[call.text],
-        })),
-      };
+      const calls = [];
+      for (const call of read.calls) {
+        calls.push({ id: calledId(call.id, texts), name: call.name, arguments: call.text === undefined ? call.arguments : texts[call.text] });
+      }
+      return { finishReason: read.finishReason, calls };
     }
   }
+  return callsInText(raw, response);
+}
+
+/**
+ * `readToolCallsAt` over the texts and the copy, encoded into wasm memory.
+ * This and the helpers after it make the core's calls apart from the
+ * functions that need them, for the reason `checkToolCalls` gives.
+ */
+function callsAt(raw, texts, copyText) {
+  return callRaw(() => {
+    const { start, length } = encodeCopy(texts, copyText);
+    return raw.readToolCallsAt(start, length);
+  });
+}
+
+/** The calls of a response read from its JSON text (`readToolCalls`). */
+function callsInText(raw, response) {
   return JSON.parse(callRaw(() => raw.readToolCalls(readText("the response", response, "output"))));
+}
+
+function beginCheck(raw) {
+  callRaw(() => raw.beginCheck());
 }
 
 /**
@@ -173,12 +190,14 @@ export function forgetCallsRead() {
 function declaredOf(tools) {
   const byName = new Map();
   const lists = Array.isArray(tools) ? [] : declarationLists(tools);
-  const add = (list, declared) => {
-    for (const { name, schemaPointer } of declared) if (!byName.has(name)) byName.set(name, { list, schemaPointer });
-  };
-  if (lists.length === 0) add(tools, readDeclarations(tools, "declaredTools"));
-  for (const list of lists) add(list, readDeclarations(list, "declaredToolsIn"));
+  if (lists.length === 0) addDeclared(byName, tools, readDeclarations(tools, "declaredTools"));
+  for (const list of lists) addDeclared(byName, list, readDeclarations(list, "declaredToolsIn"));
   return byName;
+}
+
+/** The tools of `list` the core `declared` into `byName`, by name, a name's first declaration kept. */
+function addDeclared(byName, list, declared) {
+  for (const { name, schemaPointer } of declared) if (!byName.has(name)) byName.set(name, { list, schemaPointer });
 }
 
 /** The lists and records of declarations a request holds at the core's declaration paths. */
@@ -209,9 +228,14 @@ function readDeclarations(list, reader) {
   const entries = entriesOf(list);
   const known = declarationsRead.get(list);
   if (known !== undefined && known.reader === reader && sameEntries(known.entries, entries)) return known.declared;
-  const declared = JSON.parse(callRaw(() => rawGlue()[reader](jsonText("the tools", list))));
+  const declared = declarationsOf(list, reader);
   declarationsRead.set(list, { reader, entries, declared });
   return declared;
+}
+
+/** What the core's `reader` declares in `list` (apart, for the reason `checkToolCalls` gives). */
+function declarationsOf(list, reader) {
+  return JSON.parse(callRaw(() => rawGlue()[reader](jsonText("the tools", list))));
 }
 
 /** A list's items, or an object's member names and values, in order, read as JSON.stringify reads them. */
