@@ -194,14 +194,7 @@ function laneCheck(output, schema, options) {
  */
 export function laneWith(output, handle, schemaHash, { maxErrors, requireObject, text }) {
   if (typeof output !== "string") return readLane(output, handle, maxErrors, requireObject, text, schemaHash);
-  // callRaw's work written out, for the reason `readLane` gives.
-  ensureLoaded();
-  let status;
-  try {
-    status = laneStatus(output, handle, maxErrors, requireObject, text);
-  } catch (error) {
-    throw translate(error);
-  }
+  const status = laneStatus(output, handle, maxErrors, requireObject, text);
   if (status === 3) return undefined;
   return laneResult(status, output, schemaHash, null);
 }
@@ -242,15 +235,7 @@ function readLane(output, handle, maxErrors, requireObject, optionsJson, schemaH
   const known = copy.answer;
   if (known !== undefined) {
     const text = texts[known.index];
-    // callRaw's work written out: on Bun, a closure here cost a response
-    // object's check about 5% of its time.
-    ensureLoaded();
-    let code;
-    try {
-      code = laneStatus(text, handle, maxErrors, requireObject, optionsJson, known.reason);
-    } catch (error) {
-      throw translate(error);
-    }
+    const code = laneStatus(text, handle, maxErrors, requireObject, optionsJson, known.reason);
     return code === 3 ? undefined : laneResult(code, text, schemaHash, known.reason);
   }
   const status = readLaneStatus(texts, copy.text, handle, maxErrors, requireObject, optionsJson);
@@ -281,13 +266,21 @@ function readLaneStatus(texts, copyText, handle, maxErrors, requireObject, optio
 
 /**
  * Encodes the response straight into wasm memory (see `encodeInput`), the
- * finish reason, if any, right after it, and runs the lane over it.
+ * finish reason, if any, right after it, and runs the lane over it. callRaw's
+ * work written out: on Bun a closure makes the variables it captures a scope
+ * object on every call, and one here cost a response object's check about 5%
+ * of its time.
  */
 function laneStatus(text, handle, maxErrors, requireObject, optionsJson, reason = null) {
-  const extra = reason === null ? 0 : reason.length * 3;
-  const written = encodeInput(text, extra);
-  if (reason === null) return raw.checkInputLane(written, handle, maxErrors, requireObject, optionsJson);
-  return raw.checkInputLaneWithReason(written, writeReason(reason, inputOf(written + extra), written), handle, maxErrors, requireObject, optionsJson);
+  ensureLoaded();
+  try {
+    const extra = reason === null ? 0 : reason.length * 3;
+    const written = encodeInput(text, extra);
+    if (reason === null) return raw.checkInputLane(written, handle, maxErrors, requireObject, optionsJson);
+    return raw.checkInputLaneWithReason(written, writeReason(reason, inputOf(written + extra), written), handle, maxErrors, requireObject, optionsJson);
+  } catch (error) {
+    throw translate(error);
+  }
 }
 
 /**
