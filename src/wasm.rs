@@ -645,9 +645,7 @@ impl RawStream {
     /// pushed (what was written there before stays). The pointer is valid
     /// until the next call into the module.
     pub fn staging(&mut self, capacity: usize) -> *mut u8 {
-        if self.staging.len() < capacity {
-            self.staging.resize(capacity, 0);
-        }
+        guard_engine::stream::grow_zeroed(&mut self.staging, capacity);
         self.staging.as_mut_ptr()
     }
 
