@@ -340,10 +340,11 @@ export function repairedRequest(o, request, step, ends) {
 }
 
 /**
- * How a guarded call ends, for guardedCall and guardedStream alike. `state()`
- * gives the attempts made so far, the last response (guardedCall's only: a
- * stream's state has no `response` member) and the verdicts; `when` words a
- * callback's failure ("after" an attempt, or "during" one).
+ * How a guarded call ends, for guardedCall and guardedStream alike, and its
+ * state, which the attempt loop keeps up to date: `calls` (attempts made so
+ * far), `response` (the last; only guardedCall's result and errors carry
+ * one, `withResponse`) and `verdicts`. `when` words a callback's failure
+ * ("after" an attempt, or "during" one).
  * - `record`: the stats' record of the call, from the session's ledger:
  *   each paid attempt's failure ("unreadable" for one without a verdict)
  *   and usage.
@@ -353,23 +354,27 @@ export function repairedRequest(o, request, step, ends) {
  * - `reject`: the StructuredOutputError, with every attempt's usage.
  * - `callbackFailed`, `callback`: a caller's callback that throws after an
  *   attempt was paid for gives an error that carries every attempt's usage,
- *   and the stats count them.
+ *   and the stats count them; `callbackOf` calls `o[name](arg)` so.
  */
-export function endings(session, o, state, when) {
-  return new Endings(session, o, state, when);
+export function endings(session, o, when, withResponse) {
+  return new Endings(session, o, when, withResponse);
 }
 
 /**
- * What `endings` gives: its methods on the prototype, not five closures
- * and their scope made for every call (on Bun, each an allocation of a
- * guarded call's every attempt).
+ * What `endings` gives: its methods on the prototype, and the loop's state
+ * its own members, not closures over the loop's variables (on Bun, a
+ * function whose variables a closure captures makes a scope object every
+ * time it is entered: each an allocation of a guarded call's every attempt).
  */
 class Endings {
-  constructor(session, o, state, when) {
+  constructor(session, o, when, withResponse) {
     this.session = session;
     this.o = o;
-    this.state = state;
     this.when = when;
+    this.withResponse = withResponse;
+    this.calls = 0;
+    this.response = undefined;
+    this.verdicts = [];
   }
 
   record(outcome, stoppedBy, summary) {
@@ -391,21 +396,20 @@ class Endings {
     if (!accepted && action !== "return_with_warning") return undefined;
     const outcome = accepted ? "accepted" : "lenient";
     this.record(outcome, outcome, summary);
-    const current = this.state();
     const result = { value: accepted ? verdict.value : step.lenientValue };
-    if ("response" in current) result.response = current.response;
-    result.attempts = current.calls;
+    if (this.withResponse) result.response = this.response;
+    result.attempts = this.calls;
     result.usage = summary.usage;
     if (accepted) result.rescue = verdict.rescue;
     else result.warning = step.warning;
-    result.verdicts = current.verdicts;
+    result.verdicts = this.verdicts;
     result.audit = summary.audit;
     return result;
   }
 
   reject(message, failure, errors, stoppedBy, summary) {
     this.record("rejected", stoppedBy, summary);
-    const { calls, response, verdicts } = this.state();
+    const { calls, response, verdicts } = this;
     return new StructuredOutputError(message, {
       failure,
       errors,
@@ -421,7 +425,7 @@ class Endings {
   callbackFailed(name, error) {
     const summary = this.session.summary();
     this.record("error", undefined, summary);
-    const { calls, response, verdicts } = this.state();
+    const { calls, response, verdicts } = this;
     const failed = new Error(`options.${name} threw ${this.when} attempt ${calls}; this error carries the usage of every attempt made, in \`usage\``, { cause: error });
     failed.name = "GuardCallbackError";
     failed.code = "callback_failed";
@@ -440,26 +444,32 @@ class Endings {
       throw this.callbackFailed(name, error);
     }
   }
+
+  callbackOf(name, arg) {
+    try {
+      return this.o[name](arg);
+    } catch (error) {
+      throw this.callbackFailed(name, error);
+    }
+  }
 }
 
 /** The attempts of a guarded call, its session freed (or kept idle) as it ends. */
 async function run(request, callModel, o, session) {
   try {
     const deadline = o.deadlineMs === undefined ? Infinity : now() + o.deadlineMs;
-    const verdicts = [];
-    let response;
     let nextRequest = request;
-    let calls = 0;
-
-    const ends = endings(session, o, () => ({ calls, response, verdicts }), "after");
+    // The attempts, the last response and the verdicts are the endings' members.
+    const ends = endings(session, o, "after", true);
 
     for (;;) {
       if (o.signal?.aborted) {
         ends.record("error", "aborted");
         throw abortReason(o.signal);
       }
-      calls += 1;
+      const calls = ++ends.calls;
       const attempt = attemptSignal(o.signal, deadline);
+      let response;
       try {
         const context = attemptContext(attempt, calls);
         if (attempt.bounded) {
@@ -477,7 +487,7 @@ async function run(request, callModel, o, session) {
         }
       } catch (outcome) {
         if (outcome.deadline) {
-          const last = verdicts.at(-1);
+          const last = ends.verdicts.at(-1);
           const summary = session.summary(o.deadlineMs, calls);
           throw ends.reject(summary.message, last ? last.failure : "deadline", last ? last.errors : [], "deadline", summary);
         }
@@ -486,6 +496,7 @@ async function run(request, callModel, o, session) {
       } finally {
         attempt.release();
       }
+      ends.response = response;
       let usage;
       let usageRead;
       if (o.usageOf) {
@@ -529,12 +540,9 @@ async function run(request, callModel, o, session) {
         throw error;
       }
       const { verdict, action, stoppedBy } = step;
-      verdicts.push(verdict);
+      ends.verdicts.push(verdict);
       if (o.onAttempt) {
-        // The event made here, so that no closure holds this loop's variables
-        // (which would make them a scope object on every attempt).
-        const event = { attempt: calls, verdict, usage: o.usageOf ? usage : step.usage, action, stoppedBy };
-        ends.callback("onAttempt", () => o.onAttempt(event));
+        ends.callbackOf("onAttempt", { attempt: calls, verdict, usage: o.usageOf ? usage : step.usage, action, stoppedBy });
       }
       const result = ends.settled(step);
       if (result !== undefined) return result;

@@ -188,20 +188,19 @@ async function runStream(streamModel, request, number, clock, check, attempt, o,
 
 async function run(request, streamModel, o, session) {
   const deadline = o.deadlineMs === undefined ? Infinity : now() + o.deadlineMs;
-  const verdicts = [];
   let nextRequest = request;
-  let calls = 0;
   const stopsEarly = session.stopsStreamsEarly();
   const readers = o.read ? undefined : streamReaders();
-
-  const ends = endings(session, o, () => ({ calls, verdicts }), "during");
+  // The attempts and the verdicts are the endings' members; a stream's result has no response.
+  const ends = endings(session, o, "during", false);
+  const { verdicts } = ends;
 
   for (;;) {
     if (o.signal?.aborted) {
       ends.record("error", "aborted");
       throw abortReason(o.signal);
     }
-    calls += 1;
+    const calls = ++ends.calls;
     const clock = attemptSignal(o.signal, deadline);
     const check = session.streamCheck();
     const attempt = { reports: new Map(), finishReason: null, state: undefined, stoppedEarly: false, stopping: false, texts: [], callbackReports: 0 };
@@ -261,9 +260,7 @@ async function run(request, streamModel, o, session) {
     verdicts.push(verdict);
     if (o.onAttempt) {
       const { bytes, stoppedEarly, usageReported } = facts();
-      // Made here, as guardedCall makes its event: no closure holds this loop's variables.
-      const event = { attempt: calls, verdict, usage: step.usage, action, stoppedBy, bytes, stoppedEarly, usageReported };
-      ends.callback("onAttempt", () => o.onAttempt(event));
+      ends.callbackOf("onAttempt", { attempt: calls, verdict, usage: step.usage, action, stoppedBy, bytes, stoppedEarly, usageReported });
     }
     const result = ends.settled(step);
     if (result !== undefined) return result;
