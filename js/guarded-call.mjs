@@ -19,30 +19,7 @@ export function abortReason(signal) {
   return error;
 }
 
-/** The names of the options each check takes, as the core lists them. */
-let checkNames;
-
-/**
- * The options each check takes, as the core names them, from `options`
- * and its own member names `keys`. A plain object's other members are
- * Object.prototype's, so its own names are all there is to look at; an
- * object with a prototype of its own may inherit check options, and is
- * asked for each name.
- */
-function checkOptionsOf(options, keys) {
-  checkNames ??= new Set(guardOptionNames().check);
-  let picked = NO_CHECK_OPTIONS;
-  const names = Object.getPrototypeOf(options) === Object.prototype ? keys : checkNames;
-  for (const key of names) {
-    if (checkNames.has(key) && options[key] !== undefined) {
-      if (picked === NO_CHECK_OPTIONS) picked = {};
-      picked[key] = options[key];
-    }
-  }
-  return picked;
-}
-
-/** What `checkOptionsOf` gives for options that hold no check option (most calls'). */
+/** The check options of options that hold none (most calls'): one object for all. */
 const NO_CHECK_OPTIONS = Object.freeze({});
 
 export const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
@@ -207,12 +184,41 @@ function knownOptions(api) {
   return known;
 }
 
-const BOOLEAN_OPTIONS = ["strict", "hasTools"];
+/** The names of the options each check takes, as the core lists them. */
+let checkNames;
+
+/**
+ * The options as `readOptions` gives them, each undefined until read:
+ * `usageOf` is `usage`, `budgetsText` the budgets as JSON text, `record`
+ * the stats' record function, `checkOptions` those each check takes (as
+ * the core names them).
+ */
+class GuardOptions {
+  constructor(schema) {
+    this.schema = schema;
+    this.signal = undefined;
+    this.read = undefined;
+    this.usageOf = undefined;
+    this.onAttempt = undefined;
+    this.appendFeedback = undefined;
+    this.onText = undefined;
+    this.strict = undefined;
+    this.hasTools = undefined;
+    this.retry = undefined;
+    this.deadlineMs = undefined;
+    this.budgetsText = "null";
+    this.record = undefined;
+    this.checkOptions = NO_CHECK_OPTIONS;
+  }
+}
 
 /**
  * The options read and checked, for `api` (guardedCall, or guardedStream,
  * which takes its own option names too, and calls its model function
- * `model`).
+ * `model`). A plain object's members other than its own are
+ * Object.prototype's, so only its own names are read (most calls give one
+ * or two of the options); an object with a prototype of its own may
+ * inherit options, and is asked for every name. Each is read once.
  */
 function readOptions(callModel, options, api = "guardedCall", model = "callModel") {
   if (typeof callModel !== "function") throw argumentError(`${api} needs ${model}(request) as a function`);
@@ -222,34 +228,64 @@ function readOptions(callModel, options, api = "guardedCall", model = "callModel
   for (const key of keys) {
     if (!known.has(key)) throw argumentError(`"${key.slice(0, 40)}" is not an option of ${api}; its options are ${[...known].join(", ")}`);
   }
-  const { schema, signal, read, usage: usageOf, onAttempt, appendFeedback, onText } = options;
+  const { schema } = options;
   if (schema === undefined || schema === null) throw argumentError(`${api} needs options.schema`);
-  // Most calls give none of these: checked without a list made for every call.
-  if (read !== undefined || usageOf !== undefined || onAttempt !== undefined || appendFeedback !== undefined || onText !== undefined) {
-    for (const [name, fn] of [["read", read], ["usage", usageOf], ["onAttempt", onAttempt], ["appendFeedback", appendFeedback], ["onText", onText]]) {
-      if (fn !== undefined && typeof fn !== "function") throw argumentError(`options.${name} must be a function`);
-    }
+  const o = new GuardOptions(schema);
+  for (const name of Object.getPrototypeOf(options) === Object.prototype ? keys : known) {
+    if (name !== "schema") readOption(o, name, options[name]);
   }
-  for (const name of BOOLEAN_OPTIONS) {
-    if (options[name] !== undefined && typeof options[name] !== "boolean") {
-      throw argumentError(`options.${name} must be a boolean, not ${typeof options[name]}`);
-    }
+  return o;
+}
+
+/** Checks option `name`'s `value` and keeps it in `o` (see `readOptions`). */
+function readOption(o, name, value) {
+  if (value === undefined) return;
+  switch (name) {
+    case "read":
+    case "usage":
+    case "onAttempt":
+    case "appendFeedback":
+    case "onText":
+      if (typeof value !== "function") throw argumentError(`options.${name} must be a function`);
+      o[name === "usage" ? "usageOf" : name] = value;
+      return;
+    case "strict":
+    case "hasTools":
+      if (typeof value !== "boolean") throw argumentError(`options.${name} must be a boolean, not ${typeof value}`);
+      o[name] = value;
+      return;
+    case "signal":
+      if (value === null || typeof value.aborted !== "boolean" || typeof value.addEventListener !== "function") {
+        throw argumentError("options.signal must be an AbortSignal");
+      }
+      o.signal = value;
+      return;
+    case "retry":
+      // The mode's names are the core's to read; only a value JSON cannot carry is refused here.
+      if (value !== null && typeof value !== "string") {
+        throw argumentError(`options.retry must be "identical" (or "resample"), or "repair", not ${typeof value}`);
+      }
+      o.retry = value;
+      return;
+    case "deadlineMs":
+      if (!(typeof value === "number" && value > 0 && value <= 2 ** 31 - 1)) {
+        throw argumentError("options.deadlineMs must be a number of milliseconds above 0 (at most 2147483647)");
+      }
+      o.deadlineMs = value;
+      return;
+    case "budgets":
+      if (value !== null && typeof value === "object") rejectNonFinite("options.budgets", value);
+      o.budgetsText = jsonText("options.budgets", value);
+      return;
+    case "stats":
+      o.record = statsRecorder(value);
+      return;
+    default:
+      checkNames ??= new Set(guardOptionNames().check);
+      if (!checkNames.has(name)) return;
+      if (o.checkOptions === NO_CHECK_OPTIONS) o.checkOptions = {};
+      o.checkOptions[name] = value;
   }
-  if (signal !== undefined && (signal === null || typeof signal.aborted !== "boolean" || typeof signal.addEventListener !== "function")) {
-    throw argumentError("options.signal must be an AbortSignal");
-  }
-  // The mode's names are the core's to read; only a value JSON cannot carry is refused here.
-  const { retry } = options;
-  if (retry !== undefined && retry !== null && typeof retry !== "string") {
-    throw argumentError(`options.retry must be "identical" (or "resample"), or "repair", not ${typeof retry}`);
-  }
-  const { deadlineMs } = options;
-  if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs > 0 && deadlineMs <= 2 ** 31 - 1)) {
-    throw argumentError("options.deadlineMs must be a number of milliseconds above 0 (at most 2147483647)");
-  }
-  if (options.budgets !== null && typeof options.budgets === "object") rejectNonFinite("options.budgets", options.budgets);
-  const budgetsText = options.budgets === undefined ? "null" : jsonText("options.budgets", options.budgets);
-  return { schema, signal, read, usageOf, onAttempt, appendFeedback, onText, retry, deadlineMs, budgetsText, record: statsRecorder(options.stats), keys };
 }
 
 /**
@@ -300,9 +336,9 @@ function callerUsageText(usage) {
 export function prepare(request, callModel, options, api, model) {
   const o = readOptions(callModel, options, api, model);
   const session = openSession(request, o.schema, {
-    checkOptions: checkOptionsOf(options, o.keys),
-    strict: options.strict,
-    hasTools: options.hasTools,
+    checkOptions: o.checkOptions,
+    strict: o.strict,
+    hasTools: o.hasTools,
     retry: o.retry,
     budgetsText: o.budgetsText,
     appendFeedback: o.appendFeedback !== undefined,

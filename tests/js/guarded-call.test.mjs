@@ -485,6 +485,38 @@ describe("guardedCall: misuse", () => {
     assert.equal(error.errors.length, 1);
     assert.equal(error.verdicts[0].moreErrors, true);
   });
+
+  test("each option is read once, own or inherited, getters included", async () => {
+    const tools = { tools: [{ type: "function", function: { name: "f" } }] };
+    const reads = {};
+    const counted = (target, name, value) =>
+      Object.defineProperty(target, name, {
+        enumerable: true,
+        get() {
+          reads[name] = (reads[name] ?? 0) + 1;
+          return value;
+        },
+      });
+    const inherited = {};
+    counted(inherited, "maxErrors", 1);
+    counted(inherited, "retry", "identical");
+    const options = Object.create(inherited);
+    counted(options, "schema", CITY_SCHEMA);
+    counted(options, "strict", true);
+    counted(options, "budgets", { total: 2 });
+    counted(options, "deadlineMs", 60_000);
+    const error = await rejected(guard.guardedCall(chatRequest(tools), scripted(openaiChat('{"city":"","population":-1}')).callModel, options));
+    assert.equal(error.errors.length, 1, "the inherited maxErrors counts");
+    assert.deepEqual(reads, { schema: 1, strict: 1, budgets: 1, deadlineMs: 1, maxErrors: 1, retry: 1 });
+    // A plain object's own options, read once each as well.
+    for (const key of Object.keys(reads)) delete reads[key];
+    const plain = {};
+    counted(plain, "schema", CITY_SCHEMA);
+    counted(plain, "maxErrors", 1);
+    counted(plain, "hasTools", true);
+    await rejected(guard.guardedCall(chatRequest(), scripted(openaiChat('{"city":"","population":-1}')).callModel, plain));
+    assert.deepEqual(reads, { schema: 1, maxErrors: 1, hasTools: 1 });
+  });
 });
 
 describe("retry: the contract's names", () => {
