@@ -271,7 +271,7 @@ export function entryFor(record, key) {
   if (entry.handle !== undefined || entry.error !== undefined) return entry;
   let handle;
   try {
-    handle = callRaw(() => raw.compileSchema(record.text, key === "" ? "null" : key));
+    handle = compiledText(record.text, key);
   } catch (error) {
     if (error instanceof SchemaError) {
       entry.error = error.message;
@@ -397,6 +397,19 @@ export function wrapperStrict(schema) {
 
 /** `wrapperStrict` of the schema whose record (see `recordOf`, one without a problem) this is. */
 export function recordStrict(record) {
-  if (!("strict" in record)) record.strict = callRaw(() => raw.wrapperStrict(record.text));
+  if (!("strict" in record)) record.strict = wrapperStrictOf(record.text);
   return record.strict;
+}
+
+/*
+ * The core's calls of `entryFor` and `recordStrict`, made once per record,
+ * apart from the functions entered on every call: on Bun, a function that
+ * holds a closure (an arrow, which takes its `this`) makes a scope object
+ * every time it is entered, closure made or not.
+ */
+function compiledText(text, key) {
+  return callRaw(() => raw.compileSchema(text, key === "" ? "null" : key));
+}
+function wrapperStrictOf(text) {
+  return callRaw(() => raw.wrapperStrict(text));
 }

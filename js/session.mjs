@@ -64,7 +64,12 @@ function readToolPaths(request) {
       found[i] = 2;
     }
   }
-  return { found, texts: texts.length > 0 ? Array.from(texts, (t) => t ?? null) : null };
+  if (texts.length === 0) return { found, texts: null };
+  // A loop, not Array.from with an arrow: on Bun a function holding a
+  // closure makes a scope object every time it is entered.
+  const all = new Array(texts.length);
+  for (let i = 0; i < texts.length; i++) all[i] = texts[i] ?? null;
+  return { found, texts: all };
 }
 
 /** What the core reads of a request: its tool paths, the members its provider guess reads, where it declares tools. */
