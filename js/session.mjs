@@ -50,19 +50,23 @@ function readToolLeaf(request, { path, leaf }, texts, index) {
 
 /**
  * What a request holds at each of the core's tool paths, as a session's setup
- * takes it: the codes, and the texts of nested requests (or undefined).
+ * takes it: the codes, path i's in bits 2i and 2i+1 of `found` (a number,
+ * compared at once when an idle session is looked for; see `toolCodes`),
+ * and the texts of nested requests (or null).
  */
 function readToolPaths(request) {
-  toolPaths ??= requestPlan().tools;
-  const found = new Array(toolPaths.length);
+  toolPaths ??= packableToolPaths(requestPlan().tools);
+  let found = 0;
   const texts = [];
   for (let i = 0; i < toolPaths.length; i++) {
+    let code;
     try {
-      found[i] = readToolLeaf(request, toolPaths[i], texts, i);
+      code = readToolLeaf(request, toolPaths[i], texts, i);
     } catch {
       // A getter or a Proxy that throws: what it hides may be tools.
-      found[i] = 2;
+      code = 2;
     }
+    found += code * 4 ** i;
   }
   if (texts.length === 0) return { found, texts: null };
   // A loop, not Array.from with an arrow: on Bun a function holding a
@@ -550,10 +554,27 @@ function setupTextOf(parts) {
   const json = (value) => (value === null ? null : JSON.stringify(value));
   return (
     `{"check":${check},"strict":${strict},"hasTools":${hasTools},"retry":${json(retry)},"budgets":${budgets},` +
-    `"tools":[${tools.join(",")}],"toolTexts":${json(toolTexts)},"shape":[${shape.join(",")}],"model":${json(model)},` +
+    `"tools":[${toolCodes(tools).join(",")}],"toolTexts":${json(toolTexts)},"shape":[${shape.join(",")}],"model":${json(model)},` +
     `"wrapperStrict":${wrapperStrict},"appendFeedback":${appendFeedback},"feedbackSchema":${json(feedbackSchema)},` +
     `"stepUsage":${stepUsage},"summaryAttempts":${summaryAttempts}}`
   );
+}
+
+/**
+ * The core's tool paths, as many as `readToolPaths` packs into one number
+ * exactly (two bits each within 2^53): more would be a change to the core
+ * that this side must follow, and every guarded call's test says so.
+ */
+function packableToolPaths(paths) {
+  if (paths.length > 26) throw new Error(`internal: ${paths.length} tool paths do not fit the number readToolPaths packs them in`);
+  return paths;
+}
+
+/** The tool paths' codes, in order, from the number `readToolPaths` gives. */
+function toolCodes(found) {
+  const codes = [];
+  for (let i = 0; i < toolPaths.length; i++) codes.push(Math.floor(found / 4 ** i) % 4);
+  return codes;
 }
 
 /**
