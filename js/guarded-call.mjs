@@ -6,7 +6,7 @@
 // first attempt checkOutput's lane accepts ends the call without a step,
 // when the core says such an attempt does (`acceptFirst` in session.mjs).
 import { jsonText, readCopy, rejectNonFinite } from "./arguments.mjs";
-import { guardOptionNames, openSession } from "./session.mjs";
+import { NO_CHECK_OPTIONS, guardOptionNames, openSession } from "./session.mjs";
 import { usageOfResponse } from "./usage-programs.mjs";
 import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
 import { appenderNamed } from "./feedback.mjs";
@@ -19,8 +19,6 @@ export function abortReason(signal) {
   return error;
 }
 
-/** The check options of options that hold none (most calls'): one object for all. */
-const NO_CHECK_OPTIONS = Object.freeze({});
 
 export const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
 /**

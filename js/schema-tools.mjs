@@ -23,12 +23,19 @@ export function redactPath(path) {
   return redacted;
 }
 
-/** What checked a response, for audit records. */
-/** The core's version, the same for every instance of one build. */
+/** The core's version, the same for every instance of one build: what checked a response, for audit records. */
 let version;
 
 export function validatorVersion() {
-  version ??= callRaw(() => raw.validatorVersion());
+  return version ?? readVersion();
+}
+
+/**
+ * The core's call of `validatorVersion`, made once, apart from it: on Bun a
+ * function holding a closure makes a scope object every time it is entered.
+ */
+function readVersion() {
+  version = callRaw(() => raw.validatorVersion());
   return version;
 }
 

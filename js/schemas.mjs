@@ -264,7 +264,7 @@ export function compileKey(options) {
 export function entryFor(record, key) {
   let entry = record.byKey.get(key);
   if (entry === undefined) {
-    entry = { handle: undefined, hash: null, error: undefined, lastUse: 0 };
+    entry = { handle: undefined, hash: null, error: undefined, lastUse: 0, from: undefined };
     record.byKey.set(key, entry);
   }
   entry.lastUse = record.lastUse = ++uses;
@@ -289,7 +289,7 @@ export function entryFor(record, key) {
 }
 
 function rememberFailure(record, key, message) {
-  if (!record.byKey.has(key)) record.byKey.set(key, { handle: undefined, hash: null, error: message, lastUse: ++uses });
+  if (!record.byKey.has(key)) record.byKey.set(key, { handle: undefined, hash: null, error: message, lastUse: ++uses, from: undefined });
 }
 
 function leastUsed(items, spare) {
@@ -304,6 +304,8 @@ function releaseHandle(entry) {
   liveEntries.delete(entry);
   const { handle } = entry;
   entry.handle = undefined;
+  // A guarded call's record of where its schema comes from holds the handle too (see `sessionSchema`).
+  entry.from = undefined;
   // Owned by the cache alone (compileSchema hands out handles of its own).
   handle?.free();
 }

@@ -117,9 +117,14 @@ function readRequestShape(request) {
 /** What `readRequestShape` gives when the provider guess is not needed. */
 const NO_SHAPE = Object.freeze({ shape: Object.freeze([]), text: null });
 
+/** The check options of options that hold none (most calls'): one object for all. */
+export const NO_CHECK_OPTIONS = Object.freeze({});
+
 /**
  * Where a session's schema comes from: a compiled handle of this instance
- * (`validator` when it is a Validator's), or text to compile.
+ * (`validator` when it is a Validator's), or text to compile. For a schema
+ * compiled in the cache, one record per cache entry, kept with it until its
+ * handle is freed.
  */
 function sessionSchema(schema, options, throwing) {
   if (isValidatorArgument(schema)) {
@@ -135,12 +140,12 @@ function sessionSchema(schema, options, throwing) {
     return { text: "", source: undefined, strict: undefined };
   }
   const strict = recordStrict(record);
-  const key = compileKey(options);
+  const key = options === NO_CHECK_OPTIONS ? "" : compileKey(options);
   const entry = key === undefined ? undefined : entryFor(record, key);
   // `resources` (too large to key by), or options the core refuses: the
   // core compiles the text, and says why.
   if (entry === undefined) return { text: record.text, source: record.text, strict };
-  if (entry.handle !== undefined) return { handle: entry.handle, hash: entry.hash, source: record.text, strict };
+  if (entry.handle !== undefined) return (entry.from ??= { handle: entry.handle, hash: entry.hash, source: record.text, strict });
   if (throwing) throw new SchemaError(entry.error);
   return { text: "", source: record.text, strict };
 }
@@ -161,10 +166,13 @@ function sessionSchema(schema, options, throwing) {
 export function openSession(request, schema, setup) {
   const { checkOptions } = setup;
   // Most calls give no check option beside the schema.
+  const none = checkOptions === NO_CHECK_OPTIONS;
   let checkText = "{}";
-  for (const key in checkOptions) {
-    checkText = optionsText(checkOptions);
-    break;
+  if (!none) {
+    for (const key in checkOptions) {
+      checkText = optionsText(checkOptions);
+      break;
+    }
   }
   const from = sessionSchema(schema, checkOptions, checkOptions.onInvalidSchema !== "degrade");
   const tools = readToolPaths(request);
@@ -200,7 +208,7 @@ export function openSession(request, schema, setup) {
     // The idle session serves again, as it is but for this call's schema
     // record and check options; its setup and `laneAccepts` are the same.
     idle.from = from;
-    idle.lane = idle.laneAccepts ? laneOptions(checkOptions) : undefined;
+    idle.lane = idle.laneAccepts ? laneOptions(none ? undefined : checkOptions) : undefined;
     idle.stepped = false;
     return idle;
   }
@@ -210,7 +218,7 @@ export function openSession(request, schema, setup) {
   // the core's answer for this setup, kept with the session while idle.
   const laneAccepts = from.handle !== undefined && laneAcceptsOf(handle);
   // The lane's reading of the check options, when it can take them.
-  const lane = laneAccepts ? laneOptions(checkOptions) : undefined;
+  const lane = laneAccepts ? laneOptions(none ? undefined : checkOptions) : undefined;
   openCount += 1;
   return new GuardSession(handle, from, keep, parts, laneAccepts, lane);
 }

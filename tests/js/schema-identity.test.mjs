@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import * as guard from "../../pkg/node.mjs";
 import { coreCalls, textPathVerdict } from "./core-calls.mjs";
-import { openaiChat, thrown } from "./fixtures.mjs";
+import { openaiChat, rejected, thrown } from "./fixtures.mjs";
 
 const EXTRACTION = {
   type: "object",
@@ -294,6 +294,28 @@ describe("clearing and capacity", () => {
       assert.ok(guard.schemaCacheSize() <= 2);
       const firstReads = objects.map(({ reads }) => reads());
       assert.ok(firstReads.every((n) => n === firstReads[0] && n > 0), "each object read once, compiled again from its text");
+    } finally {
+      guard.setSchemaCacheCapacity(128);
+      guard.clearSchemaCache();
+    }
+  });
+
+  test("guarded calls over schemas the cache keeps evicting compile again and decide as ever", async () => {
+    const schemas = [0, 1, 2].map((i) => ({ ...EXTRACTION, title: `evicted ${i}` }));
+    guard.clearSchemaCache();
+    guard.setSchemaCacheCapacity(2);
+    try {
+      for (let round = 0; round < 5; round++) {
+        for (const schema of schemas) {
+          // A tool in the request: the invalid response is rejected at once, not resampled.
+          const request = { tools: [{ type: "function", function: { name: "f" } }] };
+          const accepted = await guard.guardedCall(request, async () => openaiChat(GOOD), { schema });
+          assert.equal(accepted.value.name, "Ada");
+          const error = await rejected(guard.guardedCall(request, async () => openaiChat(BAD), { schema }));
+          assert.equal(error.failure, "schema");
+          assert.ok(guard.schemaCacheSize() <= 2);
+        }
+      }
     } finally {
       guard.setSchemaCacheCapacity(128);
       guard.clearSchemaCache();
