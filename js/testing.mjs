@@ -4,12 +4,12 @@
 import { jsonText, matchesCopy, readCopy } from "./arguments.mjs";
 import { callRaw, encoder, markLoaded, memory, raw, rawGlue, traps } from "./instance.mjs";
 import { shapeOf } from "./read.mjs";
-import { openSessionCount } from "./session.mjs";
+import { openSessionCount, toolPathsReadBy } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
 import { acceptedValue, streamValue } from "./stream-value.mjs";
 import { fill, usageTemplate } from "./usage-programs.mjs";
 
-export { callRaw, markLoaded, rawGlue };
+export { callRaw, markLoaded, rawGlue, toolPathsReadBy };
 
 /**
  * The reader's copy of a response along the output plan, as its JSON text

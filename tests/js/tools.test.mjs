@@ -12,6 +12,7 @@ import { jsonSchema, tool } from "ai";
 import * as guard from "../../pkg/node.mjs";
 import { CITY_SCHEMA, anthropicMessage, geminiResponse, openaiChat, openaiResponses, rejected, scripted } from "./fixtures.mjs";
 import { withWireServer } from "./wire-server.mjs";
+import { toolPathsReadBy } from "../../pkg/testing.mjs";
 
 const CUT = '{"city":"Os';
 const GOOD = '{"city":"Oslo","population":709000}';
@@ -150,6 +151,38 @@ describe("Bedrock, the AI SDK, Mistral, Cohere, Ollama and unusual containers", 
       await assertOneAttempt(guard.guardedCall(request, callModel, { schema: CITY_SCHEMA }), calls);
     });
   }
+
+  test("the reader written for the tool paths reads every request as the general walk does", () => {
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const requests = [
+      ...CARRIERS.map(([, request]) => request),
+      {},
+      { messages: [], tools: [] },
+      { tools: null, functions: false, web_search_options: false, mcp_servers: [] },
+      { web_search_options: {}, body: 5, input: { body: new ArrayBuffer(0) } },
+      { toolConfig: null, config: "text", input: 3 },
+      { toolConfig: new Map([["tools", [1]]]), config: { tools: new Set([1]) } },
+      { config: { get tools() { throw new Error("not readable"); } } },
+      { tools: 0, functions: Symbol("f"), mcp_servers: () => 1 },
+      { body: new Uint8Array([123, 125]), input: { body: "{}" } },
+      Object.create({ tools: [1] }),
+      [1, 2],
+      new Map([["tools", [1]]]),
+      revoked.proxy,
+      new Proxy({ tools: [] }, {}),
+    ];
+    for (const request of requests) {
+      const general = toolPathsReadBy(request, false);
+      assert.deepEqual(toolPathsReadBy(request, true), general);
+    }
+    // The cases above reach every code: nothing, tools, unreadable, a nested request's text.
+    const codes = new Set(requests.flatMap((request) => {
+      const { found } = toolPathsReadBy(request, true);
+      return Array.from({ length: 8 }, (_, i) => Math.floor(found / 4 ** i) % 4);
+    }));
+    assert.deepEqual([...codes].sort(), [0, 1, 2, 3]);
+  });
 
   const EMPTY = [
     ["an empty tools array", { messages: [], tools: [] }],
