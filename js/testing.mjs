@@ -1,15 +1,20 @@
 // Hooks for the package's own tests, which reach below the public API. This
 // file is built into pkg/ for them but left out of the published package
 // (see `files` in pkg/package.json and tests/package/pack.test.mjs).
-import { jsonText, matchesCopy, readCopy } from "./arguments.mjs";
+import { jsonText, matchesCopy, readCopy, readPlans } from "./arguments.mjs";
 import { callRaw, encoder, markLoaded, memory, raw, rawGlue, traps } from "./instance.mjs";
-import { shapeOf } from "./read.mjs";
+import { membersAloneBy, shapeOf } from "./read.mjs";
 import { openSessionCount, toolPathsReadBy } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
 import { acceptedValue, streamValue } from "./stream-value.mjs";
 import { fill, usageTemplate } from "./usage-programs.mjs";
 
 export { callRaw, markLoaded, rawGlue, toolPathsReadBy };
+
+/** The usage plan's members of `value`, read as a guarded call reads them (see `membersAlone` in js/read.mjs), written or by the general loop. */
+export function usageMembersBy(value, written) {
+  return membersAloneBy(value, readPlans().usage, written);
+}
 
 /**
  * The reader's copy of a response along the output plan, as its JSON text

@@ -354,3 +354,37 @@ test("a usage of thousands of members is read right, and no function as long as 
   }
   assert.ok(written.every((lines) => lines <= 500), `functions of ${Math.max(...written)} lines`);
 });
+
+test("the usage members are read by the function written for them exactly as by the general loop", () => {
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const throwing = (name) => Object.defineProperty({ usage: { prompt_tokens: 1 } }, name, { enumerable: true, get() { throw new Error("not readable"); } });
+  const values = [
+    { usage: { prompt_tokens: 3, completion_tokens: 4 } },
+    { usageMetadata: { promptTokenCount: 3 }, cost: 0.1, timing: { ms: 5 } },
+    { totalUsage: { inputTokens: 1 }, usage: { inputTokens: 1 }, tokens: 7, billed_units: { input_tokens: 2 } },
+    { usage: null, usageMetadata: "text" },
+    { usage: { prompt_tokens: 2 }, cost: null, timing: false, tokens: undefined },
+    { usage: [1, 2] },
+    {},
+    { cost: 1 },
+    throwing("usage"),
+    throwing("timing"),
+    throwing("totalUsage"),
+    Object.create({ usage: { prompt_tokens: 1 } }),
+    new Proxy({ usage: { a: 1 } }, {}),
+  ];
+  let found = 0;
+  for (const value of values) {
+    const general = internals.usageMembersBy(value, false);
+    const written = internals.usageMembersBy(value, true);
+    assert.deepEqual(written, general);
+    // The same values, not copies.
+    for (let i = 0; i < (general?.length ?? 0); i++) assert.equal(written[i][1], general[i][1]);
+    if (general !== undefined) found += 1;
+  }
+  assert.ok(found >= 6 && found < values.length, "some values hold usage members, some none");
+  // A revoked Proxy cannot be asked whether it is an array: both throw (the guarded call reads such a usage another way).
+  assert.throws(() => internals.usageMembersBy(revoked.proxy, false), TypeError);
+  assert.throws(() => internals.usageMembersBy(revoked.proxy, true), TypeError);
+});
