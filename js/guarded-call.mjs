@@ -207,6 +207,8 @@ class GuardOptions {
     this.budgetsText = "null";
     this.record = undefined;
     this.checkOptions = NO_CHECK_OPTIONS;
+    /** The call's session, once `prepare` opened it. */
+    this.session = undefined;
   }
 }
 
@@ -333,27 +335,18 @@ function callerUsageText(usage) {
  */
 export function prepare(request, callModel, options, api, model) {
   const o = readOptions(callModel, options, api, model);
-  const session = openSession(request, o.schema, {
-    checkOptions: o.checkOptions,
-    strict: o.strict,
-    hasTools: o.hasTools,
-    retry: o.retry,
-    budgetsText: o.budgetsText,
-    appendFeedback: o.appendFeedback !== undefined,
-    stepUsage: o.onAttempt !== undefined,
-    summaryAttempts: o.record !== undefined,
-  });
-  return { o, session };
+  o.session = openSession(request, o);
+  return o;
 }
 
 export function guardedCall(request, callModel, options) {
-  let prepared;
+  let o;
   try {
-    prepared = prepare(request, callModel, options);
+    o = prepare(request, callModel, options);
   } catch (error) {
     return Promise.reject(typedError("guardedCall", error));
   }
-  return run(request, callModel, prepared.o, prepared.session);
+  return run(request, callModel, o, o.session);
 }
 
 /**

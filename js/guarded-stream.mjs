@@ -14,17 +14,17 @@ import { abortReason, attemptSignal, endings, now, prepare as prepareCall, repai
 import { readEvent } from "./stream-read.mjs";
 
 export async function guardedStream(request, streamModel, options) {
-  let prepared;
+  let o;
   try {
     // The readers read the answer's text deltas, not a tool call's argument deltas.
     if (options?.toolName !== undefined) {
       throw argumentError("guardedStream checks the streamed text; output delivered as a forced tool call (toolName) is checked by guardedCall");
     }
-    prepared = prepareCall(request, streamModel, options, "guardedStream", "streamModel");
+    o = prepareCall(request, streamModel, options, "guardedStream", "streamModel");
   } catch (error) {
     throw typedError("guardedStream", error);
   }
-  const { o, session } = prepared;
+  const { session } = o;
   try {
     return await run(request, streamModel, o, session);
   } finally {

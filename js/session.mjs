@@ -219,17 +219,19 @@ function sessionSchema(schema, options, throwing) {
  * A guarded call's session in the core (src/session.rs): made from the
  * request and the options (or an idle one of the same setup, see
  * `idleSessions`), stepped once per attempt, freed or kept idle when the
- * call ends (`free`). `setup`: { checkOptions, strict, hasTools, retry, budgetsText,
- * appendFeedback, stepUsage, summaryAttempts: booleans }: the last two say
- * whether a step's result carries the attempt's usage (for `onAttempt`)
- * and its summary every attempt's failure and usage (for a stats
- * collector); left out, they are not parsed on every attempt for nothing.
+ * call ends (`free`). `o`: the options as js/guarded-call.mjs reads them
+ * (`schema`, `checkOptions`, `strict`, `hasTools`, `retry`, `budgetsText`,
+ * and, by whether they are given, `appendFeedback`, `onAttempt` and
+ * `record`: a step's result carries the attempt's usage only for
+ * `onAttempt`, and its summary every attempt's failure and usage only for
+ * a stats collector; left out, they are not parsed on every attempt for
+ * nothing).
  * A session lives in one instance: after a trap replaced it, every method
  * throws a typed error instead of reaching the new instance with a handle
  * of the old.
  */
-export function openSession(request, schema, setup) {
-  const { checkOptions } = setup;
+export function openSession(request, o) {
+  const { checkOptions, schema } = o;
   // Most calls give no check option beside the schema.
   const none = checkOptions === NO_CHECK_OPTIONS;
   let checkText = "{}";
@@ -241,27 +243,28 @@ export function openSession(request, schema, setup) {
   }
   const from = sessionSchema(schema, checkOptions, checkOptions.onInvalidSchema !== "degrade");
   const tools = readToolPaths(request);
-  const repairing = setup.retry === "repair";
+  const appendFeedback = o.appendFeedback !== undefined;
+  const repairing = o.retry === "repair";
   // Only a repair without the caller's appender needs the provider guess.
-  const { shape, text } = repairing && !setup.appendFeedback ? readRequestShape(request) : NO_SHAPE;
+  const { shape, text } = repairing && !appendFeedback ? readRequestShape(request) : NO_SHAPE;
   const feedbackSchema = repairing && from.source !== undefined ? from.source : null;
   // The setup, part by part, in the order `setupTextOf` writes it: an idle
   // session is found by comparing them, and the text written only for a new one.
   const parts = [
     checkText,
-    setup.strict ?? null,
-    setup.hasTools ?? null,
-    setup.retry ?? null,
-    setup.budgetsText,
+    o.strict ?? null,
+    o.hasTools ?? null,
+    o.retry ?? null,
+    o.budgetsText,
     tools.found,
     tools.texts,
     shape,
     text,
     from.strict ?? null,
-    setup.appendFeedback,
+    appendFeedback,
     feedbackSchema,
-    setup.stepUsage === true,
-    setup.summaryAttempts === true,
+    o.onAttempt !== undefined,
+    o.record !== undefined,
   ];
   // Only a session over a compiled handle is kept after its call: one made
   // from text compiled the text itself. An idle session of the same parts
