@@ -127,17 +127,18 @@ export class StreamCheck {
   #generation;
   /** The view of the staging buffer. */
   #view = null;
-  /** Short pieces' bytes (made with the first one: many streams send none). */
+  /** Short pieces' bytes (made with the first one, see `#pushOther`: many streams send none). */
   #gathered = null;
   #pending = 0;
   /** Pieces joined after those; once one is, every piece of the batch joins it. */
   #waiting = "";
   /**
-   * Bytes the gathered ones may come to: none once a piece is joined or the
-   * check has ended (so the short path tests only this); otherwise the
-   * batch and one short piece more (see `gatherRoom`).
+   * Bytes the gathered ones may come to: none until there is a buffer for
+   * them, once a piece is joined, and once the check has ended (so the
+   * short path tests only this); otherwise the batch and one short piece
+   * more (see `gatherRoom`).
    */
-  #room = gatherRoom(batchAfter(0));
+  #room = 0;
   /** UTF-8 bytes pushed, but those still waiting. */
   #crossed = 0;
   /** UTF-16 code units waiting that make a batch, as of the last crossing. */
@@ -159,12 +160,13 @@ export class StreamCheck {
   push(chunk) {
     if (typeof chunk !== "string") throw argumentError(`push takes a string, not ${argumentKind(chunk)}`);
     // The common piece, a few ASCII characters: copied, as pushes of a
-    // character or two come by the hundred thousand. Unless the instance
-    // trapped since the check began, it is the check's and it is loaded.
+    // character or two come by the hundred thousand. Only this path is
+    // here, so that an engine can inline it into the caller's loop; the
+    // crossing checks that the instance did not trap since the check began.
     const n = chunk.length;
     const at = this.#pending;
-    if (n < SHORT_PIECE && at + n <= this.#room && this.#generation === traps) {
-      const gathered = this.#gathered ?? (this.#gathered = new Uint8Array(Math.max(FIRST_GATHER, this.#room)));
+    if (n < SHORT_PIECE && at + n <= this.#room) {
+      const gathered = this.#gathered;
       let i = 0;
       while (i < n) {
         const unit = chunk.charCodeAt(i);
@@ -179,8 +181,18 @@ export class StreamCheck {
         return this.#state;
       }
     }
+    return this.#pushOther(chunk);
+  }
+
+  /** A piece the short path does not take (see `push`). */
+  #pushOther(chunk) {
     if (this.#ended) throw argumentError("push after end() or free(): this stream check has ended");
     if (this.#generation !== traps) this.#live();
+    if (this.#gathered === null && this.#waiting === "" && chunk.length < SHORT_PIECE) {
+      // The first short piece, and none joined: the buffer is made for it, and it is pushed again.
+      this.#room = this.#roomFor(this.#due);
+      if (this.#room > 0) return this.push(chunk);
+    }
     // The gathered bytes cross first, then the joined pieces.
     this.#room = 0;
     const waiting = (this.#waiting += chunk);
@@ -266,6 +278,9 @@ export class StreamCheck {
    * goes as it is, and is encoded as U+FFFD, as checkOutput encodes it.
    */
   #forward(last) {
+    // Gathered pieces are taken without this check (see `push`): a check
+    // whose instance trapped meanwhile is lost, and touches no memory.
+    if (this.#generation !== traps) this.#live();
     let text = this.#waiting;
     let kept = "";
     const final = text.charCodeAt(text.length - 1);
@@ -306,17 +321,20 @@ export class StreamCheck {
       throw translate(error);
     } finally {
       this.#due = batchAfter(this.#crossed);
-      if (reopen) this.#room = this.#roomFor(this.#due);
+      // Without a buffer (no short piece yet), the next short piece makes one.
+      if (reopen && this.#gathered !== null) this.#room = this.#roomFor(this.#due);
     }
   }
 
-  /** `gatherRoom(due)`, with the buffer, empty when this is asked, grown to it. */
+  /**
+   * `gatherRoom(due)`, with the buffer, empty when this is asked, made
+   * (`#pushOther` asks only then) or grown to it.
+   */
   #roomFor(due) {
     const room = gatherRoom(due);
     const gathered = this.#gathered;
-    if (gathered !== null && gathered.length < room) {
-      this.#gathered = new Uint8Array(Math.min(GATHER_BYTES, Math.max(room, 2 * gathered.length)));
-    }
+    if (gathered === null) this.#gathered = new Uint8Array(Math.max(FIRST_GATHER, room));
+    else if (gathered.length < room) this.#gathered = new Uint8Array(Math.min(GATHER_BYTES, Math.max(room, 2 * gathered.length)));
     return room;
   }
 }

@@ -87,6 +87,31 @@ describe("trap recovery", () => {
     assert.deepEqual(fresh.end(), guard.checkOutput(text, SCHEMA));
   });
 
+  test("a stream check fed a character at a time says it was lost after a trap, by its next crossing at the latest", () => {
+    const text = `{"city":"Oslo","notes":"${"x".repeat(300)}"}`;
+    const lost = guard.createStreamCheck(SCHEMA);
+    // Short pieces from the start, so that those after the trap are gathered too.
+    for (const c of text.slice(0, 10)) lost.push(c);
+    trap();
+    let error;
+    let pushed = 10;
+    for (; pushed < text.length && error === undefined; pushed++) {
+      try {
+        lost.push(text[pushed]);
+      } catch (e) {
+        error = e;
+      }
+    }
+    assert.equal(error?.code, "internal", "a push that crosses says so");
+    assert.match(error.message, /lost/);
+    assert.ok(pushed < 10 + 300, `within a batch of the trap (at ${pushed})`);
+    assert.equal(thrown(() => lost.end()).code, "internal");
+    // The new instance's memory was not written through the lost check.
+    const fresh = guard.createStreamCheck(SCHEMA);
+    for (const c of text) fresh.push(c);
+    assert.deepEqual(fresh.end("stop"), guard.checkOutput({ content: text, finishReason: "stop" }, SCHEMA));
+  });
+
   test("several traps in a row, each followed by working calls", () => {
     for (let i = 0; i < 5; i++) {
       trap();
