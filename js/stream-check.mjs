@@ -160,9 +160,10 @@ export class StreamCheck {
   push(chunk) {
     if (typeof chunk !== "string") throw argumentError(`push takes a string, not ${argumentKind(chunk)}`);
     // The common piece, a few ASCII characters: copied, as pushes of a
-    // character or two come by the hundred thousand. Only this path is
-    // here, so that an engine can inline it into the caller's loop; the
-    // crossing checks that the instance did not trap since the check began.
+    // character or two come by the hundred thousand; the crossing checks
+    // that the instance did not trap since the check began. Then the
+    // common longer piece, joined. Only these paths are here, so that an
+    // engine can inline push into the caller's loop.
     const n = chunk.length;
     const at = this.#pending;
     if (n < SHORT_PIECE && at + n <= this.#room) {
@@ -180,6 +181,11 @@ export class StreamCheck {
         if (at + n >= this.#due) this.#forward(false);
         return this.#state;
       }
+    } else if (n >= SHORT_PIECE && this.#room === 0 && !this.#ended && this.#generation === traps) {
+      // A longer piece, with nothing gathered before it: joined.
+      const waiting = (this.#waiting += chunk);
+      if (at + waiting.length >= this.#due) this.#forward(false);
+      return this.#state;
     }
     return this.#pushOther(chunk);
   }
