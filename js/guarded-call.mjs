@@ -19,7 +19,6 @@ export function abortReason(signal) {
   return error;
 }
 
-
 export const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
 /**
  * The model call of an attempt the caller or a deadline can abort: settles

@@ -139,8 +139,8 @@ function pushText(text, texts) {
 export function membersAlone(value, node) {
   if (!node.deepMembersAlone) return undefined;
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-  if (node.membersAloneWritten === undefined) node.membersAloneWritten = writeMembersAlone(node);
-  if (node.membersAloneWritten !== null) return node.membersAloneWritten(value, holdsObject);
+  const written = writtenMembersAlone(node);
+  if (written !== null) return written(value, holdsObject);
   const alone = node.members_alone_with;
   let holds = false;
   for (let i = 0; i < alone.length && !holds; i++) holds = holdsObject(readMember(value, alone[i]));
@@ -172,14 +172,19 @@ function copyMembers(value, node, plans, texts, out) {
  * two agree.
  */
 export function membersAloneBy(value, node, written) {
-  if (node.membersAloneWritten === undefined) node.membersAloneWritten = writeMembersAlone(node);
-  const kept = node.membersAloneWritten;
+  const kept = writtenMembersAlone(node);
   if (!written) node.membersAloneWritten = null;
   try {
     return membersAlone(value, node);
   } finally {
     node.membersAloneWritten = kept;
   }
+}
+
+/** The node's `membersAlone` function (see `writeMembersAlone`), written on first use; null where none can be. */
+function writtenMembersAlone(node) {
+  if (node.membersAloneWritten === undefined) node.membersAloneWritten = writeMembersAlone(node);
+  return node.membersAloneWritten;
 }
 
 /**

@@ -80,6 +80,13 @@ function writeToolPaths(paths) {
   return written === undefined ? null : written;
 }
 
+/** The core's tool paths, and the function written for them, on first use. */
+function loadToolPaths() {
+  if (toolPaths !== undefined) return;
+  toolPaths = packableToolPaths(requestPlan().tools);
+  writtenToolPaths = writeToolPaths(toolPaths);
+}
+
 /** Whether `value` is an object but not a Map; false for one that cannot say (a revoked Proxy). */
 function objectNotMap(value) {
   if (value === null || typeof value !== "object") return false;
@@ -97,10 +104,7 @@ function objectNotMap(value) {
  * and the texts of nested requests (or null).
  */
 function readToolPaths(request) {
-  if (toolPaths === undefined) {
-    toolPaths = packableToolPaths(requestPlan().tools);
-    writtenToolPaths = writeToolPaths(toolPaths);
-  }
+  loadToolPaths();
   let found = 0;
   const texts = [];
   if (writtenToolPaths !== null && objectNotMap(request)) {
@@ -131,7 +135,7 @@ function readToolPaths(request) {
  * that the two agree.
  */
 export function toolPathsReadBy(request, written) {
-  readToolPaths(null);
+  loadToolPaths();
   const kept = writtenToolPaths;
   if (!written) writtenToolPaths = null;
   try {
@@ -232,15 +236,10 @@ function sessionSchema(schema, options, throwing) {
  */
 export function openSession(request, o) {
   const { checkOptions, schema } = o;
-  // Most calls give no check option beside the schema.
+  // Most calls give no check option beside the schema: their options are
+  // NO_CHECK_OPTIONS, whose text is "{}", and the lane reads them as none.
   const none = checkOptions === NO_CHECK_OPTIONS;
-  let checkText = "{}";
-  if (!none) {
-    for (const key in checkOptions) {
-      checkText = optionsText(checkOptions);
-      break;
-    }
-  }
+  const checkText = none ? "{}" : optionsText(checkOptions);
   const from = sessionSchema(schema, checkOptions, checkOptions.onInvalidSchema !== "degrade");
   const tools = readToolPaths(request);
   const appendFeedback = o.appendFeedback !== undefined;
