@@ -25,7 +25,7 @@
 // Prints a markdown table: µs per call (median over rounds) and each shape's
 // ratio to the lane, to the executor design and to JSON.parse + ajv (the
 // median of the rounds' ratios, each round measuring every shape once).
-import { workloads } from "./workloads.mjs";
+import { chatCompletion, workloads } from "./workloads.mjs";
 import * as guard from "../pkg/node.mjs";
 import { median } from "./median.mjs";
 
@@ -46,26 +46,6 @@ const { default: Ajv2020 } = await import("ajv/dist/2020.js");
 const { default: addFormats } = await import("ajv-formats");
 
 let sink = 0;
-
-/** The OpenAI chat completion an SDK hands back for `text`. */
-function chatCompletion(text) {
-  return {
-    id: "chatcmpl-bench",
-    object: "chat.completion",
-    created: 1760000000,
-    model: "gpt-4o-mini-2024-07-18",
-    choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null, annotations: [] }, logprobs: null, finish_reason: "stop" }],
-    usage: {
-      prompt_tokens: 512,
-      completion_tokens: 180,
-      total_tokens: 692,
-      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
-    },
-    service_tier: "default",
-    system_fingerprint: "fp_bench",
-  };
-}
 
 /** A chat request with a conversation and three tools, the first taking `schema`. */
 function toolRequestFor(schema) {

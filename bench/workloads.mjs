@@ -232,3 +232,23 @@ export function smallWorkload() {
 export function largeWorkloads() {
   return workloads().filter((w) => w.id === "rows2000" || w.id === "invalid2000");
 }
+
+/** The OpenAI chat completion an SDK hands back for `text`. */
+export function chatCompletion(text) {
+  return {
+    id: "chatcmpl-bench",
+    object: "chat.completion",
+    created: 1760000000,
+    model: "gpt-4o-mini-2024-07-18",
+    choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null, annotations: [] }, logprobs: null, finish_reason: "stop" }],
+    usage: {
+      prompt_tokens: 512,
+      completion_tokens: 180,
+      total_tokens: 692,
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    },
+    service_tier: "default",
+    system_fingerprint: "fp_bench",
+  };
+}
