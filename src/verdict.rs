@@ -382,8 +382,7 @@ pub(crate) fn accepted<'c>(
     if rescued.text.is_empty() {
         return Err(None);
     }
-    let start = (rescued.text.as_ptr() as usize).saturating_sub(content.as_ptr() as usize);
-    let span = start..start + rescued.text.len();
+    let span = span_within(content, rescued.text);
     let Ok(tape) = crate::tape::parse(rescued.text) else {
         return Err(None);
     };
@@ -397,6 +396,12 @@ pub(crate) fn accepted<'c>(
         tape,
         schema_passed: None,
     }))
+}
+
+/// Where `part`, a slice of `content` (the rescue's JSON), lies in it.
+fn span_within(content: &str, part: &str) -> std::ops::Range<usize> {
+    let start = (part.as_ptr() as usize).saturating_sub(content.as_ptr() as usize);
+    start..start + part.len()
 }
 
 /// [`check_stages`], with the parse (and maybe the schema stage) already
@@ -439,8 +444,7 @@ pub(crate) fn check_prepared<'c>(
             "The response has no content.".into(),
         );
     }
-    let start = (rescued.text.as_ptr() as usize).saturating_sub(content.as_ptr() as usize);
-    let span = start..start + rescued.text.len();
+    let span = span_within(content, rescued.text);
     // The tape is borrowed where it was made, not moved out of it (on a
     // small response, moving it cost as much as a keyword).
     let parsed;
