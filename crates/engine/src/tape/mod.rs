@@ -136,10 +136,15 @@ pub struct Tape<'a> {
     pub(crate) fallback: Entry,
 }
 
-/// The entry buffer goes back to the parser for the next response.
+/// The entry buffer goes back to the parser for the next response. A tape
+/// whose buffer was taken back (see `Lend::with_tape`, once per item of a
+/// streamed array) has none, and is dropped without the call.
 impl Drop for Tape<'_> {
+    #[inline]
     fn drop(&mut self) {
-        parse::recycle(std::mem::take(&mut self.entries));
+        if self.entries.capacity() != 0 {
+            parse::recycle(std::mem::take(&mut self.entries));
+        }
     }
 }
 
