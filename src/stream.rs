@@ -103,6 +103,8 @@ pub struct StreamCheck {
     outline_wanted: bool,
     outline: Option<Outline>,
     rejection: Option<Rejection>,
+    /// See `hold_items`.
+    hold: usize,
     /// The incremental checks disagreed with the whole-text parser about
     /// a syntax error, and stopped deciding (never seen; the tests look).
     #[cfg_attr(not(test), allow(dead_code))]
@@ -174,6 +176,7 @@ impl StreamCheck {
             outline_wanted: false,
             outline: None,
             rejection: None,
+            hold: 0,
             disagreed: false,
             compiled,
             degraded,
@@ -190,6 +193,20 @@ impl StreamCheck {
     /// The rejection, once there is one.
     pub fn rejection(&self) -> Option<&Rejection> {
         self.rejection.as_ref()
+    }
+
+    /// From the next piece on, an array item that a piece cuts, when it
+    /// begins within `bytes` of the text's end, is left for the next piece
+    /// and read whole then, rather than value by value now (see
+    /// `Incremental::hold_items`): cheaper, but what is wrong inside it is
+    /// reported a piece later. For a caller whose pieces are large, so that
+    /// one more is a small delay; 0 (the default): every item is read as
+    /// far as the text goes. `end` reads what is left waiting.
+    pub fn hold_items(&mut self, bytes: usize) {
+        self.hold = bytes;
+        if let Some(json) = self.json.as_mut() {
+            json.hold_items(bytes);
+        }
     }
 
     /// The next piece of the response, as UTF-8 bytes (a piece may end, or
@@ -268,6 +285,13 @@ impl StreamCheck {
     /// already cover it. Once ended, the check is spent: the text stays,
     /// the JSON's reading does not.
     pub fn end(&mut self, finish_reason: Option<&str>) -> Verdict {
+        // An item left for a piece that will not come is read now.
+        if self.hold > 0 {
+            self.hold_items(0);
+            if self.rejection.is_none() {
+                self.advance();
+            }
+        }
         if !std::mem::take(&mut self.cut).is_empty() {
             self.text.push(char::REPLACEMENT_CHARACTER);
         }
@@ -434,11 +458,13 @@ impl StreamCheck {
             self.options.require_object,
             self.options.max_errors,
         );
-        self.json = Some(if self.outline_wanted {
+        let mut json = if self.outline_wanted {
             json.with_outline()
         } else {
             json
-        });
+        };
+        json.hold_items(self.hold);
+        self.json = Some(json);
         self.phase = Phase::Json { fence };
     }
 

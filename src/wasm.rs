@@ -685,10 +685,13 @@ impl RawStream {
         self.staging.as_mut_ptr()
     }
 
-    /// The next piece of the response: the first `len` staged bytes.
+    /// The next piece of the response: the first `len` staged bytes, an
+    /// array item cut within `hold` bytes of the end waiting for the next
+    /// piece (see `StreamCheck::hold_items`; 0: none waits).
     /// 0: nothing definite yet; 1: rejected (now or before; the state is
     /// read with `rejection`).
-    pub fn push(&mut self, len: usize) -> u32 {
+    pub fn push(&mut self, len: usize, hold: usize) -> u32 {
+        self.check.hold_items(hold);
         let bytes = self.staging.get(..len).unwrap_or_default();
         // encodeInto writes well-formed UTF-8, checked as the lane checks it.
         let rejected = match simdutf8::basic::from_utf8(bytes) {

@@ -657,10 +657,18 @@ struct Case<'a> {
     completed: std::cell::RefCell<std::collections::HashMap<usize, Option<Failure>>>,
 }
 
-/// Streams the case cut at `points`; the first rejection, if any.
-fn stream(case: &Case<'_>, points: &[usize], finish: Option<&str>) -> Option<Rejection> {
+/// Streams the case cut at `points`, items cut within `hold` bytes of the
+/// end left for the next piece (see `StreamCheck::hold_items`); the first
+/// rejection, if any.
+fn stream(
+    case: &Case<'_>,
+    points: &[usize],
+    finish: Option<&str>,
+    hold: usize,
+) -> Option<Rejection> {
     let input = SchemaInput::Compiled(Arc::clone(case.compiled));
     let mut check = StreamCheck::new(input.clone(), case.options.clone()).unwrap();
+    check.hold_items(hold);
     let mut first: Option<Rejection> = None;
     for piece in pieces(case.text, points) {
         let now = check.push(piece).cloned();
@@ -796,10 +804,22 @@ fn run_cases(
         let every = if n % 6 == 0 { 240 } else { 0 };
         let mut rejections = Vec::new();
         for points in cut_points(&mut rng, &text, every) {
-            rejections.push(stream(&case, &points, None));
+            rejections.push(stream(&case, &points, None, 0));
         }
-        stream(&case, &[text.len() / 2], Some("length"));
-        stream(&case, &[text.len() / 3], Some("stop"));
+        // Pieces of about `hold` bytes, as the facade's batches are, with
+        // the items they cut left for the next piece.
+        for _ in 0..2 {
+            let hold = 8 + rng.below(120);
+            let mut points = Vec::new();
+            let mut at = 0;
+            while at < text.len() {
+                at += hold / 2 + rng.below(hold);
+                points.push(at.min(text.len()));
+            }
+            rejections.push(stream(&case, &points, None, hold));
+        }
+        stream(&case, &[text.len() / 2], Some("length"), 0);
+        stream(&case, &[text.len() / 3], Some("stop"), 64);
         if expected_ok {
             assert!(
                 rejections.iter().all(Option::is_none),
@@ -901,6 +921,21 @@ fn end_is_the_whole_check_and_rejections_are_definite() {
         rows_document,
         0x005e_ed07,
         30,
+        &mut stats,
+    );
+    // Without `maxItems`, items are read through one after another, and
+    // those the pieces cut may wait (see `StreamCheck::hold_items`).
+    let mut unbounded = rows_schema();
+    unbounded["properties"]["observations"]
+        .as_object_mut()
+        .unwrap()
+        .remove("maxItems");
+    run_cases(
+        &unbounded,
+        &defaults,
+        rows_document,
+        0x005e_ed18,
+        40,
         &mut stats,
     );
     // The generators make both kinds, and the checks do reject early.
@@ -1147,6 +1182,73 @@ fn items_read_through_one_after_another_are_each_judged_where_they_stand() {
     )
     .unwrap();
     assert_eq!(verdict.span, whole.span);
+}
+
+#[test]
+fn an_item_a_piece_cuts_may_wait_for_the_next_piece_and_is_then_judged_whole() {
+    // Without `maxItems`, whose count is watched item by item.
+    let mut schema = rows_schema();
+    schema["properties"]["observations"]
+        .as_object_mut()
+        .unwrap()
+        .remove("maxItems");
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let open = || {
+        StreamCheck::new(
+            SchemaInput::Compiled(Arc::clone(&compiled)),
+            CheckOptions::default(),
+        )
+        .unwrap()
+    };
+    let good = r#"{"type":"fact","text":"all good","importance":2}"#;
+    let bad = r#"{"type":"fcat","text":"ok","importance":2}"#;
+    let text = format!(r#"{{"observations":[{good},{good},{bad},{good}]}}"#);
+    let bad_at = text.find(bad).unwrap();
+    // The piece ends inside the third item, inside a string that can no
+    // longer be an allowed one.
+    let cut = bad_at + r#"{"type":"fc"#.len();
+    // Read as far as the text goes, it is rejected at once.
+    let mut eager = open();
+    assert!(eager.push_str(&text[..cut]).is_some());
+    // Left for the next piece (it begins within 64 bytes of the end, and
+    // the items before it took 48), it is not read yet...
+    let mut held = open();
+    held.hold_items(64);
+    assert!(held.push_str(&text[..cut]).is_none());
+    // ...and then read through whole and judged where it closes, as in
+    // one piece.
+    let rejection = held.push_str(&text[cut..]).cloned().unwrap();
+    assert_eq!(rejection.at_byte, bad_at + bad.len());
+    assert_eq!(rejection.errors.len(), 1, "{rejection:?}");
+    assert_eq!(rejection.errors[0].path, "/observations/2/type");
+    // With items longer than what may wait, the next piece would most
+    // likely cut it again: it is read as far as the text goes.
+    let mut short = open();
+    short.hold_items(32);
+    assert!(short.push_str(&text[..cut]).is_some());
+    // An item still waiting when the text ends is read at the end: here
+    // the last, shorter than the one before it, so taken for cut.
+    let last = r#"{"type":"risk","text":"no","importance":1}"#;
+    let incomplete = r#"{"type":"risk","importance":1}"#;
+    for (item, ok) in [(last, true), (incomplete, false)] {
+        let text = format!(r#"{{"observations":[{good},{good},{item}]}}"#);
+        let mut check = open();
+        check.hold_items(64);
+        let state = check.push_str(&text).cloned();
+        assert!(state.is_none(), "{item}: {state:?}");
+        let verdict = check.end(Some("stop"));
+        assert_eq!(verdict.ok(), ok, "{item}: {:?}", verdict.failure);
+        // Read by the stream, so that the end used what it built.
+        assert_eq!(check.json_end.is_some(), ok, "{item}");
+        let whole = crate::verdict::check_content(
+            &text,
+            Some("stop"),
+            SchemaInput::Compiled(Arc::clone(&compiled)),
+            &CheckOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(verdict, whole);
+    }
 }
 
 #[test]

@@ -262,6 +262,59 @@ describe("createStreamCheck: the end is checkOutput's verdict", () => {
     assert.equal(short.end().failure, "unparseable");
   });
 
+  test("a row that a batch cuts waits for the next batch, and is judged whole where it closes", () => {
+    // Without maxItems (whose count is watched row by row), rows are read
+    // whole one after another, and the row a batch ends inside is left for
+    // the next batch rather than read value by value (cheaper): what is
+    // wrong inside it is decided where it closes, a batch later.
+    const unbounded = { ...ROWS_SCHEMA, properties: { observations: { ...ROWS_SCHEMA.properties.observations, maxItems: undefined } } };
+    /** 300 rows, row `k` with a member it may not have, first. */
+    const rows = (k) => {
+      const list = Array.from({ length: 300 }, (_, i) => ({ ...(i === k ? { x: 1 } : {}), type: "fact", text: `row ${i}`, importance: 3 }));
+      const text = JSON.stringify({ observations: list });
+      const start = text.indexOf('{"x":');
+      return { text, nameEnd: start + '{"x"'.length, rowEnd: text.indexOf("}", start) + 1 };
+    };
+    /** The state that rejected `text` pushed a character at a time, and the characters pushed by then. */
+    const reported = (text) => {
+      const check = guard.createStreamCheck(unbounded);
+      let sent = 0;
+      for (const c of text) {
+        const state = check.push(c);
+        sent += 1;
+        if (state.status === "rejected") return { state, sent };
+      }
+      return { state: check.end(), sent };
+    };
+    // Batches of 4,096 characters, one of which ends after the name and
+    // before the row's end.
+    const BATCH = 4096;
+    let late;
+    for (let k = 100; late === undefined; k++) {
+      const found = rows(k);
+      const boundary = Math.ceil(found.nameEnd / BATCH) * BATCH;
+      if (boundary < found.rowEnd - 1) late = { ...found, k, boundary };
+    }
+    const previous = internals.setStreamBatch(BATCH);
+    try {
+      const { state, sent } = reported(late.text);
+      assert.equal(state.status, "rejected");
+      assert.deepEqual(state.errors.map((e) => [e.path, e.code]), [[`/observations/${late.k}`, "additionalProperties"]]);
+      assert.equal(state.atByte, late.rowEnd, `decided at ${state.atByte}; a batch ended at ${late.boundary}, the name at ${late.nameEnd}`);
+      assert.equal(sent, late.boundary + BATCH);
+      // At the start of a response, batches of 16 characters, shorter than
+      // a row: the row is read as far as each batch goes, and the name is
+      // decided as it ends.
+      internals.setStreamBatch(16);
+      const early = rows(3);
+      const eager = reported(early.text);
+      assert.equal(eager.state.status, "rejected");
+      assert.ok(eager.state.atByte <= early.nameEnd + 1, `decided at ${eager.state.atByte}, the name ends at ${early.nameEnd}`);
+    } finally {
+      internals.setStreamBatch(previous);
+    }
+  });
+
   test("a surrogate pair cut in two, and a lone surrogate at the end", () => eachPiece(() => {
     const text = '{"observations":[{"type":"fact","text":"🧪 and 😀","importance":2}]}';
     const expected = guard.checkOutput(text, ROWS_SCHEMA);

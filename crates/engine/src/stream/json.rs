@@ -33,7 +33,9 @@
 //! checked as it closes (see `Watch::items_alike`), unless the array's
 //! `maxItems` is watched. So the `feed` that
 //! brings a violation inside it rejects either way, and `at` is then the
-//! item's end. Only the item that the text cuts is followed value by value.
+//! item's end. Only the item that the text cuts is followed value by value,
+//! and in such a run, when the caller allows (see [`JsonStream::hold_items`]),
+//! not even that one: it waits for the next `feed`.
 //!
 //! What waits for the value to close, or for the end: the root object's own
 //! keywords, and every keyword whose outcome depends on what is still to
@@ -138,6 +140,13 @@ impl JsonStream {
             over: false,
             steps: PATTERN_STEPS_PER_CHECK,
         }
+    }
+
+    /// From now on, an item that the text cuts within `bytes` of its end
+    /// waits for the next `feed` (see [`Incremental::hold_items`]): what is
+    /// wrong inside it is found then. 0 (the default): none waits.
+    pub fn hold_items(&mut self, bytes: usize) {
+        self.parser.hold_items(bytes);
     }
 
     /// Reads `text` (all of it so far) from where the last call stopped.

@@ -197,6 +197,13 @@ pub struct Incremental {
     /// The stack [`Within`] works with, kept from one container
     /// to the next.
     scratch: Vec<Frame>,
+    /// An item of a run read through (see [`Watch::items_alike`]) that
+    /// begins within this many bytes of the text's end and that the text
+    /// does not hold whole waits, unread, for the next `feed` (see
+    /// [`Incremental::hold_items`]); 0: none waits.
+    hold: usize,
+    /// This `feed` stopped before such an item.
+    held: bool,
 }
 
 /// A byte offset as the tape keeps it (`u32::MAX` past that).
@@ -356,6 +363,8 @@ impl Incremental {
             silent_ok: true,
             silent_len: 0,
             scratch: Vec::new(),
+            hold: 0,
+            held: false,
         }
     }
 
@@ -378,6 +387,25 @@ impl Incremental {
             keys: &self.keys,
             pos: self.pos,
         }
+    }
+
+    /// From now on, an item of a run read through (see
+    /// [`Watch::items_alike`]) that the text cuts, and that begins within
+    /// `bytes` of the text's end, is left for the next `feed`, which reads
+    /// it through whole if the text then holds it, instead of being read
+    /// token by token now and the rest of it then; when the item before it
+    /// took more than `bytes`, the next `feed` would most likely cut it
+    /// again, and it is read as before. Reading a cut item token
+    /// by token cost a 480 KB array of rows, fed in 122 parts, about a
+    /// twentieth of its check in wasm; the price is that what is wrong
+    /// inside such an item is found a `feed` later. An item still cut when
+    /// it begins more than `bytes` before the end is read token by token,
+    /// so nothing is left unread for longer. An item shorter than the one
+    /// before it counts as cut without a look (as the token-by-token reading
+    /// assumes), so the last `feed`, of a text that holds everything, must
+    /// come with 0 (the default): then none waits.
+    pub fn hold_items(&mut self, bytes: usize) {
+        self.hold = bytes;
     }
 
     /// Reads `text` from where the last call stopped (`text` is the whole
@@ -408,6 +436,9 @@ impl Incremental {
                 }
                 _ => {
                     self.run_whole(text, watch)?;
+                    if std::mem::take(&mut self.held) {
+                        return Ok(Fed::Pending);
+                    }
                     let structural = self.expect;
                     if matches!(
                         structural,
@@ -445,6 +476,9 @@ impl Incremental {
                     if self.begin_value(text, watch, byte)? && self.silent_ok {
                         if text.len() - self.pos + 1 >= self.silent_len {
                             self.read_through(text, watch)?;
+                            if self.held {
+                                return Ok(());
+                            }
                         } else {
                             // So that one large container does not keep
                             // its smaller siblings from being read through.
@@ -753,7 +787,9 @@ impl Incremental {
     /// through in the same way while the text holds them whole and the
     /// watcher hears of each by [`Watch::item`] (see
     /// [`Watch::items_alike`]). It stops after the last such item; the
-    /// token-by-token reading takes the comma and the item after it.
+    /// token-by-token reading takes the comma and the item after it, or,
+    /// when that item may wait (see [`Incremental::hold_items`]), the
+    /// `feed` stops there.
     fn items_through(
         &mut self,
         text: &str,
@@ -774,7 +810,19 @@ impl Incremental {
                 break Ok(());
             }
             let start = skip_whitespace(bytes, comma + 1);
-            if bytes.get(start) != Some(&open) || text.len() - start < self.silent_len {
+            if bytes.get(start) != Some(&open) {
+                break Ok(());
+            }
+            // It may wait (see `hold_items`) when it begins within `hold`
+            // bytes of the end and the item before it was no longer than
+            // that: the next `feed` most likely holds it whole.
+            let left = text.len() - start;
+            let may_wait = left < self.hold && self.silent_len <= self.hold;
+            // Shorter than the item before it, it is most likely cut: it
+            // waits if it may (one that was whole is read through then),
+            // and is otherwise read token by token from its comma.
+            if left < self.silent_len {
+                self.held = may_wait;
                 break Ok(());
             }
             let (entries, keys, redirects) = within.tape();
@@ -782,13 +830,18 @@ impl Incremental {
             let read = within.container(start);
             let (entries, keys, redirects) = within.tape();
             let Some(end) = read else {
-                // Cut by the text's end (or in error): the token-by-token
-                // reading takes it from its comma, without reading it
-                // through again.
+                // Cut by the text's end (or in error): it waits for the
+                // next `feed` if it may (see `hold_items`); otherwise the
+                // token-by-token reading takes it from its comma, without
+                // reading it through again.
                 entries.truncate(before.0);
                 keys.truncate(before.1);
                 redirects.truncate(before.2);
-                self.silent_ok = false;
+                if may_wait {
+                    self.held = true;
+                } else {
+                    self.silent_ok = false;
+                }
                 break Ok(());
             };
             if redirects.len() != before.2 {
