@@ -160,6 +160,8 @@ export class StreamCheck {
   #due = batchAfter(0);
   #state = PENDING;
   #ended = false;
+  /** Every byte that crossed was ASCII (see `acceptedValue`). */
+  #ascii = true;
 
   constructor(open) {
     this.#handle = callRaw(open);
@@ -233,7 +235,7 @@ export class StreamCheck {
     try {
       result = JSON.parse(this.#handle.end(finishReason ?? undefined));
       // Decoded where the core keeps it.
-      if (result.ok) value = acceptedValue(this.#handle);
+      if (result.ok) value = acceptedValue(this.#handle, this.#ascii);
     } catch (error) {
       throw translate(error);
     }
@@ -326,12 +328,17 @@ export class StreamCheck {
       if (gathered > 0) view.set(this.#gathered.subarray(0, gathered));
       let length = gathered;
       if (text.length > 0) {
+        // Gathered bytes are ASCII; the joined text is, where each unit
+        // read took one byte.
         const first = encoder.encodeInto(text, length === 0 ? view : view.subarray(length));
         length += first.written;
+        if (first.written !== first.read) this.#ascii = false;
         if (first.read < text.length) {
           const rest = text.slice(first.read);
           view = this.#viewFor(length + 3 * rest.length);
-          length += encoder.encodeInto(rest, view.subarray(length)).written;
+          const written = encoder.encodeInto(rest, view.subarray(length)).written;
+          length += written;
+          if (written !== rest.length) this.#ascii = false;
         }
       }
       this.#crossed += length;

@@ -333,6 +333,26 @@ describe("createStreamCheck: the end is checkOutput's verdict", () => {
     assert.deepEqual(streamed([...inString], ROWS_SCHEMA).verdict, whole);
   }));
 
+  test("one character that is not ASCII, on every path a batch takes, is read back as it was", () => {
+    // The value of a text that is all ASCII is read as Latin-1 where the
+    // engine has that (Bun); one character otherwise must send it through
+    // the UTF-8 decoder, wherever in a batch it came.
+    const pad = "a".repeat(600);
+    const cases = [
+      ["a short piece, joined", ['{"t":"ab', "é", `${pad}"}`]],
+      ["a long piece, its first character", ['{"t":"ab', `é${pad}`, '"}']],
+      ["a long first batch, its last character", [`{"t":"${pad}é`, '"}']],
+      ["a lone surrogate at the end of a string", [`{"t":"${pad}\ud83e`, '"}']],
+      ["every piece ASCII", ['{"t":"ab', `${pad}"}`]],
+    ];
+    for (const [what, pieces] of cases) {
+      const text = pieces.join("");
+      const { verdict } = streamed(pieces, undefined);
+      assert.equal(verdict.ok, true, what);
+      assert.deepEqual(verdict.value, JSON.parse(Buffer.from(text).toString()), what);
+    }
+  });
+
   test("every schema form and option checkOutput takes", () => {
     const text = '```json\n{"observations":[{"type":"risk","text":"x","importance":9}]}\n```';
     const wrapper = { name: "rows", schema: ROWS_SCHEMA, strict: true };
