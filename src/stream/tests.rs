@@ -64,6 +64,17 @@ fn rows_schema() -> Value {
     })
 }
 
+/// `rows_schema` without `maxItems`, whose count is watched item by item:
+/// its items are read through one after another (see `Watch::items_alike`).
+fn unbounded_rows_schema() -> Value {
+    let mut schema = rows_schema();
+    schema["properties"]["observations"]
+        .as_object_mut()
+        .unwrap()
+        .remove("maxItems");
+    schema
+}
+
 fn refs_schema() -> Value {
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -925,11 +936,7 @@ fn end_is_the_whole_check_and_rejections_are_definite() {
     );
     // Without `maxItems`, items are read through one after another, and
     // those the pieces cut may wait (see `StreamCheck::hold_items`).
-    let mut unbounded = rows_schema();
-    unbounded["properties"]["observations"]
-        .as_object_mut()
-        .unwrap()
-        .remove("maxItems");
+    let unbounded = unbounded_rows_schema();
     run_cases(
         &unbounded,
         &defaults,
@@ -1140,14 +1147,20 @@ fn an_item_the_piece_holds_whole_is_judged_whole_when_it_closes() {
     assert_eq!(rejection.errors[0].path, "/observations/1/type");
 }
 
+/// The whole-text check of `text`, finished with "stop", default options.
+fn stopped(compiled: &Arc<CompiledSchema>, text: &str) -> Verdict {
+    crate::verdict::check_content(
+        text,
+        Some("stop"),
+        SchemaInput::Compiled(Arc::clone(compiled)),
+        &CheckOptions::default(),
+    )
+    .unwrap()
+}
+
 #[test]
 fn items_read_through_one_after_another_are_each_judged_where_they_stand() {
-    // Without `maxItems`, whose count is watched item by item.
-    let mut schema = rows_schema();
-    schema["properties"]["observations"]
-        .as_object_mut()
-        .unwrap()
-        .remove("maxItems");
+    let schema = unbounded_rows_schema();
     let compiled = compile(&schema, &CompileOptions::default()).unwrap();
     let good = r#"{"type":"fact","text":"ok","importance":2}"#;
     let bad = r#"{"type":"risk","text":"ok","importance":9}"#;
@@ -1174,24 +1187,12 @@ fn items_read_through_one_after_another_are_each_judged_where_they_stand() {
     assert!(check.push_str(&text).is_none());
     let verdict = check.end(Some("stop"));
     assert!(verdict.ok(), "{:?}", verdict.failure);
-    let whole = crate::verdict::check_content(
-        &text,
-        Some("stop"),
-        SchemaInput::Compiled(Arc::clone(&compiled)),
-        &CheckOptions::default(),
-    )
-    .unwrap();
-    assert_eq!(verdict.span, whole.span);
+    assert_eq!(verdict.span, stopped(&compiled, &text).span);
 }
 
 #[test]
 fn an_item_a_piece_cuts_may_wait_for_the_next_piece_and_is_then_judged_whole() {
-    // Without `maxItems`, whose count is watched item by item.
-    let mut schema = rows_schema();
-    schema["properties"]["observations"]
-        .as_object_mut()
-        .unwrap()
-        .remove("maxItems");
+    let schema = unbounded_rows_schema();
     let compiled = compile(&schema, &CompileOptions::default()).unwrap();
     let open = || {
         StreamCheck::new(
@@ -1240,14 +1241,7 @@ fn an_item_a_piece_cuts_may_wait_for_the_next_piece_and_is_then_judged_whole() {
         assert_eq!(verdict.ok(), ok, "{item}: {:?}", verdict.failure);
         // Read by the stream, so that the end used what it built.
         assert_eq!(check.json_end.is_some(), ok, "{item}");
-        let whole = crate::verdict::check_content(
-            &text,
-            Some("stop"),
-            SchemaInput::Compiled(Arc::clone(&compiled)),
-            &CheckOptions::default(),
-        )
-        .unwrap();
-        assert_eq!(verdict, whole);
+        assert_eq!(verdict, stopped(&compiled, &text));
     }
 }
 
