@@ -33,6 +33,7 @@ pub mod response;
 pub mod rules;
 /// A guarded call's state, stepped once per attempt.
 pub mod session;
+mod spare;
 pub mod standard;
 pub mod stream;
 pub mod verdict;

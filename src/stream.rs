@@ -115,46 +115,24 @@ pub struct StreamCheck {
     options: CheckOptions,
 }
 
-/// The largest text buffer kept for the next stream check (see
-/// `spare_text`): 4 MiB, so that what stays held after a long response is
-/// bounded.
+/// The largest text buffer kept for the next stream check: 4 MiB, so that
+/// what stays held after a long response is bounded.
 const SPARE_TEXT: usize = 4 << 20;
 
 thread_local! {
     /// The text buffer of the last stream check dropped, empty, for the
-    /// next one: a check's text grows by doubling as pieces arrive, and a
-    /// new buffer each time is copied on the way about as much again as it
-    /// ends up holding (the tape's entries are kept for the next parse the
-    /// same way).
+    /// next one (see `crate::spare`; the tape's entries are kept for the
+    /// next parse the same way).
     static SPARE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-}
-
-fn spare_text() -> String {
-    SPARE
-        .try_with(|spare| {
-            spare
-                .try_borrow_mut()
-                .map(|mut s| std::mem::take(&mut *s))
-                .unwrap_or_default()
-        })
-        .unwrap_or_default()
 }
 
 impl Drop for StreamCheck {
     fn drop(&mut self) {
         let mut text = std::mem::take(&mut self.text);
-        if text.capacity() == 0 || text.capacity() > SPARE_TEXT {
-            return;
+        if (1..=SPARE_TEXT).contains(&text.capacity()) {
+            text.clear();
+            crate::spare::keep(&SPARE, text, String::capacity);
         }
-        text.clear();
-        // During thread teardown the spare may be gone; the buffer is then freed.
-        let _ = SPARE.try_with(|spare| {
-            if let Ok(mut spare) = spare.try_borrow_mut() {
-                if spare.capacity() < text.capacity() {
-                    *spare = text;
-                }
-            }
-        });
     }
 }
 
@@ -165,7 +143,7 @@ impl StreamCheck {
         let (compiled, degraded) = resolve_schema(schema, &options)?;
         let rules = compile_rules(&options.rules, &options.compile)?;
         Ok(StreamCheck {
-            text: spare_text(),
+            text: crate::spare::take(&SPARE),
             cut: Vec::new(),
             received: 0,
             scan: 0,

@@ -612,17 +612,9 @@ pub struct RawStream {
 fn open_stream(input: SchemaInput<'_>, options_json: &str) -> Result<RawStream, JsValue> {
     let check = read_check_options(options_json, "createStreamCheck")?;
     let check = crate::stream::StreamCheck::new(input, check).map_err(schema_error)?;
-    let staging = SPARE_STAGING
-        .try_with(|spare| {
-            spare
-                .try_borrow_mut()
-                .map(|mut s| std::mem::take(&mut *s))
-                .unwrap_or_default()
-        })
-        .unwrap_or_default();
     Ok(RawStream {
         check,
-        staging,
+        staging: crate::spare::take(&SPARE_STAGING),
         accepted: None,
     })
 }
@@ -634,24 +626,18 @@ const SPARE_STAGING_BYTES: usize = 4 << 20;
 thread_local! {
     /// The staging buffer of the last stream check freed, for the next
     /// one, which would otherwise grow its own from nothing, copying and
-    /// zeroing on the way (as the lane keeps its input buffer).
+    /// zeroing on the way (see `crate::spare`; the lane keeps its input
+    /// buffer too). Kept as it is: what it holds is written over before
+    /// it is read.
     static SPARE_STAGING: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl Drop for RawStream {
     fn drop(&mut self) {
         let staging = std::mem::take(&mut self.staging);
-        if staging.capacity() == 0 || staging.capacity() > SPARE_STAGING_BYTES {
-            return;
+        if (1..=SPARE_STAGING_BYTES).contains(&staging.capacity()) {
+            crate::spare::keep(&SPARE_STAGING, staging, Vec::capacity);
         }
-        // During thread teardown the spare may be gone; the buffer is then freed.
-        let _ = SPARE_STAGING.try_with(|spare| {
-            if let Ok(mut spare) = spare.try_borrow_mut() {
-                if spare.capacity() < staging.capacity() {
-                    *spare = staging;
-                }
-            }
-        });
     }
 }
 
