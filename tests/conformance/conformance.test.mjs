@@ -2,8 +2,8 @@
 // API: compileSchema(schema, { draft, formats: "assert", resources }), then
 // isValid() and validate() on every test instance.
 //
-// The suite is read at run time from ../shared/json-schema-test-suite beside
-// the repository (or $JSON_SCHEMA_TEST_SUITE); see suite.mjs. Remote schemas
+// The suite is the pinned copy in json-schema-test-suite/ beside this file
+// (or $JSON_SCHEMA_TEST_SUITE); see suite.mjs. Remote schemas
 // (http://localhost:1234/...) are passed as `resources`; nothing is fetched.
 //
 // Known failures are listed, each with its reason, in expected-failures.json.

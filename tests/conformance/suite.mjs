@@ -1,8 +1,8 @@
 // Loads the official JSON Schema Test Suite for the conformance runner
 // (conformance.test.mjs) and the side-by-side comparison with ajv
-// (bench/conformance-ajv.mjs). The suite is never copied into this repository:
-// it is read at run time from ../shared/json-schema-test-suite beside the
-// repository root (where CI lays it out), or from $JSON_SCHEMA_TEST_SUITE.
+// (bench/conformance-ajv.mjs). The suite is kept, pinned, in
+// tests/conformance/json-schema-test-suite/ (its SOURCE.md names the commit);
+// $JSON_SCHEMA_TEST_SUITE points the runner at another copy.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,12 +29,12 @@ export function suiteRoot() {
   const override = process.env.JSON_SCHEMA_TEST_SUITE;
   const root = override
     ? resolve(override.startsWith("file:") ? fileURLToPath(override) : override)
-    : fileURLToPath(new URL("../../../shared/json-schema-test-suite/", import.meta.url));
+    : fileURLToPath(new URL("./json-schema-test-suite/", import.meta.url));
   for (const part of ["tests", "remotes"]) {
     if (!existsSync(join(root, part))) {
       throw new Error(
         `the JSON Schema Test Suite was not found: ${join(root, part)} does not exist ` +
-          "(lay out shared/json-schema-test-suite beside the repository, or set JSON_SCHEMA_TEST_SUITE)",
+          "(it is kept in tests/conformance/json-schema-test-suite/; JSON_SCHEMA_TEST_SUITE overrides it)",
       );
     }
   }

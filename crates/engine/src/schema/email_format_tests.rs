@@ -174,12 +174,12 @@ fn the_email_shortcut_agrees_with_the_full_check_on_chosen_addresses() {
     }
 }
 
-/// The JSON Schema Test Suite, where the conformance tests read it: beside
-/// the repository (this crate is `crates/engine` inside it) or at
-/// `JSON_SCHEMA_TEST_SUITE`.
+/// The JSON Schema Test Suite, where the conformance tests read it: the
+/// pinned copy in `tests/conformance/json-schema-test-suite` (this crate is
+/// `crates/engine` inside the repository) or at `JSON_SCHEMA_TEST_SUITE`.
 fn suite_root() -> PathBuf {
     let root = std::env::var_os("JSON_SCHEMA_TEST_SUITE").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/json-schema-test-suite"),
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance/json-schema-test-suite"),
         PathBuf::from,
     );
     assert!(
