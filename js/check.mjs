@@ -1,7 +1,7 @@
 // checkOutput and the checks beside it: the lane (a string or a response
 // object against a compiled schema, one crossing, a status back and the
 // value parsed once here), the general path for everything else, and the
-// verdict in the shape API.md promises.
+// verdict in the shape docs/api.md gives.
 import { jsonText, optionsText, outputCopy, readCopy, readText, wellFormed } from "./arguments.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";

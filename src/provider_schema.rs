@@ -2,7 +2,7 @@
 //! constraints that mode will not enforce.
 //!
 //! Native modes accept a subset of JSON Schema and enforce a smaller one
-//! (`reference/providers.md`, "What each provider enforces natively"). A
+//! (`docs/providers.md`, "What each native structured-output mode enforces"). A
 //! caller that sends its own schema either has the request rejected for a
 //! keyword the mode does not accept, or believes a constraint holds that the
 //! mode ignored. [`to_provider_schema`] returns the schema to send and, for
@@ -26,14 +26,13 @@
 //! | `gemini` (`responseJsonSchema`) | type, properties, required, items, $ref/$defs | minLength, maxLength, pattern, const | everything else |
 //! | `ollama` | type, properties, required, items, $ref/$defs | nothing | everything else |
 //!
-//! providers.md names what OpenAI and Anthropic support (OpenAI's `enum`
-//! comes from OpenAI's own list of supported types, where providers.md says
-//! to look when in doubt); for Gemini's
+//! docs/providers.md names what OpenAI and Anthropic support (OpenAI's `enum`
+//! comes from OpenAI's own list of supported types); for Gemini's
 //! `responseJsonSchema` it names only what is not supported, and for Ollama
 //! it says "constraints beyond shape are not guaranteed". Where it is silent
 //! a keyword is listed rather than claimed: only the shape (types, property
 //! names, required properties, array items, references) counts as enforced.
-//! providers.md lists no nesting-depth or property-count limits, so none are
+//! docs/providers.md lists no nesting-depth or property-count limits, so none are
 //! checked here.
 //!
 //! Structural changes, reported in `changes` because they alter what the
@@ -161,7 +160,7 @@ pub struct ProviderSchema {
     pub changes: Vec<Change>,
 }
 
-/// Formats OpenAI strict mode supports (providers.md).
+/// Formats OpenAI strict mode supports (docs/providers.md).
 const OPENAI_FORMATS: [&str; 9] = [
     "date-time",
     "time",
@@ -174,7 +173,7 @@ const OPENAI_FORMATS: [&str; 9] = [
     "uuid",
 ];
 
-/// Formats the Anthropic SDK keeps (providers.md).
+/// Formats the Anthropic SDK keeps (docs/providers.md).
 const ANTHROPIC_FORMATS: [&str; 10] = [
     "date-time",
     "time",

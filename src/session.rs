@@ -474,7 +474,7 @@ impl Session {
     /// The verdict of a streamed attempt, from what the wrapper's stream
     /// check said, as JSON: its early rejection (`{ status: "rejected",
     /// failure, message, errors, moreErrors }`), or the verdict `end` gave
-    /// (API.md's shape; the value left out). A rejection's text was never
+    /// (docs/api.md's shape; the value left out). A rejection's text was never
     /// whole, so nothing was rescued from it and no finish reason ended it.
     pub fn stream_verdict(&self, state: &Value) -> Result<Verdict, ArgumentError> {
         let bad = || ArgumentError::new("the stream's verdict could not be read");

@@ -40,7 +40,7 @@ pub struct Rejection {
 }
 
 impl Rejection {
-    /// The state as API.md shapes it (`{ status: "rejected", ... }`).
+    /// The state as docs/api.md shapes it (`{ status: "rejected", ... }`).
     pub fn to_json(&self) -> Value {
         let mut out = serde_json::Map::new();
         out.insert("status".into(), "rejected".into());

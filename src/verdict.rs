@@ -87,7 +87,7 @@ impl Verdict {
         self.failure.is_none()
     }
 
-    /// The verdict as API.md shapes it, plus `finishReason`. The parsed value
+    /// The verdict as docs/api.md shapes it, plus `finishReason`. The parsed value
     /// is left out (re-serialising it would cost as much again): the caller
     /// adds the JSON text or its position, see `span` and `text`.
     pub fn to_json(&self) -> Value {

@@ -80,7 +80,7 @@ const cutOff = (value, keep = 0.6) => {
 
 // ---------------------------------------------------------------------------
 // Provider responses (shapes from the providers' SDKs; see
-// /work/shared/reference/providers.md)
+// docs/providers.md)
 // ---------------------------------------------------------------------------
 
 const CREATED = 1_764_489_600; // 2025-11-30T08:00:00Z

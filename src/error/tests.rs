@@ -1,6 +1,6 @@
 //! The contract's names and defaults against every other place that states
 //! them: the generated JavaScript module, `js/index.d.ts`, README.md, the
-//! API contract beside the repository, and the engine's keyword names.
+//! API reference (`docs/api.md`), and the engine's keyword names.
 //! Every test here is named `contract_…`, so `cargo test contract` runs
 //! them all.
 
@@ -236,31 +236,26 @@ fn contract_lists_of_the_readme() {
     }
 }
 
-/// The API contract lives beside the repository (`../shared/API.md`); a
-/// checkout without it has nothing to compare.
+/// The project's API reference (`docs/api.md`) names every failure class
+/// and default as the core defines them.
 #[test]
 fn contract_names_of_the_api_document() {
-    let path = at_root("../shared/API.md");
-    let Ok(api) = std::fs::read_to_string(&path) else {
-        eprintln!("{} is not there: not compared", path.display());
-        return;
-    };
-    // The first version's union, and the classes added since, which the
-    // document names in its later sections.
-    let first = literals_after(&api, "| { ok: false, failure:", "API.md Verdict");
-    assert_eq!(first, failure_classes()[..first.len()], "API.md's failure union");
+    let api = read("docs/api.md");
+    // The verdict's union, in the order the stages run.
+    let first = literals_after(&api, "| { ok: false, failure:", "docs/api.md Verdict");
+    assert_eq!(first, failure_classes()[..first.len()], "docs/api.md's failure union");
     for class in failure_classes() {
-        assert!(api.contains(&format!("`{class}`")), "API.md never names the failure class {class}");
+        assert!(api.contains(&format!("`{class}`")), "docs/api.md never names the failure class {class}");
     }
     for part in [
         format!("`maxErrors` defaults to {DEFAULT_MAX_ERRORS}"),
         format!("maxErrors?: number ({DEFAULT_MAX_ERRORS})"),
     ] {
-        assert!(api.contains(&part), "API.md does not say {part}");
+        assert!(api.contains(&part), "docs/api.md does not say {part}");
     }
-    let streamed = literals_after(&api, "{ status: \"rejected\", failure:", "API.md StreamState");
+    let streamed = literals_after(&api, "{ status: \"rejected\", failure:", "docs/api.md StreamState");
     assert!(streamed.iter().all(|f| Failure::parse(f).is_some()), "{streamed:?}");
-    let tool_calls = literals_after(&api, "ToolCallFailure =", "API.md ToolCallFailure");
+    let tool_calls = literals_after(&api, "ToolCallFailure =", "docs/api.md ToolCallFailure");
     assert!(
         tool_calls.iter().all(|f| f == "unknown_tool" || Failure::parse(f).is_some()),
         "{tool_calls:?}"

@@ -183,7 +183,7 @@ fn closed_by(provider: Provider, node: &Map<String, Value>) -> bool {
         }
 }
 
-/// What providers.md says each mode enforces, written out independently of
+/// What docs/providers.md says each mode enforces, written out independently of
 /// the module's tables.
 fn enforced_per_providers_md(
     provider: Provider,
@@ -257,7 +257,7 @@ fn enforced_per_providers_md(
         }
 }
 
-/// Every constraint keyword of the original is enforced per providers.md,
+/// Every constraint keyword of the original is enforced per docs/providers.md,
 /// listed at its own path, or inside the subschemas of a keyword that is
 /// listed or made moot (a closed object has no other properties to
 /// constrain); and every listed entry names a keyword that is there.
@@ -343,7 +343,7 @@ fn the_cross_check_notices_a_missing_or_invented_entry() {
     );
 }
 
-/// The keywords a restricted mode may receive, per providers.md.
+/// The keywords a restricted mode may receive, per docs/providers.md.
 fn assert_sends_only(schema: &Value, allowed: &[&str], formats: &[&str]) {
     each_subschema(schema, "", &mut |path, map| {
         for (keyword, value) in map {

@@ -1,5 +1,5 @@
 // Shared fixtures for the JS test suite: realistic provider responses (shapes
-// taken from the providers' public SDKs, see /work/shared/reference/providers.md),
+// taken from the providers' public SDKs, see docs/providers.md),
 // the schemas the tests check against, and assertion helpers.
 //
 // Not a test file itself: neither `node --test` nor `bun test` picks up a

@@ -1,6 +1,6 @@
 // toProviderSchema: the schema to send in each provider's native
 // structured-output mode, and the constraints that mode leaves to
-// post-validation (see /work/shared/reference/providers.md).
+// post-validation (see docs/providers.md).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
