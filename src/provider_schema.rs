@@ -122,13 +122,9 @@ impl Provider {
     }
 }
 
-/// A constraint of the original schema that the provider will not enforce.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct Unenforced {
-    /// JSON Pointer to the subschema of the original schema holding `keyword`.
-    pub path: String,
-    pub keyword: String,
-}
+/// A constraint of the original schema that the provider will not enforce
+/// (the shape a Validator lists what its dialect cannot enforce in, too).
+pub use crate::schema::Unenforced;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]

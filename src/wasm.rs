@@ -163,6 +163,19 @@ impl RawValidator {
     pub fn schema_hash(&self) -> String {
         self.compiled.schema_hash().to_owned()
     }
+
+    /// The dialect the schema was read in.
+    #[wasm_bindgen(getter)]
+    pub fn dialect(&self) -> String {
+        self.compiled.dialect().as_str().to_owned()
+    }
+
+    /// What of the schema the guard cannot enforce, as JSON text (a list of
+    /// `{ path, keyword }`).
+    #[wasm_bindgen(getter)]
+    pub fn unenforced(&self) -> Result<JsValue, JsValue> {
+        to_js(self.compiled.unenforced())
+    }
 }
 
 fn schema_from_text(schema_json: &str) -> Result<Value, JsValue> {
