@@ -16,7 +16,7 @@ use crate::options::{budgets, check_options, ArgumentError};
 use crate::policy::{next_action, Attempt, Budgets, Decision, RetryMode, Situation};
 use crate::providers::read::text_index;
 use crate::providers::tools::{carries_tools, Found};
-use crate::repair::repair_feedback;
+use crate::repair::repair_feedback_in;
 use crate::rescue::Rescue;
 use crate::response::read_tool_calls;
 use crate::schema::{CompiledSchema, Issue, SchemaError};
@@ -651,9 +651,12 @@ impl Session {
                 step.lenient_value = object;
             }
             Action::Repair => {
-                let feedback =
-                    repair_feedback(&step.verdict.to_json(), self.feedback_schema.as_ref())
-                        .map_err(|e| SchemaError::new(e.message))?;
+                let feedback = repair_feedback_in(
+                    &step.verdict.to_json(),
+                    self.feedback_schema.as_ref(),
+                    self.check.compile.dialect,
+                )
+                .map_err(|e| SchemaError::new(e.message))?;
                 step.feedback = Some(feedback);
             }
             Action::Accept | Action::Resample => {}

@@ -152,3 +152,20 @@ fn gemini_schemas_gemini_would_refuse_are_schema_errors() {
         assert!(e.message.contains(message), "{schema}: {}", e.message);
     }
 }
+
+#[test]
+fn issues_and_repair_feedback_say_a_nullable_value_may_be_null() {
+    let schema = json!({"type": "object", "properties": {"category": {"type": "string", "nullable": true}}, "required": ["category"]});
+    let options = crate::verdict::CheckOptions::default();
+    let verdict = crate::verdict::check_content(r#"{"category":5}"#, None, crate::verdict::SchemaInput::Json(&schema), &options).unwrap();
+    assert_eq!(verdict.errors[0].schema_path, "/properties/category/type");
+    assert!(verdict.errors[0].message.contains("must be a string or null"), "{}", verdict.errors[0].message);
+    let feedback = crate::repair::repair_feedback(&verdict.to_json(), Some(&schema)).unwrap();
+    assert!(feedback.contains("/category (type): must be a string or null"), "{feedback}");
+    // Gemini's string bounds are worded from the number they mean.
+    let rooms = json!({"type": "OBJECT", "properties": {"rooms": {"type": "ARRAY", "minItems": "1"}}});
+    let verdict = crate::verdict::check_content(r#"{"rooms":[]}"#, None, crate::verdict::SchemaInput::Json(&rooms), &options).unwrap();
+    let feedback = crate::repair::repair_feedback(&verdict.to_json(), Some(&rooms)).unwrap();
+    assert!(feedback.contains("/rooms (minItems): must have at least 1 items"), "{feedback}");
+    assert_eq!(guard_engine::schema::alternatives(&["integer", "null", "string"]), "an integer, a string or null");
+}

@@ -20,7 +20,7 @@ use serde_json::Value;
 
 pub use cache::{cache_len, clear_cache, set_cache_capacity, DEFAULT_CACHE_CAPACITY};
 pub use depth::MAX_REFERENCE_DEPTH;
-pub use issues::Issue;
+pub use issues::{alternatives, Issue};
 
 use crate::hash::{canonical_json, content_hash, sha256_hex};
 use crate::tape::{self, ParseError, Tape, TapeJson, TapeNode};
