@@ -33,7 +33,7 @@
 //! The dialect is the caller's option (`dialect: "json-schema" | "gemini"`)
 //! or, without it, told by the schema's shape where that leaves no doubt:
 //! a subschema whose `type` is one of Gemini's capitalised names, or whose
-//! count bound (`minItems`, `maxLength`, ...) is a string, is not JSON
+//! count bound (`minItems`, `maxLength`, ...) is a string of digits, is not JSON
 //! Schema at all (its meta-schema refuses both), and is read as Gemini's.
 //!
 //! Translation keeps every subschema where it was (a `nullable` Gemini
@@ -104,8 +104,8 @@ const CHECKED_FORMATS: [&str; 19] = [
 ];
 
 /// The dialect `schema`'s shape tells: Gemini's when some subschema has a
-/// capitalised Gemini type name or a count bound written as a string (no
-/// JSON Schema has either), else JSON Schema.
+/// capitalised Gemini type name or a count bound written as a string of
+/// digits (no JSON Schema has either), else JSON Schema.
 pub fn detect(schema: &Value) -> Dialect {
     let mut stack = vec![schema];
     while let Some(node) = stack.pop() {
@@ -117,9 +117,13 @@ pub fn detect(schema: &Value) -> Dialect {
                 .any(|t| t.as_str().is_some_and(|t| GEMINI_TYPES.contains(&t))),
             _ => false,
         };
-        let string_bound = COUNT_BOUNDS
-            .iter()
-            .any(|key| map.get(*key).is_some_and(Value::is_string));
+        // A count as a string of digits, as Gemini writes it (any other
+        // string is a mistake in either dialect, named as JSON Schema's).
+        let string_bound = COUNT_BOUNDS.iter().any(|key| {
+            map.get(*key)
+                .and_then(Value::as_str)
+                .is_some_and(|text| text.parse::<u64>().is_ok())
+        });
         if gemini_type || string_bound {
             return Dialect::Gemini;
         }

@@ -61,6 +61,8 @@ fn gemini_shapes_that_leave_no_doubt_are_detected() {
     assert_eq!(detect(&json!({"type": "OBJECT", "properties": {"a": {"type": "STRING"}}})), Dialect::Gemini);
     assert_eq!(detect(&json!({"type": "object", "properties": {"a": {"type": "array", "minItems": "1"}}})), Dialect::Gemini);
     assert_eq!(detect(&json!({"anyOf": [{"type": "INTEGER"}]})), Dialect::Gemini);
+    // A count that is no number at all is a mistake, named as JSON Schema's.
+    assert_eq!(detect(&json!({"minLength": "three"})), Dialect::JsonSchema);
     assert_eq!(detect(&json!({"type": "object", "properties": {"a": {"type": "string", "nullable": true}}})), Dialect::JsonSchema);
     // A property named "type", and data in enum/default, are not subschemas' types.
     assert_eq!(detect(&json!({"type": "object", "properties": {"type": {"enum": ["OBJECT"]}}, "default": {"type": "OBJECT"}})), Dialect::JsonSchema);
