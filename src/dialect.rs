@@ -281,10 +281,8 @@ fn add_null_type(map: &mut Map<String, Value>) {
                 Value::Array(vec![Value::String(single), Value::String("null".to_owned())]),
             );
         }
-        Some(Value::Array(types)) => {
-            if !types.iter().any(|t| t == "null") {
-                types.push(Value::String("null".to_owned()));
-            }
+        Some(Value::Array(types)) if !types.iter().any(|t| t == "null") => {
+            types.push(Value::String("null".to_owned()));
         }
         _ => {}
     }

@@ -157,7 +157,7 @@ pub const SCHEMA_SOURCES: [SchemaSource; 10] = [
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
 
     #[test]
