@@ -934,8 +934,8 @@ fn text_reference(arguments: &crate::response::ToolArguments, count: usize) -> O
 }
 
 /// A compiled schema's source as Standard JSON Schema's `jsonSchema.input`
-/// and `output` give it: written for `target` ("draft-2020-12" or
-/// "draft-07"), as JSON text. `options_json` holds the compile options the
+/// and `output` give it: the JSON Schema it means in its dialect, written
+/// for `target` ("draft-2020-12" or "draft-07"), as JSON text. `options_json` holds the compile options the
 /// schema was compiled with (their `draft` says which draft the schema is
 /// written in when its `$schema` does not).
 #[wasm_bindgen(js_name = standardJsonSchema)]
@@ -947,6 +947,16 @@ pub fn standard_json_schema(
     let schema = parse_schema_text(schema_json).map_err(schema_error)?;
     let options = parse_argument("the options", options_json)?;
     let draft = options.get("draft").and_then(Value::as_str);
+    // The JSON Schema the validator checks: a dialect's schema (Gemini's,
+    // or OpenAPI's `nullable`) translated, as a framework reads a draft.
+    let inner = crate::verdict::unwrap_response_format(&schema).0;
+    let dialect = options
+        .get("dialect")
+        .and_then(Value::as_str)
+        .and_then(crate::schema::Dialect::parse)
+        .unwrap_or_else(|| crate::dialect::detect(inner));
+    let meant = crate::dialect::translate(inner, dialect).map_err(schema_error)?;
+    let schema = meant.map_or(schema, |t| t.schema);
     let out = crate::standard::for_target(&schema, target, draft).map_err(argument_error)?;
     to_js(&out)
 }

@@ -146,6 +146,14 @@ describe("Gemini's Schema", () => {
     assert.equal(guard.checkOutput("{}", rooms, { dialect: "json-schema" }).degraded, true);
   });
 
+  test("a Validator's Standard JSON Schema is the JSON Schema the dialect means", () => {
+    const standard = guard.compileSchema(rooms)["~standard"].jsonSchema.input({ target: "draft-2020-12" });
+    assert.deepEqual(standard.properties.rooms, { type: "array", minItems: 1, items: { type: "integer", enum: [101, 201, 301] } });
+    assert.equal(standard.type, "object");
+    const nullable = guard.compileSchema({ type: "object", properties: { a: { type: "string", nullable: true } } })["~standard"].jsonSchema.output({ target: "draft-07" });
+    assert.deepEqual(nullable.properties.a, { type: ["string", "null"] });
+  });
+
   test("lower-case Gemini schemas are read as Gemini's when the option says so", () => {
     const lower = { type: "object", properties: { n: { type: "integer", format: "enum", enum: ["1", "2"] } }, required: ["n"] };
     assert.equal(guard.checkOutput('{"n":1}', lower, { dialect: "gemini" }).ok, true);
