@@ -164,6 +164,17 @@ describe("Gemini's Schema", () => {
     assert.throws(() => guard.compileSchema(lower, { dialect: "openapi" }), (error) => error.code === "invalid_argument" && /options.dialect must be one of "json-schema", "gemini"/.test(error.message));
   });
 
+  test("a Gemini function declaration's parameters check its calls, as Gemini's Schema", () => {
+    const controlLight = GEMINI_SCHEMA_EXAMPLES[0].schema;
+    const tools = { config: { tools: [{ functionDeclarations: [{ name: "controlLight", parameters: controlLight }] }] } };
+    const call = (args) => ({ candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "controlLight", args } }] }, finishReason: "STOP" }] });
+    assert.equal(guard.checkToolCalls(call({ brightness: 25, colorTemperature: "warm" }), tools).ok, true);
+    const refused = guard.checkToolCalls(call({ brightness: "25", colorTemperature: "warm" }), tools);
+    assert.equal(refused.ok, false);
+    assert.equal(refused.calls[0].failure, "schema");
+    assert.equal(refused.calls[0].errors[0].path, "/brightness");
+  });
+
   test("every Schema example in the @google/genai typings, samples and documentation", () => {
     for (const example of GEMINI_SCHEMA_EXAMPLES) {
       const options = example.dialect === undefined ? undefined : { dialect: example.dialect };
