@@ -61,7 +61,17 @@ export interface CompileOptions {
   resources?: Record<string, JsonSchema>;
   /** Extra formats, each a regular expression source (Rust regex syntax). */
   customFormats?: Record<string, string>;
+  /**
+   * How the schema is written: "json-schema" (JSON Schema, with OpenAPI's
+   * `nullable: true` read as ajv reads it) or "gemini" (Gemini's `Schema`:
+   * `Type.OBJECT`, counts as strings, `format: "enum"`, `propertyOrdering`).
+   * Default: told by the schema's shape (a capitalised type, or a count
+   * written as a string, is Gemini's), else "json-schema".
+   */
+  dialect?: SchemaDialect;
 }
+
+export type SchemaDialect = "json-schema" | "gemini";
 
 export interface ValidateOptions {
   /** Caps the issue list and the work spent building it. Default 5. */
@@ -83,8 +93,12 @@ export declare class Validator<T = unknown> {
   private constructor();
   validate(instance: unknown, options?: ValidateOptions): ValidationResult;
   isValid(instance: unknown): instance is T;
-  /** A stable hash of the schema content (key order does not matter). */
+  /** A stable hash of the schema content (key order does not matter) and of its dialect. */
   readonly schemaHash: string;
+  /** The dialect the schema was read in (the option, or the one its shape tells). */
+  readonly dialect: SchemaDialect;
+  /** What of the schema the guard cannot enforce in its dialect (Gemini's `propertyOrdering`, formats such as `int32`); frozen. */
+  readonly unenforced: ReadonlyArray<Readonly<UnenforcedConstraint>>;
   /** Releases the compiled schema's wasm memory now rather than at garbage collection. */
   free(): void;
   /** The Validator as a Standard Schema (and Standard JSON Schema), for the frameworks that take one. */
@@ -152,6 +166,13 @@ export interface OkVerdict<T = unknown> {
   /** True when the schema could not be compiled: only the parse-level checks ran. */
   degraded: boolean;
   finishReason: string | null;
+  /**
+   * A guarded call's verdicts only: the provider's `strict` flag of the
+   * schema (the request's, as `response_format.json_schema.strict`, or a
+   * response-format wrapper's), where it has one. `false`: the provider was
+   * not held to the schema, only the guard was.
+   */
+  providerStrict?: boolean;
 }
 
 export interface FailedVerdict {
@@ -166,6 +187,8 @@ export interface FailedVerdict {
   degraded: boolean;
   rescue: Rescue;
   finishReason: string | null;
+  /** See OkVerdict. */
+  providerStrict?: boolean;
 }
 
 export type Verdict<T = unknown> = OkVerdict<T> | FailedVerdict;
@@ -313,11 +336,13 @@ export interface UnenforcedConstraint {
  * "optional_nullable": an optional property (at `path`) is now required and
  * may be null, which stands for "absent": drop it before validating against
  * the original. "closed_object": an object (at `path`) that allowed other
- * properties now forbids them.
+ * properties now forbids them. "nullable_keyword": OpenAPI's `nullable: true`
+ * (at `path`) is sent as a `null` type (`type: [T, "null"]`, or an `anyOf`
+ * branch for Anthropic), as no native mode takes the keyword.
  */
 export interface ProviderSchemaChange {
   path: string;
-  change: "optional_nullable" | "closed_object";
+  change: "optional_nullable" | "closed_object" | "nullable_keyword";
 }
 
 export interface ProviderSchemaResult {
@@ -389,6 +414,8 @@ export interface Audit {
   /** e.g. "structured-output-guard/0.1.0 jsonschema/0.61.2". */
   validatorVersion: string;
   stoppedBy: StopReason;
+  /** The schema could not be applied: every attempt was checked at the parse level only. */
+  degraded: boolean;
 }
 
 /** A collector for `options.stats`. */
@@ -412,6 +439,8 @@ export interface GuardStatsSnapshot {
   lenient: number;
   /** Calls that ended with callModel throwing or an abort. */
   errors: number;
+  /** Calls whose schema could not be applied (`onInvalidSchema: "degrade"`, the default). */
+  degraded: number;
   /** Attempts made in all calls. */
   attempts: number;
   /** Retries made by calls that ended accepted, per accepted call. */
@@ -458,7 +487,12 @@ export declare function appendGeminiFeedback<Req extends { contents: unknown }>(
 export declare function appendOpenAIResponsesFeedback<Req extends { input: string | unknown[] }>(request: Req, feedback: string | ToolRejection): Req;
 
 export interface GuardOptions<R = unknown> extends CheckOptions {
-  schema: SchemaInput;
+  /**
+   * Default: the schema the request gives its provider (`response_format`,
+   * `text.format`, a forced tool's, Gemini's `responseSchema` /
+   * `responseJsonSchema`, Ollama's `format`; docs/api.md lists them).
+   */
+  schema?: SchemaInput;
   /** Default: the wrapper's `strict` when `schema` is a response-format wrapper, else true. */
   strict?: boolean;
   /**
@@ -507,6 +541,8 @@ export interface GuardResult<T, R = unknown> {
   usage: Usage;
   rescue: Rescue;
   verdicts: Verdict<T>[];
+  /** The schema could not be applied: only the parse-level checks ran. */
+  degraded: boolean;
   audit: Audit;
 }
 
@@ -519,6 +555,7 @@ export interface LenientGuardResult<T, R = unknown> {
   /** Set when the check failed: the failure class and message. */
   warning?: string;
   verdicts: Verdict<T>[];
+  degraded: boolean;
   audit: Audit;
 }
 
@@ -558,6 +595,12 @@ export declare function guardedCall<T = unknown, Req = unknown, R = unknown>(
   callModel: (request: Req, context: CallContext) => Promise<R> | R,
   options: GuardOptions<R> & { schema: GuardSchema<T> },
 ): Promise<GuardResult<T, R> | LenientGuardResult<T, R>>;
+/** Without `schema`: checked against the schema the request gives its provider (a TypeError when it gives none). */
+export declare function guardedCall<T = unknown, Req = unknown, R = unknown>(
+  request: Req,
+  callModel: (request: Req, context: CallContext) => Promise<R> | R,
+  options?: GuardOptions<R> & { strict?: true; schema?: undefined },
+): Promise<GuardResult<T, R>>;
 
 /** One streamed attempt as the audit record keeps it. */
 export interface StreamAuditAttempt extends AuditAttempt {
@@ -609,6 +652,7 @@ export interface StreamGuardResult<T> {
   usage: Usage;
   rescue: Rescue;
   verdicts: Verdict<T>[];
+  degraded: boolean;
   audit: StreamAudit;
 }
 
@@ -619,6 +663,7 @@ export interface LenientStreamGuardResult<T> {
   usage: Usage;
   warning?: string;
   verdicts: Verdict<T>[];
+  degraded: boolean;
   audit: StreamAudit;
 }
 
@@ -646,6 +691,12 @@ export declare function guardedStream<T = unknown, Req = unknown, C = StreamChun
   streamModel: (request: Req, context: CallContext) => AsyncIterable<C> | Iterable<C> | Promise<AsyncIterable<C> | Iterable<C>>,
   options: GuardStreamOptions<C> & { schema: GuardSchema<T> },
 ): Promise<StreamGuardResult<T> | LenientStreamGuardResult<T>>;
+/** Without `schema`: checked against the schema the request gives its provider (a TypeError when it gives none). */
+export declare function guardedStream<T = unknown, Req = unknown, C = StreamChunk>(
+  request: Req,
+  streamModel: (request: Req, context: CallContext) => AsyncIterable<C> | Iterable<C> | Promise<AsyncIterable<C> | Iterable<C>>,
+  options?: GuardStreamOptions<C> & { strict?: true; schema?: undefined },
+): Promise<StreamGuardResult<T>>;
 
 /** A schema that cannot be compiled. */
 export declare class SchemaError extends Error {
@@ -668,6 +719,8 @@ export declare class StructuredOutputError<R = unknown> extends Error {
   response: R;
   verdicts: FailedVerdict[];
   stoppedBy: StopReason;
+  /** The schema could not be applied: only the parse-level checks ran. */
+  degraded: boolean;
 }
 
 /** Why a tool call was refused before it ran. */

@@ -172,8 +172,10 @@ async function main(): Promise<void> {
   checkOutput("{}", schema, { formats: "strict" });
   // @ts-expect-error rescueJson takes a string
   rescueJson(42);
-  // @ts-expect-error a guarded call needs a schema
+  // A guarded call without a schema checks against the request's (a TypeError at run time when it has none).
   await guardedCall(request, () => "{}", {});
+  // @ts-expect-error dialect is "json-schema" or "gemini"
+  checkOutput("{}", schema, { dialect: "openapi" });
   // @ts-expect-error the lenient value may be null
   const notNull: Observation = lenient.value;
   void notNull;
