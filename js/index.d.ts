@@ -584,7 +584,8 @@ export type GuardSchema<T> = SchemaInput | Validator<T>;
  * values, and any object (an SDK's model object, a tool with its
  * `execute`). Spelled out, rather than `unknown`, so that a request written
  * inline keeps its literal types, as the SDKs' request types ask:
- * `role: "user"`, `stream: true`, and arrays that stay mutable.
+ * `role: "user"`, `stream: true`, and arrays that stay mutable (from
+ * TypeScript 5.3 on; 5.2 infers them read-only).
  */
 export type RequestValue =
   | string
