@@ -625,7 +625,8 @@ export interface ExplicitGuardOptions extends Omit<GuardOptions, "appendFeedback
 /**
  * `O` when `T` was written out (`guardedCall<Invoice>(...)`), else `never`:
  * a call that gives no type argument is then always checked with its
- * request's and response's types (the signatures that infer them).
+ * request's and response's types (the signatures that infer them). `T`
+ * written as `unknown` or `any` counts as not written.
  */
 export type WhenExplicit<T, O> = unknown extends T ? never : O;
 
