@@ -20,14 +20,16 @@ function toolResults(feedback) {
   if (typeof feedback === "string" || feedback === null || typeof feedback !== "object") return undefined;
   const { response, toolCalls, tools, ran } = feedback;
   if (response === null || typeof response !== "object") throw argumentError("a tool-call rejection needs the response whose calls were refused");
-  const texts = new Map(toolCallFeedback(toolCalls, tools).map((entry) => [entry.id, entry.text]));
-  if (texts.size === 0) throw argumentError("a tool-call rejection needs a refused verdict; every tool call here passed");
+  // One text per refused call, in the calls' order (so calls without an id
+  // are told apart too).
+  const texts = toolCallFeedback(toolCalls, tools).map((entry) => entry.text);
+  if (texts.length === 0) throw argumentError("a tool-call rejection needs a refused verdict; every tool call here passed");
   const results = ranResults(toolCalls.calls, ran);
-  return toolCalls.calls.map((call, i) =>
-    results.has(i)
-      ? { id: call.id, name: call.name, ran: true, result: results.get(i) }
-      : { id: call.id, name: call.name, text: texts.get(call.id) ?? NOT_RUN, refused: !call.ok },
-  );
+  let refused = 0;
+  return toolCalls.calls.map((call, i) => {
+    if (results.has(i)) return { id: call.id, name: call.name, ran: true, result: results.get(i) };
+    return { id: call.id, name: call.name, text: call.ok ? NOT_RUN : (texts[refused++] ?? NOT_RUN), refused: !call.ok };
+  });
 }
 
 /**

@@ -468,6 +468,22 @@ describe("telling the model its tool call was refused", () => {
     assert.deepEqual(answers[2].response, { output: "sent b" });
   });
 
+  test("refused calls without ids each get their own feedback (Gemini)", () => {
+    const geminiRequest = { model: "g", contents: "?", config: { tools: [{ functionDeclarations: [{ name: "get_weather", parametersJsonSchema: WEATHER }, { name: "send_mail", parametersJsonSchema: SEND }] }] } };
+    const gemini = {
+      candidates: [{
+        content: { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "" } } }, { functionCall: { name: "send_mail", args: { to: "nobody" } } }] },
+        finishReason: "STOP",
+      }],
+    };
+    const toolCalls = guard.checkToolCalls(gemini, geminiRequest);
+    assert.deepEqual(toolCalls.calls.map((c) => [c.id, c.failure]), [[null, "schema"], [null, "schema"]]);
+    const next = guard.appendGeminiFeedback(geminiRequest, { response: gemini, toolCalls, tools: geminiRequest });
+    const errors = next.contents[2].parts.map((p) => p.functionResponse.response.error);
+    assert.match(errors[0], /"get_weather"[\s\S]*minLength/);
+    assert.match(errors[1], /"send_mail"[\s\S]*format/);
+  });
+
   test("`ran` that does not fit the verdict is a TypeError with a code", () => {
     const verdict = guard.checkToolCalls(refusedTurn, request);
     const append = (ran) => guard.appendAnthropicFeedback(request, { response: refusedTurn, toolCalls: verdict, tools: request, ran });
