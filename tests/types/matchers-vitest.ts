@@ -1,5 +1,6 @@
-// The matchers' Vitest augmentation: `tsc -p tests/matchers/types` accepts
-// every line; the @ts-expect-error lines prove misuse is rejected.
+// The matchers' Vitest augmentation, with the package installed and with it
+// linked from outside the project: every line must type-check (see
+// types.test.mjs); the expected errors prove misuse is rejected.
 import { expect } from "vitest";
 import { matchers, installMatchers } from "structured-output-guard/matchers";
 

@@ -1,5 +1,5 @@
-// The matchers' bun:test augmentation: `tsc -p tests/matchers/types` accepts
-// every line; the @ts-expect-error lines prove misuse is rejected.
+// The matchers' bun:test augmentation: every line must type-check (see
+// types.test.mjs); the expected errors prove misuse is rejected.
 import { expect } from "bun:test";
 import { matchers } from "structured-output-guard/matchers";
 
