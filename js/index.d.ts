@@ -61,6 +61,12 @@ export interface CompileOptions {
   resources?: Record<string, JsonSchema>;
   /** Extra formats, each a regular expression source (Rust regex syntax). */
   customFormats?: Record<string, string>;
+  /**
+   * The initial base URI (the URI the schema was retrieved from), an absolute
+   * URI: relative `$ref`s resolve against it where no `$id` sets a base. A
+   * schema in `resources` has its key as its base.
+   */
+  baseUri?: string;
 }
 
 export interface ValidateOptions {

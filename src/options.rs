@@ -26,13 +26,14 @@ fn as_map(options: &Value) -> Result<Option<&Map<String, Value>>, ArgumentError>
 }
 
 /// The options `compileSchema` takes.
-pub const COMPILE_OPTION_NAMES: [&str; 6] = [
+pub const COMPILE_OPTION_NAMES: [&str; 7] = [
     "formats",
     "draft",
     "rejectUnknownFields",
     "unknownFormats",
     "resources",
     "customFormats",
+    "baseUri",
 ];
 
 /// The options `checkOutput` takes besides `compileSchema`'s.
@@ -183,7 +184,19 @@ pub fn compile_options(options: &Value) -> Result<CompileOptions, ArgumentError>
             == Some("error"),
         resources: resources(map)?,
         custom_formats: custom_formats(map)?,
+        base_uri: base_uri(map)?,
     })
+}
+
+/// `baseUri`: an absolute URI, the schema's initial base URI.
+fn base_uri(map: Option<&Map<String, Value>>) -> Result<Option<String>, ArgumentError> {
+    match member(map, "baseUri") {
+        None => Ok(None),
+        Some(Value::String(uri)) if crate::schema::is_absolute_uri(uri) => Ok(Some(uri.clone())),
+        Some(other) => Err(ArgumentError::new(format!(
+            "options.baseUri must be an absolute URI (with a scheme, such as \"https://example.com/schema.json\"), not {other}"
+        ))),
+    }
 }
 
 fn object_member<'a>(
