@@ -52,6 +52,12 @@
 # regex-syntax for the Unicode properties an ECMA-262 pattern can name, not
 # for all of them: `Age` and the grapheme, word and sentence break tables
 # are left out of the wasm module, since `pattern` is ECMA-262.
+# u-flag-dialect (jsonschema-regex) reads every pattern as ECMA-262 with the u
+# flag's meaning and writes it out for fancy-regex: the translation it
+# replaces rewrote only \d, \w, \s and `.`, and left patterns with
+# look-arounds or back-references untranslated (where \d then matched any
+# Unicode digit), read \b by Unicode word characters, and refused `[^]`
+# and \k<name>. `\p{…}` names are those ECMA-262 lists, for format: regex too.
 # pattern-budget (jsonschema) and step-budget (fancy-regex) give every match
 # a validation makes one shared allowance of work, so that a check bounds all
 # its pattern work, not each match's: the backtrack limit alone let a response
@@ -226,6 +232,11 @@ crates.io, with these patches applied:
   regex-syntax with only the Unicode properties an ECMA-262 pattern can name
   instead of its default features, which would bring in every Unicode table
   (\`Age\`, grapheme, word and sentence breaks) for all regex users.
+- \`patches/jsonschema-regex-$VERSION-u-flag-dialect.patch\`:
+  \`translate_ecma_regex\` (behind \`to_rust_regex\`) reads a pattern as
+  ECMA-262 with the \`u\` flag's meaning (\`src/ecma.rs\`) and writes it for
+  fancy-regex, or says why it cannot; \`is_valid_ecma_regex\` takes only the
+  \`\\p{…}\` names ECMA-262 lists.
 
 Nothing else differs from the published source except that the manifest
 drops dev-dependency and lint sections. MIT licensed: the published crate

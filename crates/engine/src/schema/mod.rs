@@ -9,6 +9,7 @@ mod closed;
 mod depth;
 mod issues;
 mod meta;
+mod patterns;
 mod references;
 
 use std::collections::HashMap;
@@ -596,6 +597,10 @@ fn build(
 ) -> Result<CompiledSchema, SchemaError> {
     let effective = effective_schema(schema, options);
     let validator = configure(schema, options)?.build(&effective).map_err(|e| {
+        // A pattern the guard does not support says so, and where.
+        if let Err(pattern) = patterns::check_patterns(&effective) {
+            return pattern;
+        }
         let at = e.instance_path().as_str();
         let detail = e.masked().to_string();
         let problem = if detail.is_empty() {
@@ -745,5 +750,7 @@ mod content_encoding_tests;
 mod email_format_tests;
 #[cfg(test)]
 mod pattern_budget_tests;
+#[cfg(test)]
+mod regex_dialect_tests;
 #[cfg(test)]
 pub(crate) mod test_rng;
