@@ -23,12 +23,12 @@ const DATA: [&str; 4] = ["const", "enum", "default", "examples"];
 /// `schema` with every `$ref` a URI reference can hold: borrowed when each
 /// already is one.
 pub fn encode_references(schema: &Value) -> Cow<'_, Value> {
-    if !needs_encoding(schema) {
-        return Cow::Borrowed(schema);
-    }
     let mut out = schema.clone();
-    encode_in(&mut out);
-    Cow::Owned(out)
+    if encode_in(&mut out) {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(schema)
+    }
 }
 
 /// Keywords whose values map names to subschemas: a member named `const`
@@ -42,35 +42,10 @@ const NAMED_SUBSCHEMAS: [&str; 6] = [
     "dependencies",
 ];
 
-/// Whether every `$ref` of `schema` already is a URI reference. Iterative,
-/// like every walk over a schema not yet measured for depth.
-fn needs_encoding(schema: &Value) -> bool {
-    let mut stack = vec![(schema, false)];
-    while let Some((node, named)) = stack.pop() {
-        match node {
-            Value::Object(map) if named => stack.extend(map.values().map(|member| (member, false))),
-            Value::Object(map) => {
-                if map
-                    .get("$ref")
-                    .and_then(Value::as_str)
-                    .is_some_and(|reference| matches!(encode(reference), Cow::Owned(_)))
-                {
-                    return true;
-                }
-                for (key, member) in map {
-                    if !DATA.contains(&key.as_str()) {
-                        stack.push((member, NAMED_SUBSCHEMAS.contains(&key.as_str())));
-                    }
-                }
-            }
-            Value::Array(items) => stack.extend(items.iter().map(|item| (item, false))),
-            _ => {}
-        }
-    }
-    false
-}
-
-fn encode_in(schema: &mut Value) {
+/// Encodes every `$ref` of `schema` in place; whether one changed.
+/// Iterative, like every walk over a schema not yet measured for depth.
+fn encode_in(schema: &mut Value) -> bool {
+    let mut changed = false;
     let mut stack = vec![(schema, false)];
     while let Some((node, named)) = stack.pop() {
         match node {
@@ -84,6 +59,7 @@ fn encode_in(schema: &mut Value) {
                         if let Value::String(reference) = member {
                             if let Cow::Owned(encoded) = encode(reference) {
                                 *reference = encoded;
+                                changed = true;
                             }
                         }
                     } else if !DATA.contains(&key.as_str()) {
@@ -95,6 +71,7 @@ fn encode_in(schema: &mut Value) {
             _ => {}
         }
     }
+    changed
 }
 
 /// `reference` with what a URI reference cannot hold percent-encoded.
@@ -131,11 +108,8 @@ pub fn encode(reference: &str) -> Cow<'_, str> {
 }
 
 fn push_escaped(out: &mut String, byte: u8) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    out.push('%');
-    for nibble in [byte >> 4, byte & 0x0f] {
-        out.push(char::from(HEX.get(usize::from(nibble)).copied().unwrap_or(b'0')));
-    }
+    use std::fmt::Write;
+    let _ = write!(out, "%{byte:02X}");
 }
 
 /// RFC 3986 `pchar` (but `%`, which only an escape may use), `/` and `?`:
