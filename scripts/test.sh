@@ -54,7 +54,7 @@ fi
 step "Fuzzing (libFuzzer, time-boxed)"
 # FUZZ_SECONDS sets the box per target (here 20 by default, against
 # fuzz.sh's own 45, so that the whole command fits in 15 minutes on two
-# cores, set-up included; four targets, one per core at a time).
+# cores, set-up included; five targets, one per core at a time).
 if wait "$fuzz_build" && FUZZ_SECONDS=${FUZZ_SECONDS:-20} bash scripts/fuzz.sh; then
   tally 1 0
 else
