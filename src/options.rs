@@ -369,6 +369,8 @@ mod tests {
             (json!({"customFormats": {"x": 1}}), "options.customFormats[\"x\"] must be a regular expression source string, not a number"),
             (json!({"unknownFormats": "warn"}), "options.unknownFormats must be one of \"ignore\", \"error\", not \"warn\""),
             (json!({"rules": "none"}), "options.rules must be an array of rules, not a string"),
+            (json!({"baseUri": "schemas/root.json"}), "options.baseUri must be an absolute URI (with a scheme, such as \"https://example.com/schema.json\"), not \"schemas/root.json\""),
+            (json!({"baseUri": 7}), "options.baseUri must be an absolute URI (with a scheme, such as \"https://example.com/schema.json\"), not 7"),
         ];
         for (input, message) in cases {
             assert_eq!(
