@@ -78,7 +78,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 export const WASM_GZIP_TARGET = 600_000;
-export const WASM_GZIP_BUDGET = 982_000;
+export const WASM_GZIP_BUDGET = 991_000;
 
 const wasmFile = new URL("../../pkg/wasm/guard_bg.wasm", import.meta.url);
 
