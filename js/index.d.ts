@@ -208,6 +208,11 @@ export interface FailedVerdict {
   finishReason: string | null;
   /** See OkVerdict. */
   providerStrict?: boolean;
+  /**
+   * A stream check's `end` after a push reported its rejection: the first
+   * `atByte` UTF-8 bytes already showed it (the verdict is that rejection).
+   */
+  atByte?: number;
 }
 
 export type Verdict<T = unknown> = OkVerdict<T> | FailedVerdict;
@@ -312,8 +317,10 @@ export interface StreamCheck<T = unknown> {
   push(chunk: string): StreamState;
   /**
    * The verdict on the whole text pushed: exactly
-   * `checkOutput({ content: wholeText, finishReason }, schema, options)`.
-   * Ends the check (push and end throw afterwards).
+   * `checkOutput({ content: wholeText, finishReason }, schema, options)`;
+   * after a push returned a rejection, that rejection (its `failure`,
+   * `message`, `errors`, `errorHash` and `atByte`), whatever was pushed
+   * after it. Ends the check (push and end throw afterwards).
    */
   end(finishReason?: string | null): Verdict<T>;
   /**

@@ -229,11 +229,14 @@ export class StreamCheck {
     }
     if (this.#ended) throw argumentError("this stream check has ended: end() or free() was already called");
     this.#live();
+    // A rejection a push returned is the verdict; one that only the last
+    // batch, crossing now, shows is not (see `StreamCheck::end`).
+    const reported = this.#state !== PENDING;
     if (this.#pending + this.#waiting.length > 0) this.#forward(true);
     let result;
     let value;
     try {
-      result = JSON.parse(this.#handle.end(finishReason ?? undefined));
+      result = JSON.parse(this.#handle.end(finishReason ?? undefined, reported));
       // Decoded where the core keeps it.
       if (result.ok) value = acceptedValue(this.#handle, this.#ascii);
     } catch (error) {

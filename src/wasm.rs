@@ -706,12 +706,23 @@ impl RawStream {
     }
 
     /// The whole response's verdict, as `checkOutput` shapes it (without
-    /// the value: see `json_at`).
-    pub fn end(&mut self, finish_reason: Option<String>) -> Result<JsValue, JsValue> {
+    /// the value: see `json_at`); after a rejection the caller was shown
+    /// (`reported`), that rejection (see `StreamCheck::end`).
+    pub fn end(&mut self, finish_reason: Option<String>, reported: bool) -> Result<JsValue, JsValue> {
+        if !reported {
+            self.check.set_aside_rejection();
+        }
         let verdict = self.check.end(finish_reason.as_deref());
         self.accepted = verdict.span.clone().filter(|_| verdict.ok());
         let mut out = String::new();
         verdict.write_json(&mut out, None);
+        // A stream that ended after its rejection says where it was decided.
+        if let Some(rejection) = self.check.rejection() {
+            out.pop();
+            out.push_str(",\"atByte\":");
+            out.push_str(&rejection.at_byte.to_string());
+            out.push('}');
+        }
         Ok(JsValue::from_str(&out))
     }
 

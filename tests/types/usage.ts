@@ -159,6 +159,11 @@ async function main(): Promise<void> {
   if (streamed.ok) {
     const streamedKind: Observation["type"] = streamed.value.type;
     void streamedKind;
+    // @ts-expect-error an accepted verdict was decided by no byte
+    void streamed.atByte;
+  } else {
+    const decidedAt: number | undefined = streamed.atByte;
+    void decidedAt;
   }
   createStreamCheck(schema).end(null);
   const released: void = createStreamCheck(schema).free();
