@@ -11,15 +11,11 @@ import { jsonText, readCopy } from "./arguments.mjs";
 import { streamReaders } from "./session.mjs";
 import { argumentError, typedError } from "./errors.mjs";
 import { abortReason, attemptSignal, endings, now, prepare as prepareCall, repairedRequest } from "./guarded-call.mjs";
-import { readEvent } from "./stream-read.mjs";
+import { StreamedCalls, readEvent } from "./stream-read.mjs";
 
 export async function guardedStream(request, streamModel, options) {
   let o;
   try {
-    // The readers read the answer's text deltas, not a tool call's argument deltas.
-    if (options?.toolName !== undefined) {
-      throw argumentError("guardedStream checks the streamed text; output delivered as a forced tool call (toolName) is checked by guardedCall");
-    }
     o = prepareCall(request, streamModel, options, "guardedStream", "streamModel");
   } catch (error) {
     throw typedError("guardedStream", error);
@@ -153,7 +149,9 @@ async function runStream(streamModel, request, number, clock, check, attempt, o,
       }
       const { finishReason } = read;
       if (typeof finishReason === "string" && finishReason.trim() !== "") attempt.finishReason = finishReason;
-      const text = read.text;
+      // With toolName, the output is the named tool's arguments, as the
+      // calls' pieces bring them (a `read` callback gives them as text).
+      const text = attempt.calls === undefined || o.read ? read.text : read.calls === undefined ? undefined : attempt.calls.take(read.calls);
       if (text === undefined || text === null || text === "") continue;
       if (typeof text !== "string") {
         throw new Interrupted("callback", { name: "read", error: argumentError(`options.read gave text that is ${typeof text}, not a string`) });
@@ -203,7 +201,9 @@ async function run(request, streamModel, o, session) {
     const calls = ++ends.calls;
     const clock = attemptSignal(o.signal, deadline);
     const check = session.streamCheck();
-    const attempt = { reports: new Map(), finishReason: null, state: undefined, stoppedEarly: false, stopping: false, texts: [], callbackReports: 0 };
+    const attempt = { reports: new Map(), finishReason: null, state: undefined, stoppedEarly: false, stopping: false, texts: [], callbackReports: 0, calls: undefined };
+    const toolName = o.checkOptions?.toolName;
+    if (toolName !== undefined) attempt.calls = new StreamedCalls(toolName, (name) => check.noteToolCall(name));
     const reportsText = () => jsonText("the usage", [...attempt.reports.values()]);
     const facts = () => ({ bytes: check.bytes, stoppedEarly: attempt.stoppedEarly, usageReported: attempt.reports.size > 0 });
     try {

@@ -172,7 +172,9 @@ export interface CheckOptions extends CompileOptions, ValidateOptions {
   rules?: Rule[];
   /**
    * The output comes as a call of this tool (a forced tool call): its
-   * arguments are checked instead of the text content.
+   * arguments are checked instead of the text content. In a stream check
+   * and guardedStream, the first call of this tool that the provider's
+   * stream events carry is the output, its arguments checked as they stream.
    */
   toolName?: string;
 }
@@ -341,6 +343,18 @@ export interface StreamCheck<T = unknown> {
  * reject early, and which wait for the end, is listed in the README
  * ("Checking a stream as it arrives").
  */
+/**
+ * A stream check of a forced tool call's arguments (`toolName`): `push`
+ * takes a provider's stream event too (as guardedStream reads them), whose
+ * piece of the named tool's argument text is pushed, and whose finish
+ * reason `end` uses when given none; a string is argument text itself.
+ */
+export interface ToolStreamCheck<T = unknown> extends Omit<StreamCheck<T>, "push"> {
+  push(chunk: string | object): StreamState;
+}
+
+export declare function createStreamCheck<T>(schema: Validator<T>, options: CheckOptions & { toolName: string }): ToolStreamCheck<T>;
+export declare function createStreamCheck<T = unknown>(schema: SchemaInput | null | undefined, options: CheckOptions & { toolName: string }): ToolStreamCheck<T>;
 export declare function createStreamCheck<T>(schema: Validator<T>, options?: CheckOptions): StreamCheck<T>;
 export declare function createStreamCheck<T = unknown>(schema?: SchemaInput | null, options?: CheckOptions): StreamCheck<T>;
 export declare function normalizeUsage(usageOrResponse: unknown): Usage;
@@ -784,7 +798,7 @@ export interface StreamAttemptEvent extends AttemptEvent {
  * stream chunk, plus `onText`. `C` is the type of the chunks streamModel's
  * stream yields, `Req` the request's; both are inferred from the call.
  */
-export interface GuardStreamOptions<C = unknown, Req = unknown> extends Omit<GuardOptions<unknown, Req>, "read" | "usage" | "onAttempt" | "toolName"> {
+export interface GuardStreamOptions<C = unknown, Req = unknown> extends Omit<GuardOptions<unknown, Req>, "read" | "usage" | "onAttempt"> {
   /** Reads a chunk instead of the built-in readers (strings, OpenAI, Anthropic, Gemini, AI SDK events). */
   read?: (chunk: C) => StreamChunkRead;
   /** The usage a chunk reports (the attempt's so far: a later report's members replace an earlier one's), instead of the built-in readers'. */

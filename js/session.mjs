@@ -777,12 +777,4 @@ export function guardOptionNames() {
   return guardOptions;
 }
 
-/**
- * Where each provider's stream events keep the text, the finish reason and
- * the usage (src/providers/stream_events.rs), the same for every instance.
- */
-let streamReaderTable;
-export function streamReaders() {
-  streamReaderTable ??= JSON.parse(callRaw(() => raw.streamReaders()));
-  return streamReaderTable;
-}
+export { streamReaders } from "./stream-read.mjs";

@@ -2,6 +2,18 @@
 // along the core's table of stream events (src/providers/stream_events.rs,
 // where the walk is specified), by property access: getters read as the
 // values they return, and members no reader lists are never touched.
+import { callRaw, raw } from "./instance.mjs";
+
+/**
+ * Where each provider's stream events keep the text, the finish reason,
+ * the usage and the tool calls (src/providers/stream_events.rs), the same
+ * for every instance.
+ */
+let streamReaderTable;
+export function streamReaders() {
+  streamReaderTable ??= JSON.parse(callRaw(() => raw.streamReaders()));
+  return streamReaderTable;
+}
 
 /** A member's value; undefined when reading it throws. */
 function member(value, name) {
@@ -55,6 +67,7 @@ function stringAt(value, paths) {
 function holds(value, [path, expect]) {
   const found = first(value, path);
   if (expect === true) return Array.isArray(found);
+  if (typeof expect === "object" && !Array.isArray(expect)) return found !== null && typeof found === "object" && !Array.isArray(found);
   if (typeof found !== "string") return false;
   return Array.isArray(expect) ? expect.includes(found) : found === expect;
 }
@@ -71,9 +84,106 @@ function keyOf(path) {
   return key;
 }
 
+/** The first of `paths` that reaches a string. */
+function firstString(value, paths) {
+  for (const path of paths) {
+    const found = first(value, path);
+    if (typeof found === "string") return found;
+  }
+  return undefined;
+}
+
+/** The first of `paths` that reaches anything but undefined and null. */
+function firstValue(value, paths) {
+  for (const path of paths) {
+    const found = first(value, path);
+    if (found !== undefined && found !== null) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The pieces of tool calls an event carries, along the table's `calls`:
+ * `[{ key?, id?, name?, arguments?, whole? }]`, `key` a number or string.
+ */
+function callsOf(event, calls) {
+  let elements;
+  if (calls.list.length === 0) elements = [event];
+  else {
+    const list = first(event, calls.list);
+    if (Array.isArray(list)) elements = list;
+    else if (list !== null && typeof list === "object") elements = [list];
+    else return undefined;
+  }
+  const out = [];
+  for (const element of elements) {
+    if (element === null || typeof element !== "object") continue;
+    const key = calls.key.length === 0 ? undefined : first(element, calls.key);
+    const piece = {
+      key: typeof key === "number" || typeof key === "string" ? key : undefined,
+      id: firstString(element, calls.id),
+      name: firstString(element, calls.name),
+      arguments: firstString(element, calls.arguments),
+      whole: firstValue(element, calls.whole),
+    };
+    if (piece.key !== undefined || piece.name !== undefined || piece.arguments !== undefined || piece.whole !== undefined) out.push(piece);
+  }
+  return out.length === 0 ? undefined : out;
+}
+
+/**
+ * The calls of one stream, as their pieces arrive (see `callsOf`): each
+ * call by its key (a call without one is a call of its own), in the order
+ * they began. `take(pieces)` gives the argument text the pieces add to the
+ * first call of `toolName` (when one is named), and calls `onCall(name)`
+ * for each call as its name arrives.
+ */
+export class StreamedCalls {
+  constructor(toolName, onCall) {
+    this.toolName = toolName;
+    this.onCall = onCall;
+    /** key -> { name, id, index, streamed } */
+    this.byKey = new Map();
+    this.count = 0;
+    /** The call that is the output. */
+    this.output = undefined;
+  }
+
+  take(pieces) {
+    let text = "";
+    for (const piece of pieces) {
+      let call = piece.key === undefined ? undefined : this.byKey.get(typeof piece.key === "number" ? piece.key : `s:${piece.key}`);
+      if (call === undefined) {
+        // A piece of a call not begun that neither names it nor carries its
+        // arguments whole says nothing yet.
+        if (piece.name === undefined && piece.whole === undefined && piece.key === undefined) continue;
+        call = { name: undefined, id: undefined, index: this.count++, streamed: false };
+        if (piece.key !== undefined) this.byKey.set(typeof piece.key === "number" ? piece.key : `s:${piece.key}`, call);
+      }
+      if (call.id === undefined && piece.id !== undefined) call.id = piece.id;
+      if (call.name === undefined && piece.name !== undefined && piece.name !== "") {
+        call.name = piece.name;
+        this.onCall?.(call.name);
+        if (this.output === undefined && call.name === this.toolName) this.output = call;
+      }
+      let added;
+      if (piece.arguments !== undefined && piece.arguments !== "") {
+        call.streamed = true;
+        added = piece.arguments;
+      } else if (piece.whole !== undefined && !call.streamed) {
+        call.streamed = true;
+        added = typeof piece.whole === "string" ? piece.whole : JSON.stringify(piece.whole);
+      }
+      if (added !== undefined && call === this.output) text += added;
+    }
+    return text;
+  }
+}
+
 /**
  * What one event carries: `{ text?, finishReason?, usage?, usageKey?,
- * error?, failed }`, `usage` the live usage object the event reported (for
+ * error?, calls?, failed }`, `calls` the pieces of tool calls (see
+ * `callsOf`), `usage` the live usage object the event reported (for
  * the caller to copy), `failed` true when the event reports that the stream
  * itself failed, with what to throw in `error`. A string is text.
  */
@@ -98,6 +208,7 @@ export function readEvent(event, readers) {
       read.failed = true;
       read.error = first(event, reader.error) ?? event;
     }
+    if (reader.calls !== undefined) read.calls = callsOf(event, reader.calls);
     return read;
   }
   return { failed: false };

@@ -137,6 +137,10 @@ pub struct StreamCheck {
     degraded: bool,
     rules: Vec<Rule>,
     options: CheckOptions,
+    /// The tool calls the stream carried, by name, in order (with
+    /// `toolName`, the text is the named tool's arguments, and an answer
+    /// without them says what it carried instead, as `check_output` does).
+    tool_calls: Vec<crate::response::ToolCall>,
 }
 
 /// The largest text buffer kept for the next stream check: 4 MiB, so that
@@ -184,7 +188,17 @@ impl StreamCheck {
             degraded,
             rules,
             options,
+            tool_calls: Vec::new(),
         })
+    }
+
+    /// A tool call the stream carries, named as it began (see `tool_calls`).
+    pub fn note_tool_call(&mut self, name: &str) {
+        self.tool_calls.push(crate::response::ToolCall {
+            id: None,
+            name: name.to_owned(),
+            arguments: crate::response::ToolArguments::Missing,
+        });
     }
 
     /// Bytes pushed so far.
@@ -322,7 +336,7 @@ impl StreamCheck {
             }
             _ => None,
         };
-        check_prepared(
+        let mut verdict = check_prepared(
             Some(&self.text),
             finish_reason,
             self.compiled.clone(),
@@ -330,7 +344,14 @@ impl StreamCheck {
             &self.rules,
             &self.options,
             prepared,
-        )
+        );
+        if verdict.failure == Some(Failure::Empty) && self.options.tool_name.is_some() {
+            verdict.message = crate::verdict::tool_calls_message(
+                &self.tool_calls,
+                self.options.tool_name.as_deref(),
+            );
+        }
+        verdict
     }
 
     /// Sets aside a rejection that its caller never saw: the facade's last

@@ -735,6 +735,13 @@ impl RawStream {
         self.accepted_json().map_or(std::ptr::null(), str::as_ptr)
     }
 
+    /// A tool call the stream carries, by its name, as it begins (see
+    /// `StreamCheck::note_tool_call`).
+    #[wasm_bindgen(js_name = noteToolCall)]
+    pub fn note_tool_call(&mut self, name: &str) {
+        self.check.note_tool_call(name);
+    }
+
     /// Asks the check to note what `valueParts` needs, before the first
     /// push (see `StreamCheck::note_outline`).
     #[wasm_bindgen(js_name = noteOutline)]

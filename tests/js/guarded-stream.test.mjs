@@ -351,7 +351,8 @@ describe("guardedStream on scripted streams", () => {
     assert.equal(result.usage.tokens.input, 2);
     assert.equal(result.usage.tokens.output, 9);
     await assert.rejects(guard.guardedStream({}, () => [], { schema, onTxt: () => {} }), (e) => e.code === "invalid_argument" && /not an option of guardedStream/.test(e.message));
-    await assert.rejects(guard.guardedStream({}, () => [], { schema, toolName: "answer" }), (e) => e.code === "invalid_argument" && /toolName/.test(e.message));
+    // A forced tool's stream with no call of it is empty, naming the tool, and not resampled.
+    await assert.rejects(guard.guardedStream({}, () => [], { schema, toolName: "answer" }), (e) => e instanceof guard.StructuredOutputError && e.failure === "empty" && e.attempts === 1 && /"answer"/.test(e.message));
     await assert.rejects(guard.guardedStream({}, "model", { schema }), (e) => e.code === "invalid_argument" && /streamModel/.test(e.message));
     await assert.rejects(guard.guardedStream({}, () => 42, { schema }), (e) => e.code === "invalid_argument" && /async iterable/.test(e.message));
     const failed = await guard

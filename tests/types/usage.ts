@@ -166,6 +166,10 @@ async function main(): Promise<void> {
     void decidedAt;
   }
   createStreamCheck(schema).end(null);
+  // With toolName, a provider's stream event is pushed as it comes.
+  const forced = createStreamCheck(schema, { toolName: "record" });
+  forced.push({ type: "tool-input-delta", id: "call_1", delta: '{"type":' });
+  forced.free();
   const released: void = createStreamCheck(schema).free();
   void released;
   if (state.status === "rejected") {
