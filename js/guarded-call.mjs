@@ -269,6 +269,7 @@ function readOption(o, name, value) {
     case "onAttempt":
     case "appendFeedback":
     case "onText":
+    case "onToolCall":
       if (typeof value !== "function") throw argumentError(`options.${name} must be a function`);
       o[name === "usage" ? "usageOf" : name] = value;
       return;

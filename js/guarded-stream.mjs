@@ -12,6 +12,7 @@ import { streamReaders } from "./session.mjs";
 import { argumentError, typedError } from "./errors.mjs";
 import { abortReason, attemptSignal, endings, now, prepare as prepareCall, repairedRequest } from "./guarded-call.mjs";
 import { StreamedCalls, readEvent } from "./stream-read.mjs";
+import { ToolCallStreamCheck, toolsDeclared } from "./tool-call-stream.mjs";
 
 export async function guardedStream(request, streamModel, options) {
   let o;
@@ -26,6 +27,12 @@ export async function guardedStream(request, streamModel, options) {
   } finally {
     session.free();
   }
+}
+
+/** The options a call's check takes: the output's, without the output's own toolName and rules. */
+function toolCallOptions(o) {
+  const { toolName, rules, ...rest } = o.checkOptions ?? {};
+  return Object.keys(rest).length === 0 ? undefined : rest;
 }
 
 /** Why a stream the check rejected was stopped: the reason its signal aborts with. */
@@ -131,6 +138,10 @@ async function runStream(streamModel, request, number, clock, check, attempt, o,
         continue;
       }
       if (read.failed) throw new Interrupted("thrown", read.error);
+      if (attempt.toolCalls !== undefined && (read.calls !== undefined || read.finishReason !== undefined) && !o.read) {
+        const decided = attempt.toolCalls.pushRead(read);
+        for (const event of decided) call("onToolCall", () => o.onToolCall(event));
+      }
       const usage = o.usageOf ? call("usage", () => o.usageOf(chunk)) : read.usage;
       if (usage !== undefined && usage !== null) {
         // A built-in reader's report replaces the last one read at the same
@@ -204,6 +215,11 @@ async function run(request, streamModel, o, session) {
     const attempt = { reports: new Map(), finishReason: null, state: undefined, stoppedEarly: false, stopping: false, texts: [], callbackReports: 0, calls: undefined };
     const toolName = o.checkOptions?.toolName;
     if (toolName !== undefined) attempt.calls = new StreamedCalls(toolName, (name) => check.noteToolCall(name));
+    // Every tool call checked against its own tool, as it streams.
+    if (o.onToolCall) {
+      o.toolsDeclared ??= toolsDeclared(request);
+      attempt.toolCalls = new ToolCallStreamCheck(o.toolsDeclared, toolCallOptions(o));
+    }
     const reportsText = () => jsonText("the usage", [...attempt.reports.values()]);
     const facts = () => ({ bytes: check.bytes, stoppedEarly: attempt.stoppedEarly, usageReported: attempt.reports.size > 0 });
     try {
@@ -230,6 +246,7 @@ async function run(request, streamModel, o, session) {
       }
     } finally {
       clock.release();
+      attempt.toolCalls?.free();
     }
     let state;
     if (attempt.stoppedEarly || !stopsEarly) {

@@ -805,6 +805,12 @@ export interface GuardStreamOptions<C = unknown, Req = unknown> extends Omit<Gua
   usage?: (chunk: C) => object | null | undefined;
   /** Each piece of text the check has not rejected, as it arrives (a resample starts again at a new `attempt`). */
   onText?: (text: string, context: { attempt: number }) => void;
+  /**
+   * Each tool call of the stream, checked against the request's declaration
+   * of its tool as its arguments stream: reported rejected the moment they
+   * can no longer be valid, accepted as they end (see createToolCallStreamCheck).
+   */
+  onToolCall?: (event: ToolCallEvent) => void;
   onAttempt?: (event: StreamAttemptEvent) => void;
 }
 
@@ -994,3 +1000,56 @@ export interface RefusedToolCalls {
  * any provider's or SDK's shape, or the whole request.
  */
 export declare function checkToolCalls(response: object, tools: object, options?: Omit<CheckOptions, "toolName" | "rules">): ToolCallsVerdict;
+
+/** A streamed tool call, decided (once per call), narrowed by `status`. */
+export type ToolCallEvent = AcceptedToolCallEvent | RejectedToolCallEvent;
+
+interface ToolCallEventBase {
+  /** The provider's id of the call; null when it gives none. */
+  id: string | null;
+  /** The call's place among the stream's calls, in the order they began. */
+  index: number;
+  /** The tool the call names; null before a name arrived. */
+  name: string | null;
+  message: string;
+}
+
+/** A call whose arguments ended valid: it may run with `value` while the others stream. */
+export interface AcceptedToolCallEvent extends ToolCallEventBase {
+  status: "accepted";
+  value: unknown;
+  errors: Issue[];
+  moreErrors: false;
+  errorHash: null;
+}
+
+/** A call refused the moment its arguments can no longer be valid (an unknown tool: as its name arrives). */
+export interface RejectedToolCallEvent extends ToolCallEventBase {
+  status: "rejected";
+  failure: ToolCallFailure;
+  errors: Issue[];
+  moreErrors: boolean;
+  errorHash: string;
+  /** The first `atByte` UTF-8 bytes of the call's arguments showed it (absent for an unknown tool, or a call decided as it ended). */
+  atByte?: number;
+}
+
+/** Every tool call of a streamed response, checked as its arguments stream; from createToolCallStreamCheck(). */
+export interface ToolCallStreamCheck {
+  /** The next provider stream event; the calls it decides. */
+  push(event: object): ToolCallEvent[];
+  /** checkToolCalls' verdict on the calls as the stream assembled them; ends the check. */
+  end(): ToolCallsVerdict;
+  /** Releases the check without a verdict. */
+  free(): void;
+}
+
+/**
+ * A check of every tool call a response streams, each against its own
+ * tool's schema (`tools` in any form checkToolCalls takes): `push` each
+ * provider stream event (the kinds guardedStream reads) and run a call as
+ * soon as it is accepted, never one rejected. A call that was accepted
+ * whose response then stops at the token limit is `truncated` in `end`'s
+ * verdict, as in checkToolCalls.
+ */
+export declare function createToolCallStreamCheck(tools: object, options?: Omit<CheckOptions, "toolName" | "rules">): ToolCallStreamCheck;

@@ -125,6 +125,7 @@ function callsOf(event, calls) {
       name: firstString(element, calls.name),
       arguments: firstString(element, calls.arguments),
       whole: firstValue(element, calls.whole),
+      ends: calls.ends,
     };
     if (piece.key !== undefined || piece.name !== undefined || piece.arguments !== undefined || piece.whole !== undefined) out.push(piece);
   }
@@ -134,35 +135,40 @@ function callsOf(event, calls) {
 /**
  * The calls of one stream, as their pieces arrive (see `callsOf`): each
  * call by its key (a call without one is a call of its own), in the order
- * they began. `take(pieces)` gives the argument text the pieces add to the
- * first call of `toolName` (when one is named), and calls `onCall(name)`
- * for each call as its name arrives.
+ * they began, as `{ key, id, name, index, streamed }`. `take(pieces)` gives
+ * the argument text the pieces add to the first call of `toolName`, and
+ * `each(pieces, visit)` calls `visit(call, text, named, ended)` for each
+ * piece: the argument text it adds (or undefined), whether it named the
+ * call, whether it ended it. `onCall(name)` hears of each call as its name
+ * arrives.
  */
 export class StreamedCalls {
   constructor(toolName, onCall) {
     this.toolName = toolName;
     this.onCall = onCall;
-    /** key -> { name, id, index, streamed } */
     this.byKey = new Map();
-    this.count = 0;
-    /** The call that is the output. */
+    this.list = [];
+    /** The call that is the output (with `toolName`). */
     this.output = undefined;
   }
 
-  take(pieces) {
-    let text = "";
+  each(pieces, visit) {
     for (const piece of pieces) {
-      let call = piece.key === undefined ? undefined : this.byKey.get(typeof piece.key === "number" ? piece.key : `s:${piece.key}`);
+      const key = piece.key === undefined ? undefined : typeof piece.key === "number" ? piece.key : `s:${piece.key}`;
+      let call = key === undefined ? undefined : this.byKey.get(key);
       if (call === undefined) {
-        // A piece of a call not begun that neither names it nor carries its
-        // arguments whole says nothing yet.
-        if (piece.name === undefined && piece.whole === undefined && piece.key === undefined) continue;
-        call = { name: undefined, id: undefined, index: this.count++, streamed: false };
-        if (piece.key !== undefined) this.byKey.set(typeof piece.key === "number" ? piece.key : `s:${piece.key}`, call);
+        // Only a piece that names a call, or gives it whole, begins one
+        // (a text block's end, say, ends no call).
+        if (piece.name === undefined && piece.whole === undefined) continue;
+        call = { key: piece.key, id: undefined, name: undefined, index: this.list.length, streamed: false };
+        this.list.push(call);
+        if (key !== undefined) this.byKey.set(key, call);
       }
       if (call.id === undefined && piece.id !== undefined) call.id = piece.id;
+      let named = false;
       if (call.name === undefined && piece.name !== undefined && piece.name !== "") {
         call.name = piece.name;
+        named = true;
         this.onCall?.(call.name);
         if (this.output === undefined && call.name === this.toolName) this.output = call;
       }
@@ -174,8 +180,15 @@ export class StreamedCalls {
         call.streamed = true;
         added = typeof piece.whole === "string" ? piece.whole : JSON.stringify(piece.whole);
       }
-      if (added !== undefined && call === this.output) text += added;
+      visit(call, added, named, piece.ends || piece.whole !== undefined);
     }
+  }
+
+  take(pieces) {
+    let text = "";
+    this.each(pieces, (call, added) => {
+      if (added !== undefined && call === this.output) text += added;
+    });
     return text;
   }
 }

@@ -37,7 +37,9 @@
 //!   what the call is, `arguments` the next piece of its argument text, and
 //!   `whole` its arguments given at once (a value, or text), taken only by
 //!   a call no piece reached (the AI SDK's `tool-call` part repeats what its
-//!   `tool-input-delta` parts streamed; Gemini sends each call whole).
+//!   `tool-input-delta` parts streamed; Gemini sends each call whole), and
+//!   `ends`: the event ends the call at its key (a call given whole ends
+//!   there too, and a finish reason ends every call).
 //!   Which call is the output (`toolName`) and how the pieces add up is the
 //!   wrapper's walk; the first reader that reads the event also reads its
 //!   calls.
@@ -74,6 +76,7 @@ pub struct Calls {
     pub name: &'static [Path],
     pub arguments: &'static [Path],
     pub whole: &'static [Path],
+    pub ends: bool,
 }
 
 const fn calls(list: Path, key: Path) -> Calls {
@@ -84,6 +87,15 @@ const fn calls(list: Path, key: Path) -> Calls {
         name: &[],
         arguments: &[],
         whole: &[],
+        ends: false,
+    }
+}
+
+/// An event that ends the call at `key` in `list` (see `Calls::ends`).
+const fn call_end(list: Path, key: Path) -> Calls {
+    Calls {
+        ends: true,
+        ..calls(list, key)
     }
 }
 
@@ -120,7 +132,7 @@ const TYPE: Path = &[Member("type")];
 /// the event has one (Responses, Anthropic and the AI SDK name every event),
 /// by the list that holds the answer where it has none (Chat chunks'
 /// `choices`, Gemini chunks' `candidates`).
-pub static READERS: [Reader; 21] = [
+pub static READERS: [Reader; 25] = [
     // OpenAI Chat Completions (and the compatible APIs): the last chunk,
     // with `stream_options.include_usage`, has no choices and the usage.
     Reader {
@@ -175,6 +187,13 @@ pub static READERS: [Reader; 21] = [
         ..reader(
             "openai_responses_arguments_delta",
             &[(TYPE, Expect::Is("response.function_call_arguments.delta"))],
+        )
+    },
+    Reader {
+        calls: Some(call_end(&[], &[Member("output_index")])),
+        ..reader(
+            "openai_responses_arguments_done",
+            &[(TYPE, Expect::Is("response.function_call_arguments.done"))],
         )
     },
     // A response that ended: `incomplete_details.reason` says why an
@@ -247,6 +266,13 @@ pub static READERS: [Reader; 21] = [
             ],
         )
     },
+    Reader {
+        calls: Some(call_end(&[], &[Member("index")])),
+        ..reader(
+            "anthropic_content_block_stop",
+            &[(TYPE, Expect::Is("content_block_stop"))],
+        )
+    },
     // The input tokens are reported at the start, the output tokens (so
     // far) at each `message_delta`.
     Reader {
@@ -311,11 +337,15 @@ pub static READERS: [Reader; 21] = [
         ..reader("ai_sdk_tool_input_delta", &[(TYPE, Expect::Is("tool-input-delta"))])
     },
     Reader {
+        calls: Some(call_end(&[], &[Member("id")])),
+        ..reader("ai_sdk_tool_input_end", &[(TYPE, Expect::Is("tool-input-end"))])
+    },
+    Reader {
         calls: Some(Calls {
             id: &[&[Member("toolCallId")]],
             name: &[&[Member("toolName")]],
             whole: &[&[Member("input")], &[Member("args")]],
-            ..calls(&[], &[Member("toolCallId")])
+            ..call_end(&[], &[Member("toolCallId")])
         }),
         ..reader("ai_sdk_tool_call", &[(TYPE, Expect::Is("tool-call"))])
     },
@@ -360,6 +390,13 @@ pub static READERS: [Reader; 21] = [
         ..reader(
             "bedrock_content_block_delta",
             &[(&[Member("contentBlockDelta")], Expect::Object)],
+        )
+    },
+    Reader {
+        calls: Some(call_end(&[Member("contentBlockStop")], &[Member("contentBlockIndex")])),
+        ..reader(
+            "bedrock_content_block_stop",
+            &[(&[Member("contentBlockStop")], Expect::Object)],
         )
     },
     Reader {
@@ -411,7 +448,7 @@ fn paths_json(paths: &[Path], out: &mut String) {
 
 /// The table as the reader loads it: `[{ name, when: [[path, expect]],
 /// text: [path], finish: [path], usage: [path], error?: path, calls?: {
-/// list: path, key: path, id, name, arguments, whole: [path] } }]`, where
+/// list: path, key: path, id, name, arguments, whole: [path], ends } }]`, where
 /// `expect` is a string, a list of strings, `true` for an array or `{}`
 /// for an object. Written
 /// by hand, like the read plans: the names need no escaping, and a derived
@@ -479,6 +516,8 @@ pub fn stream_readers_json() -> String {
             paths_json(c.arguments, &mut out);
             out.push_str(",\"whole\":");
             paths_json(c.whole, &mut out);
+            out.push_str(",\"ends\":");
+            out.push_str(if c.ends { "true" } else { "false" });
             out.push('}');
         }
         out.push('}');

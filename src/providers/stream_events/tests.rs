@@ -227,7 +227,7 @@ fn the_table_as_the_reader_loads_it() {
     );
     assert_eq!(gemini["calls"]["whole"], json!([["functionCall", "args"]]));
     assert_eq!(
-        readers[4]["when"][0][1],
+        readers.iter().find(|r| r["name"] == "openai_responses_done").unwrap()["when"][0][1],
         json!([
             "response.completed",
             "response.incomplete",
@@ -355,6 +355,15 @@ fn tool_call_pieces_of_every_provider() {
         calls_of(&json!({"type": "tool-input-delta", "id": "c1", "delta": "{"})).1,
         vec![(Some(json!("c1")), None, s("{"), None)]
     );
+    assert_eq!(
+        calls_of(&json!({"type": "tool-input-end", "id": "c1"})),
+        ("ai_sdk_tool_input_end", vec![(Some(json!("c1")), None, None, None)])
+    );
+    assert_eq!(
+        calls_of(&json!({"type": "content_block_stop", "index": 1})),
+        ("anthropic_content_block_stop", vec![(Some(json!(1)), None, None, None)])
+    );
+    assert!(READERS.iter().filter_map(|r| r.calls).filter(|c| c.ends).count() >= 5);
     assert_eq!(
         calls_of(&json!({"type": "tool-call", "toolCallId": "c1", "toolName": "a", "input": {"x": 1}})).1,
         vec![(Some(json!("c1")), s("a"), None, Some(json!({"x": 1})))]
