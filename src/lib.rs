@@ -71,6 +71,9 @@ mod wasm;
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 #[cfg(test)]
+mod repository_tests;
+
+#[cfg(test)]
 mod tests {
     #[test]
     fn validator_version_names_the_locked_engine() {
