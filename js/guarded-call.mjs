@@ -7,7 +7,8 @@
 // when the core says such an attempt does (`acceptFirst` in session.mjs).
 import { jsonText, readCopy, rejectNonFinite } from "./arguments.mjs";
 import { NO_CHECK_OPTIONS, guardOptionNames, openSession } from "./session.mjs";
-import { usageOfResponse } from "./usage-programs.mjs";
+import { textRead, usageOfResponse } from "./usage-programs.mjs";
+import { memberOf } from "./read.mjs";
 import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
 import { appenderNamed } from "./feedback.mjs";
 import { statsRecorder } from "./stats.mjs";
@@ -295,11 +296,11 @@ function readOption(o, name, value) {
  */
 function usageOf(response) {
   try {
-    if (response === undefined || response === null) return { text: "null" };
-    if (typeof response !== "object") return { text: jsonText("the usage", response) };
+    if (response === undefined || response === null) return textRead("null");
+    if (typeof response !== "object") return textRead(jsonText("the usage", response));
     return usageOfResponse(response);
   } catch {
-    return { text: fallbackUsageText(response) };
+    return textRead(fallbackUsageText(response));
   }
 }
 
@@ -308,7 +309,8 @@ function fallbackUsageText(response) {
   const members = {};
   for (const key of ["usage", "usageMetadata", "usage_metadata", "meta"]) {
     try {
-      if (response?.[key] !== undefined) members[key] = JSON.parse(JSON.stringify(response[key]));
+      const member = memberOf(response, key);
+      if (member !== undefined) members[key] = JSON.parse(JSON.stringify(member));
     } catch {
       // This member cannot be read either.
     }
@@ -528,7 +530,7 @@ async function run(request, callModel, o, session) {
       if (o.usageOf) {
         try {
           usage = o.usageOf(response);
-          usageRead = { text: callerUsageText(usage) };
+          usageRead = textRead(callerUsageText(usage));
         } catch (error) {
           // The built-in reading, so that no paid token is lost.
           session.recordUnchecked(usageOf(response));

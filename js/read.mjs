@@ -55,8 +55,8 @@ export function copyAlong(value, node, plans, texts) {
   }
   const out = {};
   if (node.deep_unless !== undefined) {
-    // `in`, not a read: a getter there (@google/genai's `text`) is not run.
-    const present = node.deep_unless.filter((name) => name in value);
+    // Not a read: a getter there (@google/genai's `text`) is not run.
+    const present = node.deep_unless.filter((name) => hasMember(value, name));
     if (present.length === 0) return deepCopy(value, 0, plans.deep_limit, new WeakSet());
     // Kept as null, so that the copy is still recognised as a response.
     for (const name of present) out[name] = null;
@@ -195,14 +195,19 @@ function writtenMembersAlone(node) {
  * same order; null where no function can be made from source.
  */
 function writeMembersAlone(node) {
-  // A member whose getter throws reads as undefined, as `readMember` gives it.
-  const read = (name) => `try { member = value[${JSON.stringify(name)}]; } catch { member = undefined; }`;
+  // A member whose getter throws reads as undefined, as `readMember` gives
+  // it, and one that is neither own nor a class's as `memberOf` leaves it.
+  const read = (name) => {
+    const key = JSON.stringify(name);
+    return `try { member = value[${key}]; if (member !== undefined && !Object.hasOwn(value, ${key}) && !fromClass(value, ${key})) member = undefined; } catch { member = undefined; }`;
+  };
   const lines = ["let member;", "let holds = false;"];
   for (const name of node.members_alone_with) lines.push(`if (!holds) { ${read(name)} holds = holdsObject(member); }`);
   lines.push("if (!holds) return undefined;", "const found = [];");
   for (const [name] of node.members) lines.push(read(name), `if (member !== undefined) found.push([${JSON.stringify(name)}, member]);`);
   lines.push("return found;");
-  return functionFrom(["value", "holdsObject"], lines) ?? null;
+  const written = functionFrom(["value", "holdsObject", "fromClass"], lines);
+  return written === undefined ? null : (value, holds) => written(value, holds, fromClass);
 }
 
 /** An object that is not an array (what the core's reader takes for one). */
@@ -211,15 +216,50 @@ function holdsObject(value) {
 }
 
 /**
- * A member's value; undefined when reading it throws: a getter that refuses
- * (the AI SDK's `output` when no output was asked for) has nothing to give.
+ * A member's value as `memberOf` reads it; undefined when reading it
+ * throws: a getter that refuses (the AI SDK's `output` when no output was
+ * asked for) has nothing to give.
  */
 function readMember(value, name) {
   try {
-    return value[name];
+    return memberOf(value, name);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `value[name]` as the readers take a member of a caller's object: an own
+ * member, or one a class gives its instances on a prototype (a getter, as
+ * the AI SDK's results and @google/genai's responses have), never one
+ * that only Object.prototype or Array.prototype holds: another library, or
+ * a pollution elsewhere in the application, may have given those an
+ * enumerable member, which no response, request or usage has.
+ */
+export function memberOf(value, name) {
+  const member = value[name];
+  return member === undefined || Object.hasOwn(value, name) || fromClass(value, name) ? member : undefined;
+}
+
+/**
+ * Whether `value` has a member `name` as `memberOf` reads one (an own
+ * member, or a class's), without reading it: a getter is not run.
+ */
+export function hasMember(value, name) {
+  return Object.hasOwn(value, name) || fromClass(value, name);
+}
+
+/**
+ * Whether a prototype of `value` below Object.prototype and Array.prototype
+ * (of any realm: a realm's Object.prototype is the one prototype without
+ * one of its own, and an Array.prototype is itself an array) holds `name`.
+ */
+export function fromClass(value, name) {
+  for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    if (Array.isArray(proto) || Object.getPrototypeOf(proto) === null) return false;
+    if (Object.hasOwn(proto, name)) return true;
+  }
+  return false;
 }
 
 function copiedSomething(copy) {
@@ -377,9 +417,9 @@ export function sameCopy(copy, shape) {
   if (prototype !== Object.prototype || !(shape instanceof Members)) return false;
   const { names, values } = shape;
   let i = 0;
-  // Own members, in order (a plain object inherits none that are enumerable,
-  // unless Object.prototype was given one, which then makes it differ).
-  for (const name in copy) {
+  // Own members, in order, as JSON.stringify writes them (an enumerable
+  // member given to Object.prototype is none of the copy's).
+  for (const name of Object.keys(copy)) {
     const member = copy[name];
     // Left out, as JSON.stringify leaves it out.
     if (leftOut(member)) continue;

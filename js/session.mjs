@@ -4,7 +4,7 @@
 // once per attempt (but for a first attempt the lane accepts, see
 // `acceptFirst`). guarded-call.mjs and guarded-stream.mjs drive it.
 import { jsonText, optionsText, outputCopy, serialisationProblem, wellFormed } from "./arguments.mjs";
-import { functionFrom } from "./read.mjs";
+import { fromClass, functionFrom, memberOf } from "./read.mjs";
 import { laneOptions, laneWith, shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "./instance.mjs";
@@ -33,7 +33,7 @@ function readToolLeaf(request, { path, leaf }, texts, index) {
 /** The member `key` of `node` on the way along a tool path (a Map's entry); undefined where the path ends. */
 function toolStep(node, key) {
   if (node === null || (typeof node !== "object" && typeof node !== "function")) return undefined;
-  return node instanceof Map ? node.get(key) : node[key];
+  return node instanceof Map ? node.get(key) : memberOf(node, key);
 }
 
 /** The code of what a tool path found at its end, `node` (see `readToolLeaf`). */
@@ -70,13 +70,15 @@ function writeToolPaths(paths) {
   for (let i = 0; i < paths.length; i++) {
     const { path } = paths[i];
     const weight = 4 ** i;
-    let walk = `node = request[${JSON.stringify(path[0])}];`;
+    // A member only Object.prototype holds is none of the request's (see `memberOf`).
+    const first = JSON.stringify(path[0]);
+    let walk = `node = request[${first}]; if (node !== undefined && !Object.hasOwn(request, ${first}) && !fromClass(request, ${first})) node = undefined;`;
     for (let k = 1; k < path.length; k++) walk += ` if (node !== undefined) node = step(node, ${JSON.stringify(path[k])});`;
     // A getter or a Proxy that throws: what it hides may be tools.
     lines.push(`try { ${walk} if (node !== undefined) found += ${weight} * leafCode(node, paths[${i}].leaf, texts, ${i}); } catch { found += ${2 * weight}; }`);
   }
   lines.push("return found;");
-  const written = functionFrom(["request", "texts", "paths", "step", "leafCode"], lines);
+  const written = functionFrom(["request", "texts", "paths", "step", "leafCode", "fromClass"], lines);
   return written === undefined ? null : written;
 }
 
@@ -108,7 +110,7 @@ function readToolPaths(request) {
   let found = 0;
   const texts = [];
   if (writtenToolPaths !== null && objectNotMap(request)) {
-    found = writtenToolPaths(request, texts, toolPaths, toolStep, leafCode);
+    found = writtenToolPaths(request, texts, toolPaths, toolStep, leafCode, fromClass);
   } else {
     for (let i = 0; i < toolPaths.length; i++) {
       let code;
@@ -173,7 +175,7 @@ function readRequestShape(request) {
   for (const name of shapeMembers.members) {
     let value;
     try {
-      value = request !== null && typeof request === "object" ? request[name] : undefined;
+      value = request !== null && typeof request === "object" ? memberOf(request, name) : undefined;
     } catch (error) {
       throw argumentError(`the request could not be read to find its shape: ${serialisationProblem(error)}`);
     }

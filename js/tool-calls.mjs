@@ -8,7 +8,7 @@ import { argumentError } from "./errors.mjs";
 import { jsonText, outputCopy, readText, serialisationProblem } from "./arguments.mjs";
 import { checkOutput } from "./check.mjs";
 import { callRaw, encodeCopy, rawGlue } from "./instance.mjs";
-import { calledId } from "./read.mjs";
+import { calledId, memberOf } from "./read.mjs";
 import { requestPlan } from "./session.mjs";
 
 /** The failure classes of a call's check, from its arguments' verdict. */
@@ -206,7 +206,7 @@ function declarationLists(request) {
   for (const path of requestPlan().declarations) {
     let node = request;
     try {
-      for (const key of path) node = node === null || typeof node !== "object" ? undefined : node[key];
+      for (const key of path) node = node === null || typeof node !== "object" ? undefined : memberOf(node, key);
     } catch (error) {
       throw argumentError(`the tools could not be read: ${serialisationProblem(error)}`);
     }
