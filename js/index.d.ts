@@ -680,6 +680,13 @@ export interface ToolCallCheck {
   /** The parsed arguments, when they pass. */
   value?: unknown;
   failure?: ToolCallFailure;
+  /**
+   * True when the tool's schema could not be compiled and the call was
+   * checked for parse and shape only (`onInvalidSchema: "degrade"`, the
+   * default; `"throw"` throws the SchemaError instead): its `message` says
+   * the schema was not applied.
+   */
+  degraded: boolean;
   message: string;
   errors: Issue[];
   moreErrors: boolean;
@@ -689,6 +696,8 @@ export interface ToolCallCheck {
 export interface ToolCallsVerdict {
   /** True only when every call passes (also for a response that makes none). */
   ok: boolean;
+  /** True when any call's is: a call was not checked against its tool's schema. */
+  degraded: boolean;
   /** The first refused call's failure. */
   failure?: ToolCallFailure;
   message: string;

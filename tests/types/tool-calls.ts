@@ -9,9 +9,13 @@ const verdict: ToolCallsVerdict = checkToolCalls(response, tools, { maxErrors: 3
 for (const call of verdict.calls) {
   const id: string | null = call.id;
   const failure: ToolCallFailure | undefined = call.failure;
+  const unchecked: boolean = call.degraded;
   void id;
   void failure;
+  void unchecked;
 }
+const anyUnchecked: boolean = verdict.degraded;
+void anyUnchecked;
 // @ts-expect-error toolName does not apply: each call has its own tool
 checkToolCalls(response, tools, { toolName: "f" });
 // @ts-expect-error the tools are required
