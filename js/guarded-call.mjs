@@ -5,7 +5,7 @@
 // a session in the Rust core (src/session.rs), stepped once per attempt; a
 // first attempt checkOutput's lane accepts ends the call without a step,
 // when the core says such an attempt does (`acceptFirst` in session.mjs).
-import { jsonText, readCopy, rejectNonFinite } from "./arguments.mjs";
+import { jsonText, readCopy, readPlans, rejectNonFinite } from "./arguments.mjs";
 import { NO_CHECK_OPTIONS, guardOptionNames, openSession } from "./session.mjs";
 import { textRead, usageOfResponse } from "./usage-programs.mjs";
 import { memberOf } from "./read.mjs";
@@ -62,6 +62,13 @@ export function attemptSignal(signal, deadline) {
   return boundedAttempt(signal, deadline);
 }
 
+/** The deadline's abort reason. */
+function deadlineReason() {
+  const error = new Error("The guarded call's deadline passed");
+  error.name = "TimeoutError";
+  return error;
+}
+
 /**
  * `attemptSignal` for an attempt the caller's signal or a deadline can
  * abort. Apart, as its closures would make its variables a scope object
@@ -79,19 +86,25 @@ function boundedAttempt(signal, deadline) {
       cleanups.push(() => signal.removeEventListener("abort", forward));
     }
   }
+  const expire = () => {
+    if (controller.signal.aborted) return;
+    timedOut = true;
+    controller.abort(deadlineReason());
+  };
   if (deadline !== Infinity) {
-    const timer = setTimeout(() => {
-      if (controller.signal.aborted) return;
-      timedOut = true;
-      const error = new Error("The guarded call's deadline passed");
-      error.name = "TimeoutError";
-      controller.abort(error);
-    }, Math.max(0, deadline - now()));
+    const timer = setTimeout(expire, Math.max(0, deadline - now()));
     cleanups.push(() => clearTimeout(timer));
   }
   return {
     signal: controller.signal,
     bounded: Boolean(signal) || deadline !== Infinity,
+    deadline,
+    /**
+     * What the deadline's timer does, for a reader that found the deadline
+     * passed before the timer could run (a stream that never lets the
+     * event loop turn).
+     */
+    expire,
     timedOut: () => timedOut,
     /** Aborts the attempt's signal (a stream stopped early). */
     abort: (reason) => controller.abort(reason),
@@ -111,6 +124,7 @@ class UnboundedAttempt {
   constructor() {
     this.controller = undefined;
     this.bounded = false;
+    this.deadline = Infinity;
   }
   made() {
     this.controller ??= new AbortController();
@@ -122,6 +136,7 @@ class UnboundedAttempt {
   timedOut() {
     return false;
   }
+  expire() {}
   abort(reason) {
     this.made().abort(reason);
   }
@@ -308,17 +323,92 @@ function usageOf(response) {
 function fallbackUsageText(response) {
   const members = {};
   for (const key of ["usage", "usageMetadata", "usage_metadata", "meta"]) {
+    let member;
     try {
-      const member = memberOf(response, key);
-      if (member !== undefined) members[key] = JSON.parse(JSON.stringify(member));
+      member = memberOf(response, key);
     } catch {
       // This member cannot be read either.
     }
+    const copy = readableCopy(member);
+    if (copy !== undefined) members[key] = copy;
   }
   try {
     return jsonText("the usage", members);
   } catch {
     return "{}";
+  }
+}
+
+/**
+ * What can be read of a usage object, never throwing: its own enumerable
+ * members, each read once, a member whose getter throws (or an object
+ * that cannot even list its members, a revoked Proxy) left out, as are
+ * numbers that are not finite and BigInts past 2^53; at most
+ * `READABLE_VALUES` values in all, to the depth the readers copy usage to.
+ * For usage whose reading along the usage plan threw: the counts that can
+ * be read still count.
+ */
+export function readableCopy(value) {
+  return readableValue(value, 0, { left: READABLE_VALUES });
+}
+const READABLE_VALUES = 4096;
+
+function readableValue(value, depth, budget) {
+  if (--budget.left < 0) return undefined;
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return Number.isFinite(value) ? value : undefined;
+    case "bigint":
+      return Number.isSafeInteger(Number(value)) ? Number(value) : undefined;
+    case "object":
+      break;
+    default:
+      return undefined;
+  }
+  if (value === null) return null;
+  if (depth >= readPlansDepth()) return null;
+  let out;
+  try {
+    if (Array.isArray(value)) {
+      out = [];
+      for (let i = 0; i < value.length && budget.left > 0; i++) {
+        let item;
+        try {
+          item = value[i];
+        } catch {
+          // Left out, as null.
+        }
+        out.push(readableValue(item, depth + 1, budget) ?? null);
+      }
+      return out;
+    }
+    out = {};
+    const names = Object.keys(value);
+    for (let i = 0; i < names.length && budget.left > 0; i++) {
+      let member;
+      try {
+        member = value[names[i]];
+      } catch {
+        continue;
+      }
+      const copy = readableValue(member, depth + 1, budget);
+      if (copy !== undefined) out[names[i]] = copy;
+    }
+    return out;
+  } catch {
+    return out;
+  }
+}
+
+/** The depth the readers copy usage to (`deep_limit`); 16, as the core has it, should the plans be unreadable (an instance being replaced). */
+function readPlansDepth() {
+  try {
+    return readPlans().deep_limit;
+  } catch {
+    return 16;
   }
 }
 
