@@ -4,6 +4,7 @@
 // a class's prototype (the Vercel AI SDK's results, @google/genai's
 // responses) read as the values they return, and members no plan lists (a
 // request body, headers, a deeply nested extension) are never touched.
+import { LIMITS } from "./generated/contract.mjs";
 
 /**
  * A reference to a text string in the copy is `["\u0000", index]`: an array,
@@ -19,7 +20,13 @@ const TEXT_REFERENCE = "\u0000";
  * it is copied like any other string.
  */
 export function copyAlong(value, node, plans, texts) {
-  if (node.whole) return node.arguments && texts?.wholeStrings === true ? wholeForCalls(value, texts) : value;
+  if (node.whole) {
+    // Written as JSON.stringify writes it, but refused at once when it
+    // nests deeper than the core reads: JSON.stringify takes Bun seconds
+    // to run out of stack on a value 100,000 levels deep.
+    if (value !== null && typeof value === "object" && nestsDeeper(value, LIMITS.schemaDepth)) throw new RangeError("the value nests too deeply");
+    return node.arguments && texts?.wholeStrings === true ? wholeForCalls(value, texts) : value;
+  }
   switch (typeof value) {
     case "string":
       if (texts !== undefined && node.text) return referenceTo(value, texts);
@@ -82,6 +89,33 @@ export function copyAlong(value, node, plans, texts) {
     return out;
   }
   return copyMembers(value, node, plans, texts, out);
+}
+
+/**
+ * Whether `value` holds containers more than `levels` levels deep (the
+ * value itself is level 1), found without going deeper than that: its
+ * cost is bounded by the limit, whatever the depth. A cycle is not deep
+ * (JSON.stringify names it for what it is). Members are read as
+ * JSON.stringify reads them: own enumerable ones.
+ */
+export function nestsDeeper(value, levels) {
+  return deeperFrom(value, 0, levels, new Array(levels + 1));
+}
+
+function deeperFrom(value, depth, levels, ancestors) {
+  if (value === null || typeof value !== "object") return false;
+  if (depth >= levels) {
+    for (let d = 0; d < depth; d++) if (ancestors[d] === value) return false;
+    return true;
+  }
+  ancestors[depth] = value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (deeperFrom(value[i], depth + 1, levels, ancestors)) return true;
+    return false;
+  }
+  const names = Object.keys(value);
+  for (let i = 0; i < names.length; i++) if (deeperFrom(value[names[i]], depth + 1, levels, ancestors)) return true;
+  return false;
 }
 
 /**

@@ -5,7 +5,7 @@
 // schema object found at the pointer the core gives (so it is compiled once
 // and found again by identity).
 import { argumentError } from "./errors.mjs";
-import { jsonText, outputCopy, readText, serialisationProblem } from "./arguments.mjs";
+import { boundedJsonText, jsonText, outputCopy, readText, serialisationProblem } from "./arguments.mjs";
 import { checkOutput } from "./check.mjs";
 import { callRaw, encodeCopy, rawGlue } from "./instance.mjs";
 import { calledId, memberOf } from "./read.mjs";
@@ -256,7 +256,8 @@ function readDeclarations(list, reader) {
 
 /** What the core's `reader` declares in `list` (apart, for the reason `checkToolCalls` gives). */
 function declarationsOf(list, reader) {
-  return JSON.parse(callRaw(() => rawGlue()[reader](jsonText("the tools", list))));
+  const text = boundedJsonText("the tools", list);
+  return JSON.parse(callRaw(() => rawGlue()[reader](text)));
 }
 
 /** A list's items, or an object's member names and values, in order, read as JSON.stringify reads them. */
