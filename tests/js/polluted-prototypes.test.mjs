@@ -6,7 +6,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import Anthropic from "@anthropic-ai/sdk";
+import { generateText, wrapLanguageModel } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
 import * as guard from "../../pkg/node.mjs";
+import { guardMiddleware } from "../../pkg/ai-sdk.mjs";
 import { anthropicMessage, bedrockConverse, geminiResponse, mistralChat, openaiChat, openaiResponses, scripted } from "./fixtures.mjs";
 import { withWireServer } from "./wire-server.mjs";
 
@@ -125,7 +128,7 @@ function inputs(round) {
  * Every public entry of the package on `inputs`, each answer as data: run
  * once clean and again polluted, the answers must be the same.
  */
-async function surface({ usage, responses, chunks }) {
+async function surface({ usage, responses, chunks }, { aiSdk = true } = {}) {
   const answers = [];
   const add = async (label, fn) => answers.push([label, await answerOf(fn)]);
   const validator = guard.compileSchema(OBSERVATION);
@@ -187,6 +190,20 @@ async function surface({ usage, responses, chunks }) {
     }
   }
   await add("guardedCall rejected", () => guard.guardedCall({}, async () => responses.chatBad, { schema: OBSERVATION }).catch((error) => ({ ...error, response: undefined, message: error.message })));
+  if (aiSdk) await add("AI SDK middleware", async () => {
+    let call = 0;
+    const mock = new MockLanguageModelV3({
+      doGenerate: async () => ({
+        content: [{ type: "text", text: call++ === 0 ? BAD : GOOD }],
+        finishReason: { unified: "stop", raw: "stop" },
+        usage: { inputTokens: { total: usage.prompt_tokens, noCache: usage.prompt_tokens }, outputTokens: { total: usage.completion_tokens } },
+        warnings: [],
+      }),
+    });
+    const wrapped = wrapLanguageModel({ model: mock, middleware: guardMiddleware({ schema: OBSERVATION }) });
+    const result = await generateText({ model: wrapped, prompt: "?" });
+    return { text: result.text, usage: result.usage, calls: mock.doGenerateCalls.length };
+  });
   await add("guardedStream", async () => {
     const result = await guard.guardedStream({ model: "m" }, async function* () {
       yield* chunks;
@@ -224,9 +241,10 @@ describe("a polluted member named as one the readers look for", () => {
   for (const name of READ_NAMES) {
     test(`Object.prototype.${name} and Array.prototype.${name}, a string or an object`, async () => {
       const given = inputs(0);
-      const clean = await surface(given);
+      // Not the AI SDK: generateText itself reads a polluted "tools" as its caller's tools.
+      const clean = await surface(given, { aiSdk: false });
       for (const value of ["x", { a: 1, text: "x" }]) {
-        const dirty = await polluted(() => surface(given), name, value);
+        const dirty = await polluted(() => surface(given, { aiSdk: false }), name, value);
         for (let i = 0; i < clean.length; i++) assert.deepEqual(dirty[i], clean[i], `${JSON.stringify(value)}: ${clean[i][0]}`);
       }
     });
