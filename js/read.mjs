@@ -672,18 +672,34 @@ function walkOf(node, shape) {
 
 /**
  * A strict-mode function of `params` whose body is `lines`, or undefined
- * where the runtime refuses to make functions from source (a page whose
- * Content Security Policy has no 'unsafe-eval', or node
- * --disallow-code-generation-from-strings): the package writes a few for
- * the response and usage shapes it meets, and does their work without them
- * there.
+ * where functions are not made from source: in a browser (see
+ * `makeNoFunctions`), or where the runtime refuses (node
+ * --disallow-code-generation-from-strings, a worker without eval). The
+ * package writes a few for the response and usage shapes it meets, and
+ * does their work without them there.
  */
 export function functionFrom(params, lines) {
+  if (!functionsFromSource) return undefined;
   try {
     return new Function(...params, `"use strict";\n${lines.join("\n")}`);
   } catch {
     return undefined;
   }
+}
+
+/** Whether `functionFrom` tries to make functions from source at all. */
+let functionsFromSource = true;
+
+/**
+ * Makes `functionFrom` give undefined without trying, for the browser
+ * build: a page's Content Security Policy may refuse eval, and each
+ * refused try is a policy violation the page sees (and, where the site
+ * has a reporting endpoint, a report). A policy sent in a header cannot be
+ * read from a script, so it is not asked; what the functions save is a
+ * fraction of a microsecond a check.
+ */
+export function makeNoFunctions() {
+  functionsFromSource = false;
 }
 
 /** An array item for `matchAlong`: one the copy leaves out is written as null. */
