@@ -57,11 +57,20 @@ function countIssues(errors, moreErrors) {
  * A schema that cannot be compiled throws SchemaError, with or without `.not`.
  */
 export function toSatisfySchema(received, schema, options) {
+  refuseThenable(received, "toSatisfySchema");
   const { compile, validate } = compileOptionsOf(options);
   const validator = validatorFor(schema, compile);
   let result;
   try {
     result = validator.validate(received, validate);
+  } catch (error) {
+    // A value that is not JSON (a Map, a Date, NaN, a cycle) satisfies no
+    // JSON Schema: the assertion fails, saying what and where.
+    if (error?.code !== "invalid_argument") throw error;
+    return {
+      pass: false,
+      message: () => `expected the value to satisfy the schema, but it is not a JSON value: ${String(error.message).replace(/^the instance (cannot be serialised to JSON|must be a JSON value): /, "")}`,
+    };
   } finally {
     // One compiled per assertion: released now rather than at garbage collection.
     if (validator !== schema) validator.free();
@@ -85,6 +94,7 @@ export function toSatisfySchema(received, schema, options) {
  * because its schema is broken.
  */
 export function toBeAcceptedOutput(received, schema, options) {
+  refuseThenable(received, "toBeAcceptedOutput");
   const verdict = checkOutput(received, schema, { onInvalidSchema: "throw", ...options });
   if (verdict.ok) {
     const how = [verdict.rescue === "none" ? "" : `rescue: ${verdict.rescue}`, verdict.degraded ? "degraded: the schema was not checked" : ""]
@@ -102,6 +112,24 @@ export function toBeAcceptedOutput(received, schema, options) {
     message: () =>
       `expected the output to be accepted, but it failed "${verdict.failure}"${finish}: ${verdict.message}${issues}`,
   };
+}
+
+/**
+ * A Promise (or any thenable) given to a matcher was not awaited: neither
+ * the assertion nor its `.not` can say anything true of it, so it throws,
+ * naming the fix.
+ */
+function refuseThenable(received, matcher) {
+  if (received === null || (typeof received !== "object" && typeof received !== "function")) return;
+  let then;
+  try {
+    then = received.then;
+  } catch {
+    return;
+  }
+  if (typeof then === "function") {
+    throw new TypeError(`${matcher} received a Promise: await it (or use expect(promise).resolves) before asserting on its value`);
+  }
 }
 
 /** Both matchers, as `expect.extend` takes them. */

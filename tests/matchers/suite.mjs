@@ -98,6 +98,20 @@ export function defineMatcherSuite({ describe, test, expect }) {
       expect(schemaCacheSize()).toBe(before + 1);
     });
 
+    test("refuses what is not JSON: a Map, a Set or a Date fails, an un-awaited Promise throws, under .not too", () => {
+      const object = { type: "object" };
+      expectFailure(() => expect(new Map([["observations", []]])).toSatisfySchema(object), "not a JSON value", "a Map");
+      expectFailure(() => expect(new Set()).toSatisfySchema(object), "a Set");
+      expectFailure(() => expect({ when: new Date(0) }).toSatisfySchema(object), "a Date", "/when");
+      expect(new Map()).not.toSatisfySchema(object);
+      const promise = Promise.resolve(valid);
+      for (const assertion of [() => expect(promise).toSatisfySchema(object), () => expect(promise).not.toSatisfySchema(object)]) {
+        const error = failureOf(assertion);
+        expect(error).toBeInstanceOf(TypeError);
+        expect(String(error.message)).toContain("await");
+      }
+    });
+
     test("works as an asymmetric matcher", () => {
       expect({ id: 1, data: valid }).toEqual({ id: 1, data: expect.toSatisfySchema(observationSchema) });
       expectFailure(() => expect({ id: 1, data: invalid }).toEqual({ id: 1, data: expect.toSatisfySchema(observationSchema) }));
@@ -135,6 +149,15 @@ export function defineMatcherSuite({ describe, test, expect }) {
       expectFailure(() => expect("   ").toBeAcceptedOutput(observationSchema), 'failed "empty"');
       expectFailure(() => expect("[1, 2]").toBeAcceptedOutput(), 'failed "not_object"');
       expect("[1, 2]").toBeAcceptedOutput(undefined, { requireObject: false });
+    });
+
+    test("an un-awaited Promise throws, under .not too, naming the await", () => {
+      const promise = Promise.resolve(JSON.stringify(valid));
+      for (const assertion of [() => expect(promise).toBeAcceptedOutput(observationSchema), () => expect(promise).not.toBeAcceptedOutput(observationSchema)]) {
+        const error = failureOf(assertion);
+        expect(error).toBeInstanceOf(TypeError);
+        expect(String(error.message)).toContain("await");
+      }
     });
 
     test("a broken schema throws SchemaError unless the caller asks to degrade", () => {
