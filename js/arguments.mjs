@@ -4,7 +4,7 @@
 // cannot be read or serialised is a typed error naming only its kind.
 import { SchemaError, argumentError } from "./errors.mjs";
 import { LIMITS } from "./generated/contract.mjs";
-import { callRaw, raw } from "./instance.mjs";
+import { callRaw, displayText, raw } from "./instance.mjs";
 import { copyAlong, loadPlans, matchCopy, nestsDeeper, sameCopy, shapeOf } from "./read.mjs";
 
 /** JSON text for a value, or a typed error naming what could not be serialised. */
@@ -42,11 +42,16 @@ export function boundedJsonText(what, value) {
 }
 
 export function serialisationProblem(error) {
-  const message = String(error?.message ?? error);
+  let message = "";
+  try {
+    message = String(error?.message ?? error);
+  } catch {
+    // A thrown value that cannot even be written as text.
+  }
   if (error instanceof RangeError) return "it nests too deeply";
   if (/circular|cyclic/i.test(message)) return "it contains a cycle";
   if (/bigint/i.test(message)) return "it contains a BigInt";
-  return `reading it threw ${error?.name ?? "an error"}`;
+  return `reading it threw ${errorName(error)}`;
 }
 
 /**
@@ -93,11 +98,12 @@ export function rejectNonFinite(what, object) {
   try {
     entries = Object.keys(object).map((key) => [key, object[key]]);
   } catch (error) {
-    throw argumentError(`${what} could not be read: reading it threw ${error?.name ?? "an error"}`);
+    throw argumentError(`${what} could not be read: reading it threw ${errorName(error)}`);
   }
   for (const [key, value] of entries) {
     if (typeof value === "number" && !Number.isFinite(value)) {
-      throw argumentError(`${what}.${key} must be a finite number, not ${value}`);
+      // The name is the caller's: printed safely.
+      throw argumentError(`${what}.${displayText(key)} must be a finite number, not ${value}`);
     }
   }
 }
@@ -109,13 +115,14 @@ export function schemaText(schema) {
   try {
     problem = notJsonValue(schema);
   } catch (error) {
-    throw new SchemaError(`the schema could not be read: reading it threw ${error?.name ?? "an error"}`);
+    throw new SchemaError(`the schema could not be read: reading it threw ${errorName(error)}`);
   }
   // The core's own words for a schema text that nests too deeply, without
   // serialising the object first: JSON.stringify of 100,000 levels takes
   // Bun 1.4 s to give up.
   if (problem === TOO_DEEP) throw new SchemaError(`the schema nests deeper than ${LIMITS.schemaDepth} levels`);
-  if (problem) throw new SchemaError(`the schema must be a JSON value (an object, an array, a boolean or JSON text), not ${problem}`);
+  // The problem names the schema's own keys: printed safely.
+  if (problem) throw new SchemaError(`the schema must be a JSON value (an object, an array, a boolean or JSON text), not ${displayText(problem)}`);
   try {
     return jsonText("the schema", schema);
   } catch (error) {
@@ -206,9 +213,14 @@ export class NotJsonValue {
     this.below = below;
   }
 
-  /** The path as a JSON Pointer, for a message (a long key shown as "(a member)"). */
+  /**
+   * The path as a JSON Pointer, for a message: a long key shown as "(a
+   * member)", a key that looks like a credential redacted (a value's keys
+   * can be anything), and safe to print.
+   */
   get pointer() {
-    return this.keys.map((key) => `/${typeof key === "number" ? key : pointerToken(key)}`).join("");
+    const pointer = this.keys.map((key) => `/${typeof key === "number" ? key : pointerToken(key)}`).join("");
+    return displayText(callRaw(() => raw.redactPointer(pointer)));
   }
 }
 

@@ -11,6 +11,7 @@ import { textRead, usageOfResponse } from "./usage-programs.mjs";
 import { memberOf } from "./read.mjs";
 import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
 import { appenderNamed } from "./feedback.mjs";
+import { displayText } from "./instance.mjs";
 import { statsRecorder } from "./stats.mjs";
 
 export function abortReason(signal) {
@@ -241,7 +242,7 @@ function readOptions(callModel, options, api = "guardedCall", model = "callModel
   const known = knownOptions(api);
   const keys = Object.keys(options);
   for (const key of keys) {
-    if (!known.has(key)) throw argumentError(`"${key.slice(0, 40)}" is not an option of ${api}; its options are ${[...known].join(", ")}`);
+    if (!known.has(key)) throw argumentError(`"${displayText(key.slice(0, 40))}" is not an option of ${api}; its options are ${[...known].join(", ")}`);
   }
   const { schema } = options;
   if (schema === undefined || schema === null) throw argumentError(`${api} needs options.schema`);

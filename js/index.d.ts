@@ -709,4 +709,15 @@ export interface ToolCallsVerdict {
  * tool it names, before it runs. `tools`: the request's tool declarations in
  * any provider's or SDK's shape, or the whole request.
  */
+/**
+ * `text` with every character a terminal or a log viewer would act on
+ * instead of showing it (the C0 controls U+0000–U+001F, DEL, the C1
+ * controls U+0080–U+009F, the bidirectional overrides and isolates
+ * U+202A–U+202E and U+2066–U+2069) written as `\uXXXX`, JSON's own escape;
+ * everything else as it is. Every message the package makes passes
+ * through it; use it for anything from a verdict you print yourself (an
+ * issue's `path` names the output's own keys, which the model wrote).
+ */
+export declare function escapeForDisplay(text: string): string;
+
 export declare function checkToolCalls(response: object, tools: object, options?: Omit<CheckOptions, "toolName" | "rules">): ToolCallsVerdict;

@@ -164,6 +164,15 @@ export function translate(error) {
   return error;
 }
 
+/**
+ * `text` safe to print: the core's escapeForDisplay, the one function every
+ * message of the package passes through (see crates/engine/src/display.rs),
+ * for the messages made here that name what a caller or a model wrote.
+ */
+export function displayText(text) {
+  return callRaw(() => raw.escapeForDisplay(String(text)));
+}
+
 /** Runs a raw call with the module loaded and errors typed. */
 export function callRaw(fn) {
   ensureLoaded();

@@ -11,7 +11,7 @@
 //! this crate is built for size; its modules are re-exported here under their
 //! own names, but for `stream`, which this crate's `stream` wraps.
 
-pub use guard_engine::{hash, redact, schema, tape, usage};
+pub use guard_engine::{display, hash, redact, schema, tape, usage};
 
 /// The contract's names and defaults (failure classes, stop reasons, issue
 /// codes, default options) and the caller-error type: the bottom layer the

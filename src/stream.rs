@@ -456,7 +456,7 @@ impl StreamCheck {
     ) {
         self.rejection = Some(Rejection {
             failure,
-            message,
+            message: crate::display::escape_for_display(&message).into_owned(),
             errors,
             more_errors,
             at_byte,

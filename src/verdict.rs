@@ -504,7 +504,8 @@ pub(crate) fn check_prepared<'c>(
             rule_message(&verdict.errors, verdict.more_errors)
         };
         verdict.failure = Some(failure);
-        verdict.message = message;
+        // A rule's name is the caller's: made safe to print, as every message is.
+        verdict.message = crate::display::escape_for_display(&message).into_owned();
     }
     verdict
 }
@@ -544,9 +545,11 @@ pub(crate) fn resolve_schema(
     })
 }
 
+/// The verdict failed as `failure`, with `message` made safe to print (it
+/// may name a rule, quote a finish reason or a schema's words).
 fn fail(mut verdict: Verdict, failure: Failure, message: String) -> Verdict {
     verdict.failure = Some(failure);
-    verdict.message = message;
+    verdict.message = crate::display::escape_for_display(&message).into_owned();
     verdict
 }
 

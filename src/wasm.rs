@@ -38,7 +38,8 @@ fn start() {
 
 /// An `Error` carrying a stable `code` the facade maps to its error classes.
 fn coded_error(code: &str, message: &str) -> JsValue {
-    let error = js_sys::Error::new(message);
+    // Made safe to print: an error's message may quote a schema or an option.
+    let error = js_sys::Error::new(&crate::display::escape_for_display(message));
     // Setting a property on a fresh Error object cannot fail.
     let _ = js_sys::Reflect::set(&error, &"code".into(), &code.into());
     error.into()
@@ -1041,6 +1042,16 @@ pub fn repair_feedback(verdict_json: &str, schema_json: Option<String>) -> Resul
 #[wasm_bindgen(js_name = redactPointer)]
 pub fn redact_pointer(pointer: &str) -> String {
     crate::redact::redact_pointer(pointer).into_owned()
+}
+
+/// `text` with every character a terminal or log viewer would act on (C0
+/// and C1 controls, DEL, the bidirectional overrides and isolates) written
+/// as `\uXXXX`: the one function every message of the package passes
+/// through, exported for the facade's own messages, the matchers and the
+/// command line (see `crate::display`).
+#[wasm_bindgen(js_name = escapeForDisplay)]
+pub fn escape_for_display(text: &str) -> String {
+    crate::display::escape_for_display(text).into_owned()
 }
 
 /// What checked a response, for audit records.

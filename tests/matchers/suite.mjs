@@ -112,6 +112,17 @@ export function defineMatcherSuite({ describe, test, expect }) {
       }
     });
 
+    test("prints the value's own keys as escapes: a test log is never retitled, cleared or reordered", () => {
+      const hostile = { "\u001b]0;PWNED\u0007\u001b[2J": "s", "a\u009b2Jb": "t", "user\u202enimda": "u" };
+      const error = expectFailure(
+        () => expect(hostile).toSatisfySchema({ additionalProperties: { type: "integer" } }),
+        "/\\u001b]0;PWNED\\u0007\\u001b[2J  type",
+        "/a\\u009b2Jb",
+        "/user\\u202enimda",
+      );
+      expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u.test(String(error.message))).toBe(false);
+    });
+
     test("works as an asymmetric matcher", () => {
       expect({ id: 1, data: valid }).toEqual({ id: 1, data: expect.toSatisfySchema(observationSchema) });
       expectFailure(() => expect({ id: 1, data: invalid }).toEqual({ id: 1, data: expect.toSatisfySchema(observationSchema) }));
@@ -149,6 +160,17 @@ export function defineMatcherSuite({ describe, test, expect }) {
       expectFailure(() => expect("   ").toBeAcceptedOutput(observationSchema), 'failed "empty"');
       expectFailure(() => expect("[1, 2]").toBeAcceptedOutput(), 'failed "not_object"');
       expect("[1, 2]").toBeAcceptedOutput(undefined, { requireObject: false });
+    });
+
+    test("prints the output's keys and the finish reason as escapes", () => {
+      const text = JSON.stringify({ "\u001b]0;PWNED\u0007\u001b[2J": "s", "user\u202enimda": "u" });
+      for (const [output, part] of [
+        [text, "/\\u001b]0;PWNED\\u0007\\u001b[2J  type"],
+        [{ content: text, finishReason: "length\u009b2J" }, "finish reason: length\\u009b2J"],
+      ]) {
+        const error = expectFailure(() => expect(output).toBeAcceptedOutput({ additionalProperties: { type: "integer" } }), part);
+        expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u.test(String(error.message))).toBe(false);
+      }
     });
 
     test("an un-awaited Promise throws, under .not too, naming the await", () => {

@@ -1,6 +1,7 @@
 // Typed usage of the public API. `tsc -p tests/types` must accept every line;
 // the @ts-expect-error lines prove the types also reject misuse.
 import {
+  escapeForDisplay,
   StructuredOutputError,
   SchemaError,
   checkOutput,
@@ -180,3 +181,9 @@ async function main(): Promise<void> {
 }
 
 void main;
+
+// escapeForDisplay: a string in, a string out.
+const printable: string = escapeForDisplay("/\u001b]0;title\u0007");
+void printable;
+// @ts-expect-error it takes a string
+escapeForDisplay(1);
