@@ -10,6 +10,7 @@ import { generateText, wrapLanguageModel } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import * as guard from "../../pkg/node.mjs";
 import { guardMiddleware } from "../../pkg/ai-sdk.mjs";
+import { matchers } from "../../pkg/matchers.mjs";
 import { anthropicMessage, bedrockConverse, geminiResponse, mistralChat, openaiChat, openaiResponses, scripted } from "./fixtures.mjs";
 import { withWireServer } from "./wire-server.mjs";
 
@@ -147,6 +148,9 @@ async function surface({ usage, responses, chunks }, { aiSdk = true } = {}) {
   await add("toProviderSchema", () => guard.toProviderSchema(OBSERVATION, "openai"));
 
   const value = { city: "Oslo", tags: ["a", "b", "c"], when: "2024-02-30" };
+  const matcherAnswer = ({ pass, message }) => ({ pass, message: message() });
+  await add("toSatisfySchema", () => matcherAnswer(matchers.toSatisfySchema(value, OBSERVATION, { maxErrors: 10 })));
+  await add("toBeAcceptedOutput", () => matcherAnswer(matchers.toBeAcceptedOutput(responses.gemini, OBSERVATION)));
   await add("validate", () => validator.validate(value, { maxErrors: 10 }));
   await add("isValid", () => validator.isValid(value));
   await add("~standard.validate", () => validator["~standard"].validate(value));
