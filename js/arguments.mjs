@@ -205,6 +205,9 @@ function pointerToken(key) {
  * value from it), `keys` (the path from the root, array indices as
  * numbers). What `valueSnapshot` throws.
  */
+/** The most keys of a path a NotJsonValue's message names (see `pointer`). */
+const POINTER_KEYS_SHOWN = 16;
+
 export class NotJsonValue {
   /** `below`: how many keys nearest the problem to leave out of the path as it is made (see `tooDeep`). */
   constructor(words, keys, below = 0) {
@@ -215,11 +218,18 @@ export class NotJsonValue {
 
   /**
    * The path as a JSON Pointer, for a message: a long key shown as "(a
-   * member)", a key that looks like a credential redacted (a value's keys
-   * can be anything), and safe to print.
+   * member)", a long path as its first and last keys (a path 127 levels
+   * deep is noise, and redacting it cost milliseconds), a key that looks
+   * like a credential redacted (a value's keys can be anything), and safe
+   * to print.
    */
   get pointer() {
-    const pointer = this.keys.map((key) => `/${typeof key === "number" ? key : pointerToken(key)}`).join("");
+    const token = (key) => `/${typeof key === "number" ? key : pointerToken(key)}`;
+    const { keys } = this;
+    const pointer =
+      keys.length <= POINTER_KEYS_SHOWN
+        ? keys.map(token).join("")
+        : `${keys.slice(0, POINTER_KEYS_SHOWN - 2).map(token).join("")}/…(${keys.length - POINTER_KEYS_SHOWN} more)…${keys.slice(-2).map(token).join("")}`;
     return displayText(callRaw(() => raw.redactPointer(pointer)));
   }
 }
