@@ -81,7 +81,16 @@ export interface ValidationResult {
  */
 export declare class Validator<T = unknown> {
   private constructor();
+  /**
+   * The instance is read once, each member exactly once, into the JSON
+   * value that is checked. A value that is not JSON (a number that is not
+   * finite, a BigInt, a Date, Map, Set, Promise or other class instance,
+   * an object with toJSON, an array item JSON would write as null, a
+   * cycle, a getter or Proxy that throws, nesting past 127 levels) is a
+   * TypeError with code "invalid_argument" saying what and where.
+   */
   validate(instance: unknown, options?: ValidateOptions): ValidationResult;
+  /** As `validate` reads the instance (and refuses one that is not JSON). */
   isValid(instance: unknown): instance is T;
   /** A stable hash of the schema content (key order does not matter). */
   readonly schemaHash: string;
@@ -95,7 +104,11 @@ export declare class Validator<T = unknown> {
 export interface StandardSchemaProps<T> {
   readonly version: 1;
   readonly vendor: "structured-output-guard";
-  /** Synchronous. */
+  /**
+   * Synchronous. `value` is the copy that was checked (read once, as
+   * `Validator.validate` reads it), not the object given; a value that is
+   * not JSON is one issue at its path.
+   */
   readonly validate: (value: unknown) => { readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
   /** Targets "draft-2020-12" and "draft-07"; any other throws a TypeError with code "invalid_argument". */
   readonly jsonSchema: {
