@@ -230,7 +230,7 @@ export class NotJsonValue {
       keys.length <= POINTER_KEYS_SHOWN
         ? keys.map(token).join("")
         : `${keys.slice(0, POINTER_KEYS_SHOWN - 2).map(token).join("")}/…(${keys.length - POINTER_KEYS_SHOWN} more)…${keys.slice(-2).map(token).join("")}`;
-    return displayText(callRaw(() => raw.redactPointer(pointer)));
+    return callRaw(() => raw.shownText(pointer, true, true));
   }
 }
 

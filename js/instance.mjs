@@ -165,12 +165,13 @@ export function translate(error) {
 }
 
 /**
- * `text` safe to print: the core's escapeForDisplay, the one function every
- * message of the package passes through (see crates/engine/src/display.rs),
- * for the messages made here that name what a caller or a model wrote.
+ * `text` safe to print, by the one function every message of the package
+ * passes through (crates/engine/src/display.rs, through the core's
+ * `shownText`): for the messages made here that name what a caller or a
+ * model wrote, and for the public escapeForDisplay.
  */
 export function displayText(text) {
-  return callRaw(() => raw.escapeForDisplay(String(text)));
+  return callRaw(() => raw.shownText(String(text), false, true));
 }
 
 /** Runs a raw call with the module loaded and errors typed. */

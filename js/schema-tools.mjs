@@ -26,7 +26,7 @@ const redactedPaths = new Map();
 export function redactPath(path) {
   let redacted = redactedPaths.get(path);
   if (redacted === undefined) {
-    redacted = callRaw(() => raw.redactPointer(path));
+    redacted = callRaw(() => raw.shownText(path, true, false));
     if (redactedPaths.size >= 1024) redactedPaths.clear();
     redactedPaths.set(path, redacted);
   }

@@ -177,7 +177,7 @@ fn str_member<'a>(issue: &'a Map<String, Value>, key: &str) -> &'a str {
 /// `- /observations/0/type (enum): must be one of: fact, decision, question`,
 /// safe to print (the path is the model's, the schema's words anyone's).
 fn line(issue: &Map<String, Value>, schema: Option<&Value>) -> String {
-    crate::display::escape_for_display(&unescaped_line(issue, schema)).into_owned()
+    crate::display::escape_for_display(&unescaped_line(issue, schema))
 }
 
 fn unescaped_line(issue: &Map<String, Value>, schema: Option<&Value>) -> String {

@@ -456,7 +456,8 @@ impl StreamCheck {
     ) {
         self.rejection = Some(Rejection {
             failure,
-            message: crate::display::escape_for_display(&message).into_owned(),
+            // Fixed words, or issue messages, which are safe to print already.
+            message,
             errors,
             more_errors,
             at_byte,

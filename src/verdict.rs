@@ -504,8 +504,7 @@ pub(crate) fn check_prepared<'c>(
             rule_message(&verdict.errors, verdict.more_errors)
         };
         verdict.failure = Some(failure);
-        // A rule's name is the caller's: made safe to print, as every message is.
-        verdict.message = crate::display::escape_for_display(&message).into_owned();
+        verdict.message = message;
     }
     verdict
 }
@@ -549,7 +548,7 @@ pub(crate) fn resolve_schema(
 /// may name a rule, quote a finish reason or a schema's words).
 fn fail(mut verdict: Verdict, failure: Failure, message: String) -> Verdict {
     verdict.failure = Some(failure);
-    verdict.message = crate::display::escape_for_display(&message).into_owned();
+    verdict.message = crate::display::escape_for_display(&message);
     verdict
 }
 
@@ -579,7 +578,10 @@ fn rule_message(errors: &[Issue], more: bool) -> String {
     match errors.first() {
         Some(first) => format!(
             "The response breaks {count}; first: {} ({}).",
-            crate::redact::redact_secrets(first.rule.as_deref().unwrap_or_default()),
+            // The rule's name is the caller's: safe to print, as every message is.
+            crate::display::escape_for_display(&crate::redact::redact_secrets(
+                first.rule.as_deref().unwrap_or_default()
+            )),
             first.message
         ),
         None => format!("The response breaks {count}."),

@@ -8,8 +8,6 @@
 //! in which a line reads. The data itself (an issue's `path`, a verdict's
 //! value) is never changed: only its words for people are.
 
-use std::borrow::Cow;
-
 /// Whether a terminal or a log viewer acts on `c` instead of showing it: the
 /// C0 controls (U+0000–U+001F, escape and newline among them), DEL
 /// (U+007F), the C1 controls (U+0080–U+009F, U+009B a CSI on its own), and
@@ -23,28 +21,38 @@ pub const fn acted_on(c: char) -> bool {
 /// `text` with each character a terminal or log viewer acts on (see
 /// [`acted_on`]) written as `\uXXXX` (four lowercase hexadecimal digits, as
 /// JSON writes it: the same text, read as JSON, is the original again), and
-/// everything else as it is. Borrowed when there is nothing to escape;
-/// escaping twice changes nothing more.
+/// everything else as it is. Escaping twice changes nothing more.
 #[must_use]
-pub fn escape_for_display(text: &str) -> Cow<'_, str> {
-    // Each such character starts with a byte below 0x20, 0x7f, 0xc2 (the
-    // C1 controls) or 0xe2 (the bidirectional marks): most texts have none.
-    if !text
-        .bytes()
-        .any(|b| b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xe2)
-        || !text.chars().any(acted_on)
-    {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
+// Not inlined: the package's size budget would pay for a copy at each of the
+// places messages are made, and none of them is hot.
+#[inline(never)]
+pub fn escape_for_display(text: &str) -> String {
+    let mut out = String::new();
+    // Where the run of characters not yet copied to `out` begins.
+    let mut copied = 0;
+    for (at, c) in text.char_indices() {
         if acted_on(c) {
-            out.push_str(&format!("\\u{:04x}", u32::from(c)));
-        } else {
-            out.push(c);
+            append(&mut out, text.get(copied..at).unwrap_or_default());
+            let code = u32::from(c) as usize;
+            append(&mut out, "\\u");
+            for shift in [12, 8, 4, 0] {
+                let digit = (code >> shift) & 0xf;
+                append(&mut out, HEX.get(digit..=digit).unwrap_or_default());
+            }
+            copied = at + c.len_utf8();
         }
     }
-    Cow::Owned(out)
+    append(&mut out, text.get(copied..).unwrap_or_default());
+    out
+}
+
+const HEX: &str = "0123456789abcdef";
+
+/// `out.push_str(text)`, kept out of line: the engine is built for speed,
+/// and each inlined copy cost the package's size budget.
+#[inline(never)]
+fn append(out: &mut String, text: &str) {
+    out.push_str(text);
 }
 
 #[cfg(test)]
@@ -84,19 +92,16 @@ mod tests {
     }
 
     #[test]
-    fn everything_else_is_kept_borrowed_and_escaping_twice_changes_nothing() {
+    fn everything_else_is_kept_and_escaping_twice_changes_nothing() {
         for text in [
             "",
             "plain /a/b~1c",
             "café ünïcode ✓ 日本語 🦀",
             "\u{a0}\u{200e}\u{2028}\u{202f}\u{2065}\u{206a}",
         ] {
-            assert!(
-                matches!(escape_for_display(text), Cow::Borrowed(_)),
-                "{text:?}"
-            );
+            assert_eq!(escape_for_display(text), text);
         }
-        let once = escape_for_display("\u{1b}[31m\u{9b}\u{202e}").into_owned();
+        let once = escape_for_display("\u{1b}[31m\u{9b}\u{202e}");
         assert_eq!(escape_for_display(&once), once);
     }
 }

@@ -268,7 +268,7 @@ fn to_issue(error: &ValidationError<'_>) -> Issue {
     let sentence = format!("{subject} {}.", describe(error.kind(), 0));
     // Redacted, then made safe to print: the path is the model's, and the
     // schema's words (a pattern, a format's name) may be anyone's.
-    let message = crate::display::escape_for_display(&crate::redact::redact_secrets(&sentence)).into_owned();
+    let message = crate::display::escape_for_display(&crate::redact::redact_secrets(&sentence));
     Issue {
         schema_path: error.schema_path().as_str().to_owned(),
         code: error.kind().keyword().to_owned(),

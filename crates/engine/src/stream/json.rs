@@ -282,7 +282,7 @@ fn subject(path: &str) -> String {
 
 /// A path as a message shows it: redacted, and safe to print.
 fn shown_pointer(path: &str) -> String {
-    crate::display::escape_for_display(&crate::redact::redact_pointer(path)).into_owned()
+    crate::display::escape_for_display(&crate::redact::redact_pointer(path))
 }
 
 /// A message's "alternative N at /path" (the first problem of each anyOf
