@@ -51,8 +51,8 @@ export const BAD_LINE_REASONS = {
  * wrapper (`{ name, schema, strict }`) exactly as checkOutput reads one.
  * Throws SchemaError when it cannot be compiled.
  */
-export function loadSchema(schema, { formats } = {}) {
-  const options = formats === undefined ? undefined : { formats };
+export function loadSchema(schema, { formats, dialect } = {}) {
+  const options = formats === undefined && dialect === undefined ? undefined : { ...(formats === undefined ? {} : { formats }), ...(dialect === undefined ? {} : { dialect }) };
   const inner = wrappedSchema(schema);
   if (inner !== undefined) {
     // checkOutput decides what counts as a wrapper; a wrapper's verdict
@@ -269,16 +269,19 @@ function requestKey(line) {
  * One audit over a log. Feed it lines (`line(text, number)`, `tooLong(number)`,
  * or `onLine` as a LineSplitter callback) and read `report()` at any time.
  *
- * options: `validator` (from loadSchema or compileSchema; required),
+ * options: `validator` (from loadSchema or compileSchema), or `schema`
+ * (checked as checkOutput takes it: one that cannot be compiled degrades,
+ * and the report counts `responses.degraded`) with its `dialect`;
  * `maxErrors`, `toolName` (the output comes as a call of that tool), `maxPaths`, `maxOpenRequests`, `badLineSamples`, `exactPaths`
  * (keep array indices in issue paths instead of collapsing them to `*`).
  */
 export class Audit {
   constructor(options) {
     const o = { ...DEFAULTS, ...options };
-    if (!o.validator) throw new TypeError("an Audit needs a validator (see loadSchema)");
-    this.validator = o.validator;
+    if (!o.validator && o.schema === undefined) throw new TypeError("an Audit needs a validator (see loadSchema)");
+    this.validator = o.validator ?? o.schema;
     this.checkOptions = o.toolName === undefined ? { maxErrors: o.maxErrors } : { maxErrors: o.maxErrors, toolName: o.toolName };
+    if (!o.validator && o.dialect !== undefined) this.checkOptions.dialect = o.dialect;
     this.exactPaths = Boolean(o.exactPaths);
     this.maxOpenRequests = o.maxOpenRequests;
     this.badLineSamples = o.badLineSamples;
@@ -290,6 +293,8 @@ export class Audit {
     this.firstCheckError = undefined;
 
     this.outcomes = new BoundedCounts(FAILURE_CLASSES.length + MAX_EXTRA_NAMES);
+    /** Responses checked at the parse level only: the schema could not be applied. */
+    this.degraded = 0;
     this.spendByOutcome = new Map();
     this.fromCodeFence = 0;
 
@@ -358,6 +363,7 @@ export class Audit {
   record(verdict, usage, key) {
     const outcome = verdict.ok ? "accepted" : String(verdict.failure);
     this.outcomes.add(outcome);
+    if (verdict.degraded) this.degraded += 1;
     this.spendFor(outcome).add(isPlainObject(usage) ? usage : {});
     if (verdict.ok) {
       if (verdict.rescue === "code_fence") this.fromCodeFence += 1;
@@ -477,6 +483,7 @@ export class Audit {
         acceptedFromCodeFence: this.fromCodeFence,
         rejected,
         rejectedShare: share(rejected),
+        degraded: this.degraded,
       },
       failures,
       requests: {
@@ -581,7 +588,8 @@ export function formatReport(report, meta = {}) {
   const heading = [];
   if (meta.input !== undefined) heading.push(["log", meta.input === "-" ? "(stdin)" : printable(meta.input)]);
   if (meta.schema !== undefined) {
-    heading.push(["schema", `${printable(meta.schema)}${meta.schemaHash ? ` (hash ${printable(meta.schemaHash)})` : ""}`]);
+    const about = meta.schemaProblem !== undefined ? ` (not applied: ${printable(meta.schemaProblem)})` : meta.schemaHash ? ` (hash ${printable(meta.schemaHash)})` : "";
+    heading.push(["schema", `${printable(meta.schema)}${about}`]);
   }
   if (heading.length > 0) out.push(...table(heading, { indent: "  ", left: [0, 1] }));
   out.push("");
@@ -619,6 +627,9 @@ export function formatReport(report, meta = {}) {
     `usage reported by ${count(all.usageReported)} of ${count(all.responses)} responses, cost by ${count(all.costReported)};` +
       " costs are summed as logged",
   );
+  if (responses.degraded > 0) {
+    out.push(`${count(responses.degraded)} responses checked at the parse level only: the schema could not be applied (degraded)`);
+  }
   out.push("");
 
   out.push(

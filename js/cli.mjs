@@ -6,8 +6,9 @@
 // arguments, streams the log and prints.
 //
 // Exit codes: 0 the audit ran (whatever the responses said); 1 with
-// --fail-on-reject when a response was rejected or a line was bad; 2 bad
-// arguments, an unusable schema, or a log that cannot be read.
+// --fail-on-reject when a response was rejected, a line was bad or the
+// schema could not be applied; 2 bad arguments, an unusable schema (with
+// --on-invalid-schema throw), or a log that cannot be read.
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { Audit, DEFAULTS, LineSplitter, formatReport, loadSchema } from "./audit.mjs";
@@ -28,6 +29,11 @@ Options:
       --max-errors <n>      issues collected per response (default ${DEFAULTS.maxErrors})
       --tool-name <name>    the output comes as a call of this tool: check its arguments
       --formats <mode>      "assert" (default) or "annotate" (format is not checked)
+      --dialect <name>      "json-schema" or "gemini" (default: told by the schema's shape)
+      --on-invalid-schema <what>
+                            "degrade" (default): a schema that cannot be applied
+                            leaves the parse-level checks, and the report says so;
+                            "throw": refuse it (exit 2)
       --exact-paths         keep array indices in paths instead of showing them as *
       --max-line-bytes <n>  longer lines are counted as bad, not read (default ${DEFAULTS.maxLineBytes})
       --max-paths <n>       distinct (path, code) pairs counted (default ${DEFAULTS.maxPaths})
@@ -35,8 +41,9 @@ Options:
       --progress            report progress on stderr (default: only when stderr is a terminal)
   -h, --help                show this help
 
-Exit codes: 0 the audit ran; 1 --fail-on-reject and something was rejected;
-2 bad arguments, an unusable schema, or an unreadable log.
+Exit codes: 0 the audit ran; 1 --fail-on-reject and something was rejected
+(or the schema could not be applied); 2 bad arguments, an unusable schema
+under --on-invalid-schema throw, or an unreadable log.
 `;
 
 const OPTIONS = {
@@ -46,6 +53,8 @@ const OPTIONS = {
   "max-errors": { type: "string" },
   "tool-name": { type: "string" },
   formats: { type: "string" },
+  dialect: { type: "string" },
+  "on-invalid-schema": { type: "string" },
   "exact-paths": { type: "boolean" },
   "max-line-bytes": { type: "string" },
   "max-paths": { type: "string" },
@@ -91,6 +100,13 @@ function parse(argv) {
   if (values.formats !== undefined && values.formats !== "assert" && values.formats !== "annotate") {
     throw new UsageError(`--formats is "assert" or "annotate", not "${values.formats}"`);
   }
+  if (values.dialect !== undefined && values.dialect !== "json-schema" && values.dialect !== "gemini") {
+    throw new UsageError(`--dialect is "json-schema" or "gemini", not "${values.dialect}"`);
+  }
+  const onInvalid = values["on-invalid-schema"] ?? "degrade";
+  if (onInvalid !== "degrade" && onInvalid !== "throw") {
+    throw new UsageError(`--on-invalid-schema is "degrade" or "throw", not "${onInvalid}"`);
+  }
   return {
     input: files[0] ?? "-",
     inputNamed: files.length > 0,
@@ -100,6 +116,8 @@ function parse(argv) {
     maxErrors: wholeNumber(values, "max-errors", 1) ?? DEFAULTS.maxErrors,
     toolName: toolName(values["tool-name"]),
     formats: values.formats,
+    dialect: values.dialect,
+    onInvalidSchema: onInvalid,
     exactPaths: Boolean(values["exact-paths"]),
     maxLineBytes: wholeNumber(values, "max-line-bytes", 1) ?? DEFAULTS.maxLineBytes,
     maxPaths: wholeNumber(values, "max-paths", 1) ?? DEFAULTS.maxPaths,
@@ -121,7 +139,12 @@ function whereParsingStopped(text) {
   return /ends early/.test(verdict.message ?? "") ? " (it ends early)" : "";
 }
 
-function readSchema(file, formats) {
+/**
+ * The schema file's validator (see loadSchema); under "degrade", one that
+ * cannot be compiled gives `{ schema, problem }` instead: the audit then
+ * checks with the schema as checkOutput takes it, which degrades.
+ */
+function readSchema(file, { formats, dialect, onInvalidSchema }) {
   let text;
   try {
     text = readFileSync(file, "utf8");
@@ -135,10 +158,11 @@ function readSchema(file, formats) {
     throw new UsageError(`the schema file ${file} is not JSON${whereParsingStopped(text)}`);
   }
   try {
-    return loadSchema(schema, { formats });
+    return loadSchema(schema, { formats, dialect });
   } catch (error) {
-    if (error?.name === "SchemaError") throw new UsageError(`the schema in ${file} is invalid: ${error.message}`);
-    throw error;
+    if (error?.name !== "SchemaError") throw error;
+    if (onInvalidSchema === "throw") throw new UsageError(`the schema in ${file} is invalid: ${error.message}`);
+    return { schema, problem: error.message };
   }
 }
 
@@ -187,13 +211,18 @@ function progressReporter(enabled, size) {
 
 async function audit(options) {
   const started = Date.now();
-  const { validator } = readSchema(options.schemaFile, options.formats);
+  const { validator, schema, problem } = readSchema(options.schemaFile, options);
+  if (problem !== undefined) {
+    process.stderr.write(`structured-output-guard: the schema in ${options.schemaFile} could not be applied (${problem}); only the parse-level checks run\n`);
+  }
   if (!options.inputNamed && process.stdin.isTTY) {
     throw new UsageError('no log given and stdin is a terminal: name a log file, or pipe one in ("-" reads stdin)');
   }
   const { stream, size } = openLog(options.input);
   const run = new Audit({
     validator,
+    schema,
+    dialect: options.dialect,
     maxErrors: options.maxErrors,
     toolName: options.toolName,
     maxPaths: options.maxPaths,
@@ -217,19 +246,19 @@ async function audit(options) {
   if (options.json) {
     const full = {
       input: options.input,
-      schema: { file: options.schemaFile, hash: validator.schemaHash },
-      options: { maxErrors: options.maxErrors, toolName: options.toolName ?? null, formats: options.formats ?? "assert", maxLineBytes: options.maxLineBytes, top: options.top },
+      schema: { file: options.schemaFile, hash: validator?.schemaHash ?? null, dialect: validator?.dialect ?? null, degraded: problem !== undefined, ...(problem === undefined ? {} : { problem }) },
+      options: { maxErrors: options.maxErrors, toolName: options.toolName ?? null, formats: options.formats ?? "assert", dialect: options.dialect ?? null, onInvalidSchema: options.onInvalidSchema, maxLineBytes: options.maxLineBytes, top: options.top },
       ...report,
     };
     process.stdout.write(`${printableJson(full)}\n`);
   } else {
-    process.stdout.write(formatReport(report, { input: options.input, schema: options.schemaFile, schemaHash: validator.schemaHash }));
+    process.stdout.write(formatReport(report, { input: options.input, schema: options.schemaFile, schemaHash: validator?.schemaHash, schemaProblem: problem }));
   }
   if (options.debugStats) {
     const stats = { maxRssKb: process.resourceUsage().maxRSS, elapsedMs: Date.now() - started, lines: splitter.number, bytes: splitter.bytes };
     process.stderr.write(`debug-stats ${JSON.stringify(stats)}\n`);
   }
-  if (options.failOnReject && (report.responses.rejected > 0 || report.lines.bad > 0)) return 1;
+  if (options.failOnReject && (report.responses.rejected > 0 || report.lines.bad > 0 || report.responses.degraded > 0)) return 1;
   return 0;
 }
 

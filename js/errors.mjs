@@ -23,6 +23,7 @@ export class StructuredOutputError extends Error {
     this.response = details.response;
     this.verdicts = details.verdicts;
     this.stoppedBy = details.stoppedBy;
+    this.degraded = details.degraded ?? false;
     this.audit = details.audit;
   }
 }

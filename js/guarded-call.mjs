@@ -6,7 +6,7 @@
 // first attempt checkOutput's lane accepts ends the call without a step,
 // when the core says such an attempt does (`acceptFirst` in session.mjs).
 import { jsonText, readCopy, readPlans, rejectNonFinite } from "./arguments.mjs";
-import { NO_CHECK_OPTIONS, guardOptionNames, openSession } from "./session.mjs";
+import { NO_CHECK_OPTIONS, guardOptionNames, openSession, requestSchema, requestSchemaPlaces } from "./session.mjs";
 import { textRead, usageOfResponse } from "./usage-programs.mjs";
 import { memberOf } from "./read.mjs";
 import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
@@ -223,6 +223,8 @@ class GuardOptions {
     this.budgetsText = "null";
     this.record = undefined;
     this.checkOptions = NO_CHECK_OPTIONS;
+    /** The provider's `strict` flag of the schema (the request's, or a response-format wrapper's), reported on every verdict. */
+    this.providerStrict = undefined;
     /** The call's session, once `prepare` opened it. */
     this.session = undefined;
   }
@@ -236,7 +238,7 @@ class GuardOptions {
  * or two of the options); an object with a prototype of its own may
  * inherit options, and is asked for every name. Each is read once.
  */
-function readOptions(callModel, options, api = "guardedCall", model = "callModel") {
+function readOptions(request, callModel, options = {}, api = "guardedCall", model = "callModel") {
   if (typeof callModel !== "function") throw argumentError(`${api} needs ${model}(request) as a function`);
   if (options === null || typeof options !== "object") throw argumentError(`${api} needs options with a schema`);
   const known = knownOptions(api);
@@ -245,12 +247,37 @@ function readOptions(callModel, options, api = "guardedCall", model = "callModel
     if (!known.has(key)) throw argumentError(`"${displayText(key.slice(0, 40))}" is not an option of ${api}; its options are ${[...known].join(", ")}`);
   }
   const { schema } = options;
-  if (schema === undefined || schema === null) throw argumentError(`${api} needs options.schema`);
-  const o = new GuardOptions(schema);
+  // Without the option, the schema the request gives its provider.
+  const given = schema === undefined || schema === null ? requestSchema(request) : undefined;
+  if (given === undefined && (schema === undefined || schema === null)) {
+    throw argumentError(`${api} needs options.schema, or a request that gives its provider a schema (this one has none at ${requestSchemaPlaces().join(", ")})`);
+  }
+  const o = new GuardOptions(given === undefined ? schema : given.schema);
   for (const name of Object.getPrototypeOf(options) === Object.prototype ? keys : known) {
     if (name !== "schema") readOption(o, name, options[name]);
   }
+  if (given !== undefined) takeRequestSchema(o, given, api);
   return o;
+}
+
+/**
+ * What a schema read from the request brings with it, where the caller's
+ * options say nothing: its dialect, the forced tool whose call carries the
+ * output, and the provider's strict flag (reported, never a change to the
+ * guard's own strictness).
+ */
+function takeRequestSchema(o, given, api) {
+  if (given.toolName !== undefined && api === "guardedStream") {
+    throw argumentError(`the request forces the tool "${given.toolName.slice(0, 80)}"; guardedStream checks the streamed text, and output delivered as a forced tool call is checked by guardedCall`);
+  }
+  const setCheck = (name, value) => {
+    if (value === undefined || o.checkOptions[name] !== undefined) return;
+    if (o.checkOptions === NO_CHECK_OPTIONS) o.checkOptions = {};
+    o.checkOptions[name] = value;
+  };
+  setCheck("toolName", given.toolName);
+  if (given.dialect !== "json-schema") setCheck("dialect", given.dialect);
+  o.providerStrict = given.strict;
 }
 
 /** Checks option `name`'s `value` and keeps it in `o` (see `readOptions`). */
@@ -426,8 +453,10 @@ function callerUsageText(usage) {
  * is a typed error.
  */
 export function prepare(request, callModel, options, api, model) {
-  const o = readOptions(callModel, options, api, model);
+  const o = readOptions(request, callModel, options, api, model);
   o.session = openSession(request, o);
+  // A response-format wrapper given as the schema carries the provider's flag too.
+  o.providerStrict ??= o.session.from.strict;
   return o;
 }
 
@@ -500,13 +529,24 @@ class Endings {
     const { o } = this;
     if (!o.record) return;
     let attempts;
+    let degraded = false;
     try {
-      attempts = (summary ?? this.session.summary()).attempts;
+      const read = summary ?? this.session.summary();
+      attempts = read.attempts;
+      degraded = read.audit.degraded;
     } catch {
       // The session went with an instance that trapped: nothing to count.
       attempts = [];
     }
-    o.record({ outcome, stoppedBy, attempts });
+    o.record({ outcome, stoppedBy, attempts, degraded });
+  }
+
+  /** A step's verdict as the caller sees it: with the provider's strict flag, where the schema has one. */
+  verdict(step) {
+    const { verdict } = step;
+    if (this.o.providerStrict !== undefined) verdict.providerStrict = this.o.providerStrict;
+    this.verdicts.push(verdict);
+    return verdict;
   }
 
   settled(step) {
@@ -522,6 +562,7 @@ class Endings {
     if (accepted) result.rescue = verdict.rescue;
     else result.warning = step.warning;
     result.verdicts = this.verdicts;
+    result.degraded = summary.audit.degraded;
     result.audit = summary.audit;
     return result;
   }
@@ -537,6 +578,7 @@ class Endings {
       response,
       verdicts,
       stoppedBy,
+      degraded: summary.audit.degraded,
       audit: summary.audit,
     });
   }
@@ -658,8 +700,8 @@ async function run(request, callModel, o, session) {
         ends.record("error");
         throw error;
       }
-      const { verdict, action, stoppedBy } = step;
-      ends.verdicts.push(verdict);
+      const { action, stoppedBy } = step;
+      const verdict = ends.verdict(step);
       if (o.onAttempt) {
         ends.callbackOf("onAttempt", { attempt: calls, verdict, usage: o.usageOf ? usage : step.usage, action, stoppedBy });
       }

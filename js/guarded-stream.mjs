@@ -347,8 +347,8 @@ async function run(request, streamModel, o, session) {
       ends.record("error");
       throw error;
     }
-    const { verdict, action, stoppedBy } = step;
-    verdicts.push(verdict);
+    const { action, stoppedBy } = step;
+    const verdict = ends.verdict(step);
     if (o.onAttempt) {
       const { bytes, stoppedEarly, usageReported } = facts();
       ends.callbackOf("onAttempt", { attempt: calls, verdict, usage: step.usage, action, stoppedBy, bytes, stoppedEarly, usageReported });

@@ -139,9 +139,17 @@ function inputCap(options) {
 function wrapValidator(handle, source) {
   const validator = Object.create(Validator.prototype);
   Object.defineProperty(validator, "schemaHash", { value: handle.schemaHash, enumerable: true });
+  Object.defineProperty(validator, "dialect", { value: handle.dialect, enumerable: true });
+  Object.defineProperty(validator, "unenforced", { value: freezeList(JSON.parse(handle.unenforced)), enumerable: true });
   Object.defineProperty(validator, SOURCE, { value: source });
   rawOf.set(validator, handle);
   return validator;
+}
+
+/** A list and its entries, frozen: a Validator's facts are not the caller's to change. */
+function freezeList(list) {
+  for (const entry of list) Object.freeze(entry);
+  return Object.freeze(list);
 }
 
 export function compileSchema(schema, options) {
@@ -213,7 +221,7 @@ export function isValidatorArgument(schema) {
 // The price is ajv's: a schema object must not be changed after its first use.
 
 /** The options that change what a schema compiles to; `resources` is keyed by nothing (too large). */
-export const COMPILE_KEYS = ["formats", "draft", "rejectUnknownFields", "unknownFormats", "customFormats"];
+export const COMPILE_KEYS = ["formats", "draft", "rejectUnknownFields", "unknownFormats", "customFormats", "dialect", "baseUri"];
 const DEFAULT_CACHE_CAPACITY = 128;
 
 /**

@@ -4,7 +4,7 @@
 // once per attempt (but for a first attempt the lane accepts, see
 // `acceptFirst`). guarded-call.mjs and guarded-stream.mjs drive it.
 import { jsonText, optionsText, outputCopy, serialisationProblem, wellFormed } from "./arguments.mjs";
-import { fromClass, functionFrom, memberOf } from "./read.mjs";
+import { fromClass, functionFrom, hasMember, memberOf } from "./read.mjs";
 import { laneOptions, laneWith, shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "./instance.mjs";
@@ -155,6 +155,79 @@ export function requestPlan() {
   return plan;
 }
 
+/**
+ * The member `key` of `node` as the readers take one (see `memberOf`: never
+ * a polluted prototype's), or undefined where `node` has no members; a
+ * throwing getter throws.
+ */
+function memberIn(node, key) {
+  return node !== null && (typeof node === "object" || typeof node === "function") ? memberOf(node, key) : undefined;
+}
+
+/** The value at `path` from `node` (see `memberIn`). */
+function walk(node, path) {
+  for (let k = 0; k < path.length && node !== undefined; k++) node = memberIn(node, path[k]);
+  return node;
+}
+
+/** Whether `value` can be a schema the request gives (an object that is not a list). */
+function schemaObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * The schema a request gives its provider, read along the core's table
+ * (src/providers/request_schema.rs), first found first: `{ schema, strict,
+ * toolName, dialect }` (`strict` the provider's flag where the schema has
+ * one, `toolName` the forced tool's name), or undefined when the request
+ * gives none. What a getter hides by throwing is not found.
+ */
+export function requestSchema(request) {
+  if (request === null || typeof request !== "object") return undefined;
+  for (const source of requestPlan().schemas) {
+    let found;
+    try {
+      found = source.forced === null ? memberSchema(request, source) : forcedSchema(request, source);
+    } catch {
+      continue;
+    }
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The members `requestSchema` looks at, as the core names them: for the error of a request that has none. */
+export function requestSchemaPlaces() {
+  return requestPlan().schemas.map((source) => source.name);
+}
+
+function memberSchema(request, source) {
+  const schema = walk(request, source.schema);
+  if (!schemaObject(schema)) return undefined;
+  return foundSchema(source, schema, source.strict === null ? undefined : walk(request, source.strict), undefined);
+}
+
+function forcedSchema(request, source) {
+  const { forced } = source;
+  const choice = walk(request, forced.choice);
+  if (!schemaObject(choice) || memberIn(choice, "type") !== forced.choiceType) return undefined;
+  const name = walk(choice, forced.choiceName);
+  const tools = walk(request, forced.tools);
+  if (typeof name !== "string" || !Array.isArray(tools)) return undefined;
+  for (const tool of tools) {
+    if (walk(tool, forced.toolName) !== name) continue;
+    const schema = walk(tool, source.schema);
+    if (!schemaObject(schema)) return undefined;
+    return foundSchema(source, schema, source.strict === null ? undefined : walk(tool, source.strict), name);
+  }
+  return undefined;
+}
+
+function foundSchema(source, schema, strict, toolName) {
+  const dialect = source.jsonSchemaWith !== null && hasMember(schema, source.jsonSchemaWith) ? "json-schema" : source.dialect;
+  return { schema, strict: typeof strict === "boolean" ? strict : undefined, toolName, dialect };
+}
+
 /** Each member's kind as the core's codes: 0 missing, 1 null, 2 string, 3 array, 4 anything else. */
 function kindOf(value) {
   if (value === undefined) return 0;
@@ -242,7 +315,7 @@ export function openSession(request, o) {
   // NO_CHECK_OPTIONS, whose text is "{}", and the lane reads them as none.
   const none = checkOptions === NO_CHECK_OPTIONS;
   const checkText = none ? "{}" : optionsText(checkOptions);
-  const from = sessionSchema(schema, checkOptions, checkOptions.onInvalidSchema !== "degrade");
+  const from = sessionSchema(schema, checkOptions, checkOptions.onInvalidSchema === "throw");
   const tools = readToolPaths(request);
   const appendFeedback = o.appendFeedback !== undefined;
   const repairing = o.retry === "repair";
@@ -579,6 +652,7 @@ function acceptedFirst(verdict, usage, schemaHash) {
         schemaHash,
         validatorVersion: validatorVersion(),
         stoppedBy: "accepted",
+        degraded: false,
       },
     },
   };

@@ -29,6 +29,7 @@ function emptyState() {
     rejected: 0,
     lenient: 0,
     errors: 0,
+    degraded: 0,
     attempts: 0,
     retriesBeforeAccept: 0,
     failures: Object.fromEntries(FAILURE_CLASSES.map((f) => [f, 0])),
@@ -63,10 +64,12 @@ export function createGuardStats() {
      * "lenient" (the strict: false path) or "error" (callModel threw, the
      * call was aborted, a response could not be read); `attempts` holds
      * each finished attempt's failure (null when accepted, "unreadable" for
-     * a response that could not be checked) and usage.
+     * a response that could not be checked) and usage; `degraded`, whether
+     * the call's schema could not be applied (only the parse-level checks ran).
      */
-    [RECORD]({ outcome, attempts, stoppedBy }) {
+    [RECORD]({ outcome, attempts, stoppedBy, degraded }) {
       state.calls += 1;
+      if (degraded) state.degraded += 1;
       state.attempts += attempts.length;
       if (outcome === "accepted") {
         state.accepted += 1;

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 pub use crate::error::ArgumentError;
 use crate::error::{Failure, DEFAULT_MAX_ERRORS, MAX_RETRIES};
 use crate::policy::Budgets;
-use crate::schema::{parse_draft, CompileOptions, FormatMode};
+use crate::schema::{parse_draft, CompileOptions, Dialect, FormatMode};
 use crate::verdict::{CheckOptions, OnInvalidSchema};
 
 fn as_map(options: &Value) -> Result<Option<&Map<String, Value>>, ArgumentError> {
@@ -26,13 +26,15 @@ fn as_map(options: &Value) -> Result<Option<&Map<String, Value>>, ArgumentError>
 }
 
 /// The options `compileSchema` takes.
-pub const COMPILE_OPTION_NAMES: [&str; 6] = [
+pub const COMPILE_OPTION_NAMES: [&str; 8] = [
     "formats",
     "draft",
     "rejectUnknownFields",
     "unknownFormats",
     "resources",
     "customFormats",
+    "dialect",
+    "baseUri",
 ];
 
 /// The options `checkOutput` takes besides `compileSchema`'s.
@@ -183,7 +185,20 @@ pub fn compile_options(options: &Value) -> Result<CompileOptions, ArgumentError>
             == Some("error"),
         resources: resources(map)?,
         custom_formats: custom_formats(map)?,
+        dialect: choice(map, "dialect", &["json-schema", "gemini"])?.and_then(Dialect::parse),
+        base_uri: base_uri(map)?,
     })
+}
+
+/// `baseUri`: an absolute URI, the schema's initial base URI.
+fn base_uri(map: Option<&Map<String, Value>>) -> Result<Option<String>, ArgumentError> {
+    match member(map, "baseUri") {
+        None => Ok(None),
+        Some(Value::String(uri)) if crate::schema::is_absolute_uri(uri) => Ok(Some(uri.clone())),
+        Some(other) => Err(ArgumentError::new(format!(
+            "options.baseUri must be an absolute URI (with a scheme, such as \"https://example.com/schema.json\"), not {other}"
+        ))),
+    }
 }
 
 fn object_member<'a>(
@@ -337,6 +352,8 @@ mod tests {
         assert_eq!(o.compile.formats, FormatMode::Annotate);
         assert_eq!(o.compile.draft, parse_draft("7"));
         assert!(o.compile.reject_unknown_fields);
+        assert_eq!(compile_options(&json!({"dialect": "gemini"})).unwrap().dialect, Some(Dialect::Gemini));
+        assert_eq!(compile_options(&Value::Null).unwrap().dialect, None);
         assert_eq!(
             compile_options(&json!({"draft": 4})).unwrap().draft,
             parse_draft("4")
@@ -355,7 +372,10 @@ mod tests {
             (json!({"resources": {"urn:a": 3}}), "options.resources[\"urn:a\"] must be a schema (an object or a boolean), not a number"),
             (json!({"customFormats": {"x": 1}}), "options.customFormats[\"x\"] must be a regular expression source string, not a number"),
             (json!({"unknownFormats": "warn"}), "options.unknownFormats must be one of \"ignore\", \"error\", not \"warn\""),
+            (json!({"dialect": "openapi"}), "options.dialect must be one of \"json-schema\", \"gemini\", not \"openapi\""),
             (json!({"rules": "none"}), "options.rules must be an array of rules, not a string"),
+            (json!({"baseUri": "schemas/root.json"}), "options.baseUri must be an absolute URI (with a scheme, such as \"https://example.com/schema.json\"), not \"schemas/root.json\""),
+            (json!({"baseUri": 7}), "options.baseUri must be an absolute URI (with a scheme, such as \"https://example.com/schema.json\"), not 7"),
         ];
         for (input, message) in cases {
             assert_eq!(

@@ -50,6 +50,13 @@
 //!   replaced by the schema it names; any other root is a [`SchemaError`].
 //! - For OpenAI and Anthropic, draft-7 `definitions` are sent as `$defs`, and
 //!   references into them are rewritten to match.
+//! - OpenAPI's `nullable: true` (which the guard honours as ajv does, see
+//!   `crate::dialect`) is a keyword no native mode takes: it is sent as a
+//!   `null` type, `type: [T, "null"]`, or for Anthropic, whose SDK reads a
+//!   list of types as none, an `anyOf` with a `{"type": "null"}` branch; the
+//!   change is `nullable_keyword`.
+//! - Gemini's `Schema` (see `crate::dialect`) is converted as the JSON
+//!   Schema it means, with what that cannot enforce listed.
 //!
 //! References are kept, never inlined, so a recursive schema is converted in
 //! one pass over the document and `$ref` cycles cannot loop; following a root
@@ -60,7 +67,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::ArgumentError;
-use crate::schema::{compile, type_name, CompileOptions, SchemaError, MAX_SCHEMA_DEPTH};
+use crate::schema::{compile, type_name, CompileOptions, Dialect, SchemaError, Translated, MAX_SCHEMA_DEPTH};
 use crate::verdict::unwrap_response_format;
 
 /// A provider's native structured-output mode.
@@ -122,13 +129,9 @@ impl Provider {
     }
 }
 
-/// A constraint of the original schema that the provider will not enforce.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct Unenforced {
-    /// JSON Pointer to the subschema of the original schema holding `keyword`.
-    pub path: String,
-    pub keyword: String,
-}
+/// A constraint of the original schema that the provider will not enforce
+/// (the shape a Validator lists what its dialect cannot enforce in, too).
+pub use crate::schema::Unenforced;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -138,6 +141,10 @@ pub enum ChangeKind {
     OptionalNullable,
     /// An object that allowed other properties now forbids them.
     ClosedObject,
+    /// OpenAPI's `nullable: true`, which no native mode takes, sent as a
+    /// `null` type (`type: [T, "null"]`, or for Anthropic an `anyOf` with a
+    /// `{"type": "null"}` branch): the same values, in the mode's words.
+    NullableKeyword,
 }
 
 /// A place where the sent schema lets the model produce something other than
@@ -296,6 +303,17 @@ pub fn to_provider_schema(
         )));
     };
     compile(schema, &CompileOptions::default())?;
+    // Gemini's `Schema` is converted as the JSON Schema it means (its
+    // subschemas at the same paths), with what that cannot enforce listed.
+    let dialect = crate::dialect::detect(schema);
+    let translated = match dialect {
+        Dialect::Gemini => crate::dialect::translate(schema, dialect)?,
+        Dialect::JsonSchema => None,
+    };
+    let (schema, root, mut unenforced) = match &translated {
+        Some(Translated { schema: meant @ Value::Object(map), unenforced }) => (meant, map, unenforced.clone()),
+        _ => (schema, root, Vec::new()),
+    };
     let mut walker = Walker {
         provider,
         root: schema,
@@ -312,10 +330,11 @@ pub fn to_provider_schema(
         walker.check_refs(&converted)?;
     }
     let Walker {
-        mut unenforced,
+        unenforced: walked,
         mut changes,
         ..
     } = walker;
+    unenforced.extend(walked);
     unenforced.sort();
     unenforced.dedup();
     changes.sort();
@@ -604,6 +623,10 @@ impl<'a> Walker<'a> {
         let mut out = Map::new();
         let mut advisory: Vec<String> = Vec::new();
         for (key, value) in map {
+            // Read after the other keywords: see `send_nullable`.
+            if key == "nullable" {
+                continue;
+            }
             let here = child(path, key);
             match self.disposition(key, value, &node) {
                 Disposition::Enforced => {
@@ -655,7 +678,43 @@ impl<'a> Walker<'a> {
             };
             out.insert("description".to_owned(), Value::String(description));
         }
+        if map.get("nullable") == Some(&Value::Bool(true)) {
+            out = self.send_nullable(out, path);
+        }
         Ok(Value::Object(out))
+    }
+
+    /// A subschema with OpenAPI's `nullable: true` (the guard reads it as
+    /// ajv does: compiling refused it unless the subschema has a `type`),
+    /// sent as the mode takes a value that may be null.
+    fn send_nullable(&mut self, mut out: Map<String, Value>, path: &str) -> Map<String, Value> {
+        self.changes.push(Change {
+            path: path.to_owned(),
+            change: ChangeKind::NullableKeyword,
+        });
+        if self.provider != Provider::Anthropic {
+            let types = match out.remove("type") {
+                Some(Value::String(t)) => vec![Value::String(t)],
+                Some(Value::Array(types)) => types,
+                _ => Vec::new(),
+            };
+            let mut types = types;
+            if !types.iter().any(|t| t == "null") {
+                types.push(Value::String("null".to_owned()));
+            }
+            out.insert("type".to_owned(), Value::Array(types));
+            return out;
+        }
+        // The Anthropic SDK reads a list of types as no type at all (and
+        // describes away an object's properties): a branch of its own.
+        let mut outer = Map::new();
+        for key in ["$defs", "title", "description"] {
+            if let Some(value) = out.remove(key) {
+                outer.insert(key.to_owned(), value);
+            }
+        }
+        outer.insert("anyOf".to_owned(), Value::Array(vec![Value::Object(out), null_schema()]));
+        outer
     }
 
     /// A sent keyword's value, its subschemas converted.

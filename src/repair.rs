@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use crate::error::Failure;
 use crate::error::ArgumentError;
 use crate::redact::{redact_pointer, redact_secrets};
-use crate::schema::type_name;
+use crate::schema::{type_name, Dialect};
 use crate::verdict::unwrap_response_format;
 
 /// At most this many problems are listed; the verdict's own cap usually
@@ -24,8 +24,21 @@ const MAX_QUOTE_CHARS: usize = 120;
 
 /// The feedback text for a failed verdict (as `checkOutput` returns it),
 /// with constraints read from `schema` where the verdict's schema paths
-/// lead (a response-format wrapper is unwrapped).
+/// lead (a response-format wrapper is unwrapped), in the dialect its shape
+/// tells.
 pub fn repair_feedback(verdict: &Value, schema: Option<&Value>) -> Result<String, ArgumentError> {
+    repair_feedback_in(verdict, schema, None)
+}
+
+/// [`repair_feedback`] with the schema read in `dialect` (`None`: the one
+/// its shape tells): constraints are worded from the JSON Schema it means,
+/// so a nullable string "must be a string or null", and Gemini's
+/// `minItems: "1"` "must have at least 1 items".
+pub fn repair_feedback_in(
+    verdict: &Value,
+    schema: Option<&Value>,
+    dialect: Option<Dialect>,
+) -> Result<String, ArgumentError> {
     let map = verdict.as_object().ok_or_else(|| {
         ArgumentError::new(format!(
             "repairFeedback needs a verdict object, not {}",
@@ -47,6 +60,12 @@ pub fn repair_feedback(verdict: &Value, schema: Option<&Value>) -> Result<String
             )
         })?;
     let schema = schema.map(|s| unwrap_response_format(s).0);
+    // A schema that does not translate was not the one checked: its own
+    // words are better than none.
+    let meant = schema.and_then(|s| {
+        crate::dialect::translate(s, dialect.unwrap_or_else(|| crate::dialect::detect(s))).ok().flatten()
+    });
+    let schema = meant.as_ref().map(|t| &t.schema).or(schema);
     let issues = match map.get("errors") {
         None | Some(Value::Null) => &[][..],
         Some(Value::Array(items)) => items.as_slice(),
@@ -250,7 +269,10 @@ fn constraint(
         "const" => format!("must be exactly {}", quote(value)),
         "type" => match value {
             Value::String(t) => format!("must be {}", article(t)),
-            Value::Array(types) => format!("must be one of the types: {}", list(types)),
+            Value::Array(types) => {
+                let names: Vec<String> = types.iter().filter_map(Value::as_str).map(shorten).collect();
+                format!("must be {}", crate::schema::alternatives(&names))
+            }
             _ => return None,
         },
         "minLength" => format!("must be at least {} characters long", count()?),

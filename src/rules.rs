@@ -130,7 +130,8 @@ fn text_member(map: &Map<String, Value>, key: &str, at: &str) -> Result<String, 
 
 /// Compiles every rule with the response schema's options (same draft,
 /// formats and resources). Rules are never closed against unknown fields:
-/// `then` names the fields it constrains, not every field there is.
+/// `then` names the fields it constrains, not every field there is; and they
+/// are the caller's JSON Schema, whatever dialect the response schema is in.
 /// Compiled schemas come from the shared cache, so repeat calls are cheap.
 pub fn compile_rules(specs: &[RuleSpec], options: &CompileOptions) -> Result<Vec<Rule>, SchemaError> {
     if specs.is_empty() {
@@ -138,6 +139,7 @@ pub fn compile_rules(specs: &[RuleSpec], options: &CompileOptions) -> Result<Vec
     }
     let options = CompileOptions {
         reject_unknown_fields: false,
+        dialect: None,
         ..options.clone()
     };
     specs

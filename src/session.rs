@@ -16,7 +16,7 @@ use crate::options::{budgets, check_options, ArgumentError};
 use crate::policy::{next_action, Attempt, Budgets, Decision, RetryMode, Situation};
 use crate::providers::read::text_index;
 use crate::providers::tools::{carries_tools, Found};
-use crate::repair::repair_feedback;
+use crate::repair::repair_feedback_in;
 use crate::rescue::Rescue;
 use crate::response::read_tool_calls;
 use crate::schema::{CompiledSchema, Issue, SchemaError};
@@ -295,16 +295,12 @@ impl Session {
         let retry = retry_mode(&setup.retry)?;
         let budgets = budgets(&setup.budgets)?;
         let mut check = check_options(&setup.check)?;
-        let asked_to_degrade = check.on_invalid_schema == OnInvalidSchema::Degrade
-            && setup.check.get("onInvalidSchema").and_then(Value::as_str) == Some("degrade");
-        // Unless asked to degrade, a schema that cannot compile is refused
-        // here. Only the compiled form (or the reason there is none) is
-        // kept, so the schema's source need not outlive this call.
-        check.on_invalid_schema = if asked_to_degrade {
-            OnInvalidSchema::Degrade
-        } else {
-            OnInvalidSchema::Throw
-        };
+        // A schema that cannot compile degrades the check, as checkOutput's
+        // does, unless the caller asked to throw: then it is refused here,
+        // before any model call. Only the compiled form (or the reason
+        // there is none) is kept, so the schema's source need not outlive
+        // this call.
+        let asked_to_degrade = check.on_invalid_schema == OnInvalidSchema::Degrade;
         let schema: SchemaInput<'static> = match schema {
             Err(e) | Ok(SchemaInput::Unreadable(e)) => {
                 if !asked_to_degrade {
@@ -392,6 +388,12 @@ impl Session {
     /// The usage of the attempt recorded last as JSON text (`{}` before any).
     pub fn last_usage_json(&self) -> &str {
         self.ledger.last().map_or("{}", Entry::usage_json)
+    }
+
+    /// Whether the schema could not be applied, so that every check of
+    /// this call ran the parse-level stages only (`degraded` in the audit).
+    pub fn degraded(&self) -> bool {
+        matches!(self.schema, SchemaInput::Unreadable(_))
     }
 
     /// Whether a first attempt whose verdict has no failure ends the call
@@ -651,9 +653,12 @@ impl Session {
                 step.lenient_value = object;
             }
             Action::Repair => {
-                let feedback =
-                    repair_feedback(&step.verdict.to_json(), self.feedback_schema.as_ref())
-                        .map_err(|e| SchemaError::new(e.message))?;
+                let feedback = repair_feedback_in(
+                    &step.verdict.to_json(),
+                    self.feedback_schema.as_ref(),
+                    self.check.compile.dialect,
+                )
+                .map_err(|e| SchemaError::new(e.message))?;
                 step.feedback = Some(feedback);
             }
             Action::Accept | Action::Resample => {}
@@ -763,6 +768,8 @@ impl Session {
         push_json_str(&mut out, crate::VALIDATOR_VERSION);
         out.push_str(",\"stoppedBy\":");
         push_json_opt(&mut out, stopped_by.map(StopReason::as_str));
+        out.push_str(",\"degraded\":");
+        out.push_str(if self.degraded() { "true" } else { "false" });
         out.push_str("}}");
         out
     }

@@ -164,6 +164,19 @@ impl RawValidator {
     pub fn schema_hash(&self) -> String {
         self.compiled.schema_hash().to_owned()
     }
+
+    /// The dialect the schema was read in.
+    #[wasm_bindgen(getter)]
+    pub fn dialect(&self) -> String {
+        self.compiled.dialect().as_str().to_owned()
+    }
+
+    /// What of the schema the guard cannot enforce, as JSON text (a list of
+    /// `{ path, keyword }`).
+    #[wasm_bindgen(getter)]
+    pub fn unenforced(&self) -> Result<JsValue, JsValue> {
+        to_js(self.compiled.unenforced())
+    }
 }
 
 fn schema_from_text(schema_json: &str) -> Result<Value, JsValue> {
@@ -922,8 +935,8 @@ fn text_reference(arguments: &crate::response::ToolArguments, count: usize) -> O
 }
 
 /// A compiled schema's source as Standard JSON Schema's `jsonSchema.input`
-/// and `output` give it: written for `target` ("draft-2020-12" or
-/// "draft-07"), as JSON text. `options_json` holds the compile options the
+/// and `output` give it: the JSON Schema it means in its dialect, written
+/// for `target` ("draft-2020-12" or "draft-07"), as JSON text. `options_json` holds the compile options the
 /// schema was compiled with (their `draft` says which draft the schema is
 /// written in when its `$schema` does not).
 #[wasm_bindgen(js_name = standardJsonSchema)]
@@ -935,6 +948,16 @@ pub fn standard_json_schema(
     let schema = parse_schema_text(schema_json).map_err(schema_error)?;
     let options = parse_argument("the options", options_json)?;
     let draft = options.get("draft").and_then(Value::as_str);
+    // The JSON Schema the validator checks: a dialect's schema (Gemini's,
+    // or OpenAPI's `nullable`) translated, as a framework reads a draft.
+    let inner = crate::verdict::unwrap_response_format(&schema).0;
+    let dialect = options
+        .get("dialect")
+        .and_then(Value::as_str)
+        .and_then(crate::schema::Dialect::parse)
+        .unwrap_or_else(|| crate::dialect::detect(inner));
+    let meant = crate::dialect::translate(inner, dialect).map_err(schema_error)?;
+    let schema = meant.map_or(schema, |t| t.schema);
     let out = crate::standard::for_target(&schema, target, draft).map_err(argument_error)?;
     to_js(&out)
 }
@@ -1004,12 +1027,13 @@ fn declared_json(declared: Vec<crate::providers::declarations::Declared>) -> Res
 
 /// What the wrapper reads of a request, as JSON text: `{ tools: [{ path:
 /// string[], leaf }], shape: { members: [name], text: name }, declarations:
-/// [path] }`, where requests declare tools
+/// [path], schemas: [source] }`, where requests declare tools
 /// (`crate::providers::tools::TOOL_PATHS`), the members the provider guess
 /// for repair feedback reads, in the order the session's `shape` codes
 /// follow, with the one whose string it wants (`crate::session::SHAPE_MEMBERS`,
 /// `SHAPE_TEXT`), and where checkToolCalls finds a request's declarations
-/// (`crate::providers::declarations::DECLARATION_PATHS`).
+/// (`crate::providers::declarations::DECLARATION_PATHS`), and where a
+/// request keeps its schema (`crate::providers::request_schema::SCHEMA_SOURCES`).
 #[wasm_bindgen(js_name = requestPlan)]
 pub fn request_plan() -> Result<JsValue, JsValue> {
     // Written around the two lists' own JSON: `json!` would serialise the
@@ -1019,8 +1043,10 @@ pub fn request_plan() -> Result<JsValue, JsValue> {
     let members = serde_json::to_string(&crate::session::SHAPE_MEMBERS).map_err(text)?;
     let declarations =
         serde_json::to_string(&crate::providers::declarations::DECLARATION_PATHS).map_err(text)?;
+    let schemas =
+        serde_json::to_string(&crate::providers::request_schema::SCHEMA_SOURCES).map_err(text)?;
     Ok(JsValue::from_str(&format!(
-        "{{\"tools\":{tools},\"shape\":{{\"members\":{members},\"text\":\"{}\"}},\"declarations\":{declarations}}}",
+        "{{\"tools\":{tools},\"shape\":{{\"members\":{members},\"text\":\"{}\"}},\"declarations\":{declarations},\"schemas\":{schemas}}}",
         crate::session::SHAPE_TEXT
     )))
 }

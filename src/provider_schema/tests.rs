@@ -1277,3 +1277,30 @@ fn a_bare_required_in_a_branch_is_not_closed_but_listed() {
         assert_eq!(convert(&schema, provider).schema["anyOf"], schema["anyOf"]);
     }
 }
+
+#[test]
+fn openapi_nullable_is_sent_as_a_null_type_and_listed() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"note": {"type": "string", "nullable": true, "enum": ["a", null]}, "n": {"type": "integer"}},
+        "required": ["note", "n"]
+    });
+    for provider in [Provider::OpenAi, Provider::Gemini, Provider::Ollama] {
+        let sent = to_provider_schema(&schema, provider).unwrap();
+        assert_eq!(sent.schema["properties"]["note"], json!({"type": ["string", "null"], "enum": ["a", null]}), "{provider:?}");
+        assert!(sent.changes.contains(&Change { path: "/properties/note".into(), change: ChangeKind::NullableKeyword }), "{provider:?}");
+        assert!(!sent.schema.to_string().contains("nullable"), "{provider:?}");
+    }
+    let sent = to_provider_schema(&schema, Provider::Anthropic).unwrap();
+    assert_eq!(sent.schema["properties"]["note"], json!({"anyOf": [{"type": "string", "enum": ["a", null]}, {"type": "null"}]}));
+    // Where the guard refuses it (no type), so does the conversion.
+    assert!(to_provider_schema(&json!({"type": "object", "properties": {"u": {"anyOf": [{"type": "string"}], "nullable": true}}}), Provider::OpenAi).is_err());
+}
+
+#[test]
+fn a_gemini_schema_is_converted_as_the_json_schema_it_means() {
+    let schema = json!({"type": "OBJECT", "properties": {"rooms": {"type": "ARRAY", "minItems": "1", "items": {"type": "INTEGER", "format": "enum", "enum": ["101"]}}}, "required": ["rooms"], "propertyOrdering": ["rooms"]});
+    let sent = to_provider_schema(&schema, Provider::OpenAi).unwrap();
+    assert_eq!(sent.schema["properties"]["rooms"], json!({"type": "array", "minItems": 1, "items": {"type": "integer", "enum": [101]}}));
+    assert!(sent.unenforced.contains(&Unenforced { path: String::new(), keyword: "propertyOrdering".into() }));
+}

@@ -2,6 +2,7 @@
 //! what the guard reads.
 
 pub mod tools;
+pub mod request_schema;
 pub mod declarations;
 pub mod read;
 pub mod stream_events;

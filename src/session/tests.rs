@@ -492,27 +492,40 @@ fn a_tool_named_output_is_read_from_the_copy_with_its_texts() {
 }
 
 #[test]
-fn a_schema_that_cannot_compile_is_refused_unless_asked_to_degrade() {
+fn a_schema_that_cannot_compile_degrades_unless_asked_to_throw() {
     let bad = || {
         Ok(SchemaInput::Json(Box::leak(Box::new(
             json!({ "type": "objekt" }),
         ))))
     };
+    let mut throwing = setup();
+    throwing.check = json!({ "onInvalidSchema": "throw" });
     assert!(matches!(
-        Session::new(setup(), bad()),
+        Session::new(throwing.clone(), bad()),
         Err(SetupError::Schema(_))
     ));
-    let mut degrade = setup();
-    degrade.check = json!({ "onInvalidSchema": "degrade" });
-    let mut s = Session::new(degrade, bad()).unwrap();
-    let out = step(&mut s, r#"{"anything":true}"#);
-    assert_eq!(out.decision.action, Action::Accept);
-    assert!(out.verdict.degraded);
-    let unreadable = Err(SchemaError::new("not JSON"));
     assert!(matches!(
-        Session::new(setup(), unreadable),
+        Session::new(throwing, Err(SchemaError::new("not JSON"))),
         Err(SetupError::Schema(_))
     ));
+    // The default, and the option said out loud: the check degrades, and
+    // the verdict and the audit say so.
+    for check in [Value::Null, json!({ "onInvalidSchema": "degrade" })] {
+        let mut degrade = setup();
+        degrade.check = check;
+        let mut s = Session::new(degrade, bad()).unwrap();
+        assert!(s.degraded());
+        let out = step(&mut s, r#"{"anything":true}"#);
+        assert_eq!(out.decision.action, Action::Accept);
+        assert!(out.verdict.degraded);
+        assert_eq!(s.summary(Some(StopReason::Accepted))["audit"]["degraded"], json!(true));
+    }
+    let mut unreadable = Session::new(setup(), Err(SchemaError::new("not JSON"))).unwrap();
+    assert!(step(&mut unreadable, "{}").verdict.degraded);
+    let mut fine = Session::with_compiled(setup(), city()).unwrap();
+    assert!(!fine.degraded());
+    step(&mut fine, r#"{"city":"Oslo","population":1}"#);
+    assert_eq!(fine.summary(None)["audit"]["degraded"], json!(false));
 }
 
 #[test]

@@ -320,14 +320,17 @@ describe("100,000-deep nesting", () => {
     stillWorks();
   });
 
-  test("a deep schema in guardedCall is refused before the model is called", LONG, async () => {
+  test("a deep schema in guardedCall degrades, or under \"throw\" is refused before the model is called", LONG, async () => {
     let calls = 0;
     const text = '{"properties":{"a":'.repeat(DEPTH) + "{}" + "}}".repeat(DEPTH);
     await assert.rejects(
-      guard.guardedCall({ messages: [] }, () => (calls++, openaiChat("{}")), { schema: text }),
+      guard.guardedCall({ messages: [] }, () => (calls++, openaiChat("{}")), { schema: text, onInvalidSchema: "throw" }),
       (error) => error instanceof guard.SchemaError,
     );
     assert.equal(calls, 0);
+    const result = await guard.guardedCall({ messages: [] }, () => (calls++, openaiChat("{}")), { schema: text });
+    assert.equal(result.degraded, true);
+    assert.equal(calls, 1);
     stillWorks();
   });
 });
@@ -966,9 +969,10 @@ describe("$ref cycles, missing targets and remote references", () => {
         assert.ok(error instanceof guard.SchemaError, `${JSON.stringify(schema)} compiled`);
         assert.equal(guard.checkOutput('{"a":1}', schema).degraded, true);
         await assert.rejects(
-          guard.guardedCall({ messages: [] }, async () => openaiChat('{"a":1}'), { schema }),
+          guard.guardedCall({ messages: [] }, async () => openaiChat('{"a":1}'), { schema, onInvalidSchema: "throw" }),
           (e) => e instanceof guard.SchemaError,
         );
+        assert.equal((await guard.guardedCall({ messages: [] }, async () => openaiChat('{"a":1}'), { schema })).degraded, true);
       }
       // A reference the caller supplies through options.resources resolves without any fetch.
       const withResource = guard.compileSchema({ $ref: `${base}/a.json` }, { resources: { [`${base}/a.json`]: { type: "string" } } });

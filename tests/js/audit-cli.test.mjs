@@ -219,7 +219,10 @@ describe("audit: the sample log", { timeout: 60_000 }, () => {
     assert.equal(report.input, LOG_FILE);
     assert.equal(report.schema.file, SCHEMA_FILE);
     assert.equal(report.schema.hash, guard.compileSchema(SCHEMA).schemaHash);
-    assert.deepEqual(report.options, { maxErrors: 5, toolName: null, formats: "assert", maxLineBytes: 16 * 1024 * 1024, top: 50 });
+    assert.equal(report.schema.dialect, "json-schema");
+    assert.equal(report.schema.degraded, false);
+    assert.equal(report.responses.degraded, 0);
+    assert.deepEqual(report.options, { maxErrors: 5, toolName: null, formats: "assert", dialect: null, onInvalidSchema: "degrade", maxLineBytes: 16 * 1024 * 1024, top: 50 });
   });
 
   test("the text table shows each figure", SPAWNS, async () => {
@@ -447,8 +450,28 @@ describe("audit: bad arguments exit 2 with one clear message", { timeout: 60_000
     assert.ok(message, "compileSchema refuses the schema");
     const file = join(dir, "invalid.json");
     writeFileSync(file, JSON.stringify(invalid));
-    const stderr = await refused(["audit", "--schema", file, LOG_FILE], /invalid\.json is invalid/);
+    const stderr = await refused(["audit", "--schema", file, "--on-invalid-schema", "throw", LOG_FILE], /invalid\.json is invalid/);
     assert.ok(stderr.includes(message), stderr);
+  });
+
+  test("by default an invalid schema degrades the audit to the parse-level checks, and the report and exit code say so", SPAWNS, async () => {
+    const invalid = { type: "object", properties: { a: { type: "integr" } } };
+    const file = join(dir, "degraded.json");
+    writeFileSync(file, JSON.stringify(invalid));
+    const table = await runCli(["audit", "--schema", file, LOG_FILE]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /degraded\.json \(not applied: the schema is invalid/);
+    assert.match(table.stdout, /checked at the parse level only: the schema could not be applied/);
+    assert.match(table.stderr, /degraded\.json could not be applied/);
+    const json = await runCli(["audit", "--schema", file, LOG_FILE, "--json"]);
+    const report = JSON.parse(json.stdout);
+    assert.equal(report.schema.degraded, true);
+    assert.match(report.schema.problem, /the schema is invalid/);
+    assert.ok(report.responses.degraded > 0);
+    assert.equal(report.responses.degraded, report.responses.checked);
+    const strict = await runCli(["audit", "--schema", file, LOG_FILE, "--fail-on-reject"]);
+    assert.equal(strict.code, 1, "a degraded audit fails --fail-on-reject");
+    await refused(["audit", "--schema", file, "--on-invalid-schema", "ignore", LOG_FILE], /--on-invalid-schema is "degrade" or "throw"/);
   });
 
   test("an unknown flag", SPAWNS, async () => {

@@ -512,7 +512,8 @@ describe("audit", () => {
     const { callModel } = scripted(openaiChat("```json\n" + review({ verdict: "maybe" }) + "\n```"), openaiChat(review({})));
     const result = await guard.guardedCall(chatRequest(), callModel, { schema: REVIEW_SCHEMA });
     const { audit } = result;
-    assert.deepEqual(Object.keys(audit).sort(), ["attempts", "schemaHash", "stoppedBy", "validatorVersion"]);
+    assert.deepEqual(Object.keys(audit).sort(), ["attempts", "degraded", "schemaHash", "stoppedBy", "validatorVersion"]);
+    assert.equal(audit.degraded, false);
     assert.equal(audit.stoppedBy, "accepted");
     assert.equal(audit.schemaHash, guard.compileSchema(REVIEW_SCHEMA).schemaHash);
     assert.match(audit.validatorVersion, /^structured-output-guard\/\d+\.\d+\.\d+ jsonschema\/\d+\.\d+\.\d+$/);

@@ -434,20 +434,24 @@ describe("guardedCall: hooks", () => {
 });
 
 describe("guardedCall: misuse", () => {
-  test("a schema that cannot be compiled throws SchemaError before any call", async () => {
+  test('a schema that cannot be compiled, under onInvalidSchema: "throw", throws SchemaError before any call', async () => {
     let n = 0;
-    const error = await rejected(guard.guardedCall(chatRequest(), async () => (n++, openaiChat(OSLO_TEXT)), { schema: { type: "objekt" } }));
+    const error = await rejected(guard.guardedCall(chatRequest(), async () => (n++, openaiChat(OSLO_TEXT)), { schema: { type: "objekt" }, onInvalidSchema: "throw" }));
     assert.equal(n, 0);
     assert.ok(error instanceof guard.SchemaError);
     assert.equal(error.code, "invalid_schema");
   });
 
-  test('onInvalidSchema: "degrade" runs with only the parse-level checks', async () => {
-    const { calls, callModel } = scripted(openaiChat('{"anything":true}'));
-    const result = await guard.guardedCall(chatRequest(), callModel, { schema: { type: "objekt" }, onInvalidSchema: "degrade" });
-    assert.equal(calls.length, 1);
-    assert.deepEqual(result.value, { anything: true });
-    assert.equal(result.verdicts[0].degraded, true);
+  test('by default (and under onInvalidSchema: "degrade") it runs with only the parse-level checks, and says so', async () => {
+    for (const options of [{}, { onInvalidSchema: "degrade" }]) {
+      const { calls, callModel } = scripted(openaiChat('{"anything":true}'));
+      const result = await guard.guardedCall(chatRequest(), callModel, { schema: { type: "objekt" }, ...options });
+      assert.equal(calls.length, 1);
+      assert.deepEqual(result.value, { anything: true });
+      assert.equal(result.verdicts[0].degraded, true);
+      assert.equal(result.degraded, true);
+      assert.equal(result.audit.degraded, true);
+    }
   });
 
   test("wrong arguments are TypeErrors with code invalid_argument, before any call", async () => {
@@ -455,8 +459,9 @@ describe("guardedCall: misuse", () => {
     const callModel = async () => (n++, openaiChat(OSLO_TEXT));
     const cases = [
       [() => guard.guardedCall(chatRequest(), "not a function", { schema: CITY_SCHEMA }), /callModel/],
-      [() => guard.guardedCall(chatRequest(), callModel), /options/],
-      [() => guard.guardedCall(chatRequest(), callModel, {}), /options\.schema/],
+      // A request that gives its provider no schema (see request-schema.test.mjs for those that do).
+      [() => guard.guardedCall(chatRequest({ response_format: undefined }), callModel), /options/],
+      [() => guard.guardedCall(chatRequest({ response_format: undefined }), callModel, {}), /options\.schema/],
       [() => guard.guardedCall(chatRequest(), callModel, { schema: CITY_SCHEMA, read: "content" }), /options\.read/],
       [() => guard.guardedCall(chatRequest(), callModel, { schema: CITY_SCHEMA, usage: 5 }), /options\.usage/],
       [() => guard.guardedCall(chatRequest(), callModel, { schema: CITY_SCHEMA, onAttempt: {} }), /options\.onAttempt/],

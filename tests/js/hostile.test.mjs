@@ -313,9 +313,13 @@ describe("a schema that is not a JSON value is refused, never read as {}", () =>
       assert.equal(verdict.degraded, true, "never a silent accept-all");
       throwsTyped(() => guard.checkOutput('{"a":1}', make(), { onInvalidSchema: "throw" }), guard.SchemaError, "invalid_schema", pattern);
       let calls = 0;
-      const error = await rejected(guard.guardedCall({ messages: [] }, async () => { calls += 1; return '{"a":1}'; }, { schema: make() }));
+      const callModel = async () => { calls += 1; return '{"a":1}'; };
+      const error = await rejected(guard.guardedCall({ messages: [] }, callModel, { schema: make(), onInvalidSchema: "throw" }));
       assert.ok(error instanceof guard.SchemaError, `${error}`);
       assert.equal(calls, 0, "refused before any model call");
+      // guardedCall degrades by default, as checkOutput does, and says so.
+      const result = await guard.guardedCall({ messages: [] }, callModel, { schema: make() });
+      assert.equal(result.degraded, true, "never a silent accept-all");
     });
   }
 
@@ -387,11 +391,13 @@ describe("hostile arguments get typed answers", () => {
       calls += 1;
       return '{"a":1}';
     };
-    for (const args of [[{}, callModel, revoked()], [{}, callModel, { schema: revoked() }], [revoked(), callModel, { schema: {}, retry: "repair" }]]) {
+    for (const args of [[{}, callModel, revoked()], [{}, callModel, { schema: revoked(), onInvalidSchema: "throw" }], [revoked(), callModel, { schema: {}, retry: "repair" }]]) {
       const error = await rejected(guard.guardedCall(...args));
       assert.equal(typeof error.code, "string", `${error}`);
     }
     assert.equal(calls, 0);
+    // A schema that cannot be read degrades by default, as checkOutput's does.
+    assert.equal((await guard.guardedCall({}, callModel, { schema: revoked() })).degraded, true);
   });
 });
 

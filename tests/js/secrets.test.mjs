@@ -558,7 +558,7 @@ describe("each kind once missed, in a verdict message and an audit record", () =
           const error = thrown(() => guard.checkOutput('{"a":1}', schema, { onInvalidSchema: "throw" }));
           assert.ok(error instanceof guard.SchemaError, String(error));
           assertRedacted(error.message, c, `SchemaError.message for ${ref}`);
-          const failed = await guard.guardedCall({ messages: [] }, async () => '{"a":1}', { schema }).catch((e) => e);
+          const failed = await guard.guardedCall({ messages: [] }, async () => '{"a":1}', { schema, onInvalidSchema: "throw" }).catch((e) => e);
           assert.ok(failed instanceof guard.SchemaError, String(failed));
           assertRedacted(failed.message, c, `guardedCall's SchemaError for ${ref}`);
         }

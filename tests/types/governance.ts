@@ -1,5 +1,5 @@
 // Typed usage of rules, repair, budgets, deadlines, audit and stats.
-// `tsc -p tests/types` must accept every line; the @ts-expect-error lines
+// Every line must type-check (see types.test.mjs); the expected errors
 // prove the types also reject misuse.
 import {
   StructuredOutputError,
@@ -7,8 +7,10 @@ import {
   appendGeminiFeedback,
   appendOpenAIChatFeedback,
   checkOutput,
+  compileSchema,
   createGuardStats,
   guardedCall,
+  guardedStream,
   repairFeedback,
   type Audit,
   type GuardStatsSnapshot,
@@ -97,4 +99,24 @@ export async function governance(): Promise<void> {
   checkOutput("{}", schema, { rules: [{ name: "x", then: {} }] });
   // @ts-expect-error Gemini requests carry contents
   appendGeminiFeedback({ messages: [] }, "fix");
+}
+
+// Dialects, the request's own schema, and degraded calls.
+export async function dialectsAndRequestSchemas(): Promise<void> {
+  const gemini = compileSchema({ type: "OBJECT", properties: { n: { type: "INTEGER" } } }, { dialect: "gemini" });
+  const dialect: "json-schema" | "gemini" = gemini.dialect;
+  const first: string | undefined = gemini.unenforced[0]?.keyword;
+  void dialect;
+  void first;
+  const request = { model: "gpt-4.1-mini", messages: [], response_format: { type: "json_schema", json_schema: { name: "n", schema: { type: "object" }, strict: false } } };
+  const result = await guardedCall<{ n: number }>(request, async () => ({ choices: [] }));
+  const degraded: boolean = result.degraded && result.audit.degraded;
+  const strict: boolean | undefined = result.verdicts[0]?.providerStrict;
+  void degraded;
+  void strict;
+  const streamed = await guardedStream(request, async function* () {
+    yield "{}";
+  });
+  const count: number = createGuardStats().snapshot().degraded + (streamed.degraded ? 1 : 0);
+  void count;
 }

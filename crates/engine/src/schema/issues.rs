@@ -456,7 +456,7 @@ fn type_phrase(kind: &TypeKind) -> String {
         TypeKind::Single(t) => article(&t.to_string()),
         TypeKind::Multiple(set) => {
             let names: Vec<String> = set.iter().map(|t| t.to_string()).collect();
-            format!("one of the types {}", names.join(", "))
+            alternatives(&names)
         }
     }
 }
@@ -466,6 +466,25 @@ fn article(type_name: &str) -> String {
         "null" => "null".to_owned(),
         "array" | "object" | "integer" => format!("an {type_name}"),
         other => format!("a {other}"),
+    }
+}
+
+/// Types a value may have, as one phrase: "a string or null", "an integer,
+/// a string or null" (`null` last, the way a nullable value is spoken of).
+pub fn alternatives<S: AsRef<str>>(names: &[S]) -> String {
+    let mut phrases: Vec<String> = names
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|name| *name != "null")
+        .map(article)
+        .collect();
+    if names.iter().any(|name| name.as_ref() == "null") {
+        phrases.push("null".to_owned());
+    }
+    match phrases.split_last() {
+        None => "of no type".to_owned(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
     }
 }
 

@@ -9,6 +9,8 @@ mod closed;
 mod depth;
 mod issues;
 mod meta;
+mod patterns;
+mod references;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -20,7 +22,7 @@ use serde_json::Value;
 
 pub use cache::{cache_len, clear_cache, set_cache_capacity, DEFAULT_CACHE_CAPACITY};
 pub use depth::MAX_REFERENCE_DEPTH;
-pub use issues::Issue;
+pub use issues::{alternatives, Issue};
 
 use crate::hash::{canonical_json, content_hash, sha256_hex};
 use crate::tape::{self, ParseError, Tape, TapeJson, TapeNode};
@@ -40,6 +42,55 @@ pub enum FormatMode {
     Annotate,
 }
 
+/// How a schema's document is read before it is compiled as JSON Schema
+/// (the translation itself is the caller's: see [`compile_in_dialect`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum Dialect {
+    /// JSON Schema (with OpenAPI's `nullable`, as ajv reads it).
+    #[default]
+    #[serde(rename = "json-schema")]
+    JsonSchema,
+    /// Gemini's `Schema` (an OpenAPI 3.0 subset with its own spellings).
+    #[serde(rename = "gemini")]
+    Gemini,
+}
+
+impl Dialect {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::JsonSchema => "json-schema",
+            Dialect::Gemini => "gemini",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Dialect> {
+        match name {
+            "json-schema" => Some(Dialect::JsonSchema),
+            "gemini" => Some(Dialect::Gemini),
+            _ => None,
+        }
+    }
+}
+
+/// A constraint of a schema that is not enforced: by a provider's native
+/// mode (`toProviderSchema`), or by the guard itself, because the dialect's
+/// keyword has no JSON Schema meaning the guard can check.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Unenforced {
+    /// JSON Pointer to the subschema holding `keyword`.
+    pub path: String,
+    pub keyword: String,
+}
+
+/// What a dialect's schema means: the JSON Schema to compile (subschemas at
+/// the same places as in the original, so issues' schema paths point into
+/// the original), and the keywords of the original it cannot enforce.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Translated {
+    pub schema: Value,
+    pub unenforced: Vec<Unenforced>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CompileOptions {
     pub formats: FormatMode,
@@ -52,6 +103,13 @@ pub struct CompileOptions {
     pub resources: Vec<(String, Value)>,
     /// Extra formats: name and regular expression source.
     pub custom_formats: Vec<(String, String)>,
+    /// `None`: told by the schema's shape (see `crate::dialect` in the
+    /// main crate); a compiled schema's options hold the dialect it was
+    /// read in.
+    pub dialect: Option<Dialect>,
+    /// The initial base URI (the retrieval URI): what the schema's relative
+    /// references resolve against where no `$id` sets a base.
+    pub base_uri: Option<String>,
 }
 
 impl CompileOptions {
@@ -82,6 +140,9 @@ impl CompileOptions {
         for (uri, schema) in resources {
             key.push_str(&format!("|r{}:{uri}:{}", uri.len(), content_hash(schema)));
         }
+        if let Some(base) = &self.base_uri {
+            key.push_str(&format!("|b{}:{base}", base.len()));
+        }
         let mut formats: Vec<&(String, String)> = self.custom_formats.iter().collect();
         formats.sort();
         for (name, source) in formats {
@@ -93,6 +154,16 @@ impl CompileOptions {
         }
         key
     }
+}
+
+/// Whether `text` is an absolute URI (RFC 3986 `absolute-URI` with an
+/// optional fragment): what a base URI must be.
+pub fn is_absolute_uri(text: &str) -> bool {
+    let scheme = text.split_once(':').map_or("", |(scheme, _)| scheme);
+    let mut bytes = scheme.bytes();
+    bytes.next().is_some_and(|first| first.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+        && jsonschema::uri::from_str(text).is_ok()
 }
 
 pub fn parse_draft(name: &str) -> Option<Draft> {
@@ -157,6 +228,8 @@ pub struct CompiledSchema {
     /// from the same schema the first time a stream asks for them.
     canonical: Arc<str>,
     options: CompileOptions,
+    /// What of the original the guard cannot enforce (see [`Translated`]).
+    unenforced: Vec<Unenforced>,
     derived: std::sync::OnceLock<Option<Arc<dyn std::any::Any + Send + Sync>>>,
 }
 
@@ -269,9 +342,20 @@ impl CompiledSchema {
         slot.clone()?.downcast::<T>().ok()
     }
 
-    /// The schema it was compiled from, as canonical JSON text.
+    /// The JSON Schema it was compiled from (a dialect's schema
+    /// translated), as canonical JSON text.
     pub fn canonical_text(&self) -> &str {
         &self.canonical
+    }
+
+    /// The keywords of the original schema the guard does not enforce.
+    pub fn unenforced(&self) -> &[Unenforced] {
+        &self.unenforced
+    }
+
+    /// The dialect it was read in.
+    pub fn dialect(&self) -> Dialect {
+        self.options.dialect.unwrap_or_default()
     }
 
     pub fn compile_options(&self) -> &CompileOptions {
@@ -373,29 +457,66 @@ impl CompiledSchema {
     }
 }
 
-/// Compiles `schema` (or returns the cached validator for the same content
-/// and options).
+/// Compiles `schema` as JSON Schema, as it is (or returns the cached
+/// validator for the same content and options). The main crate's
+/// `schema::compile` reads dialects first (see [`compile_in_dialect`]).
 pub fn compile(
     schema: &Value,
     options: &CompileOptions,
 ) -> Result<Arc<CompiledSchema>, SchemaError> {
+    compile_in_dialect(schema, options, options.dialect.unwrap_or_default(), |_| Ok(None))
+}
+
+/// The schema's hash in `dialect`: SHA-256 of its canonical text, prefixed
+/// by the dialect's name for any dialect but JSON Schema, so that the same
+/// document read two ways has two identities (and cache entries).
+fn dialect_hash(canonical: &str, dialect: Dialect) -> String {
+    match dialect {
+        Dialect::JsonSchema => sha256_hex(canonical.as_bytes()),
+        other => sha256_hex(format!("{}:{canonical}", other.as_str()).as_bytes()),
+    }
+}
+
+/// Compiles `schema` read in `dialect`: `translate` gives the JSON Schema
+/// it means (`None`: the schema itself), and is called only when the cache
+/// holds no validator for the same document, dialect and options.
+pub fn compile_in_dialect(
+    schema: &Value,
+    options: &CompileOptions,
+    dialect: Dialect,
+    translate: impl FnOnce(&Value) -> Result<Option<Translated>, SchemaError>,
+) -> Result<Arc<CompiledSchema>, SchemaError> {
     check_type(schema)?;
     check_nesting(schema)?;
     let canonical = canonical_json(schema);
-    let schema_hash = sha256_hex(canonical.as_bytes());
+    let schema_hash = dialect_hash(&canonical, dialect);
     let key = options.cache_key(&schema_hash);
     if let Some(hit) = cache::get(&key, &canonical) {
         return Ok(hit);
     }
+    let translated = translate(schema)?;
+    let (effective, unenforced, meant) = match &translated {
+        Some(t) => (&t.schema, t.unenforced.clone(), Some(canonical_json(&t.schema))),
+        None => (schema, Vec::new(), None),
+    };
+    if translated.is_some() {
+        check_type(effective)?;
+        check_nesting(effective)?;
+    }
     // Only a schema not compiled before is measured: what the cache holds
     // passed already.
-    check_depth(schema, options)?;
+    check_depth(effective, options)?;
     // Building matches patterns too (against property names the schema
     // declares); the validator is cached and outlives any check, so that
     // work is never charged to the check that happens to compile it.
     let canonical: Arc<str> = Arc::from(canonical);
+    let meant: Arc<str> = meant.map_or_else(|| Arc::clone(&canonical), Arc::from);
+    let options = CompileOptions {
+        dialect: Some(dialect),
+        ..options.clone()
+    };
     let compiled = Arc::new(jsonschema::outside_pattern_budget(|| {
-        build(schema, options, schema_hash.into(), Arc::clone(&canonical))
+        build(effective, &options, schema_hash.into(), meant, unenforced)
     })?);
     cache::put(key, canonical, Arc::clone(&compiled));
     Ok(compiled)
@@ -438,12 +559,16 @@ fn check_nesting(schema: &Value) -> Result<(), SchemaError> {
 /// How deep validation can recurse through the schema's references (see
 /// `depth`).
 fn check_depth(schema: &Value, options: &CompileOptions) -> Result<(), SchemaError> {
-    let resources: Vec<(&str, &Value)> = options
+    let encoded: Vec<(&str, std::borrow::Cow<'_, Value>)> = options
         .resources
         .iter()
-        .map(|(uri, resource)| (uri.as_str(), resource))
+        .map(|(uri, resource)| (uri.as_str(), references::encode_references(resource)))
         .collect();
-    let references = depth::reference_depth(schema, &resources);
+    let resources: Vec<(&str, &Value)> = encoded
+        .iter()
+        .map(|(uri, resource)| (*uri, resource.as_ref()))
+        .collect();
+    let references = depth::reference_depth(&references::encode_references(schema), &resources);
     if references > MAX_REFERENCE_DEPTH {
         return Err(SchemaError::new(format!(
             "the schema's references can nest about {references} subschemas deep, more than the \
@@ -554,12 +679,14 @@ pub fn collect_issues(
     issues::collect(validator, instance, max_errors)
 }
 
-/// The schema as validated: with `rejectUnknownFields`, its objects closed.
+/// The schema as validated: its `$ref`s URI references (see
+/// `references`) and, with `rejectUnknownFields`, its objects closed.
 pub fn effective_schema<'s>(schema: &'s Value, options: &CompileOptions) -> std::borrow::Cow<'s, Value> {
+    let encoded = references::encode_references(schema);
     if options.reject_unknown_fields {
-        std::borrow::Cow::Owned(closed::close_objects(schema, options.draft))
+        std::borrow::Cow::Owned(closed::close_objects(&encoded, options.draft))
     } else {
-        std::borrow::Cow::Borrowed(schema)
+        encoded
     }
 }
 
@@ -570,9 +697,14 @@ fn build(
     options: &CompileOptions,
     schema_hash: Arc<str>,
     canonical: Arc<str>,
+    unenforced: Vec<Unenforced>,
 ) -> Result<CompiledSchema, SchemaError> {
     let effective = effective_schema(schema, options);
     let validator = configure(schema, options)?.build(&effective).map_err(|e| {
+        // A pattern the guard does not support says so, and where.
+        if let Err(pattern) = patterns::check_patterns(&effective) {
+            return pattern;
+        }
         let at = e.instance_path().as_str();
         let detail = e.masked().to_string();
         let problem = if detail.is_empty() {
@@ -591,6 +723,7 @@ fn build(
         schema_hash,
         canonical,
         options: options.clone(),
+        unenforced,
         derived: std::sync::OnceLock::new(),
     })
 }
@@ -603,7 +736,7 @@ fn configure(schema: &Value, options: &CompileOptions) -> Result<Builder, Schema
         resources: options
             .resources
             .iter()
-            .map(|(uri, schema)| (resource_key(uri), schema.clone()))
+            .map(|(uri, schema)| (resource_key(uri), references::encode_references(schema).into_owned()))
             .collect(),
     };
     let mut builder = jsonschema::options_for::<TapeJson>()
@@ -612,6 +745,9 @@ fn configure(schema: &Value, options: &CompileOptions) -> Result<Builder, Schema
         .with_schema_check(meta::check_against_meta_schema)
         .with_pattern_cache(shared_patterns())
         .with_retriever(retriever);
+    if let Some(base) = &options.base_uri {
+        builder = builder.with_base_uri(base.clone());
+    }
     for (name, source) in &options.custom_formats {
         let pattern = regex::RegexBuilder::new(source)
             .size_limit(1 << 20)
@@ -719,5 +855,7 @@ mod content_encoding_tests;
 mod email_format_tests;
 #[cfg(test)]
 mod pattern_budget_tests;
+#[cfg(test)]
+mod regex_dialect_tests;
 #[cfg(test)]
 pub(crate) mod test_rng;
