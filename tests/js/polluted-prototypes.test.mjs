@@ -255,3 +255,18 @@ describe("a polluted member named as one the readers look for", () => {
   }
 });
 
+
+describe("a request's own schema, with a polluted prototype", () => {
+  test("a response format only Object.prototype holds is none of the request's", async () => {
+    const request = { model: "gpt-4o-mini", messages: [{ role: "user", content: "?" }] };
+    const callModel = async () => openaiChat('{"city":"Oslo"}');
+    const format = (required) => ({ type: "json_schema", json_schema: { name: "reply", schema: { type: "object", required: [required] } } });
+    const outcome = await polluted(() => guard.guardedCall(request, callModel, {}).then(() => "resolved", (error) => error), "response_format", format("polluted"));
+    assert.ok(outcome instanceof TypeError, String(outcome));
+    assert.equal(outcome.code, "invalid_argument");
+    assert.match(outcome.message, /needs options\.schema, or a request that gives its provider a schema/);
+    // The request's own response format is read as before.
+    const own = await guard.guardedCall({ ...request, response_format: format("city") }, callModel, {});
+    assert.deepEqual(own.value, { city: "Oslo" });
+  });
+});
