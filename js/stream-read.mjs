@@ -3,6 +3,7 @@
 // where the walk is specified), by property access: getters read as the
 // values they return, and members no reader lists are never touched.
 import { callRaw, raw } from "./instance.mjs";
+import { memberOf } from "./read.mjs";
 
 /**
  * Where each provider's stream events keep the text, the finish reason,
@@ -15,10 +16,10 @@ export function streamReaders() {
   return streamReaderTable;
 }
 
-/** A member's value; undefined when reading it throws. */
+/** A member's value as the readers take it (see `memberOf`); undefined when reading it throws. */
 function member(value, name) {
   try {
-    return value[name];
+    return memberOf(value, name);
   } catch {
     return undefined;
   }
@@ -194,21 +195,21 @@ export class StreamedCalls {
 }
 
 /**
- * What one event carries: `{ text?, finishReason?, usage?, usageKey?,
- * error?, calls?, failed }`, `calls` the pieces of tool calls (see
- * `callsOf`), `usage` the live usage object the event reported (for
- * the caller to copy), `failed` true when the event reports that the stream
- * itself failed, with what to throw in `error`. A string is text.
+ * What one event carries: `{ text, finishReason, usage, usageKey, error,
+ * calls, failed }`, `usage` the live usage object the event reported (for
+ * the caller to copy), `calls` the pieces of tool calls (see `callsOf`),
+ * `failed` true when the event reports that the stream itself failed, with
+ * what to throw in `error`; a member that does not apply is undefined, and
+ * own (so that none is read from a polluted Object.prototype). A string is
+ * text.
  */
 export function readEvent(event, readers) {
-  if (typeof event === "string") return { text: event, failed: false };
-  if (event === null || typeof event !== "object") return { failed: false };
+  if (typeof event === "string") return new EventRead(event);
+  if (event === null || typeof event !== "object") return new EventRead(undefined);
   for (const reader of readers) {
     if (!reader.when.every((condition) => holds(event, condition))) continue;
-    const read = { failed: false };
-    read.text = stringAt(event, reader.text);
-    const finish = stringAt(event, reader.finish);
-    if (finish !== undefined) read.finishReason = finish;
+    const read = new EventRead(stringAt(event, reader.text));
+    read.finishReason = stringAt(event, reader.finish);
     for (const path of reader.usage) {
       const usage = first(event, path);
       if (usage !== null && typeof usage === "object") {
@@ -224,5 +225,18 @@ export function readEvent(event, readers) {
     if (reader.calls !== undefined) read.calls = callsOf(event, reader.calls);
     return read;
   }
-  return { failed: false };
+  return new EventRead(undefined);
+}
+
+/** What `readEvent` gives. */
+class EventRead {
+  constructor(text) {
+    this.text = text;
+    this.finishReason = undefined;
+    this.usage = undefined;
+    this.usageKey = undefined;
+    this.error = undefined;
+    this.calls = undefined;
+    this.failed = false;
+  }
 }

@@ -10,7 +10,8 @@ import { argumentError } from "./errors.mjs";
 import { callRaw, rawGlue } from "./instance.mjs";
 import { createStreamCheck } from "./stream-check.mjs";
 import { StreamedCalls, readEvent, streamReaders } from "./stream-read.mjs";
-import { CALL_FAILURE, at, callsVerdict, declaredOf } from "./tool-calls.mjs";
+import { CALL_FAILURE, NOT_APPLIED, at, callsVerdict, declaredOf } from "./tool-calls.mjs";
+import { checkOutput } from "./check.mjs";
 
 const UNKNOWN_TOOL = "The response calls a tool the request does not declare.";
 
@@ -57,18 +58,20 @@ export class ToolCallStreamCheck {
   #piece(call, text, named, ended, decided) {
     let state = this.#state.get(call);
     if (state === undefined) {
-      state = { text: "", check: undefined, decided: false };
+      state = { text: "", check: undefined, decided: false, degraded: false };
       this.#state.set(call, state);
     }
     if (named) {
       const tool = this.#byName.get(call.name);
       if (tool === undefined) {
         state.decided = true;
-        decided.push(this.#event(call, { status: "rejected", failure: "unknown_tool", message: UNKNOWN_TOOL, errors: [], moreErrors: false, errorHash: failureHash("unknown_tool") }));
+        decided.push(this.#event(call, { status: "rejected", degraded: false, failure: "unknown_tool", message: UNKNOWN_TOOL, errors: [], moreErrors: false, errorHash: failureHash("unknown_tool") }));
       } else {
         // A tool declared without parameters takes any object.
         const schema = tool.schemaPointer === null ? { type: "object" } : at(tool.list, tool.schemaPointer);
+        // Under `onInvalidSchema: "throw"` a schema that cannot be compiled throws its SchemaError here.
         state.check = createStreamCheck(schema, this.#options);
+        state.degraded = refused(schema, this.#options);
       }
     }
     if (text !== undefined) {
@@ -78,7 +81,7 @@ export class ToolCallStreamCheck {
         if (pushed.status === "rejected") {
           state.decided = true;
           state.check.free();
-          decided.push(this.#event(call, { status: "rejected", failure: CALL_FAILURE[pushed.failure] ?? pushed.failure, message: pushed.message, errors: pushed.errors, moreErrors: pushed.moreErrors, errorHash: pushed.errorHash, atByte: pushed.atByte }));
+          decided.push(this.#rejected(call, state.degraded, pushed));
         }
       }
     }
@@ -91,13 +94,29 @@ export class ToolCallStreamCheck {
     if (state === undefined || state.decided || state.check === undefined) return;
     state.decided = true;
     const verdict = state.check.end(this.#finishReason ?? null);
+    const { degraded } = verdict;
     if (verdict.ok) {
-      decided.push(this.#event(call, { status: "accepted", value: verdict.value, message: "The call's arguments match its tool's schema.", errors: [], moreErrors: false, errorHash: null }));
+      // As checkToolCalls words it.
+      const message = degraded ? `The call's arguments are a JSON object, but ${NOT_APPLIED}.` : "The call's arguments match its tool's schema.";
+      decided.push(this.#event(call, { status: "accepted", degraded, value: verdict.value, message, errors: [], moreErrors: false, errorHash: null }));
     } else {
-      const failure = CALL_FAILURE[verdict.failure] ?? verdict.failure;
-      const message = verdict.failure === "empty" ? "The call has no arguments." : verdict.message;
-      decided.push(this.#event(call, { status: "rejected", failure, message, errors: verdict.errors, moreErrors: verdict.moreErrors, errorHash: verdict.errorHash, ...(verdict.atByte === undefined ? {} : { atByte: verdict.atByte }) }));
+      decided.push(this.#rejected(call, degraded, verdict));
     }
+  }
+
+  /** The rejected event of a call whose check failed as `failed` (a rejected state, or a verdict). */
+  #rejected(call, degraded, failed) {
+    const message = failed.failure === "empty" ? "The call has no arguments." : failed.message;
+    return this.#event(call, {
+      status: "rejected",
+      degraded,
+      failure: CALL_FAILURE[failed.failure] ?? failed.failure,
+      message: degraded ? `${message} (${NOT_APPLIED}.)` : message,
+      errors: failed.errors,
+      moreErrors: failed.moreErrors,
+      errorHash: failed.errorHash,
+      ...(failed.atByte === undefined ? {} : { atByte: failed.atByte }),
+    });
   }
 
   #event(call, fields) {
@@ -122,6 +141,15 @@ export class ToolCallStreamCheck {
     this.#ended = true;
     for (const state of this.#state.values()) if (!state.decided) state.check?.free();
   }
+}
+
+/**
+ * Whether `schema` cannot be compiled, so that a call of its tool is
+ * checked for parse and shape only: as checkOutput degrades with the same
+ * options (the schema is compiled once, and found again by the call's check).
+ */
+function refused(schema, options) {
+  return checkOutput("{}", schema, options).degraded;
 }
 
 function failureHash(failure) {

@@ -21,6 +21,7 @@ const PUBLIC_NAMES = [
   "createStreamCheck",
   "createToolCallStreamCheck",
   "detectTruncation",
+  "escapeForDisplay",
   "guardedCall",
   "guardedStream",
   "mergeUsage",

@@ -208,6 +208,22 @@ describe("createToolCallStreamCheck", () => {
     assert.ok(rejected > 5 && rejectedEarly > 0 && accepted > 10, `${rejected} rejected, ${rejectedEarly} before their arguments ended, ${accepted} accepted`);
   });
 
+  test("a tool whose schema cannot be compiled: its calls are checked for parse and shape only, and say so", async () => {
+    const request = { ...anthropicRequest, tools: [{ name: "note", input_schema: { type: "object", properties: { text: { type: "strnig" } } } }] };
+    const calls = [{ name: "note", args: '{"text":5}' }, { name: "note", args: `[${"1,".repeat(60)}1]` }];
+    await withWireServer([sse(anthropicStream(calls))], async (server) => {
+      const client = new Anthropic({ apiKey: "test", baseURL: server.url, maxRetries: 0 });
+      const { events, response } = await anthropicAssembled(client);
+      const { decided, verdict } = checkAll(events, request);
+      // Blocks stream one after another: the first ends accepted before the second begins.
+      assert.deepEqual(decided.map((e) => [e.index, e.status, e.degraded]), [[0, "accepted", true], [1, "rejected", true]]);
+      assert.equal(decided.find((e) => e.index === 1).failure, "not_object");
+      assert.match(decided.find((e) => e.index === 0).message, /schema was not applied/);
+      assert.deepEqual(verdict, guard.checkToolCalls(response, request));
+      assert.equal(verdict.degraded, true);
+    });
+  });
+
   test("misuse is a typed error", () => {
     for (const bad of [null, 5, "tools"]) {
       assert.throws(() => guard.createToolCallStreamCheck(bad), (e) => e instanceof TypeError && e.code === "invalid_argument");
