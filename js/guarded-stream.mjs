@@ -253,7 +253,8 @@ async function runStream(streamModel, request, number, clock, check, attempt, o,
       if (typeof finishReason === "string" && finishReason.trim() !== "") attempt.finishReason = finishReason;
       // With toolName, the output is the named tool's arguments, as the
       // calls' pieces bring them (a `read` callback gives them as text).
-      const text = attempt.calls === undefined || o.read ? read.text : read.calls === undefined ? undefined : attempt.calls.take(read.calls);
+      // A string chunk is text either way: with toolName, the arguments' own.
+      const text = attempt.calls === undefined || o.read || typeof chunk === "string" ? read.text : read.calls === undefined ? undefined : attempt.calls.take(read.calls);
       if (text === undefined || text === null || text === "") continue;
       if (typeof text !== "string") {
         throw new Interrupted("callback", { name: "read", error: argumentError(`options.read gave text that is ${typeof text}, not a string`) });
@@ -359,7 +360,7 @@ async function run(request, streamModel, o, session) {
       const late = now() >= deadline;
       step = stopsEarly
         ? session.stepStream(state, reportsText(), facts(), aborted, late)
-        : session.stepStreamText(attempt.texts.join(""), attempt.finishReason, reportsText(), facts(), aborted, late);
+        : session.stepStreamText(attempt.texts.join(""), attempt.finishReason, reportsText(), facts(), aborted, late, o.checkOptions?.toolName);
     } catch (error) {
       ends.record("error");
       throw error;

@@ -278,6 +278,15 @@ describe("forced-tool output in a stream: what the check takes", () => {
     plain.free();
   });
 
+  test("guardedStream with toolName: strings are argument text, and the lenient path finds the tool's object", async () => {
+    const strings = () => pieces(good, 5);
+    const strictResult = await guard.guardedStream({}, strings, { schema, toolName: TOOL });
+    assert.deepEqual(strictResult.value, JSON.parse(good));
+    const lenient = await guard.guardedStream({}, () => pieces(argumentsText(3, 2), 5), { schema, toolName: TOOL, strict: false });
+    assert.deepEqual(lenient.value, JSON.parse(argumentsText(3, 2)));
+    assert.match(lenient.warning, /^schema/);
+  });
+
   test("a stream with no tool call at all is empty, naming the tool, as checkOutput says", () => {
     const check = guard.createStreamCheck(schema, { toolName: TOOL });
     check.push({ type: "text-delta", id: "t", text: '{"rows":[]}' });
