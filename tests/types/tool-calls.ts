@@ -66,7 +66,8 @@ import { createToolCallStreamCheck, guardedStream, type ToolCallEvent } from "st
 const streaming = createToolCallStreamCheck(tools, { maxErrors: 2 });
 for (const event of streaming.push({ type: "tool-input-start", id: "c1", toolName: "f" })) {
   const where: number = event.index;
-  void where;
+  const degraded: boolean = event.degraded;
+  void [where, degraded];
   if (event.status === "accepted") {
     const args: unknown = event.value;
     void args;
