@@ -12,6 +12,7 @@ import { streamReaders } from "./session.mjs";
 import { argumentError, typedError } from "./errors.mjs";
 import { abortReason, attemptSignal, endings, now, prepare as prepareCall, repairedRequest } from "./guarded-call.mjs";
 import { readEvent } from "./stream-read.mjs";
+import { traced } from "./telemetry.mjs";
 
 export async function guardedStream(request, streamModel, options) {
   let o;
@@ -26,6 +27,7 @@ export async function guardedStream(request, streamModel, options) {
   }
   const { session } = o;
   try {
+    if (o.telemetry !== undefined) return await traced(o, streamModel, (model) => run(request, model, o, session));
     return await run(request, streamModel, o, session);
   } finally {
     session.free();
