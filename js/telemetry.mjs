@@ -116,13 +116,23 @@ const count = (n) => (typeof n === "number" && Number.isFinite(n) ? n : undefine
 function requestNames(request) {
   try {
     const { shape, text } = readRequestShape(request);
-    const names = callRaw(() => raw.requestTelemetryNames(Uint8Array.from(shape), text ?? undefined));
-    const { provider, operation } = names === undefined ? {} : JSON.parse(names);
-    return { model: text ?? undefined, provider, operation };
+    const key = `${shape.join("")} ${text}`;
+    let names = namesOf.get(key);
+    if (names === undefined) {
+      const written = callRaw(() => raw.requestTelemetryNames(Uint8Array.from(shape), text ?? undefined));
+      const { provider, operation } = written === undefined ? {} : JSON.parse(written);
+      names = { model: text ?? undefined, provider, operation };
+      if (namesOf.size >= 64) namesOf.clear();
+      namesOf.set(key, names);
+    }
+    return names;
   } catch {
     return {};
   }
 }
+
+/** The names of the latest requests' shapes and models: an agent's calls repeat a few. */
+const namesOf = new Map();
 
 /**
  * Sets up the telemetry of one guarded call, after its options were read
@@ -198,11 +208,19 @@ class CallTelemetry {
     if (this.tracer === undefined) return model;
     return (request, context) => {
       const attributes = this.common({ "structured_output.attempt": context.attempt });
-      return this.tracer.startActiveSpan(this.spanName(".attempt"), { kind: KIND_INTERNAL, attributes }, (span) => {
-        this.endAttempt(undefined);
-        this.attemptSpan = span;
+      let entered = false;
+      try {
+        return this.tracer.startActiveSpan(this.spanName(".attempt"), { kind: KIND_INTERNAL, attributes }, (span) => {
+          entered = true;
+          this.endAttempt(undefined);
+          this.attemptSpan = span;
+          return model(request, context);
+        });
+      } catch (error) {
+        // What the model function threw is the attempt's; a tracer that throws before calling it is not.
+        if (entered) throw error;
         return model(request, context);
-      });
+      }
     };
   }
 
@@ -412,30 +430,43 @@ export async function traced(o, model, run, release) {
   const wrapped = call.wrapModel(model);
   if (call.tracer === undefined) return run(wrapped);
   const attributes = call.common({});
-  return call.tracer.startActiveSpan(call.spanName(""), { kind: KIND_INTERNAL, attributes }, async (span) => {
+  let entered = false;
+  try {
+    return call.tracer.startActiveSpan(call.spanName(""), { kind: KIND_INTERNAL, attributes }, (span) => {
+      entered = true;
+      return runInSpan(call, span, wrapped, run);
+    });
+  } catch (error) {
+    // A tracer that throws before running the call does not stop it.
+    if (entered) throw error;
+    return run(wrapped);
+  }
+}
+
+/** The call run inside its span, which ends with the call's result or error. */
+async function runInSpan(call, span, wrapped, run) {
+  try {
+    const result = await run(wrapped);
+    call.endAttempt(undefined);
     try {
-      const result = await run(wrapped);
-      call.endAttempt(undefined);
-      try {
-        span.setAttributes(resultAttributes(result));
-        span.setStatus({ code: STATUS_OK });
-        span.end();
-      } catch {
-        // Telemetry never fails the call.
-      }
-      return result;
-    } catch (error) {
-      call.endAttempt(error);
-      try {
-        span.setAttributes(errorAttributes(error));
-        span.setStatus({ code: STATUS_ERROR, message: statusMessage(error) });
-        span.end();
-      } catch {
-        // Telemetry never fails the call.
-      }
-      throw error;
+      span.setAttributes(resultAttributes(result));
+      span.setStatus({ code: STATUS_OK });
+      span.end();
+    } catch {
+      // Telemetry never fails the call.
     }
-  });
+    return result;
+  } catch (error) {
+    call.endAttempt(error);
+    try {
+      span.setAttributes(errorAttributes(error));
+      span.setStatus({ code: STATUS_ERROR, message: statusMessage(error) });
+      span.end();
+    } catch {
+      // Telemetry never fails the call.
+    }
+    throw error;
+  }
 }
 
 /**

@@ -343,6 +343,20 @@ describe("telemetry: spans and metrics with the real OpenTelemetry SDKs", () => 
     assert.equal(sum(m["structured_output.guard.accepted_first_try"]), 1);
   });
 
+  test("a tracer or a meter that throws never fails the call", async () => {
+    const broken = () => {
+      throw new Error("exporter down");
+    };
+    const tracerThatThrows = { startActiveSpan: broken };
+    const meterThatThrows = { createCounter: broken, createHistogram: broken };
+    const result = await guard.guardedCall(request(), async () => completion('{"city":"Oslo"}'), { schema, telemetry: { tracer: tracerThatThrows, meter: meterThatThrows } });
+    assert.deepEqual(result.value, { city: "Oslo" });
+    const streamed = await guard.guardedStream(request(), async function* () {
+      yield '{"city":"Oslo"}';
+    }, { schema, telemetry: { tracer: tracerThatThrows, meter: meterThatThrows } });
+    assert.deepEqual(streamed.value, { city: "Oslo" });
+  });
+
   test("a tracer alone gives spans, a meter alone metrics; a wrong value is a typed error before any model call", async () => {
     await guard.guardedCall(request(), async () => completion('{"city":"Oslo"}'), { schema, telemetry: { meter } });
     assert.equal(exporter.getFinishedSpans().length, 0);
