@@ -331,8 +331,7 @@ export interface StreamCheck<T = unknown> {
  * `push` reads only the new text, and reports a rejection as soon as no
  * continuation could make the response valid, so a doomed stream can be
  * stopped. Schema and options as checkOutput takes them. Which keywords
- * reject early, and which wait for the end, is listed in the README
- * ("Checking a stream as it arrives").
+ * reject early, and which wait for the end, is listed in docs/streaming.md.
  */
 export declare function createStreamCheck<T>(schema: Validator<T>, options?: CheckOptions): StreamCheck<T>;
 export declare function createStreamCheck<T = unknown>(schema?: SchemaInput | null, options?: CheckOptions): StreamCheck<T>;
@@ -553,7 +552,7 @@ export interface GuardOptions<R = unknown, Req = unknown> extends CheckOptions {
   strict?: boolean;
   /**
    * Declare that the request carries tools where the built-in list of tool
-   * members (README, "Requests that carry tools") does not see them; false
+   * members (docs/providers.md, "Requests that carry tools") does not see them; false
    * never overrides tools the request declares.
    */
   hasTools?: boolean;

@@ -365,7 +365,7 @@ describe("telling the model its tool call was refused", () => {
   });
 
   test("the calls that ran are answered with their results, so the model never asks for them again (Anthropic, the real client)", async () => {
-    // The README's loop: the calls that pass run, the refused ones are told
+    // docs/tool-calls.md's loop: the calls that pass run, the refused ones are told
     // the model; then the model answers with only the corrected call.
     const corrected = {
       ...refusedTurn,
