@@ -176,7 +176,7 @@ class CallTelemetry {
     this.attemptSpan = undefined;
   }
 
-  /** The attributes every span and metric of the call carries (when known). */
+  /** The attributes every span of the call carries (those known of its request). */
   common(attributes) {
     const { model, provider, operation } = this.names;
     if (operation !== undefined) attributes["gen_ai.operation.name"] = operation;
