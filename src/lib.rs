@@ -12,7 +12,7 @@
 //! own names, but for `stream`, which this crate's `stream` wraps, and
 //! `schema`, whose `compile` reads a schema's dialect first.
 
-pub use guard_engine::{hash, redact, tape, usage};
+pub use guard_engine::{display, hash, redact, tape, usage};
 
 /// JSON Schema compilation and validation (the engine's), with `compile`
 /// reading a schema's dialect first (see [`dialect`]): every schema the
