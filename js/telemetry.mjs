@@ -36,7 +36,10 @@ export function readTelemetry(value) {
   if (value === null || typeof value !== "object") {
     throw argumentError(`options.telemetry must be true or { tracer, meter } (an OpenTelemetry Tracer, Meter or both), not ${value === null ? "null" : typeof value}`);
   }
-  const { tracer, meter } = value;
+  // A plain object's own members only: a member Object.prototype holds (a pollution) is not the caller's.
+  const plain = Object.getPrototypeOf(value) === Object.prototype;
+  const tracer = plain && !Object.hasOwn(value, "tracer") ? undefined : value.tracer;
+  const meter = plain && !Object.hasOwn(value, "meter") ? undefined : value.meter;
   if (tracer !== undefined && (tracer === null || typeof tracer.startActiveSpan !== "function")) {
     throw argumentError("options.telemetry.tracer must be an OpenTelemetry Tracer (with startActiveSpan), as trace.getTracer() gives one");
   }

@@ -357,6 +357,18 @@ describe("telemetry: spans and metrics with the real OpenTelemetry SDKs", () => 
     assert.deepEqual(streamed.value, { city: "Oslo" });
   });
 
+  test("a tracer or meter only Object.prototype holds is not the caller's", async () => {
+    Object.prototype.tracer = { startActiveSpan: "polluted" };
+    try {
+      const result = await guard.guardedCall(request(), async () => completion('{"city":"Oslo"}'), { schema, telemetry: { meter } });
+      assert.deepEqual(result.value, { city: "Oslo" });
+    } finally {
+      delete Object.prototype.tracer;
+    }
+    assert.equal(exporter.getFinishedSpans().length, 0);
+    assert.equal(sum((await collected())["structured_output.guard.calls"]), 1);
+  });
+
   test("a tracer alone gives spans, a meter alone metrics; a wrong value is a typed error before any model call", async () => {
     await guard.guardedCall(request(), async () => completion('{"city":"Oslo"}'), { schema, telemetry: { meter } });
     assert.equal(exporter.getFinishedSpans().length, 0);
