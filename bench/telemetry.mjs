@@ -26,7 +26,8 @@ const ROUNDS = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 15;
 const dir = args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--rounds") ?? "pkg";
 const api = await import(pathToFileURL(resolve(dir, "node.mjs")).href);
 const SLICE_MS = 60;
-const WARMUP_MS = 150;
+// A second of warm-up per case: the SDKs' code, met first here, is still being compiled after less.
+const WARMUP_MS = 1000;
 
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 const tracer = new BasicTracerProvider({ spanProcessors: [new NoopSpanProcessor()] }).getTracer("bench");
