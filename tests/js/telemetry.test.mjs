@@ -11,7 +11,7 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import * as guard from "../../pkg/node.mjs";
-import { sse, withWireServer } from "./wire-server.mjs";
+import { reply, sse, withWireServer } from "./wire-server.mjs";
 
 const schema = {
   type: "object",
@@ -327,6 +327,36 @@ describe("telemetry: spans and metrics with the real OpenTelemetry SDKs", () => 
     // callModel rejected with the abort's reason itself: the call ended in that error, not at a stop.
     assert.deepEqual(s.stoppedBy, {});
     assert.equal(m["structured_output.guard.stops"], undefined);
+  });
+
+  test("the SDK's own error: the call span is ERROR with the error's type, never its message, which quotes the server", async () => {
+    await withWireServer([reply(500, { error: { message: `upstream said ${OUTPUT_SECRET}`, type: "server_error" } })], async (server) => {
+      const client = new OpenAI({ apiKey: "test", baseURL: `${server.url}/v1`, maxRetries: 0 });
+      const error = await guard
+        .guardedCall(request(), (req, { signal }) => client.chat.completions.create(req, { signal }), { schema, telemetry: { tracer, meter } })
+        .then(() => assert.fail("the call should reject"), (e) => e);
+      assert.ok(error instanceof OpenAI.InternalServerError);
+      const spans = exporter.getFinishedSpans();
+      const { call, attempts } = tree(spans);
+      assert.equal(call.status.code, SpanStatusCode.ERROR);
+      assert.equal(call.attributes["error.type"], error.name);
+      assert.equal(call.status.message, error.name);
+      assert.equal(attempts[0].attributes["error.type"], error.name);
+      assertNoOutputText(spans);
+    });
+  });
+
+  test("the lenient path: one attempt, the call OK with outcome lenient", async () => {
+    const result = await guard.guardedCall(request(), async () => completion(`{"town":"${OUTPUT_SECRET}"}`), { schema, strict: false, telemetry: { tracer, meter } });
+    assert.equal(result.warning.startsWith("schema"), true);
+    const spans = exporter.getFinishedSpans();
+    const { call, attempts } = tree(spans);
+    assert.equal(call.status.code, SpanStatusCode.OK);
+    assert.equal(call.attributes["structured_output.outcome"], "lenient");
+    assert.equal(call.attributes["structured_output.stopped_by"], "lenient");
+    assert.equal(attempts[0].attributes["structured_output.action"], "return_with_warning");
+    assertNoOutputText(spans);
+    assert.equal(sum((await collected())["structured_output.guard.lenient"]), 1);
   });
 
   test("telemetry: true uses the global providers", async () => {
