@@ -14,6 +14,7 @@ import { abortReason, attemptSignal, endings, now, prepare as prepareCall, reada
 import { memberOf } from "./read.mjs";
 import { StreamedCalls, readEvent } from "./stream-read.mjs";
 import { ToolCallStreamCheck, toolsDeclared } from "./tool-call-stream.mjs";
+import { traced } from "./telemetry.mjs";
 
 export async function guardedStream(request, streamModel, options) {
   let o;
@@ -24,6 +25,7 @@ export async function guardedStream(request, streamModel, options) {
   }
   const { session } = o;
   try {
+    if (o.telemetry !== undefined) return await traced(o, streamModel, (model) => run(request, model, o, session));
     return await run(request, streamModel, o, session);
   } finally {
     session.free();
