@@ -19,19 +19,21 @@ node_modules/.bin/bun bench/run.mjs --out "$tmp/bun.json" "$@"
 node bench/report.mjs "$tmp/node.json" "$tmp/bun.json"
 
 # The calls users make (bench/user-path.mjs), the stream check
-# (bench/stream.mjs, bench/guarded-stream.mjs) and telemetry
-# (bench/telemetry.mjs), each under both runtimes, after the report as
-# sections of their own.
+# (bench/stream.mjs, bench/guarded-stream.mjs, bench/stream-tools.mjs) and
+# telemetry (bench/telemetry.mjs), each under both runtimes, after the
+# report as sections of their own.
 {
   printf '\n## User path\n\nWritten by `bash bench/bench.sh` on %s: `node bench/user-path.mjs`, then the same under bun.\n\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   node bench/user-path.mjs | sed 's/^### /#### /'
   echo
   node_modules/.bin/bun bench/user-path.mjs | sed 's/^### /#### /'
-  printf '\n## Stream check\n\n`node bench/stream.mjs`, `node bench/guarded-stream.mjs`, then both under bun.\n\n'
+  printf '\n## Stream check\n\n`node bench/stream.mjs`, `node bench/guarded-stream.mjs`, `node bench/stream-tools.mjs`, then all under bun.\n\n'
   for runtime in node node_modules/.bin/bun; do
     "$runtime" bench/stream.mjs | sed 's/^# /### /'
     echo
     "$runtime" bench/guarded-stream.mjs | sed 's/^# /### /'
+    echo
+    "$runtime" bench/stream-tools.mjs | sed 's/^# /### /'
     echo
   done
   # What OpenTelemetry costs a guarded call, off and on (bench/telemetry.mjs).

@@ -9,11 +9,13 @@ import * as feedback from "./feedback.mjs";
 import { createGuardStats as createStats } from "./stats.mjs";
 import { withTypedErrors } from "./errors.mjs";
 import * as toolCalls from "./tool-calls.mjs";
+import { createToolCallStreamCheck as toolCallStreamCheck } from "./tool-call-stream.mjs";
 
 export const checkOutput = withTypedErrors("checkOutput", check.checkOutput);
 export const checkToolCalls = withTypedErrors("checkToolCalls", toolCalls.checkToolCalls);
 export const compileSchema = withTypedErrors("compileSchema", schemas.compileSchema);
 export const createStreamCheck = withTypedErrors("createStreamCheck", streamCheck);
+export const createToolCallStreamCheck = withTypedErrors("createToolCallStreamCheck", toolCallStreamCheck);
 export const detectTruncation = withTypedErrors("detectTruncation", check.detectTruncation);
 export const mergeUsage = withTypedErrors("mergeUsage", check.mergeUsage);
 export const normalizeUsage = withTypedErrors("normalizeUsage", check.normalizeUsage);

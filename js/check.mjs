@@ -312,6 +312,8 @@ export function shapeVerdict(r, parsed) {
     degraded: r.degraded,
     rescue: r.rescue,
     finishReason: r.finishReason,
+    // A stream check that ended after its rejection: where it was decided.
+    ...(r.atByte === undefined ? {} : { atByte: r.atByte }),
   };
 }
 

@@ -259,7 +259,7 @@ function readOptions(request, callModel, options = {}, api = "guardedCall", mode
   for (const name of Object.getPrototypeOf(options) === Object.prototype ? keys : known) {
     if (name !== "schema") readOption(o, name, options[name]);
   }
-  if (given !== undefined) takeRequestSchema(o, given, api);
+  if (given !== undefined) takeRequestSchema(o, given);
   return o;
 }
 
@@ -269,10 +269,7 @@ function readOptions(request, callModel, options = {}, api = "guardedCall", mode
  * output, and the provider's strict flag (reported, never a change to the
  * guard's own strictness).
  */
-function takeRequestSchema(o, given, api) {
-  if (given.toolName !== undefined && api === "guardedStream") {
-    throw argumentError(`the request forces the tool "${given.toolName.slice(0, 80)}"; guardedStream checks the streamed text, and output delivered as a forced tool call is checked by guardedCall`);
-  }
+function takeRequestSchema(o, given) {
   const setCheck = (name, value) => {
     if (value === undefined || o.checkOptions[name] !== undefined) return;
     if (o.checkOptions === NO_CHECK_OPTIONS) o.checkOptions = {};
@@ -292,6 +289,7 @@ function readOption(o, name, value) {
     case "onAttempt":
     case "appendFeedback":
     case "onText":
+    case "onToolCall":
       if (typeof value !== "function") throw argumentError(`options.${name} must be a function`);
       o[name === "usage" ? "usageOf" : name] = value;
       return;

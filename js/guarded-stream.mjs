@@ -12,16 +12,13 @@ import { streamReaders } from "./session.mjs";
 import { argumentError, typedError } from "./errors.mjs";
 import { abortReason, attemptSignal, endings, now, prepare as prepareCall, readableCopy, repairedRequest } from "./guarded-call.mjs";
 import { memberOf } from "./read.mjs";
-import { readEvent } from "./stream-read.mjs";
+import { StreamedCalls, readEvent } from "./stream-read.mjs";
+import { ToolCallStreamCheck, toolsDeclared } from "./tool-call-stream.mjs";
 import { traced } from "./telemetry.mjs";
 
 export async function guardedStream(request, streamModel, options) {
   let o;
   try {
-    // The readers read the answer's text deltas, not a tool call's argument deltas.
-    if (options?.toolName !== undefined) {
-      throw argumentError("guardedStream checks the streamed text; output delivered as a forced tool call (toolName) is checked by guardedCall");
-    }
     o = prepareCall(request, streamModel, options, "guardedStream", "streamModel");
   } catch (error) {
     throw typedError("guardedStream", error);
@@ -33,6 +30,12 @@ export async function guardedStream(request, streamModel, options) {
   } finally {
     session.free();
   }
+}
+
+/** The options a call's check takes: the output's, without the output's own toolName and rules. */
+function toolCallOptions(o) {
+  const { toolName, rules, ...rest } = o.checkOptions ?? {};
+  return Object.keys(rest).length === 0 ? undefined : rest;
 }
 
 /** Why a stream the check rejected was stopped: the reason its signal aborts with. */
@@ -225,6 +228,10 @@ async function runStream(streamModel, request, number, clock, check, attempt, o,
       const chunk = step.value;
       const read = o.read ? callerRead(call("read", () => o.read(chunk))) : readEvent(chunk, readers);
       if (read.failed) throw new Interrupted("thrown", read.error);
+      if (attempt.toolCalls !== undefined && (read.calls !== undefined || read.finishReason !== undefined) && !o.read) {
+        const decided = attempt.toolCalls.pushRead(read);
+        for (const event of decided) call("onToolCall", () => o.onToolCall(event));
+      }
       const usage = o.usageOf ? call("usage", () => o.usageOf(chunk)) : read.usage;
       if (usage !== undefined && usage !== null) {
         // A built-in reader's report replaces the last one read at the same
@@ -246,7 +253,10 @@ async function runStream(streamModel, request, number, clock, check, attempt, o,
       }
       const { finishReason } = read;
       if (typeof finishReason === "string" && finishReason.trim() !== "") attempt.finishReason = finishReason;
-      const text = read.text;
+      // With toolName, the output is the named tool's arguments, as the
+      // calls' pieces bring them (a `read` callback gives them as text).
+      // A string chunk is text either way: with toolName, the arguments' own.
+      const text = attempt.calls === undefined || o.read || typeof chunk === "string" ? read.text : read.calls === undefined ? undefined : attempt.calls.take(read.calls);
       if (text === undefined || text === null || text === "") continue;
       if (typeof text !== "string") {
         throw new Interrupted("callback", { name: "read", error: argumentError(`options.read gave text that is ${typeof text}, not a string`) });
@@ -296,7 +306,14 @@ async function run(request, streamModel, o, session) {
     const calls = ++ends.calls;
     const clock = attemptSignal(o.signal, deadline);
     const check = session.streamCheck();
-    const attempt = { reports: new Map(), finishReason: null, state: undefined, stoppedEarly: false, stopping: false, texts: [], callbackReports: 0 };
+    const attempt = { reports: new Map(), finishReason: null, state: undefined, stoppedEarly: false, stopping: false, texts: [], callbackReports: 0, calls: undefined };
+    const toolName = o.checkOptions?.toolName;
+    if (toolName !== undefined) attempt.calls = new StreamedCalls(toolName, (name) => check.noteToolCall(name));
+    // Every tool call checked against its own tool, as it streams.
+    if (o.onToolCall) {
+      o.toolsDeclared ??= toolsDeclared(request);
+      attempt.toolCalls = new ToolCallStreamCheck(o.toolsDeclared, toolCallOptions(o));
+    }
     const reportsText = () => jsonText("the usage", [...attempt.reports.values()]);
     const facts = () => ({ bytes: check.bytes, stoppedEarly: attempt.stoppedEarly, usageReported: attempt.reports.size > 0 });
     try {
@@ -323,6 +340,7 @@ async function run(request, streamModel, o, session) {
       }
     } finally {
       clock.release();
+      attempt.toolCalls?.free();
     }
     let state;
     if (attempt.stoppedEarly || !stopsEarly) {
@@ -344,7 +362,7 @@ async function run(request, streamModel, o, session) {
       const late = now() >= deadline;
       step = stopsEarly
         ? session.stepStream(state, reportsText(), facts(), aborted, late)
-        : session.stepStreamText(attempt.texts.join(""), attempt.finishReason, reportsText(), facts(), aborted, late);
+        : session.stepStreamText(attempt.texts.join(""), attempt.finishReason, reportsText(), facts(), aborted, late, o.checkOptions?.toolName);
     } catch (error) {
       ends.record("error");
       throw error;

@@ -185,7 +185,9 @@ export interface CheckOptions extends CompileOptions, ValidateOptions {
   rules?: Rule[];
   /**
    * The output comes as a call of this tool (a forced tool call): its
-   * arguments are checked instead of the text content.
+   * arguments are checked instead of the text content. In a stream check
+   * and guardedStream, the first call of this tool that the provider's
+   * stream events carry is the output, its arguments checked as they stream.
    */
   toolName?: string;
 }
@@ -221,6 +223,11 @@ export interface FailedVerdict {
   finishReason: string | null;
   /** See OkVerdict. */
   providerStrict?: boolean;
+  /**
+   * A stream check's `end` after a push reported its rejection: the first
+   * `atByte` UTF-8 bytes already showed it (the verdict is that rejection).
+   */
+  atByte?: number;
 }
 
 export type Verdict<T = unknown> = OkVerdict<T> | FailedVerdict;
@@ -325,8 +332,10 @@ export interface StreamCheck<T = unknown> {
   push(chunk: string): StreamState;
   /**
    * The verdict on the whole text pushed: exactly
-   * `checkOutput({ content: wholeText, finishReason }, schema, options)`.
-   * Ends the check (push and end throw afterwards).
+   * `checkOutput({ content: wholeText, finishReason }, schema, options)`;
+   * after a push returned a rejection, that rejection (its `failure`,
+   * `message`, `errors`, `errorHash` and `atByte`), whatever was pushed
+   * after it. Ends the check (push and end throw afterwards).
    */
   end(finishReason?: string | null): Verdict<T>;
   /**
@@ -346,6 +355,18 @@ export interface StreamCheck<T = unknown> {
  * stopped. Schema and options as checkOutput takes them. Which keywords
  * reject early, and which wait for the end, is listed in docs/streaming.md.
  */
+/**
+ * A stream check of a forced tool call's arguments (`toolName`): `push`
+ * takes a provider's stream event too (as guardedStream reads them), whose
+ * piece of the named tool's argument text is pushed, and whose finish
+ * reason `end` uses when given none; a string is argument text itself.
+ */
+export interface ToolStreamCheck<T = unknown> extends Omit<StreamCheck<T>, "push"> {
+  push(chunk: string | object): StreamState;
+}
+
+export declare function createStreamCheck<T>(schema: Validator<T>, options: CheckOptions & { toolName: string }): ToolStreamCheck<T>;
+export declare function createStreamCheck<T = unknown>(schema: SchemaInput | null | undefined, options: CheckOptions & { toolName: string }): ToolStreamCheck<T>;
 export declare function createStreamCheck<T>(schema: Validator<T>, options?: CheckOptions): StreamCheck<T>;
 export declare function createStreamCheck<T = unknown>(schema?: SchemaInput | null, options?: CheckOptions): StreamCheck<T>;
 export declare function normalizeUsage(usageOrResponse: unknown): Usage;
@@ -826,13 +847,19 @@ export interface StreamAttemptEvent extends AttemptEvent {
  * stream chunk, plus `onText`. `C` is the type of the chunks streamModel's
  * stream yields, `Req` the request's; both are inferred from the call.
  */
-export interface GuardStreamOptions<C = unknown, Req = unknown> extends Omit<GuardOptions<unknown, Req>, "read" | "usage" | "onAttempt" | "toolName"> {
+export interface GuardStreamOptions<C = unknown, Req = unknown> extends Omit<GuardOptions<unknown, Req>, "read" | "usage" | "onAttempt"> {
   /** Reads a chunk instead of the built-in readers (strings, OpenAI, Anthropic, Gemini, AI SDK events). */
   read?: (chunk: C) => StreamChunkRead;
   /** The usage a chunk reports (the attempt's so far: a later report's members replace an earlier one's), instead of the built-in readers'. */
   usage?: (chunk: C) => object | null | undefined;
   /** Each piece of text the check has not rejected, as it arrives (a resample starts again at a new `attempt`). */
   onText?: (text: string, context: { attempt: number }) => void;
+  /**
+   * Each tool call of the stream, checked against the request's declaration
+   * of its tool as its arguments stream: reported rejected the moment they
+   * can no longer be valid, accepted as they end (see createToolCallStreamCheck).
+   */
+  onToolCall?: (event: ToolCallEvent) => void;
   onAttempt?: (event: StreamAttemptEvent) => void;
 }
 
@@ -1044,3 +1071,58 @@ export interface RefusedToolCalls {
 export declare function escapeForDisplay(text: string): string;
 
 export declare function checkToolCalls(response: object, tools: object, options?: Omit<CheckOptions, "toolName" | "rules">): ToolCallsVerdict;
+
+/** A streamed tool call, decided (once per call), narrowed by `status`. */
+export type ToolCallEvent = AcceptedToolCallEvent | RejectedToolCallEvent;
+
+interface ToolCallEventBase {
+  /** The provider's id of the call; null when it gives none. */
+  id: string | null;
+  /** The call's place among the stream's calls, in the order they began. */
+  index: number;
+  /** The tool the call names; null before a name arrived. */
+  name: string | null;
+  /** The tool's schema could not be compiled: the call was checked for parse and shape only (its `message` says so). */
+  degraded: boolean;
+  message: string;
+}
+
+/** A call whose arguments ended valid: it may run with `value` while the others stream. */
+export interface AcceptedToolCallEvent extends ToolCallEventBase {
+  status: "accepted";
+  value: unknown;
+  errors: Issue[];
+  moreErrors: false;
+  errorHash: null;
+}
+
+/** A call refused the moment its arguments can no longer be valid (an unknown tool: as its name arrives). */
+export interface RejectedToolCallEvent extends ToolCallEventBase {
+  status: "rejected";
+  failure: ToolCallFailure;
+  errors: Issue[];
+  moreErrors: boolean;
+  errorHash: string;
+  /** The first `atByte` UTF-8 bytes of the call's arguments showed it (absent for an unknown tool, or a call decided as it ended). */
+  atByte?: number;
+}
+
+/** Every tool call of a streamed response, checked as its arguments stream; from createToolCallStreamCheck(). */
+export interface ToolCallStreamCheck {
+  /** The next provider stream event; the calls it decides. */
+  push(event: object): ToolCallEvent[];
+  /** checkToolCalls' verdict on the calls as the stream assembled them; ends the check. */
+  end(): ToolCallsVerdict;
+  /** Releases the check without a verdict. */
+  free(): void;
+}
+
+/**
+ * A check of every tool call a response streams, each against its own
+ * tool's schema (`tools` in any form checkToolCalls takes): `push` each
+ * provider stream event (the kinds guardedStream reads) and run a call as
+ * soon as it is accepted, never one rejected. A call that was accepted
+ * whose response then stops at the token limit is `truncated` in `end`'s
+ * verdict, as in checkToolCalls.
+ */
+export declare function createToolCallStreamCheck(tools: object, options?: Omit<CheckOptions, "toolName" | "rules">): ToolCallStreamCheck;

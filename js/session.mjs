@@ -524,12 +524,15 @@ class GuardSession {
   /**
    * Steps the session with a streamed attempt's whole text (the lenient
    * path, whose value is the JSON object found even when the check
-   * fails), its finish reason, usage reports and facts, as `stepStream`.
+   * fails), its finish reason, usage reports and facts, as `stepStream`;
+   * with `toolName`, the text is that tool's arguments.
    */
-  stepStreamText(text, finishReason, reportsText, facts, aborted, deadlinePassed) {
+  stepStreamText(text, finishReason, reportsText, facts, aborted, deadlinePassed, toolName) {
     const session = this.live();
     const texts = [wellFormed(text)];
-    const copyText = `{"content":${TEXT_REFERENCE_0},"finishReason":${JSON.stringify(finishReason ?? null)}}`;
+    // With toolName, the text is the named tool's arguments: a call of it, as the check reads one.
+    const content = toolName === undefined ? TEXT_REFERENCE_0 : `[{"type":"tool-call","toolName":${JSON.stringify(toolName)},"input":${TEXT_REFERENCE_0}}]`;
+    const copyText = `{"content":${content},"finishReason":${JSON.stringify(finishReason ?? null)}}`;
     const r = JSON.parse(
       callRaw(() => {
         const { start, length } = encodeStep(texts, copyText, reportsText);
@@ -783,12 +786,4 @@ export function guardOptionNames() {
   return guardOptions;
 }
 
-/**
- * Where each provider's stream events keep the text, the finish reason and
- * the usage (src/providers/stream_events.rs), the same for every instance.
- */
-let streamReaderTable;
-export function streamReaders() {
-  streamReaderTable ??= JSON.parse(callRaw(() => raw.streamReaders()));
-  return streamReaderTable;
-}
+export { streamReaders } from "./stream-read.mjs";

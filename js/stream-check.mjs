@@ -6,6 +6,7 @@ import { SchemaError, argumentError } from "./errors.mjs";
 import { callRaw, encoder, ensureLoaded, memory, raw, translate, traps } from "./instance.mjs";
 import { compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf } from "./schemas.mjs";
 import { acceptedValue, readsInParts } from "./stream-value.mjs";
+import { StreamedCalls, readEvent, streamReaders } from "./stream-read.mjs";
 
 // ---- streamed responses (src/stream.rs) ----
 
@@ -138,6 +139,8 @@ const FIRST_STAGING = 512;
  */
 export class StreamCheck {
   #handle;
+  /** Reads provider stream events for the named tool's arguments (see ToolArgumentsReader). */
+  #tool;
   /** The instance the handle belongs to (the count of traps when it was made). */
   #generation;
   /** The view of the staging buffer. */
@@ -163,10 +166,27 @@ export class StreamCheck {
   /** Every byte that crossed was ASCII (see `acceptedValue`). */
   #ascii = true;
 
-  constructor(open) {
+  constructor(open, toolName) {
     this.#handle = callRaw(open);
     this.#generation = traps;
     if (readsInParts()) this.#handle.noteOutline();
+    if (toolName !== undefined) this.#tool = new ToolArgumentsReader(toolName, (name) => this.noteToolCall(name));
+  }
+
+  /** A tool call the stream carries, named as it begins (the end names them when the tool's is missing). */
+  noteToolCall(name) {
+    if (this.#ended) return;
+    this.#live();
+    try {
+      this.#handle.noteToolCall(name);
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  /** The finish reason the events pushed reported (with `toolName`), or undefined. */
+  get finishReason() {
+    return this.#tool?.finishReason;
   }
 
   /** UTF-8 bytes pushed so far. */
@@ -175,7 +195,10 @@ export class StreamCheck {
   }
 
   push(chunk) {
-    if (typeof chunk !== "string") throw argumentError(`push takes a string, not ${argumentKind(chunk)}`);
+    if (typeof chunk !== "string") {
+      if (this.#tool !== undefined && chunk !== null && typeof chunk === "object") return this.push(this.#tool.read(chunk));
+      throw argumentError(`push takes a string${this.#tool === undefined ? "" : " or a provider stream event"}, not ${argumentKind(chunk)}`);
+    }
     // The common piece, a few ASCII characters: copied, as pushes of a
     // character or two come by the hundred thousand; the crossing checks
     // that the instance did not trap since the check began. Then the
@@ -231,11 +254,15 @@ export class StreamCheck {
     }
     if (this.#ended) throw argumentError("this stream check has ended: end() or free() was already called");
     this.#live();
+    finishReason ??= this.#tool?.finishReason;
+    // A rejection a push returned is the verdict; one that only the last
+    // batch, crossing now, shows is not (see `StreamCheck::end`).
+    const reported = this.#state !== PENDING;
     if (this.#pending + this.#waiting.length > 0) this.#forward(true);
     let result;
     let value;
     try {
-      result = JSON.parse(this.#handle.end(finishReason ?? undefined));
+      result = JSON.parse(this.#handle.end(finishReason ?? undefined, reported));
       // Decoded where the core keeps it.
       if (result.ok) value = acceptedValue(this.#handle, this.#ascii);
     } catch (error) {
@@ -370,11 +397,36 @@ export class StreamCheck {
 }
 
 /**
+ * With `toolName`, what a stream check is pushed is provider stream events
+ * (or the tool's argument text itself, as strings): this reads each along
+ * the core's table for the pieces of tool calls, and gives the argument
+ * text they add to the first call of the named tool, noting every call's
+ * name as it begins and the finish reason the events report.
+ */
+class ToolArgumentsReader {
+  constructor(toolName, onCall) {
+    this.calls = new StreamedCalls(toolName, onCall);
+    this.readers = streamReaders();
+    this.finishReason = undefined;
+  }
+
+  read(event) {
+    const read = readEvent(event, this.readers);
+    if (read.failed) {
+      throw argumentError("push was given a stream event that reports the stream's own failure (an AI SDK error part); the stream has no output");
+    }
+    if (typeof read.finishReason === "string" && read.finishReason.trim() !== "") this.finishReason = read.finishReason;
+    return read.calls === undefined ? "" : this.calls.take(read.calls);
+  }
+}
+
+/**
  * A check of a response that streams in: `push` each piece as it arrives
  * (the state says as soon as the response can no longer be accepted),
  * `end` for the verdict, exactly checkOutput's on the whole text.
  */
 export function createStreamCheck(schema, options) {
   const opts = optionsText(options);
-  return new StreamCheck(() => openStream(schema, options, opts));
+  // optionsText has checked toolName: a non-empty string, or absent.
+  return new StreamCheck(() => openStream(schema, options, opts), options?.toolName);
 }

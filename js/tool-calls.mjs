@@ -12,7 +12,7 @@ import { calledId, memberOf } from "./read.mjs";
 import { requestPlan } from "./session.mjs";
 
 /** The failure classes of a call's check, from its arguments' verdict. */
-const CALL_FAILURE = { truncated: "truncated", empty: "unparseable", unparseable: "unparseable", not_object: "not_object", schema: "schema" };
+export const CALL_FAILURE = { truncated: "truncated", empty: "unparseable", unparseable: "unparseable", not_object: "not_object", schema: "schema" };
 
 export function checkToolCalls(response, tools, options) {
   if (response === null || typeof response !== "object") {
@@ -26,8 +26,16 @@ export function checkToolCalls(response, tools, options) {
   }
   const raw = rawGlue();
   const read = readCalls(response, raw);
-  const byName = declaredOf(tools);
+  return callsVerdict(read, declaredOf(tools), options);
+}
 
+/**
+ * The verdict on the calls `read` gives (`{ finishReason, calls: [{ id,
+ * name, arguments }] }`, the arguments as text or a value), each checked
+ * against its tool in `byName` (see `declaredOf`).
+ */
+export function callsVerdict(read, byName, options) {
+  const raw = rawGlue();
   // One check, with one budget for the pattern matching of every call:
   // otherwise each call would have one, and a response with many calls
   // would cost as much as that many responses. Loops, not closures: on Bun
@@ -63,7 +71,7 @@ export function checkToolCalls(response, tools, options) {
 }
 
 /** What a call's message adds when its tool's schema could not be compiled (`onInvalidSchema: "degrade"`). */
-const NOT_APPLIED = "its tool's schema could not be compiled, so it was checked for parse and shape only and the schema was not applied";
+export const NOT_APPLIED = "its tool's schema could not be compiled, so it was checked for parse and shape only and the schema was not applied";
 
 /**
  * The repair feedback for each refused call of a checkToolCalls verdict,
@@ -94,7 +102,7 @@ export function toolCallsRepairFeedback(verdict, tools) {
 }
 
 /** One call's result: its arguments checked like an output against its tool's schema. */
-function checkCall(call, tool, finishReason, options) {
+export function checkCall(call, tool, finishReason, options) {
   if (tool === undefined) {
     return {
       id: call.id,
@@ -208,7 +216,7 @@ export function forgetCallsRead() {
  * serialised; each list is read by the core once, and again only when it
  * changes (see `readDeclarations`).
  */
-function declaredOf(tools) {
+export function declaredOf(tools) {
   const byName = new Map();
   const lists = Array.isArray(tools) ? [] : declarationLists(tools);
   if (lists.length === 0) addDeclared(byName, tools, readDeclarations(tools, "declaredTools"));
@@ -293,7 +301,7 @@ function endCheck() {
  * read token by token (a call's check looks its tool's schema up this way
  * every time, and splitting the pointer cost a twentieth of a small check).
  */
-function at(root, pointer) {
+export function at(root, pointer) {
   let node = root;
   for (let start = 1; start <= pointer.length; ) {
     let end = pointer.indexOf("/", start);

@@ -65,7 +65,7 @@ pub const GUARD_OPTION_NAMES: [&str; 13] = [
 
 /// The options `guardedStream` takes besides `guardedCall`'s (whose
 /// `read` and `usage` it takes per stream event).
-pub const STREAM_OPTION_NAMES: [&str; 1] = ["onText"];
+pub const STREAM_OPTION_NAMES: [&str; 2] = ["onText", "onToolCall"];
 
 /// Refuses an option name none of `known` has: a typo such as
 /// `maxError: 0` must not quietly mean "the default".

@@ -356,7 +356,9 @@ impl Session {
             budgets,
             strict,
             retry,
-            carries_tools: carries_tools(&setup.tools, has_tools),
+            // A forced tool call's arguments as the output: the request
+            // carries that tool, whether or not its tools are visible here.
+            carries_tools: carries_tools(&setup.tools, has_tools) || check.tool_name.is_some(),
             check,
             schema,
             feedback_shape,

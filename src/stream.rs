@@ -58,6 +58,30 @@ impl Rejection {
         out.insert("atByte".into(), self.at_byte.into());
         Value::Object(out)
     }
+
+    /// The verdict of a stream that ended after this rejection: its
+    /// failure, message and errors (so its `errorHash`), whatever came
+    /// after it. The finish reason is echoed; the rejection outranks it,
+    /// as it decided first.
+    pub fn verdict(
+        &self,
+        schema_hash: Option<Arc<str>>,
+        degraded: bool,
+        finish_reason: Option<&str>,
+    ) -> Verdict {
+        Verdict {
+            failure: Some(self.failure),
+            message: self.message.clone(),
+            errors: self.errors.clone(),
+            more_errors: self.more_errors,
+            rescue: crate::rescue::Rescue::None,
+            span: None,
+            text: None,
+            schema_hash,
+            degraded,
+            finish_reason: finish_reason.map(str::to_owned),
+        }
+    }
 }
 
 /// Where the check is in the text: around the JSON, or in it.
@@ -113,6 +137,10 @@ pub struct StreamCheck {
     degraded: bool,
     rules: Vec<Rule>,
     options: CheckOptions,
+    /// The tool calls the stream carried, by name, in order (with
+    /// `toolName`, the text is the named tool's arguments, and an answer
+    /// without them says what it carried instead, as `check_output` does).
+    tool_calls: Vec<crate::response::ToolCall>,
 }
 
 /// The largest text buffer kept for the next stream check: 4 MiB, so that
@@ -160,7 +188,17 @@ impl StreamCheck {
             degraded,
             rules,
             options,
+            tool_calls: Vec::new(),
         })
+    }
+
+    /// A tool call the stream carries, named as it began (see `tool_calls`).
+    pub fn note_tool_call(&mut self, name: &str) {
+        self.tool_calls.push(crate::response::ToolCall {
+            id: None,
+            name: name.to_owned(),
+            arguments: crate::response::ToolArguments::Missing,
+        });
     }
 
     /// Bytes pushed so far.
@@ -263,6 +301,18 @@ impl StreamCheck {
     /// already cover it. Once ended, the check is spent: the text stays,
     /// the JSON's reading does not.
     pub fn end(&mut self, finish_reason: Option<&str>) -> Verdict {
+        let finish_reason = finish_reason.filter(|reason| !reason.trim().is_empty());
+        // A stream stopped at its rejection ends with it: the text pushed
+        // after it (or the shorter prefix, when nothing was) says no more
+        // about why the response could not be accepted.
+        if let Some(rejection) = self.rejection.as_ref() {
+            self.json = None;
+            return rejection.verdict(
+                self.compiled.as_ref().map(|c| c.shared_schema_hash()),
+                self.degraded,
+                finish_reason,
+            );
+        }
         // An item left for a piece that will not come is read now.
         if self.hold > 0 {
             self.hold_items(0);
@@ -273,7 +323,6 @@ impl StreamCheck {
         if !std::mem::take(&mut self.cut).is_empty() {
             self.text.push(char::REPLACEMENT_CHARACTER);
         }
-        let finish_reason = finish_reason.filter(|reason| !reason.trim().is_empty());
         let json = self.json.take().filter(|_| self.rejection.is_none());
         let prepared = match (json, self.json_end) {
             (Some(mut json), Some(end)) => {
@@ -287,7 +336,7 @@ impl StreamCheck {
             }
             _ => None,
         };
-        check_prepared(
+        let mut verdict = check_prepared(
             Some(&self.text),
             finish_reason,
             self.compiled.clone(),
@@ -295,7 +344,23 @@ impl StreamCheck {
             &self.rules,
             &self.options,
             prepared,
-        )
+        );
+        if verdict.failure == Some(Failure::Empty) && self.options.tool_name.is_some() {
+            verdict.message = crate::verdict::tool_calls_message(
+                &self.tool_calls,
+                self.options.tool_name.as_deref(),
+            );
+        }
+        verdict
+    }
+
+    /// Sets aside a rejection that its caller never saw: the facade's last
+    /// batch crosses in its `end`, and a stream whose pushes all said
+    /// "pending" ends with the whole text's verdict, as `check_content`
+    /// gives it. (A rejected check keeps no reading of the JSON, so the end
+    /// then checks the kept text from scratch.)
+    pub fn set_aside_rejection(&mut self) {
+        self.rejection = None;
     }
 
     /// Notes where the values near the JSON's root begin, so that

@@ -707,12 +707,23 @@ impl RawStream {
     }
 
     /// The whole response's verdict, as `checkOutput` shapes it (without
-    /// the value: see `json_at`).
-    pub fn end(&mut self, finish_reason: Option<String>) -> Result<JsValue, JsValue> {
+    /// the value: see `json_at`); after a rejection the caller was shown
+    /// (`reported`), that rejection (see `StreamCheck::end`).
+    pub fn end(&mut self, finish_reason: Option<String>, reported: bool) -> Result<JsValue, JsValue> {
+        if !reported {
+            self.check.set_aside_rejection();
+        }
         let verdict = self.check.end(finish_reason.as_deref());
         self.accepted = verdict.span.clone().filter(|_| verdict.ok());
         let mut out = String::new();
         verdict.write_json(&mut out, None);
+        // A stream that ended after its rejection says where it was decided.
+        if let Some(rejection) = self.check.rejection() {
+            out.pop();
+            out.push_str(",\"atByte\":");
+            out.push_str(&rejection.at_byte.to_string());
+            out.push('}');
+        }
         Ok(JsValue::from_str(&out))
     }
 
@@ -723,6 +734,13 @@ impl RawStream {
     #[wasm_bindgen(js_name = jsonAt)]
     pub fn json_at(&self) -> *const u8 {
         self.accepted_json().map_or(std::ptr::null(), str::as_ptr)
+    }
+
+    /// A tool call the stream carries, by its name, as it begins (see
+    /// `StreamCheck::note_tool_call`).
+    #[wasm_bindgen(js_name = noteToolCall)]
+    pub fn note_tool_call(&mut self, name: &str) {
+        self.check.note_tool_call(name);
     }
 
     /// Asks the check to note what `valueParts` needs, before the first

@@ -29,6 +29,20 @@
 //!   path reaches (or the event, when nothing) is thrown, as a stream that
 //!   throws would throw it. (The AI SDK puts a failed call's error into
 //!   `fullStream` as a part instead of throwing.)
+//! - `calls`: the tool calls the event carries pieces of (see [`Calls`]):
+//!   `list` leads to them (an array, each element read on; empty: the
+//!   event is one), and from each, `key` says which call it continues (a
+//!   number or a string; without one, or where the path reaches nothing,
+//!   each element that names a tool is a call of its own), `id` and `name`
+//!   what the call is, `arguments` the next piece of its argument text, and
+//!   `whole` its arguments given at once (a value, or text), taken only by
+//!   a call no piece reached (the AI SDK's `tool-call` part repeats what its
+//!   `tool-input-delta` parts streamed; Gemini sends each call whole), and
+//!   `ends`: the event ends the call at its key (a call given whole ends
+//!   there too, and a finish reason ends every call).
+//!   Which call is the output (`toolName`) and how the pieces add up is the
+//!   wrapper's walk; the first reader that reads the event also reads its
+//!   calls.
 
 /// One step of a path; see the module documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +62,41 @@ pub enum Expect {
     Is(&'static str),
     OneOf(&'static [&'static str]),
     Array,
+    /// An object (a member that marks what kind of event it is).
+    Object,
+}
+
+/// Where an event keeps the tool calls it carries pieces of; see the
+/// module documentation.
+#[derive(Debug, Clone, Copy)]
+pub struct Calls {
+    pub list: Path,
+    pub key: Path,
+    pub id: &'static [Path],
+    pub name: &'static [Path],
+    pub arguments: &'static [Path],
+    pub whole: &'static [Path],
+    pub ends: bool,
+}
+
+const fn calls(list: Path, key: Path) -> Calls {
+    Calls {
+        list,
+        key,
+        id: &[],
+        name: &[],
+        arguments: &[],
+        whole: &[],
+        ends: false,
+    }
+}
+
+/// An event that ends the call at `key` in `list` (see `Calls::ends`).
+const fn call_end(list: Path, key: Path) -> Calls {
+    Calls {
+        ends: true,
+        ..calls(list, key)
+    }
 }
 
 /// One kind of event and where it keeps what the guard reads.
@@ -60,6 +109,7 @@ pub struct Reader {
     pub finish: &'static [Path],
     pub usage: &'static [Path],
     pub error: Option<Path>,
+    pub calls: Option<Calls>,
 }
 
 const fn reader(name: &'static str, when: &'static [(Path, Expect)]) -> Reader {
@@ -70,6 +120,7 @@ const fn reader(name: &'static str, when: &'static [(Path, Expect)]) -> Reader {
         finish: &[],
         usage: &[],
         error: None,
+        calls: None,
     }
 }
 
@@ -81,13 +132,24 @@ const TYPE: Path = &[Member("type")];
 /// the event has one (Responses, Anthropic and the AI SDK name every event),
 /// by the list that holds the answer where it has none (Chat chunks'
 /// `choices`, Gemini chunks' `candidates`).
-pub static READERS: [Reader; 10] = [
+pub static READERS: [Reader; 25] = [
     // OpenAI Chat Completions (and the compatible APIs): the last chunk,
     // with `stream_options.include_usage`, has no choices and the usage.
     Reader {
         text: &[&[Member("choices"), First, Member("delta"), Member("content")]],
         finish: &[&[Member("choices"), First, Member("finish_reason")]],
         usage: &[&[Member("usage")]],
+        // Each delta of `tool_calls` continues the call at its `index`: the
+        // first carries the id and the name, the rest argument text.
+        calls: Some(Calls {
+            id: &[&[Member("id")]],
+            name: &[&[Member("function"), Member("name")]],
+            arguments: &[&[Member("function"), Member("arguments")]],
+            ..calls(
+                &[Member("choices"), First, Member("delta"), Member("tool_calls")],
+                &[Member("index")],
+            )
+        }),
         ..reader(
             "openai_chat_chunk",
             &[(&[Member("choices")], Expect::Array)],
@@ -98,6 +160,40 @@ pub static READERS: [Reader; 10] = [
         ..reader(
             "openai_responses_text_delta",
             &[(TYPE, Expect::Is("response.output_text.delta"))],
+        )
+    },
+    // A function call begins as an output item, its arguments follow by
+    // the item's `output_index`.
+    Reader {
+        calls: Some(Calls {
+            id: &[&[Member("item"), Member("call_id")], &[Member("item"), Member("id")]],
+            name: &[&[Member("item"), Member("name")]],
+            arguments: &[&[Member("item"), Member("arguments")]],
+            ..calls(&[], &[Member("output_index")])
+        }),
+        ..reader(
+            "openai_responses_function_call_added",
+            &[
+                (TYPE, Expect::Is("response.output_item.added")),
+                (&[Member("item"), Member("type")], Expect::Is("function_call")),
+            ],
+        )
+    },
+    Reader {
+        calls: Some(Calls {
+            arguments: &[&[Member("delta")]],
+            ..calls(&[], &[Member("output_index")])
+        }),
+        ..reader(
+            "openai_responses_arguments_delta",
+            &[(TYPE, Expect::Is("response.function_call_arguments.delta"))],
+        )
+    },
+    Reader {
+        calls: Some(call_end(&[], &[Member("output_index")])),
+        ..reader(
+            "openai_responses_arguments_done",
+            &[(TYPE, Expect::Is("response.function_call_arguments.done"))],
         )
     },
     // A response that ended: `incomplete_details.reason` says why an
@@ -135,6 +231,48 @@ pub static READERS: [Reader; 10] = [
             ],
         )
     },
+    // A `tool_use` block names the call; its input streams as JSON text by
+    // the block's `index`.
+    Reader {
+        calls: Some(Calls {
+            id: &[&[Member("content_block"), Member("id")]],
+            name: &[&[Member("content_block"), Member("name")]],
+            ..calls(&[], &[Member("index")])
+        }),
+        ..reader(
+            "anthropic_tool_use_start",
+            &[
+                (TYPE, Expect::Is("content_block_start")),
+                (
+                    &[Member("content_block"), Member("type")],
+                    Expect::Is("tool_use"),
+                ),
+            ],
+        )
+    },
+    Reader {
+        calls: Some(Calls {
+            arguments: &[&[Member("delta"), Member("partial_json")]],
+            ..calls(&[], &[Member("index")])
+        }),
+        ..reader(
+            "anthropic_input_json_delta",
+            &[
+                (TYPE, Expect::Is("content_block_delta")),
+                (
+                    &[Member("delta"), Member("type")],
+                    Expect::Is("input_json_delta"),
+                ),
+            ],
+        )
+    },
+    Reader {
+        calls: Some(call_end(&[], &[Member("index")])),
+        ..reader(
+            "anthropic_content_block_stop",
+            &[(TYPE, Expect::Is("content_block_stop"))],
+        )
+    },
     // The input tokens are reported at the start, the output tokens (so
     // far) at each `message_delta`.
     Reader {
@@ -164,12 +302,52 @@ pub static READERS: [Reader; 10] = [
         ]],
         finish: &[&[Member("candidates"), First, Member("finishReason")]],
         usage: &[&[Member("usageMetadata")]],
+        // A `functionCall` part is a whole call, its `args` an object.
+        calls: Some(Calls {
+            id: &[&[Member("functionCall"), Member("id")]],
+            name: &[&[Member("functionCall"), Member("name")]],
+            whole: &[&[Member("functionCall"), Member("args")]],
+            ..calls(
+                &[Member("candidates"), First, Member("content"), Member("parts")],
+                &[],
+            )
+        }),
         ..reader("gemini_chunk", &[(&[Member("candidates")], Expect::Array)])
     },
     // The AI SDK: `text` since v5, `textDelta` before.
     Reader {
         text: &[&[Member("text")], &[Member("textDelta")]],
         ..reader("ai_sdk_text_delta", &[(TYPE, Expect::Is("text-delta"))])
+    },
+    // Tool input streams as `tool-input-start` (the name), deltas, then
+    // the `tool-call` with the input whole (parsed), by the call's id.
+    Reader {
+        calls: Some(Calls {
+            id: &[&[Member("id")]],
+            name: &[&[Member("toolName")]],
+            ..calls(&[], &[Member("id")])
+        }),
+        ..reader("ai_sdk_tool_input_start", &[(TYPE, Expect::Is("tool-input-start"))])
+    },
+    Reader {
+        calls: Some(Calls {
+            arguments: &[&[Member("delta")]],
+            ..calls(&[], &[Member("id")])
+        }),
+        ..reader("ai_sdk_tool_input_delta", &[(TYPE, Expect::Is("tool-input-delta"))])
+    },
+    Reader {
+        calls: Some(call_end(&[], &[Member("id")])),
+        ..reader("ai_sdk_tool_input_end", &[(TYPE, Expect::Is("tool-input-end"))])
+    },
+    Reader {
+        calls: Some(Calls {
+            id: &[&[Member("toolCallId")]],
+            name: &[&[Member("toolName")]],
+            whole: &[&[Member("input")], &[Member("args")]],
+            ..call_end(&[], &[Member("toolCallId")])
+        }),
+        ..reader("ai_sdk_tool_call", &[(TYPE, Expect::Is("tool-call"))])
     },
     // `finish-step` reports each step's usage, `finish` the call's total
     // (`totalUsage` since v5, `usage` before) and its finish reason (a
@@ -188,6 +366,49 @@ pub static READERS: [Reader; 10] = [
     Reader {
         error: Some(&[Member("error")]),
         ..reader("ai_sdk_error", &[(TYPE, Expect::Is("error"))])
+    },
+    // Bedrock ConverseStream: each event is an object with one member that
+    // names its kind. A `toolUse` block starts with its id and name and
+    // streams its input as JSON text, by `contentBlockIndex`.
+    Reader {
+        calls: Some(Calls {
+            id: &[&[Member("start"), Member("toolUse"), Member("toolUseId")]],
+            name: &[&[Member("start"), Member("toolUse"), Member("name")]],
+            ..calls(&[Member("contentBlockStart")], &[Member("contentBlockIndex")])
+        }),
+        ..reader(
+            "bedrock_content_block_start",
+            &[(&[Member("contentBlockStart")], Expect::Object)],
+        )
+    },
+    Reader {
+        text: &[&[Member("contentBlockDelta"), Member("delta"), Member("text")]],
+        calls: Some(Calls {
+            arguments: &[&[Member("delta"), Member("toolUse"), Member("input")]],
+            ..calls(&[Member("contentBlockDelta")], &[Member("contentBlockIndex")])
+        }),
+        ..reader(
+            "bedrock_content_block_delta",
+            &[(&[Member("contentBlockDelta")], Expect::Object)],
+        )
+    },
+    Reader {
+        calls: Some(call_end(&[Member("contentBlockStop")], &[Member("contentBlockIndex")])),
+        ..reader(
+            "bedrock_content_block_stop",
+            &[(&[Member("contentBlockStop")], Expect::Object)],
+        )
+    },
+    Reader {
+        finish: &[&[Member("messageStop"), Member("stopReason")]],
+        ..reader(
+            "bedrock_message_stop",
+            &[(&[Member("messageStop")], Expect::Object)],
+        )
+    },
+    Reader {
+        usage: &[&[Member("metadata"), Member("usage")]],
+        ..reader("bedrock_metadata", &[(&[Member("metadata")], Expect::Object)])
     },
 ];
 
@@ -226,8 +447,10 @@ fn paths_json(paths: &[Path], out: &mut String) {
 }
 
 /// The table as the reader loads it: `[{ name, when: [[path, expect]],
-/// text: [path], finish: [path], usage: [path], error?: path }]`, where
-/// `expect` is a string, a list of strings, or `true` for an array. Written
+/// text: [path], finish: [path], usage: [path], error?: path, calls?: {
+/// list: path, key: path, id, name, arguments, whole: [path], ends } }]`, where
+/// `expect` is a string, a list of strings, `true` for an array or `{}`
+/// for an object. Written
 /// by hand, like the read plans: the names need no escaping, and a derived
 /// serialiser costs the wasm kilobytes.
 #[must_use]
@@ -266,6 +489,7 @@ pub fn stream_readers_json() -> String {
                     out.push(']');
                 }
                 Expect::Array => out.push_str("true"),
+                Expect::Object => out.push_str("{}"),
             }
             out.push(']');
         }
@@ -278,6 +502,23 @@ pub fn stream_readers_json() -> String {
         if let Some(path) = r.error {
             out.push_str(",\"error\":");
             path_json(path, &mut out);
+        }
+        if let Some(c) = r.calls {
+            out.push_str(",\"calls\":{\"list\":");
+            path_json(c.list, &mut out);
+            out.push_str(",\"key\":");
+            path_json(c.key, &mut out);
+            out.push_str(",\"id\":");
+            paths_json(c.id, &mut out);
+            out.push_str(",\"name\":");
+            paths_json(c.name, &mut out);
+            out.push_str(",\"arguments\":");
+            paths_json(c.arguments, &mut out);
+            out.push_str(",\"whole\":");
+            paths_json(c.whole, &mut out);
+            out.push_str(",\"ends\":");
+            out.push_str(if c.ends { "true" } else { "false" });
+            out.push('}');
         }
         out.push('}');
     }

@@ -704,11 +704,20 @@ fn stream(
         None => case.whole.clone(),
         Some(_) => check_content(case.text, finish, input, case.options).unwrap(),
     };
-    assert_eq!(
-        verdict, whole,
-        "{}: end differs from the whole-text check, cut at {points:?}",
-        case.label
-    );
+    match &first {
+        // After a rejection, the end is the rejection.
+        Some(rejection) => assert_eq!(
+            verdict,
+            rejection.verdict(whole.schema_hash.clone(), false, finish),
+            "{}: end is not the rejection, cut at {points:?}",
+            case.label
+        ),
+        None => assert_eq!(
+            verdict, whole,
+            "{}: end differs from the whole-text check, cut at {points:?}",
+            case.label
+        ),
+    }
     if let Some(rejection) = &first {
         let input = SchemaInput::Compiled(Arc::clone(case.compiled));
         assert!(
@@ -1373,10 +1382,21 @@ fn the_end_never_skips_a_subschema_that_applies_anywhere_unchecked() {
                 CheckOptions::default(),
             )
             .unwrap();
+            let mut rejected = false;
             for piece in pieces(text, &points) {
-                check.push(piece);
+                rejected |= check.push(piece).is_some();
             }
-            assert_eq!(check.end(None), whole, "{schema} {text}");
+            let verdict = check.end(None);
+            if rejected {
+                // Ended with the rejection, which names the same problems.
+                assert_eq!(
+                    (verdict.failure, &verdict.errors, &verdict.message),
+                    (whole.failure, &whole.errors, &whole.message),
+                    "{schema} {text}"
+                );
+            } else {
+                assert_eq!(verdict, whole, "{schema} {text}");
+            }
         }
     }
 }
@@ -1472,4 +1492,48 @@ fn an_accepted_json_has_a_plan_for_reading_it_in_parts_at_its_own_span_only() {
     check.push(text.as_bytes());
     assert!(check.end(Some("stop")).ok());
     assert!(check.value_parts(span, 8).is_none());
+}
+
+#[test]
+fn a_stopped_stream_ends_with_its_rejection_whatever_came_after() {
+    let schema = rows_schema();
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let open = || {
+        StreamCheck::new(
+            SchemaInput::Compiled(Arc::clone(&compiled)),
+            CheckOptions::default(),
+        )
+        .unwrap()
+    };
+    let text = r#"{"observations":[{"type":"fcat","text":"x","importance":1},{"type":"fact","text":"y","importance":1}]}"#;
+    let stop = text.find("fcat").unwrap() + 3;
+    // Stopped at the rejection: the prefix alone would be unparseable.
+    let mut stopped = open();
+    let rejection = stopped.push_str(&text[..stop]).cloned().unwrap();
+    assert_eq!(rejection.failure, Failure::Schema);
+    let prefix_alone = check_content(
+        &text[..stop],
+        Some("stop"),
+        SchemaInput::Compiled(Arc::clone(&compiled)),
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(prefix_alone.failure, Some(Failure::Unparseable));
+    let verdict = stopped.end(Some("stop"));
+    assert_eq!(verdict.failure, Some(Failure::Schema));
+    assert_eq!(verdict.errors, rejection.errors);
+    assert_eq!(
+        verdict.error_hash(),
+        Some(error_hash(rejection.failure, &rejection.errors))
+    );
+    assert_eq!(verdict.finish_reason.as_deref(), Some("stop"));
+    // Pushed on to the end, with a finish reason that says truncated: the
+    // rejection still decides.
+    let mut continued = open();
+    assert!(continued.push_str(&text[..stop]).is_some());
+    continued.push_str(&text[stop..]);
+    let verdict = continued.end(Some("length"));
+    assert_eq!(verdict.failure, Some(Failure::Schema));
+    assert_eq!(verdict.errors, rejection.errors);
+    assert_eq!(verdict.finish_reason.as_deref(), Some("length"));
 }

@@ -409,7 +409,8 @@ describe("guardedStream on scripted streams", () => {
     assert.equal(result.usage.tokens.input, 2);
     assert.equal(result.usage.tokens.output, 9);
     await assert.rejects(guard.guardedStream({}, () => [], { schema, onTxt: () => {} }), (e) => e.code === "invalid_argument" && /not an option of guardedStream/.test(e.message));
-    await assert.rejects(guard.guardedStream({}, () => [], { schema, toolName: "answer" }), (e) => e.code === "invalid_argument" && /toolName/.test(e.message));
+    // A forced tool's stream with no call of it is empty, naming the tool, and not resampled.
+    await assert.rejects(guard.guardedStream({}, () => [], { schema, toolName: "answer" }), (e) => e instanceof guard.StructuredOutputError && e.failure === "empty" && e.attempts === 1 && /"answer"/.test(e.message));
     await assert.rejects(guard.guardedStream({}, "model", { schema }), (e) => e.code === "invalid_argument" && /streamModel/.test(e.message));
     await assert.rejects(guard.guardedStream({}, () => 42, { schema }), (e) => e.code === "invalid_argument" && /async iterable/.test(e.message));
     const failed = await guard
@@ -611,6 +612,30 @@ describe("guardedStream on the real SDKs' stream events", () => {
       assert.equal(result.usage.tokens.input, 6);
       assert.equal(result.usage.tokens.output, 21);
       assert.equal((await closedEarly(server)).closedEarly, true);
+    });
+  });
+
+  test("AI SDK streams: the merged usage holds each token the server reported once", async () => {
+    // Cached input and reasoning output: the AI SDK reports them in its own
+    // members, in breakdowns, and in the provider's usage under `raw`.
+    const usage = { prompt_tokens: 6, completion_tokens: 21, total_tokens: 27, prompt_tokens_details: { cached_tokens: 2 }, completion_tokens_details: { reasoning_tokens: 3 } };
+    // The first answer fails only at its end (the root's `required`), so its usage is reported.
+    await withWireServer([sse(chatStream("{}", { usage })), sse(chatStream(good, { usage }))], async (server) => {
+      const openai = createOpenAI({ apiKey: "test", baseURL: `${server.url}/v1` });
+      const result = await guard.guardedStream(
+        { prompt: "rows" },
+        (request, { signal }) => streamText({ model: openai.chat("gpt-4o-mini"), prompt: request.prompt, abortSignal: signal, maxRetries: 0 }).fullStream,
+        { schema },
+      );
+      assert.equal(result.attempts, 2);
+      assert.deepEqual(result.audit.attempts.map((a) => a.usageReported), [true, true]);
+      /** Every numeric leaf of a usage's tokens, summed. */
+      const leaves = (value) => (typeof value === "number" ? value : value !== null && typeof value === "object" ? Object.values(value).reduce((sum, v) => sum + leaves(v), 0) : 0);
+      // What the server reported, twice, as normalizeUsage maps it.
+      const reported = guard.normalizeUsage(usage).tokens;
+      assert.deepEqual(reported, { input: 6, output: 21, total: 27, cacheRead: 2, reasoning: 3 });
+      assert.equal(leaves(result.usage.tokens), 2 * leaves(reported));
+      assert.deepEqual(result.usage.tokens, { input: 12, output: 42, total: 54, cacheRead: 4, reasoning: 6 });
     });
   });
 });

@@ -19,6 +19,7 @@ const PUBLIC_NAMES = [
   "compileSchema",
   "createGuardStats",
   "createStreamCheck",
+  "createToolCallStreamCheck",
   "detectTruncation",
   "escapeForDisplay",
   "guardedCall",

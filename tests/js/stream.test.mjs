@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
 import * as internals from "../../pkg/testing.mjs";
 import { thrown } from "./fixtures.mjs";
+import OpenAI from "openai";
+import { sse, withWireServer } from "./wire-server.mjs";
 
 /** Runs `fn` with every piece handed to the core as it is pushed (no batching). */
 function eachPiece(fn) {
@@ -141,7 +143,21 @@ function streamed(pieces, schema, options, finishReason) {
     if (first === undefined && state.status === "rejected") first = state;
     if (first !== undefined) assert.equal(state, first, "a rejection stays the same state");
   }
-  return { rejection: first, bytes: check.bytes, verdict: check.end(finishReason) };
+  const verdict = check.end(finishReason);
+  return { rejection: first, bytes: check.bytes, verdict, expected: (whole) => endOf(whole, first) };
+}
+
+/**
+ * What `end` gives where checkOutput gives `whole`: after a rejection, the
+ * rejection (its failure, message, errors and errorHash, where it was
+ * decided), whatever the rest of the text added.
+ */
+function endOf(whole, rejection) {
+  if (rejection === undefined) return whole;
+  assert.equal(whole.ok, false, "a definite rejection of a text checkOutput accepts");
+  const { failure, message, errors, moreErrors, errorHash, atByte } = rejection;
+  const { schemaHash, degraded, finishReason } = whole;
+  return { ok: false, failure, message, errors, moreErrors, errorHash, schemaHash, degraded, rescue: "none", finishReason, atByte };
 }
 
 const utf8 = (text) => Buffer.byteLength(text.toWellFormed ? text.toWellFormed() : text, "utf8");
@@ -169,7 +185,7 @@ describe("createStreamCheck: the end is checkOutput's verdict", () => {
       for (const points of cuts) {
         const { rejection, bytes, verdict } = streamed(cut(text, points), schema);
         cases++;
-        assert.deepEqual(verdict, expected, `${JSON.stringify(text)} cut at ${points}`);
+        assert.deepEqual(verdict, endOf(expected, rejection), `${JSON.stringify(text)} cut at ${points}`);
         assert.equal(bytes, utf8(text));
         if (rejection !== undefined) {
           rejected++;
@@ -178,8 +194,8 @@ describe("createStreamCheck: the end is checkOutput's verdict", () => {
         }
       }
       for (const finishReason of ["stop", "length", null, ""]) {
-        const { verdict } = streamed(cut(text, [next.below(text.length)]), schema, undefined, finishReason);
-        assert.deepEqual(verdict, guard.checkOutput({ content: text, finishReason }, schema), `finish reason ${finishReason}`);
+        const run = streamed(cut(text, [next.below(text.length)]), schema, undefined, finishReason);
+        assert.deepEqual(run.verdict, run.expected(guard.checkOutput({ content: text, finishReason }, schema)), `finish reason ${finishReason}`);
       }
     }
     assert.ok(rejected > cases / 10, `${rejected} of ${cases} runs rejected early`);
@@ -200,7 +216,7 @@ describe("createStreamCheck: the end is checkOutput's verdict", () => {
           for (let at = 1 + next.below(20); at < text.length; at += 1 + next.below(next.below(2) === 0 ? 7 : 40)) points.push(at);
           const { rejection, bytes, verdict } = streamed(cut(text, points), ROWS_SCHEMA);
           const expected = guard.checkOutput({ content: text }, ROWS_SCHEMA);
-          assert.deepEqual(verdict, expected, `${JSON.stringify(text)} cut at ${points} (batch ${batch})`);
+          assert.deepEqual(verdict, endOf(expected, rejection), `${JSON.stringify(text)} cut at ${points} (batch ${batch})`);
           assert.equal(bytes, utf8(text));
           if (rejection !== undefined) assert.equal(expected.ok, false);
         }
@@ -237,7 +253,7 @@ describe("createStreamCheck: the end is checkOutput's verdict", () => {
     assert.equal(state.status, "rejected");
     assert.ok(pushed - state.atByte < 64, `reported at ${pushed}, decided at ${state.atByte}`);
     assert.equal(check.push(text.slice(pushed)), state);
-    assert.deepEqual(check.end(), guard.checkOutput(text, ROWS_SCHEMA));
+    assert.deepEqual(check.end(), endOf(guard.checkOutput(text, ROWS_SCHEMA), state));
     // Further in, the batch grows with the text, to a sixteenth of it.
     const many = { ...ROWS_SCHEMA, properties: { observations: { ...ROWS_SCHEMA.properties.observations, maxItems: 1000 } } };
     const rows = Array.from({ length: 600 }, (_, i) => ({ type: i === 400 ? "observation" : "fact", text: `row ${i}`, importance: 3 }));
@@ -255,7 +271,7 @@ describe("createStreamCheck: the end is checkOutput's verdict", () => {
     const batch = Math.min(16_384, Math.max(64, lateState.atByte / 16));
     assert.ok(sent - lateState.atByte < batch && sent - lateState.atByte >= 64, `reported at ${sent}, decided at ${lateState.atByte}`);
     assert.equal(late.push(long.slice(sent)), lateState);
-    assert.deepEqual(late.end(), guard.checkOutput(long, many));
+    assert.deepEqual(late.end(), endOf(guard.checkOutput(long, many), lateState));
     // A short response is checked whole at the end.
     const short = guard.createStreamCheck(ROWS_SCHEMA);
     assert.equal(short.push('{"a" 1').status, "pending");
@@ -325,8 +341,8 @@ describe("createStreamCheck: the end is checkOutput's verdict", () => {
       assert.equal(bytes, utf8(text));
     }
     const lone = `${text.slice(0, -2)}\ud83e`;
-    const { verdict } = streamed([lone], ROWS_SCHEMA);
-    assert.deepEqual(verdict, guard.checkOutput(lone, ROWS_SCHEMA));
+    const loneRun = streamed([lone], ROWS_SCHEMA);
+    assert.deepEqual(loneRun.verdict, loneRun.expected(guard.checkOutput(lone, ROWS_SCHEMA)));
     const inString = '{"observations":[{"type":"fact","text":"cut \ud83e","importance":2}]}';
     const whole = guard.checkOutput(inString, ROWS_SCHEMA);
     assert.equal(whole.value.observations[0].text, "cut \ufffd");
@@ -366,8 +382,8 @@ describe("createStreamCheck: the end is checkOutput's verdict", () => {
       ["{type: object}", undefined],
       [ROWS_SCHEMA, { resources: { "urn:x": { type: "string" } }, formats: "annotate" }],
     ]) {
-      const { verdict } = streamed(cut(text, [7, 30, 31]), schema, options, "stop");
-      assert.deepEqual(verdict, guard.checkOutput({ content: text, finishReason: "stop" }, schema, options));
+      const run = streamed(cut(text, [7, 30, 31]), schema, options, "stop");
+      assert.deepEqual(run.verdict, run.expected(guard.checkOutput({ content: text, finishReason: "stop" }, schema, options)));
     }
   });
 });
@@ -400,8 +416,9 @@ describe("createStreamCheck: an accepted value read in parts", () => {
       for (let at = 1 + next.below(30); at < text.length; at += 1 + next.below(30)) points.push(at);
       const expected = guard.checkOutput({ content: text }, undefined, { requireObject: false });
       for (const part of [1, 16, 100, 100_000]) {
-        const { verdict } = inParts(part, () => streamed(cut(text, points), undefined, { requireObject: false }));
-        sameValue(verdict, expected, `${JSON.stringify(text)} in parts of ${part}`);
+        const run = inParts(part, () => streamed(cut(text, points), undefined, { requireObject: false }));
+        const { verdict } = run;
+        sameValue(verdict, run.expected(expected), `${JSON.stringify(text)} in parts of ${part}`);
         if (verdict.ok) accepted++;
       }
     }
@@ -484,11 +501,12 @@ describe("createStreamCheck: early rejection", () => {
     assert.ok(state.atByte > sent - 64 && state.atByte <= sent, `stopped after ${sent} of ${text.length} bytes`);
     assert.match(state.errorHash, /^[0-9a-f]{32}$/);
     assert.ok(Object.isFrozen(state) && Object.isFrozen(state.errors));
-    // Pushes after a rejection keep the text; the end is the whole text's verdict.
+    // Pushes after a rejection keep the text; the end is the rejection.
     assert.equal(check.push(text.slice(sent)), state);
     const verdict = check.end("stop");
-    assert.deepEqual(verdict, guard.checkOutput({ content: text, finishReason: "stop" }, schema));
+    assert.deepEqual(verdict, endOf(guard.checkOutput({ content: text, finishReason: "stop" }, schema), state));
     assert.equal(verdict.errorHash, state.errorHash);
+    assert.equal(verdict.atByte, state.atByte);
   });
 
   test("a degenerate repetition is stopped at maxItems", () => {
@@ -546,9 +564,70 @@ describe("createStreamCheck: early rejection", () => {
     assert.equal(guard.checkOutput(text, ROWS_SCHEMA).ok, true, "the last occurrence wins, as in JSON.parse");
     const { rejection, verdict } = streamed([...text], ROWS_SCHEMA);
     assert.equal(rejection?.errors[0].code, "enum");
-    assert.equal(verdict.ok, true);
+    // The end is the rejection the stream was stopped by.
+    assert.equal(verdict.ok, false);
+    assert.equal(verdict.errorHash, rejection.errorHash);
     // Repeated names among values already complete are resolved as checkOutput resolves them.
     assert.equal(streamed([text], ROWS_SCHEMA).rejection, undefined);
+  });
+});
+
+describe("createStreamCheck: the README's loop, as written", () => {
+  const frame = (data) => `data: ${JSON.stringify(data)}\n\n`;
+  const chunk = (delta, finish) => ({ id: "c1", object: "chat.completion.chunk", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, delta, finish_reason: finish }] });
+  const rows = Array.from({ length: 120 }, (_, i) => ({ type: i === 3 ? "fcat" : "fact", text: `row ${i}`, importance: 1 }));
+  const text = JSON.stringify({ observations: rows });
+
+  test("push, rejected, abort(), break, end(): the verdict is the rejection, not the prefix's failure", async () => {
+    const schema = { ...ROWS_SCHEMA, properties: { observations: { ...ROWS_SCHEMA.properties.observations, maxItems: 500 } } };
+    const responseFormat = { name: "rows", strict: true, schema };
+    const events = [frame(chunk({ role: "assistant", content: "" }, null))];
+    for (let i = 0; i < text.length; i += 16) events.push(frame(chunk({ content: text.slice(i, i + 16) }, null)));
+    events.push(frame(chunk({}, "stop")), "data: [DONE]\n\n");
+    await withWireServer([sse(events, { delayMs: 1 })], async (server) => {
+      const client = new OpenAI({ apiKey: "test", baseURL: `${server.url}/v1`, maxRetries: 0 });
+      const controller = new AbortController();
+      const stream = await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "rows" }], stream: true }, { signal: controller.signal });
+      let seen = "";
+      let rejected;
+
+      const check = guard.createStreamCheck(responseFormat); // schema and options as checkOutput takes them
+      let finishReason = null;
+      for await (const chunk of stream) {
+        const text = chunk.choices[0]?.delta?.content ?? "";
+        finishReason = chunk.choices[0]?.finish_reason ?? finishReason;
+        seen += text;
+        const state = check.push(text);
+        if (state.status === "rejected") {
+          rejected = state;
+          controller.abort(); // state.failure, state.errors, state.atByte
+          break;
+        }
+      }
+      const verdict = check.end(finishReason);
+
+      assert.equal(rejected?.failure, "schema");
+      assert.ok(seen.length < text.length / 2, `${seen.length} of ${text.length} characters read`);
+      // What was pushed, checked whole, is a cut JSON text: another failure class.
+      assert.equal(guard.checkOutput({ content: seen, finishReason }, responseFormat).failure, "unparseable");
+      assert.equal(verdict.ok, false);
+      assert.equal(verdict.failure, "schema");
+      assert.deepEqual(verdict.errors, rejected.errors);
+      assert.deepEqual(verdict.errors.map((e) => [e.path, e.code]), [["/observations/3/type", "enum"]]);
+      assert.equal(verdict.errorHash, rejected.errorHash);
+      assert.equal(verdict.message, rejected.message);
+      assert.equal(verdict.atByte, rejected.atByte);
+      assert.equal(verdict.schemaHash, guard.compileSchema(schema).schemaHash);
+    });
+  });
+
+  test("a rejection that only end() sees (the last batch crosses there) leaves end() checkOutput's verdict", () => {
+    const check = guard.createStreamCheck(ROWS_SCHEMA);
+    const short = '{"observations":[{"type":"fcat","text":"x","importance":1}]}';
+    assert.equal(check.push(short).status, "pending");
+    const verdict = check.end("length");
+    assert.deepEqual(verdict, guard.checkOutput({ content: short, finishReason: "length" }, ROWS_SCHEMA));
+    assert.equal(verdict.failure, "truncated");
   });
 });
 

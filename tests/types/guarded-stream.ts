@@ -50,8 +50,10 @@ async function main(): Promise<void> {
 
   // @ts-expect-error onText takes text
   await guardedStream({}, () => strings(), { schema: validator, onText: (n: number) => n });
-  // @ts-expect-error toolName is guardedCall's only
+  // A forced tool's arguments, as the stream's events carry them.
   await guardedStream({}, () => strings(), { schema: validator, toolName: "answer" });
+  // @ts-expect-error toolName is a tool's name
+  await guardedStream({}, () => strings(), { schema: validator, toolName: 5 });
   // @ts-expect-error streamModel returns chunks to iterate
   await guardedStream({}, () => 42, { schema: validator });
 }

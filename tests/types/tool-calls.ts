@@ -59,3 +59,35 @@ checkToolCalls(response);
 checkOutput(response, { type: "object" }, { toolName: "f" });
 // @ts-expect-error toolName is a string
 checkOutput(response, { type: "object" }, { toolName: 1 });
+
+// Tool calls checked as they stream.
+import { createToolCallStreamCheck, guardedStream, type ToolCallEvent } from "structured-output-guard";
+
+const streaming = createToolCallStreamCheck(tools, { maxErrors: 2 });
+for (const event of streaming.push({ type: "tool-input-start", id: "c1", toolName: "f" })) {
+  const where: number = event.index;
+  const degraded: boolean = event.degraded;
+  void [where, degraded];
+  if (event.status === "accepted") {
+    const args: unknown = event.value;
+    void args;
+    // @ts-expect-error an accepted call has no failure
+    void event.failure;
+  } else {
+    const failure: ToolCallFailure = event.failure;
+    const at: number | undefined = event.atByte;
+    void [failure, at];
+  }
+}
+const streamed: ToolCallsVerdict = streaming.end();
+void streamed;
+// @ts-expect-error a stream check of tool calls takes no toolName
+createToolCallStreamCheck(tools, { toolName: "f" });
+
+async function onEachCall() {
+  const seen: ToolCallEvent[] = [];
+  await guardedStream({ tools }, () => [], { schema: { type: "object" }, onToolCall: (event) => seen.push(event) });
+  // @ts-expect-error onToolCall takes the event
+  await guardedStream({ tools }, () => [], { schema: { type: "object" }, onToolCall: (n: number) => n });
+}
+void onEachCall;

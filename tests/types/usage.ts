@@ -160,8 +160,17 @@ async function main(): Promise<void> {
   if (streamed.ok) {
     const streamedKind: Observation["type"] = streamed.value.type;
     void streamedKind;
+    // @ts-expect-error an accepted verdict was decided by no byte
+    void streamed.atByte;
+  } else {
+    const decidedAt: number | undefined = streamed.atByte;
+    void decidedAt;
   }
   createStreamCheck(schema).end(null);
+  // With toolName, a provider's stream event is pushed as it comes.
+  const forced = createStreamCheck(schema, { toolName: "record" });
+  forced.push({ type: "tool-input-delta", id: "call_1", delta: '{"type":' });
+  forced.free();
   const released: void = createStreamCheck(schema).free();
   void released;
   if (state.status === "rejected") {

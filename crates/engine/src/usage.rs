@@ -486,6 +486,7 @@ fn from_provider<'a>(usage: TapeNode<'a>, is_response: bool) -> Members {
         paths: Vec::with_capacity(8),
     };
     let mut t = Tokens::default();
+    let mut provider_raw = None;
     let r = &mut taken;
 
     if usage.has_any(&GEMINI_KEYS) {
@@ -575,6 +576,16 @@ fn from_provider<'a>(usage: TapeNode<'a>, is_response: bool) -> Members {
                 r.take(&["outputTokens", "reasoning"]),
             ),
         );
+        // The AI SDK's breakdowns of tokens already counted: the input's
+        // uncached part, the output's text part (in v5 members of
+        // `inputTokens`/`outputTokens` when those are objects).
+        r.take(&["inputTokenDetails", "noCacheTokens"]);
+        r.take(&["outputTokenDetails", "textTokens"]);
+        r.take(&["inputTokens", "noCache"]);
+        r.take(&["outputTokens", "text"]);
+        // And the provider's own usage it mapped these from: the same
+        // tokens again, mapped below as normalizeUsage maps it.
+        provider_raw = usage.member("raw").filter(|raw| raw.shape() == Shape::Object);
     } else if usage.has_any(&OLLAMA_KEYS) {
         t.input = r.take(&["prompt_eval_count"]);
         t.output = r.take(&["eval_count"]);
@@ -596,11 +607,31 @@ fn from_provider<'a>(usage: TapeNode<'a>, is_response: bool) -> Members {
     let mapped = tokens.len();
     if !is_response {
         for (key, value) in usage.members() {
-            if key == "cost_details" || tokens.iter().take(mapped).any(|(name, _)| *name == key) {
+            if key == "cost_details"
+                || (provider_raw.is_some() && key == "raw")
+                || tokens.iter().take(mapped).any(|(name, _)| *name == key)
+            {
                 continue;
             }
             if let Some(kept) = taken.untaken(value, &[&key]) {
                 tokens.push((Name::Owned(key.into_owned()), kept));
+            }
+        }
+    }
+    // An SDK's usage that carries the provider's own: what the provider's
+    // mapping has that the SDK's lacks (Anthropic's cache breakdown, a
+    // gateway's charge) is added, never a count the SDK's mapping has.
+    if let Some(raw) = provider_raw {
+        for (key, value) in from_provider(raw, false) {
+            let into = match key.as_ref() {
+                "tokens" => &mut tokens,
+                "cost" => &mut cost,
+                _ => continue,
+            };
+            if let Built::Object(members) = value {
+                for (name, member) in members {
+                    or_insert(into, name, member);
+                }
             }
         }
     }
@@ -1105,12 +1136,61 @@ mod tests {
         }));
         assert_eq!(
             v6,
+            // The uncached input and the text output are parts of what
+            // input and output count: not kept a second time.
             json!({ "tokens": {
-                "input": 100, "output": 30, "total": 130, "cacheRead": 40, "cacheWrite": 0, "reasoning": 10,
-                "inputTokenDetails": { "noCacheTokens": 60 },
-                "outputTokenDetails": { "textTokens": 20 }
+                "input": 100, "output": 30, "total": 130, "cacheRead": 40, "cacheWrite": 0, "reasoning": 10
             }})
         );
+    }
+
+    #[test]
+    fn an_ai_sdk_usage_holds_the_providers_tokens_once() {
+        // The provider's own usage, under `raw`, is the same tokens the SDK
+        // mapped: what its own mapping adds (a count of requests, a
+        // charge) is kept, its token counts are not.
+        let openai = norm(json!({
+            "inputTokens": 6,
+            "inputTokenDetails": { "noCacheTokens": 4, "cacheReadTokens": 2 },
+            "outputTokens": 21,
+            "outputTokenDetails": { "textTokens": 18, "reasoningTokens": 3 },
+            "totalTokens": 27,
+            "raw": {
+                "prompt_tokens": 6, "completion_tokens": 21, "total_tokens": 27,
+                "prompt_tokens_details": { "cached_tokens": 2 },
+                "completion_tokens_details": { "reasoning_tokens": 3 },
+                "cost": 0.5
+            }
+        }));
+        assert_eq!(
+            openai,
+            json!({
+                "tokens": { "input": 6, "output": 21, "total": 27, "cacheRead": 2, "reasoning": 3 },
+                "cost": { "total": 0.5 }
+            })
+        );
+        let anthropic = norm(json!({
+            "inputTokens": 17,
+            "inputTokenDetails": { "noCacheTokens": 5, "cacheReadTokens": 8, "cacheWriteTokens": 4 },
+            "outputTokens": 9,
+            "totalTokens": 26,
+            "raw": {
+                "input_tokens": 5, "cache_read_input_tokens": 8, "cache_creation_input_tokens": 4,
+                "output_tokens": 9,
+                "server_tool_use": { "web_search_requests": 1 },
+                "service_tier": "standard"
+            }
+        }));
+        assert_eq!(
+            anthropic,
+            json!({ "tokens": {
+                "input": 17, "output": 9, "total": 26, "cacheRead": 8, "cacheWrite": 4,
+                "server_tool_use": { "web_search_requests": 1 }
+            }})
+        );
+        // Two attempts merged: each count once per attempt.
+        let merged = merge_usage(&[openai.clone(), openai]);
+        assert_eq!(merged["tokens"], json!({ "input": 12, "output": 42, "total": 54, "cacheRead": 4, "reasoning": 6 }));
     }
 
     #[test]
