@@ -4,7 +4,8 @@
 # Builds pkg/, measures structured-output-guard against ajv + ajv-formats
 # (allErrors true and false) and @cfworker/json-schema under Node and under
 # Bun (bench/run.mjs, which spawns fresh processes for load time and memory),
-# and writes bench/RESULTS.md. About two minutes.
+# and writes bench/RESULTS.md, then the user path, the stream check and the
+# tool calls on a public corpus (bench/tool-calls.mjs) under both runtimes.
 # Pass --quick for shorter budgets while changing the harness itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +32,14 @@ node bench/report.mjs "$tmp/node.json" "$tmp/bun.json"
     "$runtime" bench/stream.mjs | sed 's/^# /### /'
     echo
     "$runtime" bench/guarded-stream.mjs | sed 's/^# /### /'
+    echo
+  done
+  # Tool calls on the public corpus (tests/corpus/tool-calls): catalogues
+  # of 100, 1,000 and 5,000 tools in every provider shape, and the
+  # validators on the corpus's arguments.
+  printf '\n## Tool calls on a public corpus\n\n`node bench/tool-calls.mjs`, then the same under bun: the tools and calls of tests/corpus/tool-calls (see its SOURCE.md).\n\n'
+  for runtime in node node_modules/.bin/bun; do
+    "$runtime" bench/tool-calls.mjs | sed 's/^### /#### /'
     echo
   done
 } >> bench/RESULTS.md
