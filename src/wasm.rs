@@ -34,6 +34,9 @@ use crate::verdict::{
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
+    // The schema cache weighs each validator by the heap its compilation keeps.
+    #[cfg(not(target_feature = "atomics"))]
+    schema::set_memory_meter(crate::heap::in_use);
 }
 
 /// An `Error` carrying a stable `code` the facade maps to its error classes.
@@ -162,6 +165,13 @@ impl RawValidator {
     #[wasm_bindgen(getter, js_name = schemaHash)]
     pub fn schema_hash(&self) -> String {
         self.compiled.schema_hash().to_owned()
+    }
+
+    /// The memory the compiled schema holds, in bytes (what the schema
+    /// cache's memory bound weighs).
+    #[wasm_bindgen(getter, js_name = memoryBytes)]
+    pub fn memory_bytes(&self) -> u32 {
+        u32::try_from(self.compiled.memory_bytes()).unwrap_or(u32::MAX)
     }
 
     /// The dialect the schema was read in.
@@ -1085,9 +1095,27 @@ pub fn set_schema_cache_capacity(capacity: u32) {
     schema::set_cache_capacity(usize::try_from(capacity).unwrap_or(usize::MAX));
 }
 
+/// Bounds the schema cache by the memory its validators hold, in bytes.
+#[wasm_bindgen(js_name = setSchemaCacheMemory)]
+pub fn set_schema_cache_memory(bytes: u32) {
+    schema::set_cache_memory(usize::try_from(bytes).unwrap_or(usize::MAX));
+}
+
 #[wasm_bindgen(js_name = schemaCacheSize)]
 pub fn schema_cache_size() -> u32 {
     u32::try_from(schema::cache_len()).unwrap_or(u32::MAX)
+}
+
+/// The memory the cached validators hold, in bytes, as each was weighed.
+#[wasm_bindgen(js_name = schemaCacheBytes)]
+pub fn schema_cache_bytes() -> u32 {
+    u32::try_from(schema::cache_bytes()).unwrap_or(u32::MAX)
+}
+
+/// The schema cache's default memory bound, in bytes.
+#[wasm_bindgen(js_name = schemaCacheDefaultBytes)]
+pub fn schema_cache_default_bytes() -> u32 {
+    u32::try_from(schema::DEFAULT_CACHE_BYTES).unwrap_or(u32::MAX)
 }
 
 /// The schema to send in a provider's structured-output mode, with what that

@@ -18,7 +18,10 @@ use jsonschema::{Draft, PatternCache, Retrieve, Uri};
 use serde::Serialize;
 use serde_json::Value;
 
-pub use cache::{cache_len, clear_cache, set_cache_capacity, DEFAULT_CACHE_CAPACITY};
+pub use cache::{
+    cache_bound, cache_bytes, cache_len, clear_cache, set_cache_capacity, set_cache_memory,
+    set_memory_meter, CacheBound, DEFAULT_CACHE_BYTES,
+};
 pub use depth::MAX_REFERENCE_DEPTH;
 pub use issues::{alternatives, Issue};
 
@@ -213,6 +216,9 @@ pub struct CompiledSchema {
     /// What of the original the guard cannot enforce (see [`Translated`]).
     unenforced: Vec<Unenforced>,
     derived: std::sync::OnceLock<Option<Arc<dyn std::any::Any + Send + Sync>>>,
+    /// The memory it holds, in bytes, as measured when it was compiled (see
+    /// [`CompiledSchema::memory_bytes`]).
+    memory: usize,
 }
 
 impl fmt::Debug for CompiledSchema {
@@ -342,6 +348,13 @@ impl CompiledSchema {
 
     pub fn compile_options(&self) -> &CompileOptions {
         &self.options
+    }
+
+    /// The memory this validator holds, in bytes: the heap its compilation
+    /// kept, as the cache's meter measured it (see `cache::set_memory_meter`),
+    /// and the texts it holds. What the cache's memory bound weighs.
+    pub fn memory_bytes(&self) -> usize {
+        self.memory
     }
 
     /// The draft it was compiled in.
@@ -497,9 +510,15 @@ pub fn compile_in_dialect(
         dialect: Some(dialect),
         ..options.clone()
     };
-    let compiled = Arc::new(jsonschema::outside_pattern_budget(|| {
+    let texts = canonical.len() + if Arc::ptr_eq(&canonical, &meant) { 0 } else { meant.len() } + key.len();
+    let heap_before = cache::heap_in_use();
+    let mut compiled = jsonschema::outside_pattern_budget(|| {
         build(effective, &options, schema_hash.into(), meant, unenforced)
-    })?);
+    })?;
+    compiled.memory = cache::heap_in_use()
+        .saturating_sub(heap_before)
+        .saturating_add(texts);
+    let compiled = Arc::new(compiled);
     cache::put(key, canonical, Arc::clone(&compiled));
     Ok(compiled)
 }
@@ -697,6 +716,7 @@ fn build(
         options: options.clone(),
         unenforced,
         derived: std::sync::OnceLock::new(),
+        memory: 0,
     })
 }
 
