@@ -198,7 +198,7 @@ export function isValidatorArgument(schema) {
 // costs one sort per batch rather than a scan per schema compiled.
 
 /** The options that change what a schema compiles to; `resources` is keyed by nothing (too large). */
-export const COMPILE_KEYS = ["formats", "draft", "rejectUnknownFields", "unknownFormats", "customFormats", "dialect"];
+export const COMPILE_KEYS = ["formats", "draft", "rejectUnknownFields", "unknownFormats", "customFormats", "dialect", "baseUri"];
 /** Under a memory bound, what is kept once the least used are evicted: this share of the bound. */
 const EVICT_TO = 0.875;
 
