@@ -1036,12 +1036,13 @@ fn declared_json(declared: Vec<crate::providers::declarations::Declared>) -> Res
 
 /// What the wrapper reads of a request, as JSON text: `{ tools: [{ path:
 /// string[], leaf }], shape: { members: [name], text: name }, declarations:
-/// [path], schemas: [source] }`, where requests declare tools
+/// [path], declarationRules, schemas: [source] }`, where requests declare tools
 /// (`crate::providers::tools::TOOL_PATHS`), the members the provider guess
 /// for repair feedback reads, in the order the session's `shape` codes
 /// follow, with the one whose string it wants (`crate::session::SHAPE_MEMBERS`,
 /// `SHAPE_TEXT`), and where checkToolCalls finds a request's declarations
-/// (`crate::providers::declarations::DECLARATION_PATHS`), and where a
+/// (`crate::providers::declarations::DECLARATION_PATHS`) and how it reads
+/// each declaration (`crate::providers::declarations::RULES`), and where a
 /// request keeps its schema (`crate::providers::request_schema::SCHEMA_SOURCES`).
 #[wasm_bindgen(js_name = requestPlan)]
 pub fn request_plan() -> Result<JsValue, JsValue> {
@@ -1052,10 +1053,11 @@ pub fn request_plan() -> Result<JsValue, JsValue> {
     let members = serde_json::to_string(&crate::session::SHAPE_MEMBERS).map_err(text)?;
     let declarations =
         serde_json::to_string(&crate::providers::declarations::DECLARATION_PATHS).map_err(text)?;
+    let rules = serde_json::to_string(&crate::providers::declarations::RULES).map_err(text)?;
     let schemas =
         serde_json::to_string(&crate::providers::request_schema::SCHEMA_SOURCES).map_err(text)?;
     Ok(JsValue::from_str(&format!(
-        "{{\"tools\":{tools},\"shape\":{{\"members\":{members},\"text\":\"{}\"}},\"declarations\":{declarations},\"schemas\":{schemas}}}",
+        "{{\"tools\":{tools},\"shape\":{{\"members\":{members},\"text\":\"{}\"}},\"declarations\":{declarations},\"declarationRules\":{rules},\"schemas\":{schemas}}}",
         crate::session::SHAPE_TEXT
     )))
 }
