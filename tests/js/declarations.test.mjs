@@ -2,8 +2,9 @@
 // core's rules (js/declarations.mjs, `RULES` in
 // src/providers/declarations.rs), so that no schema is serialised to find
 // a call's tool. It must find exactly what the core finds in the lists'
-// JSON text: every shape the providers and SDKs write, and seeded random
-// lists of everything those shapes are made of.
+// JSON text, both by the reader written for the rules and by the general
+// loop over them: every shape the providers and SDKs write, and seeded
+// random lists of everything those shapes are made of.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import "../../pkg/node.mjs";
@@ -36,7 +37,18 @@ function byFacade(tools) {
   return out;
 }
 
+/** The facade's reading, by the function written for the core's rules and by the general loop over them, against the core's. */
 function assertSame(tools, label) {
+  assertSameBy(tools, `${label} (written)`);
+  const before = internals.declarationsWritten(false);
+  try {
+    assertSameBy(tools, `${label} (general)`);
+  } finally {
+    internals.declarationsWritten(before);
+  }
+}
+
+function assertSameBy(tools, label) {
   const expected = byCore(tools, "declaredTools");
   const found = byFacade(tools);
   assert.deepEqual([...found.keys()], [...expected.keys()], `${label}: the names`);
