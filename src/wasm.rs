@@ -141,13 +141,9 @@ impl RawValidator {
             if report.valid {
                 return LANE_OK;
             }
-            match serde_json::to_string(&report) {
-                Ok(json) => {
-                    LANE.with(|lane| lane.borrow_mut().2 = Some(json));
-                    LANE_FAILED
-                }
-                Err(_) => LANE_UNAVAILABLE,
-            }
+            let json = report.to_json();
+            LANE.with(|lane| lane.borrow_mut().2 = Some(json));
+            LANE_FAILED
         })
     }
 

@@ -25,7 +25,7 @@ pub use cache::{
     set_memory_meter, CacheBound, DEFAULT_CACHE_BYTES,
 };
 pub use depth::MAX_REFERENCE_DEPTH;
-pub use issues::{alternatives, Issue};
+pub use issues::{alternatives, push_issues_json, Issue};
 
 use crate::hash::{canonical_json, content_hash, sha256_hex};
 use crate::tape::{self, ParseError, Tape, TapeJson, TapeNode};
@@ -220,6 +220,19 @@ pub struct Report {
     pub valid: bool,
     pub errors: Vec<Issue>,
     pub more_errors: bool,
+}
+
+impl Report {
+    /// The report as JSON text, as serde_json writes it (see
+    /// [`issues::push_issues_json`]).
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let mut out = String::with_capacity(64 + 160 * self.errors.len());
+        out.push_str(if self.valid { "{\"valid\":true,\"errors\":" } else { "{\"valid\":false,\"errors\":" });
+        issues::push_issues_json(&mut out, &self.errors);
+        out.push_str(if self.more_errors { ",\"moreErrors\":true}" } else { ",\"moreErrors\":false}" });
+        out
+    }
 }
 
 pub struct CompiledSchema {
