@@ -127,19 +127,36 @@ impl Pattern {
     }
 }
 
-/// The keywords of every rule (ASCII lower case), by the byte they start
-/// with.
-fn keywords_by_first_byte() -> &'static [Vec<&'static [u8]>] {
-    static KEYWORDS: OnceLock<Vec<Vec<&'static [u8]>>> = OnceLock::new();
+/// The keywords of every rule (ASCII lower case), and a set of the pairs
+/// of bytes they start with (a one-byte keyword's byte paired with every
+/// byte), one bit per pair: most positions of a text start no keyword's
+/// pair, and are passed over by one look-up.
+struct Keywords {
+    list: Vec<&'static [u8]>,
+    pairs: Vec<u64>,
+}
+
+fn keywords() -> &'static Keywords {
+    static KEYWORDS: OnceLock<Keywords> = OnceLock::new();
     KEYWORDS.get_or_init(|| {
-        let mut table: Vec<Vec<&'static [u8]>> = vec![Vec::new(); 256];
-        for keyword in rules::RULES.iter().flat_map(|rule| rule.keywords.iter()) {
-            let bytes = keyword.as_bytes();
-            if let Some(list) = bytes.first().and_then(|&b| table.get_mut(usize::from(b))) {
-                list.push(bytes);
+        let list: Vec<&'static [u8]> = rules::RULES
+            .iter()
+            .flat_map(|rule| rule.keywords.iter().map(|keyword| keyword.as_bytes()))
+            .collect();
+        let mut pairs = vec![0_u64; 65536 / 64];
+        let mut set = |pair: usize| {
+            if let Some(word) = pairs.get_mut(pair / 64) {
+                *word |= 1 << (pair % 64);
+            }
+        };
+        for keyword in &list {
+            match *keyword {
+                [first, second, ..] => set(usize::from(*first) << 8 | usize::from(*second)),
+                [only] => (0..256).for_each(|second| set(usize::from(*only) << 8 | second)),
+                [] => {}
             }
         }
-        table
+        Keywords { list, pairs }
     })
 }
 
@@ -157,7 +174,7 @@ const KEY_RUN: usize = 40;
 /// only such a run, so text for which this is false holds no credential
 /// the rules know: one pass over its bytes instead of a search per keyword.
 fn may_hold_secret(text: &str) -> bool {
-    let table = keywords_by_first_byte();
+    let keywords = keywords();
     let bytes = text.as_bytes();
     let mut run = 0;
     for (at, &b) in bytes.iter().enumerate() {
@@ -169,14 +186,14 @@ fn may_hold_secret(text: &str) -> bool {
         } else {
             run = 0;
         }
-        let Some(starting) = table.get(usize::from(b.to_ascii_lowercase())) else {
-            continue;
-        };
-        if starting.is_empty() {
+        let next = bytes.get(at + 1).copied().unwrap_or(0);
+        let pair = usize::from(b.to_ascii_lowercase()) << 8 | usize::from(next.to_ascii_lowercase());
+        if keywords.pairs.get(pair / 64).is_none_or(|word| word & (1 << (pair % 64)) == 0) {
             continue;
         }
         let rest = bytes.get(at..).unwrap_or_default();
-        if starting
+        if keywords
+            .list
             .iter()
             .any(|keyword| rest.get(..keyword.len()).is_some_and(|start| start.eq_ignore_ascii_case(keyword)))
         {
