@@ -5,7 +5,9 @@
 # (allErrors true and false) and @cfworker/json-schema under Node and under
 # Bun (bench/run.mjs, which spawns fresh processes for load time and memory),
 # and writes bench/RESULTS.md, then the user path, the stream check and the
-# tool calls on a public corpus (bench/tool-calls.mjs) under both runtimes.
+# tool calls on a public corpus (bench/tool-calls.mjs) and accepted and
+# rejected documents on real schemas (bench/real-schemas.mjs) under both
+# runtimes.
 # Pass --quick for shorter budgets while changing the harness itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +42,13 @@ node bench/report.mjs "$tmp/node.json" "$tmp/bun.json"
   printf '\n## Tool calls on a public corpus\n\n`node bench/tool-calls.mjs`, then the same under bun: the tools and calls of tests/corpus/tool-calls (see its SOURCE.md).\n\n'
   for runtime in node node_modules/.bin/bun; do
     "$runtime" bench/tool-calls.mjs | sed 's/^### /#### /'
+    echo
+  done
+  # Accepted and rejected documents on real schemas (the SchemaStore
+  # corpus, tests/corpus/schemastore), against ajv with allErrors.
+  printf '\n## Accepted and rejected documents on real schemas\n\n`node bench/real-schemas.mjs`, then the same under bun: the schemas and instances of tests/corpus/schemastore (see its SOURCE.md).\n\n'
+  for runtime in node node_modules/.bin/bun; do
+    "$runtime" bench/real-schemas.mjs
     echo
   done
 } >> bench/RESULTS.md
