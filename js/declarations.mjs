@@ -10,9 +10,9 @@
 // than as it reads: a toJSON, a boxed primitive) is read by the core from
 // its JSON, as is a single declaration or record given alone.
 import { argumentError } from "./errors.mjs";
-import { jsonText, serialisationProblem } from "./arguments.mjs";
+import { boundedJsonText, serialisationProblem } from "./arguments.mjs";
 import { callRaw, rawGlue } from "./instance.mjs";
-import { functionFrom } from "./read.mjs";
+import { functionFrom, memberOf } from "./read.mjs";
 import { requestPlan } from "./session.mjs";
 
 /** Thrown inside the reader for a value it cannot vouch for; the caller then asks the core. */
@@ -471,7 +471,7 @@ function declarationLists(request) {
   for (const path of requestPlan().declarations) {
     let node = request;
     try {
-      for (const key of path) node = node === null || typeof node !== "object" ? undefined : node[key];
+      for (const key of path) node = node === null || typeof node !== "object" ? undefined : memberOf(node, key);
     } catch (error) {
       throw argumentError(`the tools could not be read: ${serialisationProblem(error)}`);
     }
@@ -509,7 +509,7 @@ function coreDeclared(list, reader) {
 
 /** What the core's `reader` declares in `list`. */
 function declarationsByCore(list, reader) {
-  const text = jsonText("the tools", list);
+  const text = boundedJsonText("the tools", list);
   return JSON.parse(callRaw(() => rawGlue()[reader](text)));
 }
 

@@ -7,7 +7,7 @@
 // checked like an output, against the live schema object (compiled once and
 // found again by identity).
 import { argumentError } from "./errors.mjs";
-import { jsonText, outputCopy, readText } from "./arguments.mjs";
+import { boundedJsonText, jsonText, outputCopy, readText } from "./arguments.mjs";
 import { checkArguments } from "./check.mjs";
 import { declaredTools } from "./declarations.mjs";
 import { callRaw, encodeCopy, rawGlue } from "./instance.mjs";
@@ -48,17 +48,30 @@ export function checkToolCalls(response, tools, options) {
     }
   }
   const refused = [];
-  for (const call of calls) if (!call.ok) refused.push(call);
+  let unchecked = 0;
+  for (const call of calls) {
+    if (!call.ok) refused.push(call);
+    if (call.degraded) unchecked += 1;
+  }
+  const degraded = unchecked > 0;
   if (refused.length === 0) {
-    return { ok: true, message: calls.length === 0 ? "The response makes no tool calls." : `All ${calls.length} tool call(s) match their tools' schemas.`, calls };
+    let message;
+    if (calls.length === 0) message = "The response makes no tool calls.";
+    else if (!degraded) message = `All ${calls.length} tool call(s) match their tools' schemas.`;
+    else message = `All ${calls.length} tool call(s) are well formed, but ${unchecked} of them ${unchecked === 1 ? "was" : "were"} not checked against its tool's schema, which could not be compiled.`;
+    return { ok: true, degraded, message, calls };
   }
   return {
     ok: false,
+    degraded,
     failure: refused[0].failure,
     message: `${refused.length} of ${calls.length} tool call(s) refused; the first: ${refused[0].message}`,
     calls,
   };
 }
+
+/** What a call's message adds when its tool's schema could not be compiled (`onInvalidSchema: "degrade"`). */
+const NOT_APPLIED = "its tool's schema could not be compiled, so it was checked for parse and shape only and the schema was not applied";
 
 /**
  * The repair feedback for each refused call of a checkToolCalls verdict,
@@ -103,6 +116,7 @@ function checkCall(call, declared, finishReason, options) {
       id: call.id,
       name: call.name,
       ok: false,
+      degraded: false,
       failure: "unknown_tool",
       message: "The response calls a tool the request does not declare.",
       errors: [],
@@ -111,14 +125,21 @@ function checkCall(call, declared, finishReason, options) {
     };
   }
   const schema = tool.schema === undefined ? ANY_OBJECT : readableDeclaration(tool.schema);
+  // Under `onInvalidSchema: "throw"` a schema that cannot be compiled throws its SchemaError here.
   const verdict = checkArguments(argumentsText(call.arguments), schema, finishReason, options);
-  if (verdict.ok) return { id: call.id, name: call.name, ok: true, value: verdict.value, message: "The call's arguments match its tool's schema.", errors: [], moreErrors: false, errorHash: null };
+  const degraded = verdict.degraded === true;
+  if (verdict.ok) {
+    const message = degraded ? `The call's arguments are a JSON object, but ${NOT_APPLIED}.` : "The call's arguments match its tool's schema.";
+    return { id: call.id, name: call.name, ok: true, degraded, value: verdict.value, message, errors: [], moreErrors: false, errorHash: null };
+  }
+  const message = verdict.failure === "empty" ? "The call has no arguments." : verdict.message;
   return {
     id: call.id,
     name: call.name,
     ok: false,
+    degraded,
     failure: CALL_FAILURE[verdict.failure] ?? verdict.failure,
-    message: verdict.failure === "empty" ? "The call has no arguments." : verdict.message,
+    message: degraded ? `${message} (${NOT_APPLIED}.)` : message,
     errors: verdict.errors,
     moreErrors: verdict.moreErrors,
     errorHash: verdict.errorHash,
@@ -132,7 +153,7 @@ function checkCall(call, declared, finishReason, options) {
  * whole would have held them to.
  */
 function readableDeclaration(schema) {
-  if (recordOf(schema)?.problem !== undefined) jsonText("the tools", schema);
+  if (recordOf(schema)?.problem !== undefined) boundedJsonText("the tools", schema);
   return schema;
 }
 
