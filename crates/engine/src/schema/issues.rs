@@ -638,14 +638,15 @@ mod tests {
         });
         let mut issues: Vec<Issue> = validator.iter_errors(&instance).map(|e| to_issue(&e)).collect();
         assert!(issues.len() >= 8, "{issues:?}");
-        let mut ruled = issues[0].clone();
+        let mut ruled = issues.first().cloned().unwrap();
         ruled.code = "rule".to_owned();
         ruled.rule = Some("total \"matches\"\u{7f}\u{2028}".to_owned());
         issues.push(ruled);
         for cut in 0..=issues.len() {
             let mut out = String::new();
-            push_issues_json(&mut out, &issues[..cut]);
-            assert_eq!(out, serde_json::to_string(&issues[..cut]).unwrap());
+            let head = issues.get(..cut).unwrap();
+            push_issues_json(&mut out, head);
+            assert_eq!(out, serde_json::to_string(head).unwrap());
         }
         for (valid, more) in [(true, false), (false, true), (false, false)] {
             let report = super::super::Report { valid, errors: issues.clone(), more_errors: more };
