@@ -14,9 +14,10 @@
 // round's ratio; the table gives the median, the quartiles and the worst
 // tenth over the schemas, so one schema cannot hide the rest.
 //
-//   node bench/real-schemas.mjs [--ms 4] [--rounds 5] [--every 1]
+//   node bench/real-schemas.mjs [--ms 4] [--rounds 5] [--every 1] [--pkg path/to/node.mjs]
 //   bun bench/real-schemas.mjs  (the same)
-import * as guard from "../pkg/node.mjs";
+// `--pkg` measures another build of the package (an earlier one, say) the
+// same way.
 import { median } from "./median.mjs";
 import { ajvFor, loadCases, resourcesOf } from "../tests/corpus/differential.mjs";
 
@@ -28,6 +29,7 @@ const option = (name, fallback) => {
 const SLICE_MS = Number(option("ms", "4"));
 const ROUNDS = Number(option("rounds", "5"));
 const EVERY = Number(option("every", "1"));
+const guard = await import(option("pkg", "../pkg/node.mjs"));
 const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node ${process.versions.node}`;
 const STORE = "https://json.schemastore.org/";
 let sink = 0;
