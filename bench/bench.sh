@@ -4,10 +4,10 @@
 # Builds pkg/, measures structured-output-guard against ajv + ajv-formats
 # (allErrors true and false) and @cfworker/json-schema under Node and under
 # Bun (bench/run.mjs, which spawns fresh processes for load time and memory),
-# and writes bench/RESULTS.md, then the user path, the stream check and the
-# tool calls on a public corpus (bench/tool-calls.mjs) and accepted and
-# rejected documents on real schemas (bench/real-schemas.mjs) under both
-# runtimes.
+# and writes bench/RESULTS.md, then the user path, the stream check,
+# telemetry, the tool calls on a public corpus (bench/tool-calls.mjs) and
+# accepted and rejected documents on real schemas (bench/real-schemas.mjs)
+# under both runtimes.
 # Pass --quick for shorter budgets while changing the harness itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,9 +21,10 @@ node bench/run.mjs --out "$tmp/node.json" "$@"
 node_modules/.bin/bun bench/run.mjs --out "$tmp/bun.json" "$@"
 node bench/report.mjs "$tmp/node.json" "$tmp/bun.json"
 
-# The calls users make (bench/user-path.mjs) and the stream check
-# (bench/stream.mjs, bench/guarded-stream.mjs), each under both runtimes,
-# after the report as sections of their own.
+# The calls users make (bench/user-path.mjs), the stream check
+# (bench/stream.mjs, bench/guarded-stream.mjs), telemetry
+# (bench/telemetry.mjs), the tool calls and the real schemas, each under
+# both runtimes, after the report as sections of their own.
 {
   printf '\n## User path\n\nWritten by `bash bench/bench.sh` on %s: `node bench/user-path.mjs`, then the same under bun.\n\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   node bench/user-path.mjs | sed 's/^### /#### /'
@@ -34,6 +35,12 @@ node bench/report.mjs "$tmp/node.json" "$tmp/bun.json"
     "$runtime" bench/stream.mjs | sed 's/^# /### /'
     echo
     "$runtime" bench/guarded-stream.mjs | sed 's/^# /### /'
+    echo
+  done
+  # What OpenTelemetry costs a guarded call, off and on (bench/telemetry.mjs).
+  printf '\n## Telemetry\n\n`node bench/telemetry.mjs`, then the same under bun.\n\n'
+  for runtime in node node_modules/.bin/bun; do
+    "$runtime" bench/telemetry.mjs
     echo
   done
   # Tool calls on the public corpus (tests/corpus/tool-calls): catalogues
