@@ -187,6 +187,44 @@ function laneCheck(output, schema, options) {
 }
 
 /**
+ * A tool call's arguments (JSON text) checked against its tool's schema, as
+ * `checkOutput({ content: text, finishReason }, schema, options)` checks
+ * them: the schema compiled on first use and found again by identity, and
+ * the text and the response's finish reason handed to the core at once,
+ * without a response object to read; anything the lane does not take (a
+ * Validator given compile options, a schema that does not compile, options
+ * the core must read) goes the general way.
+ */
+export function checkArguments(text, schema, finishReason, options) {
+  const lane = laneOptions(options);
+  const found = lane === undefined ? undefined : compiledFor(schema, options, lane.compiled);
+  if (found !== undefined) {
+    const content = wellFormed(text);
+    const reason = finishReason ?? null;
+    const code = laneStatus(content, found.handle, lane.maxErrors, lane.requireObject, lane.text, reason);
+    if (code !== 3) return laneResult(code, content, found.hash, reason);
+  }
+  return checkOutput({ content: text, finishReason }, schema, options);
+}
+
+/**
+ * The compiled handle and hash of a schema for the lane (compiled now if
+ * it never was): a Validator's own (not when compile options are given),
+ * or the cached entry of a schema object or text; undefined when there is
+ * none to use (a schema that did not compile, options the core refuses).
+ */
+function compiledFor(schema, options, compiled) {
+  const handle = rawOf.get(schema);
+  if (handle !== undefined) return compiled ? undefined : { handle, hash: schema.schemaHash };
+  if (isValidatorArgument(schema)) return undefined;
+  const record = recordOf(schema);
+  if (record === undefined || record.problem !== undefined) return undefined;
+  const key = compiled ? compileKey(options) : "";
+  const entry = key === undefined ? undefined : entryFor(record, key);
+  return entry?.handle === undefined ? undefined : entry;
+}
+
+/**
  * The lane (see `laneCheck`) with the schema's compiled handle and its hash
  * already found, and the options as `laneOptions` gives them: the verdict,
  * or undefined for the general path. `output` is a well-formed

@@ -373,8 +373,13 @@ export declare function normalizeUsage(usageOrResponse: unknown): Usage;
 export declare function mergeUsage(...usages: unknown[]): Usage;
 /** Drops every cached compiled validator, and forgets the schema objects and texts found by identity. */
 export declare function clearSchemaCache(): void;
-/** Sets how many compiled validators the cache keeps (default 128, at least 1); it bounds the schemas found by identity too. */
-export declare function setSchemaCacheCapacity(capacity: number): void;
+/**
+ * Bounds the cache of compiled validators: by the memory they hold,
+ * `{ maxBytes }` (by default 32 MiB, each weighed by the heap its
+ * compilation kept), or by their number, `n` (at least 1). It bounds the
+ * schemas found by identity too.
+ */
+export declare function setSchemaCacheCapacity(capacity: number | { maxBytes: number }): void;
 /** How many compiled validators are cached now. */
 export declare function schemaCacheSize(): number;
 /** Bytes of linear memory the wasm instance holds now (it grows, never shrinks). */

@@ -10,15 +10,22 @@ export let raw;
 export let memory;
 /** Makes a fresh instance after a trap; set by the loader. */
 let reinstantiate;
-/** What the cache was set to, so a fresh instance gets it too. */
+/**
+ * What the cache was set to (see setSchemaCacheCapacity in schemas.mjs): a
+ * count, `{ maxBytes }`, or undefined for the default memory bound; a
+ * fresh instance gets it too.
+ */
 export let cacheCapacity;
 
-/**
- * The cache's capacity (see setSchemaCacheCapacity in schemas.mjs), given
- * to every instance made from now on.
- */
+/** The cache's bound, given to every instance made from now on. */
 export function keepCacheCapacity(capacity) {
   cacheCapacity = capacity;
+}
+
+/** Gives the current instance the cache bound kept (see `keepCacheCapacity`). */
+export function applyCacheCapacity() {
+  if (typeof cacheCapacity === "number") raw.setSchemaCacheCapacity(cacheCapacity);
+  else if (cacheCapacity !== undefined) raw.setSchemaCacheMemory(cacheCapacity.maxBytes);
 }
 
 /** What forgets the state of an instance that trapped (see whenReplaced). */
@@ -66,7 +73,7 @@ function adopt({ glue, exports }) {
   memory = exports.memory;
   inputView = null;
   instanceNumber += 1;
-  if (cacheCapacity !== undefined) raw.setSchemaCacheCapacity(cacheCapacity);
+  applyCacheCapacity();
   loaded = true;
   loadFailure = undefined;
 }

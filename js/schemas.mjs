@@ -219,25 +219,49 @@ export function isValidatorArgument(schema) {
 // remembered too, so a hostile one is not compiled again on every call. The
 // core's content cache still serves equal schemas held in different objects.
 // The price is ajv's: a schema object must not be changed after its first use.
+//
+// The handles kept, like the core's cache, are bounded by the memory their
+// compiled schemas hold (each weighed by the core as it was compiled, see
+// `memoryBytes`), so that an agent's working set of thousands of tool
+// schemas stays compiled; `setSchemaCacheCapacity(n)` bounds them by a count
+// instead. Under a memory bound the least recently used go in batches, down
+// to `EVICT_TO` of the bound, so that a working set larger than the bound
+// costs one sort per batch rather than a scan per schema compiled.
 
 /** The options that change what a schema compiles to; `resources` is keyed by nothing (too large). */
 export const COMPILE_KEYS = ["formats", "draft", "rejectUnknownFields", "unknownFormats", "customFormats", "dialect", "baseUri"];
-const DEFAULT_CACHE_CAPACITY = 128;
+/** Under a memory bound, what is kept once the least used are evicted: this share of the bound. */
+const EVICT_TO = 0.875;
 
 /**
  * schema object → { text, problem?, strict?, byKey: compile key → entry, lastUse };
- * an entry is { handle?, hash, error?, lastUse }, with a handle or the
- * error its compilation gave, or neither once its handle was evicted.
+ * an entry is { handle?, hash, error?, lastUse, bytes }, with a handle or
+ * the error its compilation gave, or neither once its handle was evicted.
  */
 let schemaRecords = new WeakMap();
-/** The same records for JSON text, by the text; at most the cache capacity of them. */
+/** The same records for JSON text, by the text; bounded as the handles are (by their count, or their texts' length). */
 let textRecords = new Map();
-/** Entries holding a handle: at most the cache capacity, so wasm memory stays bounded. */
+/** The characters of the texts `textRecords` holds. */
+let textChars = 0;
+/** Entries holding a handle: within the cache's bound, so wasm memory stays bounded. */
 let liveEntries = new Set();
+/** The memory the handles of `liveEntries` hold, in bytes. */
+let liveBytes = 0;
 /** A clock for least-recently-used eviction. */
 export let uses = 0;
 
-const capacityNow = () => cacheCapacity ?? DEFAULT_CACHE_CAPACITY;
+/** The core's default memory bound, read once. */
+let defaultBytes;
+
+/** The count that bounds the cache, if a caller gave one (see `setSchemaCacheCapacity`). */
+const countBound = () => (typeof cacheCapacity === "number" ? cacheCapacity : undefined);
+/** The memory bound in bytes, when the cache is bounded by memory. */
+function bytesBound() {
+  if (typeof cacheCapacity === "number") return undefined;
+  if (cacheCapacity !== undefined) return cacheCapacity.maxBytes;
+  defaultBytes ??= callRaw(() => raw.schemaCacheDefaultBytes());
+  return defaultBytes;
+}
 
 /** The record for a schema already seen, if any (map look-ups only: a Proxy is not touched). */
 export function knownSchema(schema) {
@@ -257,7 +281,8 @@ export function recordOf(schema) {
   if (typeof schema === "string") {
     const record = { text: schema, problem: undefined, byKey: new Map(), lastUse: ++uses };
     textRecords.set(schema, record);
-    if (textRecords.size > capacityNow()) evictText(record);
+    textChars += schema.length;
+    evictText(record);
     return record;
   }
   if (schema === null || typeof schema !== "object") return undefined;
@@ -303,7 +328,7 @@ export function compileKey(options) {
 export function entryFor(record, key) {
   let entry = record.byKey.get(key);
   if (entry === undefined) {
-    entry = { handle: undefined, hash: null, error: undefined, lastUse: 0, from: undefined };
+    entry = { handle: undefined, hash: null, error: undefined, lastUse: 0, from: undefined, bytes: 0 };
     record.byKey.set(key, entry);
   }
   entry.lastUse = record.lastUse = ++uses;
@@ -322,13 +347,15 @@ export function entryFor(record, key) {
   }
   entry.handle = handle;
   entry.hash = handle.schemaHash;
+  entry.bytes = handle.memoryBytes;
   liveEntries.add(entry);
-  if (liveEntries.size > capacityNow()) evictHandle(entry);
+  liveBytes += entry.bytes;
+  evictHandle(entry);
   return entry;
 }
 
 function rememberFailure(record, key, message) {
-  if (!record.byKey.has(key)) record.byKey.set(key, { handle: undefined, hash: null, error: message, lastUse: ++uses, from: undefined });
+  if (!record.byKey.has(key)) record.byKey.set(key, { handle: undefined, hash: null, error: message, lastUse: ++uses, from: undefined, bytes: 0 });
 }
 
 function leastUsed(items, spare) {
@@ -339,8 +366,16 @@ function leastUsed(items, spare) {
   return oldest;
 }
 
+/** `items` but `spare`, the least recently used first. */
+function byLastUse(items, spare) {
+  const list = [];
+  for (const item of items) if (item !== spare) list.push(item);
+  return list.sort((a, b) => a.lastUse - b.lastUse);
+}
+
 function releaseHandle(entry) {
   liveEntries.delete(entry);
+  liveBytes -= entry.bytes;
   const { handle } = entry;
   entry.handle = undefined;
   // A guarded call's record of where its schema comes from holds the handle too (see `sessionSchema`).
@@ -349,24 +384,77 @@ function releaseHandle(entry) {
   handle?.free();
 }
 
-/** Frees least-used handles down to the capacity; their records keep the text to compile again from. */
+/**
+ * Frees least-used handles down to the cache's bound (under a memory bound,
+ * down to `EVICT_TO` of it, `spare` kept however large); their records keep
+ * the text to compile again from.
+ */
 function evictHandle(spare) {
-  while (liveEntries.size > capacityNow()) releaseHandle(leastUsed(liveEntries, spare));
+  const count = countBound();
+  if (count !== undefined) {
+    while (liveEntries.size > count) releaseHandle(leastUsed(liveEntries, spare));
+    return;
+  }
+  const bytes = bytesBound();
+  if (liveBytes <= bytes) return;
+  for (const entry of byLastUse(liveEntries, spare)) {
+    if (liveBytes <= bytes * EVICT_TO) break;
+    releaseHandle(entry);
+  }
 }
 
+/** Forgets least-used JSON texts down to the cache's bound (their length counted under a memory bound), with their handles. */
 function evictText(spare) {
-  while (textRecords.size > capacityNow()) {
-    const record = leastUsed(textRecords.values(), spare);
-    textRecords.delete(record.text);
-    for (const entry of record.byKey.values()) if (entry.handle !== undefined) releaseHandle(entry);
+  const count = countBound();
+  if (count !== undefined) {
+    while (textRecords.size > count) forgetText(leastUsed(textRecords.values(), spare));
+    return;
   }
+  const bytes = bytesBound();
+  if (textChars <= bytes) return;
+  for (const record of byLastUse(textRecords.values(), spare)) {
+    if (textChars <= bytes * EVICT_TO) break;
+    forgetText(record);
+  }
+}
+
+function forgetText(record) {
+  textRecords.delete(record.text);
+  textChars -= record.text.length;
+  for (const entry of record.byKey.values()) if (entry.handle !== undefined) releaseHandle(entry);
+}
+
+/**
+ * What the cache holds now, for the tests: the handles kept here and the
+ * memory they hold, the JSON texts kept, and the core's count and memory.
+ */
+export function cacheState() {
+  return {
+    handles: liveEntries.size,
+    handleBytes: liveBytes,
+    texts: textRecords.size,
+    textChars,
+    core: callRaw(() => raw.schemaCacheSize()),
+    coreBytes: callRaw(() => raw.schemaCacheBytes()),
+    defaultBytes: callRaw(() => raw.schemaCacheDefaultBytes()),
+  };
+}
+
+/** Puts back the cache's default bound (for the tests, which change it). */
+export function defaultCacheBound() {
+  callRaw(() => raw.setSchemaCacheMemory(raw.schemaCacheDefaultBytes()));
+  keepCacheCapacity(undefined);
+  evictHandle(undefined);
+  evictText(undefined);
 }
 
 /** Drops every record (after a trap the handles belong to the dead instance, and are not freed). */
 export function forgetSchemas() {
   schemaRecords = new WeakMap();
   textRecords = new Map();
+  textChars = 0;
   liveEntries = new Set();
+  liveBytes = 0;
 }
 
 // After a trap the handles belong to the dead instance: Validators compile
@@ -411,15 +499,39 @@ export function clearSchemaCache() {
   forgetSchemas();
 }
 
-/** Sets how many compiled validators the cache keeps (default 128). */
+/**
+ * Bounds the cache: by the number of compiled schemas it keeps (a whole
+ * number from 1 up), or by the memory they hold (`{ maxBytes }`; by
+ * default the core's, 32 MiB).
+ */
 export function setSchemaCacheCapacity(capacity) {
-  if (!Number.isInteger(capacity) || capacity < 1) {
-    throw argumentError("the cache capacity must be a whole number from 1 up");
+  if (typeof capacity === "number") {
+    if (!Number.isInteger(capacity) || capacity < 1) {
+      throw argumentError("the cache capacity must be a whole number from 1 up, or { maxBytes }");
+    }
+    callRaw(() => raw.setSchemaCacheCapacity(capacity));
+    keepCacheCapacity(capacity);
+  } else {
+    const maxBytes = memoryBoundOf(capacity);
+    callRaw(() => raw.setSchemaCacheMemory(maxBytes));
+    keepCacheCapacity({ maxBytes });
   }
-  callRaw(() => raw.setSchemaCacheCapacity(capacity));
-  keepCacheCapacity(capacity);
   evictHandle(undefined);
   evictText(undefined);
+}
+
+/** The `maxBytes` of a `{ maxBytes }` capacity, or the TypeError for anything else. */
+function memoryBoundOf(capacity) {
+  let maxBytes;
+  try {
+    if (capacity !== null && typeof capacity === "object" && !Array.isArray(capacity)) maxBytes = capacity.maxBytes;
+  } catch {
+    throw argumentError("the cache capacity could not be read");
+  }
+  if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > 0xffffffff) {
+    throw argumentError("the cache capacity must be a whole number from 1 up, or { maxBytes } with a whole number of bytes from 1 to 4294967295");
+  }
+  return maxBytes;
 }
 
 /** How many compiled validators are cached now. */

@@ -4,12 +4,14 @@
 import { jsonText, matchesCopy, readCopy, readPlans } from "./arguments.mjs";
 import { callRaw, encoder, markLoaded, memory, raw, rawGlue, traps } from "./instance.mjs";
 import { membersAloneBy, shapeOf } from "./read.mjs";
+import { cacheState, defaultCacheBound } from "./schemas.mjs";
+import { declaredTools, declarationsWritten } from "./declarations.mjs";
 import { openSessionCount, toolPathsReadBy } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
 import { acceptedValue, streamValue } from "./stream-value.mjs";
 import { fill, usageTemplate } from "./usage-programs.mjs";
 
-export { callRaw, markLoaded, rawGlue, toolPathsReadBy };
+export { cacheState, callRaw, declaredTools, declarationsWritten, defaultCacheBound, markLoaded, rawGlue, toolPathsReadBy };
 
 /** The usage plan's members of `value`, read as a guarded call reads them (see `membersAlone` in js/read.mjs), written or by the general loop. */
 export function usageMembersBy(value, written) {

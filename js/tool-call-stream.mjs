@@ -10,13 +10,14 @@ import { argumentError } from "./errors.mjs";
 import { callRaw, rawGlue } from "./instance.mjs";
 import { createStreamCheck } from "./stream-check.mjs";
 import { StreamedCalls, readEvent, streamReaders } from "./stream-read.mjs";
-import { CALL_FAILURE, NOT_APPLIED, at, callsVerdict, declaredOf } from "./tool-calls.mjs";
+import { CALL_FAILURE, NOT_APPLIED, callsVerdict, readableDeclaration } from "./tool-calls.mjs";
+import { declaredTools } from "./declarations.mjs";
 import { checkOutput } from "./check.mjs";
 
 const UNKNOWN_TOOL = "The response calls a tool the request does not declare.";
 
 export class ToolCallStreamCheck {
-  #byName;
+  #declared;
   #options;
   #calls = new StreamedCalls(undefined, undefined);
   #readers = streamReaders();
@@ -25,8 +26,8 @@ export class ToolCallStreamCheck {
   #finishReason;
   #ended = false;
 
-  constructor(byName, options) {
-    this.#byName = byName;
+  constructor(declared, options) {
+    this.#declared = declared;
     this.#options = options;
   }
 
@@ -62,13 +63,13 @@ export class ToolCallStreamCheck {
       this.#state.set(call, state);
     }
     if (named) {
-      const tool = this.#byName.get(call.name);
+      const tool = this.#declared.find(call.name);
       if (tool === undefined) {
         state.decided = true;
         decided.push(this.#event(call, { status: "rejected", degraded: false, failure: "unknown_tool", message: UNKNOWN_TOOL, errors: [], moreErrors: false, errorHash: failureHash("unknown_tool") }));
       } else {
         // A tool declared without parameters takes any object.
-        const schema = tool.schemaPointer === null ? { type: "object" } : at(tool.list, tool.schemaPointer);
+        const schema = tool.schema === undefined ? { type: "object" } : readableDeclaration(tool.schema);
         // Under `onInvalidSchema: "throw"` a schema that cannot be compiled throws its SchemaError here.
         state.check = createStreamCheck(schema, this.#options);
         state.degraded = refused(schema, this.#options);
@@ -132,7 +133,7 @@ export class ToolCallStreamCheck {
       calls.push({ id: call.id ?? null, name: call.name, arguments: this.#state.get(call)?.text ?? "" });
     }
     this.free();
-    return callsVerdict({ finishReason: this.#finishReason ?? null, calls }, this.#byName, this.#options);
+    return callsVerdict({ finishReason: this.#finishReason ?? null, calls }, this.#declared, this.#options);
   }
 
   /** Releases the calls' checks without a verdict. */
@@ -163,7 +164,7 @@ function failureHash(failure) {
  */
 /** The declarations of `tools` (a request, or its tools in any form checkToolCalls takes), by name. */
 export function toolsDeclared(tools) {
-  return declaredOf(tools);
+  return declaredTools(tools);
 }
 
 export function createToolCallStreamCheck(tools, options) {
@@ -176,5 +177,5 @@ export function createToolCallStreamCheck(tools, options) {
   if (options?.toolName !== undefined || options?.rules !== undefined) {
     throw argumentError("createToolCallStreamCheck checks every call against its own tool's schema: toolName and rules do not apply");
   }
-  return new ToolCallStreamCheck(declaredOf(tools), options);
+  return new ToolCallStreamCheck(declaredTools(tools), options);
 }

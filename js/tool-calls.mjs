@@ -1,15 +1,18 @@
 // checkToolCalls: every tool call in a response checked against the input
 // schema of the tool it names, before anything runs it. The core reads the
-// calls and the declarations (src/response.rs, src/providers/declarations.rs);
-// each call's arguments are then checked like an output, against the live
-// schema object found at the pointer the core gives (so it is compiled once
-// and found again by identity).
+// calls (src/response.rs) from a copy of the response whose calls' ids,
+// names and arguments are references (so one provider's responses make the
+// same copy, read once); the declarations are read by the core's rules
+// from the live lists (js/declarations.mjs); each call's arguments are then
+// checked like an output, against the live schema object (compiled once and
+// found again by identity).
 import { argumentError } from "./errors.mjs";
-import { boundedJsonText, jsonText, outputCopy, readText, serialisationProblem } from "./arguments.mjs";
-import { checkOutput } from "./check.mjs";
+import { boundedJsonText, jsonText, outputCopy, readText } from "./arguments.mjs";
+import { checkArguments } from "./check.mjs";
+import { declaredTools } from "./declarations.mjs";
 import { callRaw, encodeCopy, rawGlue } from "./instance.mjs";
-import { calledId, memberOf } from "./read.mjs";
-import { requestPlan } from "./session.mjs";
+import { argumentsValue, calledId } from "./read.mjs";
+import { recordOf } from "./schemas.mjs";
 
 /** The failure classes of a call's check, from its arguments' verdict. */
 export const CALL_FAILURE = { truncated: "truncated", empty: "unparseable", unparseable: "unparseable", not_object: "not_object", schema: "schema" };
@@ -26,26 +29,32 @@ export function checkToolCalls(response, tools, options) {
   }
   const raw = rawGlue();
   const read = readCalls(response, raw);
-  return callsVerdict(read, declaredOf(tools), options);
+  return callsVerdict(read, declaredTools(tools), options);
 }
 
 /**
  * The verdict on the calls `read` gives (`{ finishReason, calls: [{ id,
  * name, arguments }] }`, the arguments as text or a value), each checked
- * against its tool in `byName` (see `declaredOf`).
+ * against its tool in `declared` (see `declaredTools` in js/declarations.mjs).
  */
-export function callsVerdict(read, byName, options) {
+export function callsVerdict(read, declared, options) {
   const raw = rawGlue();
-  // One check, with one budget for the pattern matching of every call:
-  // otherwise each call would have one, and a response with many calls
-  // would cost as much as that many responses. Loops, not closures: on Bun
-  // a closure makes the variables it captures a scope object on every call.
-  beginCheck(raw);
+  const found = read.calls;
   const calls = [];
-  try {
-    for (const call of read.calls) calls.push(checkCall(call, byName.get(call.name), read.finishReason, options));
-  } finally {
-    endCheck();
+  if (found.length === 1) {
+    calls.push(checkCall(found[0], declared, read.finishReason, options));
+  } else {
+    // One check, with one budget for the pattern matching of every call:
+    // otherwise each call would have one, and a response with many calls
+    // would cost as much as that many responses. Loops, not closures: on
+    // Bun a closure makes the variables it captures a scope object on
+    // every call. (A single call's check is a check of its own.)
+    beginCheck(raw);
+    try {
+      for (const call of found) calls.push(checkCall(call, declared, read.finishReason, options));
+    } finally {
+      endCheck();
+    }
   }
   const refused = [];
   let unchecked = 0;
@@ -87,8 +96,8 @@ export function toolCallFeedback(verdict, tools) {
   }
   const raw = rawGlue();
   const schemas = {};
-  for (const [name, tool] of declaredOf(tools)) {
-    if (tool.schemaPointer !== null) schemas[name] = at(tool.list, tool.schemaPointer);
+  for (const [name, tool] of declaredTools(tools).all()) {
+    if (tool.schema !== undefined) schemas[name] = tool.schema;
   }
   const fields = verdict.calls.map((call) => ({ id: call.id, name: call.name, ok: call.ok, failure: call.failure, errors: call.errors, moreErrors: call.moreErrors }));
   return JSON.parse(callRaw(() => raw.toolCallsFeedback(jsonText("the verdict", { calls: fields }), jsonText("the tools' schemas", schemas))));
@@ -101,9 +110,17 @@ export function toolCallsRepairFeedback(verdict, tools) {
   return feedback.map((entry) => entry.text).join("\n\n");
 }
 
+/** The schema of a tool declared without parameters: it takes any object. */
+const ANY_OBJECT = Object.freeze({ type: "object" });
+
+/** The error hash of a call of a tool the request does not declare, computed once. */
+let unknownToolHash;
+
 /** One call's result: its arguments checked like an output against its tool's schema. */
-export function checkCall(call, tool, finishReason, options) {
+function checkCall(call, declared, finishReason, options) {
+  const tool = declared.find(call.name);
   if (tool === undefined) {
+    unknownToolHash ??= callRaw(() => rawGlue().failureHash("unknown_tool"));
     return {
       id: call.id,
       name: call.name,
@@ -113,14 +130,13 @@ export function checkCall(call, tool, finishReason, options) {
       message: "The response calls a tool the request does not declare.",
       errors: [],
       moreErrors: false,
-      errorHash: callRaw(() => rawGlue().failureHash("unknown_tool")),
+      errorHash: unknownToolHash,
     };
   }
-  // A tool declared without parameters takes any object.
-  const schema = tool.schemaPointer === null ? { type: "object" } : at(tool.list, tool.schemaPointer);
+  const schema = tool.schema === undefined ? ANY_OBJECT : readableDeclaration(tool.schema);
   // Under `onInvalidSchema: "throw"` a schema that cannot be compiled throws its SchemaError here.
-  const verdict = checkOutput({ content: call.arguments, finishReason }, schema, options);
-  const { degraded } = verdict;
+  const verdict = checkArguments(argumentsText(call.arguments), schema, finishReason, options);
+  const degraded = verdict.degraded === true;
   if (verdict.ok) {
     const message = degraded ? `The call's arguments are a JSON object, but ${NOT_APPLIED}.` : "The call's arguments match its tool's schema.";
     return { id: call.id, name: call.name, ok: true, degraded, value: verdict.value, message, errors: [], moreErrors: false, errorHash: null };
@@ -140,14 +156,30 @@ export function checkCall(call, tool, finishReason, options) {
 }
 
 /**
+ * The schema of a called tool, or the TypeError for one JSON.stringify
+ * cannot write (a BigInt, a cycle): the declarations are read without
+ * serialising them, and the tools called are held to what reading them
+ * whole would have held them to.
+ */
+export function readableDeclaration(schema) {
+  if (recordOf(schema)?.problem !== undefined) boundedJsonText("the tools", schema);
+  return schema;
+}
+
+/** A call's arguments as the text to check: a string as it is, an object or array the SDK parsed as its JSON text. */
+function argumentsText(value) {
+  return typeof value === "string" ? value : jsonText("the response", value);
+}
+
+/**
  * The calls of `response` and its finish reason, as the core reads them:
  * `{ finishReason, calls: [{ id, name, arguments }] }`, each call's
- * `arguments` the text to check. The response is read along the output
- * plan with the strings at the calls' arguments and ids among the texts
- * (see `wholeForCalls` and `idReference` in js/read.mjs), so the core reads
- * the calls without parsing or writing back their arguments
- * (`readToolCallsAt`), and what it answers for a copy holds for every
- * response that makes the same copy (see `callCopies`); a copy it cannot
+ * `arguments` the text to check, or the object or array an SDK parsed.
+ * The response is read along the output plan with the calls' arguments,
+ * ids and names among the texts (see `wholeForCalls` and `idReference` in
+ * js/read.mjs), so the core reads the calls without parsing or writing back
+ * their arguments (`readToolCallsAt`), and what it answers for a copy holds
+ * for every response that makes the same copy (see `callCopies`); a copy it cannot
  * take so is sent as text (`readToolCalls`).
  */
 function readCalls(response, raw) {
@@ -165,7 +197,8 @@ function readCalls(response, raw) {
     if (read !== undefined) {
       const calls = [];
       for (const call of read.calls) {
-        calls.push({ id: calledId(call.id, texts), name: call.name, arguments: call.text === undefined ? call.arguments : texts[call.text] });
+        const args = call.text === undefined ? call.arguments : argumentsValue(texts, call.text) ?? texts[call.text];
+        calls.push({ id: calledId(call.id, texts), name: calledId(call.name, texts), arguments: args });
       }
       return { finishReason: read.finishReason, calls };
     }
@@ -197,93 +230,15 @@ function beginCheck(raw) {
 /**
  * The tool-call reader's copies of the responses read last, with what the
  * core answered for each (see `outputCopy` in js/arguments.mjs): the calls'
- * ids and arguments are references into the texts, so a provider's
- * responses make the same few copies call after call.
+ * ids, names and arguments are references into the texts, so a provider's
+ * responses make the same few copies call after call, whatever tools they
+ * call.
  */
 const callCopies = [];
 
 /** Forgets the copies read so far and the core's answers (for the tests, which compare a fresh reading with the text's). */
 export function forgetCallsRead() {
   callCopies.length = 0;
-}
-
-/**
- * The tools declared in `tools` (a request, or its declarations in any
- * shape), by name, the first declaration of a name kept: `{ list, schemaPointer }`,
- * the pointer into `list`, the live list or record of declarations the
- * name came from. A request's declarations are read at the core's
- * declaration paths by property access, so its messages are never
- * serialised; each list is read by the core once, and again only when it
- * changes (see `readDeclarations`).
- */
-export function declaredOf(tools) {
-  const byName = new Map();
-  const lists = Array.isArray(tools) ? [] : declarationLists(tools);
-  if (lists.length === 0) addDeclared(byName, tools, readDeclarations(tools, "declaredTools"));
-  for (const list of lists) addDeclared(byName, list, readDeclarations(list, "declaredToolsIn"));
-  return byName;
-}
-
-/** The tools of `list` the core `declared` into `byName`, by name, a name's first declaration kept. */
-function addDeclared(byName, list, declared) {
-  for (const { name, schemaPointer } of declared) if (!byName.has(name)) byName.set(name, { list, schemaPointer });
-}
-
-/** The lists and records of declarations a request holds at the core's declaration paths. */
-function declarationLists(request) {
-  const lists = [];
-  for (const path of requestPlan().declarations) {
-    let node = request;
-    try {
-      for (const key of path) node = node === null || typeof node !== "object" ? undefined : memberOf(node, key);
-    } catch (error) {
-      throw argumentError(`the tools could not be read: ${serialisationProblem(error)}`);
-    }
-    if (node !== null && typeof node === "object") lists.push(node);
-  }
-  return lists;
-}
-
-/**
- * What the core read of a list (or record, or request) of declarations
- * before, by the object: its entries then, to see that it is unchanged,
- * and the tools it declared. A declaration added, removed or replaced makes
- * the list read again; one changed in place does not, as a schema object
- * changed after its first use is not compiled again.
- */
-const declarationsRead = new WeakMap();
-
-function readDeclarations(list, reader) {
-  const entries = entriesOf(list);
-  const known = declarationsRead.get(list);
-  if (known !== undefined && known.reader === reader && sameEntries(known.entries, entries)) return known.declared;
-  const declared = declarationsOf(list, reader);
-  declarationsRead.set(list, { reader, entries, declared });
-  return declared;
-}
-
-/** What the core's `reader` declares in `list` (apart, for the reason `checkToolCalls` gives). */
-function declarationsOf(list, reader) {
-  const text = boundedJsonText("the tools", list);
-  return JSON.parse(callRaw(() => rawGlue()[reader](text)));
-}
-
-/** A list's items, or an object's member names and values, in order, read as JSON.stringify reads them. */
-function entriesOf(list) {
-  try {
-    if (Array.isArray(list)) return list.slice();
-    const entries = [];
-    for (const name of Object.keys(list)) entries.push(name, list[name]);
-    return entries;
-  } catch (error) {
-    throw argumentError(`the tools could not be read: ${serialisationProblem(error)}`);
-  }
-}
-
-function sameEntries(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Ends the check of the calls. After a trap the instance that began it is
@@ -294,22 +249,4 @@ function endCheck() {
   } catch {
     // Not loaded (re-instantiating after a trap): nothing to end.
   }
-}
-
-/**
- * The value at a JSON Pointer the core gave into the live declarations,
- * read token by token (a call's check looks its tool's schema up this way
- * every time, and splitting the pointer cost a twentieth of a small check).
- */
-export function at(root, pointer) {
-  let node = root;
-  for (let start = 1; start <= pointer.length; ) {
-    let end = pointer.indexOf("/", start);
-    if (end < 0) end = pointer.length;
-    let key = pointer.slice(start, end);
-    if (key.includes("~")) key = key.replace(/~1/g, "/").replace(/~0/g, "~");
-    node = Array.isArray(node) ? node[Number(key)] : node?.[key];
-    start = end + 1;
-  }
-  return node;
 }

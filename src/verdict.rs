@@ -108,7 +108,7 @@ impl Verdict {
             out.push_str(",\"message\":");
             push_json_str(out, &self.message);
             out.push_str(",\"errors\":");
-            push_json(out, &self.errors);
+            crate::schema::push_issues_json(out, &self.errors);
             out.push_str(",\"moreErrors\":");
             out.push_str(if self.more_errors { "true" } else { "false" });
             out.push_str(",\"errorHash\":");

@@ -34,6 +34,9 @@ use crate::verdict::{
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
+    // The schema cache weighs each validator by the heap its compilation keeps.
+    #[cfg(not(target_feature = "atomics"))]
+    schema::set_memory_meter(crate::heap::in_use);
 }
 
 /// An `Error` carrying a stable `code` the facade maps to its error classes.
@@ -139,13 +142,9 @@ impl RawValidator {
             if report.valid {
                 return LANE_OK;
             }
-            match serde_json::to_string(&report) {
-                Ok(json) => {
-                    LANE.with(|lane| lane.borrow_mut().2 = Some(json));
-                    LANE_FAILED
-                }
-                Err(_) => LANE_UNAVAILABLE,
-            }
+            let json = report.to_json();
+            LANE.with(|lane| lane.borrow_mut().2 = Some(json));
+            LANE_FAILED
         })
     }
 
@@ -163,6 +162,13 @@ impl RawValidator {
     #[wasm_bindgen(getter, js_name = schemaHash)]
     pub fn schema_hash(&self) -> String {
         self.compiled.schema_hash().to_owned()
+    }
+
+    /// The memory the compiled schema holds, in bytes (what the schema
+    /// cache's memory bound weighs).
+    #[wasm_bindgen(getter, js_name = memoryBytes)]
+    pub fn memory_bytes(&self) -> u32 {
+        u32::try_from(self.compiled.memory_bytes()).unwrap_or(u32::MAX)
     }
 
     /// The dialect the schema was read in.
@@ -1045,12 +1051,13 @@ fn declared_json(declared: Vec<crate::providers::declarations::Declared>) -> Res
 
 /// What the wrapper reads of a request, as JSON text: `{ tools: [{ path:
 /// string[], leaf }], shape: { members: [name], text: name }, declarations:
-/// [path], schemas: [source] }`, where requests declare tools
+/// [path], declarationRules, schemas: [source] }`, where requests declare tools
 /// (`crate::providers::tools::TOOL_PATHS`), the members the provider guess
 /// for repair feedback reads, in the order the session's `shape` codes
 /// follow, with the one whose string it wants (`crate::session::SHAPE_MEMBERS`,
 /// `SHAPE_TEXT`), and where checkToolCalls finds a request's declarations
-/// (`crate::providers::declarations::DECLARATION_PATHS`), and where a
+/// (`crate::providers::declarations::DECLARATION_PATHS`) and how it reads
+/// each declaration (`crate::providers::declarations::RULES`), and where a
 /// request keeps its schema (`crate::providers::request_schema::SCHEMA_SOURCES`).
 #[wasm_bindgen(js_name = requestPlan)]
 pub fn request_plan() -> Result<JsValue, JsValue> {
@@ -1061,10 +1068,11 @@ pub fn request_plan() -> Result<JsValue, JsValue> {
     let members = serde_json::to_string(&crate::session::SHAPE_MEMBERS).map_err(text)?;
     let declarations =
         serde_json::to_string(&crate::providers::declarations::DECLARATION_PATHS).map_err(text)?;
+    let rules = serde_json::to_string(&crate::providers::declarations::RULES).map_err(text)?;
     let schemas =
         serde_json::to_string(&crate::providers::request_schema::SCHEMA_SOURCES).map_err(text)?;
     Ok(JsValue::from_str(&format!(
-        "{{\"tools\":{tools},\"shape\":{{\"members\":{members},\"text\":\"{}\"}},\"declarations\":{declarations},\"schemas\":{schemas}}}",
+        "{{\"tools\":{tools},\"shape\":{{\"members\":{members},\"text\":\"{}\"}},\"declarations\":{declarations},\"declarationRules\":{rules},\"schemas\":{schemas}}}",
         crate::session::SHAPE_TEXT
     )))
 }
@@ -1137,9 +1145,27 @@ pub fn set_schema_cache_capacity(capacity: u32) {
     schema::set_cache_capacity(usize::try_from(capacity).unwrap_or(usize::MAX));
 }
 
+/// Bounds the schema cache by the memory its validators hold, in bytes.
+#[wasm_bindgen(js_name = setSchemaCacheMemory)]
+pub fn set_schema_cache_memory(bytes: u32) {
+    schema::set_cache_memory(usize::try_from(bytes).unwrap_or(usize::MAX));
+}
+
 #[wasm_bindgen(js_name = schemaCacheSize)]
 pub fn schema_cache_size() -> u32 {
     u32::try_from(schema::cache_len()).unwrap_or(u32::MAX)
+}
+
+/// The memory the cached validators hold, in bytes, as each was weighed.
+#[wasm_bindgen(js_name = schemaCacheBytes)]
+pub fn schema_cache_bytes() -> u32 {
+    u32::try_from(schema::cache_bytes()).unwrap_or(u32::MAX)
+}
+
+/// The schema cache's default memory bound, in bytes.
+#[wasm_bindgen(js_name = schemaCacheDefaultBytes)]
+pub fn schema_cache_default_bytes() -> u32 {
+    u32::try_from(schema::DEFAULT_CACHE_BYTES).unwrap_or(u32::MAX)
 }
 
 /// The schema to send in a provider's structured-output mode, with what that

@@ -90,10 +90,10 @@ fn collect(list: &Value, at: &str, found: &mut Vec<Declared>) {
             for (i, item) in items.iter().enumerate() {
                 let here = format!("{at}/{i}");
                 // Gemini groups function declarations in a tool.
-                if let Some(group) = item.get("functionDeclarations").and_then(Value::as_array) {
+                if let Some(group) = item.get(RULES.group).and_then(Value::as_array) {
                     for (j, function) in group.iter().enumerate() {
                         if let Some(tool) =
-                            declaration(function, &format!("{here}/functionDeclarations/{j}"))
+                            declaration(function, &format!("{here}/{}/{j}", RULES.group))
                         {
                             found.push(tool);
                         }
@@ -121,41 +121,85 @@ fn collect(list: &Value, at: &str, found: &mut Vec<Declared>) {
     }
 }
 
-/// One tool declaration at `at`: its name and its schema's pointer.
-fn declaration(tool: &Value, at: &str) -> Option<Declared> {
-    // OpenAI Chat: { type: "function", function: { name, parameters } }.
-    if let Some(function) = tool.get("function").filter(|f| f.is_object()) {
-        let name = function.get("name")?.as_str()?.to_owned();
-        let schema_pointer = function
-            .get("parameters")
-            .map(|_| format!("{at}/function/parameters"));
-        return Some(Declared {
-            name,
-            schema_pointer,
-        });
-    }
-    // Bedrock Converse: { toolSpec: { name, inputSchema: { json } } }.
-    if let Some(spec) = tool.get("toolSpec").filter(|s| s.is_object()) {
-        let name = spec.get("name")?.as_str()?.to_owned();
-        let schema_pointer = spec
-            .pointer("/inputSchema/json")
-            .map(|_| format!("{at}/toolSpec/inputSchema/json"));
-        return Some(Declared {
-            name,
-            schema_pointer,
-        });
-    }
-    let name = tool.get("name").and_then(Value::as_str).map(str::to_owned);
-    // Responses and legacy functions (`parameters`), Anthropic
-    // (`input_schema`), Gemini (`parametersJsonSchema`, `parameters`), MCP
-    // (`inputSchema`), the AI SDK (`inputSchema` as jsonSchema()).
-    for key in [
+/// How one declaration is read, in every shape: the rules [`declaration`]
+/// follows and the facade's reader of live declaration lists
+/// (js/declarations.mjs) follows too, handed to it in `requestPlan()`, so
+/// that a list is read by property access, its schemas never serialised.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeclarationRules {
+    /// A list item holding its declarations in a list under this member
+    /// (Gemini's tools group function declarations).
+    pub group: &'static str,
+    /// Members that hold the declaration, tried in order: the first that
+    /// holds an object decides, the name a string at `name` in it (or the
+    /// item declares nothing), the schema at the path given, if present
+    /// (OpenAI Chat's `function`, Bedrock Converse's `toolSpec`).
+    pub holders: &'static [(&'static str, &'static [&'static str])],
+    /// Where a declaration keeps its name.
+    pub name: &'static str,
+    /// Otherwise, the first of these members present is the schema, and
+    /// the declaration needs a name (Responses and legacy functions,
+    /// Gemini, Anthropic, MCP, the AI SDK).
+    pub schema_keys: &'static [&'static str],
+    /// A schema that holds an object or a boolean at this member wraps the
+    /// schema there (the AI SDK's `jsonSchema()`).
+    pub inner: &'static str,
+    /// Otherwise, a name and this member present, or `kind` (a member and
+    /// its value) declare a tool that takes no parameters.
+    pub described: &'static str,
+    pub kind: (&'static str, &'static str),
+    /// In a record keyed by tool name, a member no rule above reads: the
+    /// first of these present is its schema (the AI SDK's `tool()`).
+    pub record_keys: &'static [&'static str],
+}
+
+pub const RULES: DeclarationRules = DeclarationRules {
+    group: "functionDeclarations",
+    holders: &[
+        ("function", &["parameters"]),
+        ("toolSpec", &["inputSchema", "json"]),
+    ],
+    name: "name",
+    schema_keys: &[
         "parameters",
         "parametersJsonSchema",
         "input_schema",
         "inputSchema",
-    ] {
-        if let Some(schema) = tool.get(key) {
+    ],
+    inner: "jsonSchema",
+    described: "description",
+    kind: ("type", "function"),
+    record_keys: &["inputSchema", "parameters"],
+};
+
+/// One tool declaration at `at`: its name and its schema's pointer.
+fn declaration(tool: &Value, at: &str) -> Option<Declared> {
+    // OpenAI Chat: { type: "function", function: { name, parameters } };
+    // Bedrock Converse: { toolSpec: { name, inputSchema: { json } } }.
+    for (holder, path) in RULES.holders {
+        if let Some(inner) = tool.get(*holder).filter(|h| h.is_object()) {
+            let name = inner.get(RULES.name)?.as_str()?.to_owned();
+            let schema_pointer = path
+                .iter()
+                .try_fold(inner, |node, key| node.get(*key))
+                .map(|_| {
+                    let mut pointer = format!("{at}/{}", escape(holder));
+                    for key in *path {
+                        pointer.push('/');
+                        pointer.push_str(&escape(key));
+                    }
+                    pointer
+                });
+            return Some(Declared {
+                name,
+                schema_pointer,
+            });
+        }
+    }
+    let name = tool.get(RULES.name).and_then(Value::as_str).map(str::to_owned);
+    for key in RULES.schema_keys {
+        if let Some(schema) = tool.get(*key) {
             let name = name?;
             let pointer = format!("{at}/{key}");
             let schema_pointer = match ai_sdk_inner(schema) {
@@ -169,8 +213,8 @@ fn declaration(tool: &Value, at: &str) -> Option<Declared> {
         }
     }
     // A declaration without parameters (a tool that takes none).
-    let described = tool.get("description").is_some()
-        || tool.get("type").and_then(Value::as_str) == Some("function");
+    let described = tool.get(RULES.described).is_some()
+        || tool.get(RULES.kind.0).and_then(Value::as_str) == Some(RULES.kind.1);
     match name {
         Some(name) if described => Some(Declared {
             name,
@@ -182,12 +226,10 @@ fn declaration(tool: &Value, at: &str) -> Option<Declared> {
 
 /// The AI SDK's `tool({ inputSchema })` in a record keyed by name.
 fn ai_sdk_schema(tool: &Value, at: &str) -> Option<String> {
-    let schema = tool.get("inputSchema").or_else(|| tool.get("parameters"))?;
-    let key = if tool.get("inputSchema").is_some() {
-        "inputSchema"
-    } else {
-        "parameters"
-    };
+    let (key, schema) = RULES
+        .record_keys
+        .iter()
+        .find_map(|key| tool.get(*key).map(|schema| (*key, schema)))?;
     Some(match ai_sdk_inner(schema) {
         Some(inner) => format!("{at}/{key}/{inner}"),
         None => format!("{at}/{key}"),
@@ -197,9 +239,9 @@ fn ai_sdk_schema(tool: &Value, at: &str) -> Option<String> {
 /// An AI SDK `jsonSchema()` wrapper keeps the schema in `jsonSchema`.
 fn ai_sdk_inner(schema: &Value) -> Option<&'static str> {
     schema
-        .get("jsonSchema")
+        .get(RULES.inner)
         .filter(|inner| inner.is_object() || inner.is_boolean())
-        .map(|_| "jsonSchema")
+        .map(|_| RULES.inner)
 }
 
 #[cfg(test)]

@@ -41,10 +41,12 @@
 //! `whole` one that holds a tool call's arguments (or input): the tool-call
 //! reader may hand a string there to the core by reference, as it hands
 //! the strings under `text` nodes. A node marked `call_id` holds a tool
-//! call's id: the tool-call reader may hand a string there by reference
-//! too, written as a string (`"\u0000"` and the text's index) that the
-//! calls' reader passes through as the call's id, so that what the core
-//! answers for a copy holds for every response that makes the same copy.
+//! call's id, and one marked `call_name` the name of the tool it calls: the
+//! tool-call reader may hand a string there by reference too, written as a
+//! string (`"\u0000"` and the text's index) that the calls' reader passes
+//! through as the call's id or name, so that what the core answers for a
+//! copy holds for every response that makes the same copy, whichever tools
+//! its calls name.
 //!
 //! Strings under a node marked `text` can be long (they are the model's
 //! answer); the reader may hand them to the core by reference into its input
@@ -68,6 +70,7 @@ pub struct Node {
     pub whole: bool,
     pub arguments: bool,
     pub call_id: bool,
+    pub call_name: bool,
 }
 
 impl Node {
@@ -106,6 +109,7 @@ impl Node {
             ("whole", self.whole),
             ("arguments", self.arguments),
             ("call_id", self.call_id),
+            ("call_name", self.call_name),
         ];
         for (key, flag) in flags {
             if flag {
@@ -154,6 +158,7 @@ const fn node() -> Node {
         whole: false,
         arguments: false,
         call_id: false,
+        call_name: false,
     }
 }
 
@@ -189,6 +194,12 @@ static CALL_ID: Node = Node {
     ..node()
 };
 
+/// The name of the tool a call calls.
+static CALL_NAME: Node = Node {
+    call_name: true,
+    ..node()
+};
+
 /// A tool call's arguments (or input): text, or a value the SDK parsed.
 static ARGUMENTS: Node = Node {
     whole: true,
@@ -206,10 +217,10 @@ static PART: Node = Node {
         // Tool calls: Anthropic's tool_use, the AI SDK's tool-call parts,
         // Bedrock's toolUse and Gemini's functionCall.
         ("id", &CALL_ID),
-        ("name", &LEAF),
+        ("name", &CALL_NAME),
         ("input", &ARGUMENTS),
         ("toolCallId", &CALL_ID),
-        ("toolName", &LEAF),
+        ("toolName", &CALL_NAME),
         ("toolUse", &BEDROCK_TOOL_USE),
         ("functionCall", &GEMINI_CALL),
     ],
@@ -217,12 +228,12 @@ static PART: Node = Node {
 };
 
 static BEDROCK_TOOL_USE: Node = Node {
-    members: &[("toolUseId", &CALL_ID), ("name", &LEAF), ("input", &ARGUMENTS)],
+    members: &[("toolUseId", &CALL_ID), ("name", &CALL_NAME), ("input", &ARGUMENTS)],
     ..node()
 };
 
 static GEMINI_CALL: Node = Node {
-    members: &[("id", &CALL_ID), ("name", &LEAF), ("args", &ARGUMENTS)],
+    members: &[("id", &CALL_ID), ("name", &CALL_NAME), ("args", &ARGUMENTS)],
     ..node()
 };
 
@@ -238,7 +249,7 @@ static TOOL_CALL: Node = Node {
 };
 
 static FUNCTION: Node = Node {
-    members: &[("name", &LEAF), ("arguments", &ARGUMENTS)],
+    members: &[("name", &CALL_NAME), ("arguments", &ARGUMENTS)],
     ..node()
 };
 
@@ -278,7 +289,7 @@ static OUTPUT_ITEM: Node = Node {
         ("content", &CONTENT),
         ("id", &CALL_ID),
         ("call_id", &CALL_ID),
-        ("name", &LEAF),
+        ("name", &CALL_NAME),
         ("arguments", &ARGUMENTS),
     ],
     ..node()

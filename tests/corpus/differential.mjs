@@ -29,7 +29,7 @@ export function loadExpected() {
 }
 
 /** The case's resources, URI → schema. */
-function resourcesOf(testCase) {
+export function resourcesOf(testCase) {
   const resources = {};
   for (const [uri, file] of Object.entries(testCase.resources)) {
     resources[uri] = JSON.parse(readFileSync(join(CORPUS, "resources", file), "utf8"));
@@ -38,10 +38,10 @@ function resourcesOf(testCase) {
 }
 
 /** An ajv for the schema's draft, or undefined where ajv 8 has none (draft 4). */
-function ajvFor(schema) {
+export function ajvFor(schema, { allErrors = false } = {}) {
   const declared = typeof schema?.$schema === "string" ? schema.$schema : "";
   const addFormats = require("ajv-formats");
-  const options = { strict: false, allErrors: false, validateFormats: true, logger: false };
+  const options = { strict: false, allErrors, validateFormats: true, logger: false };
   let ajv;
   if (declared.includes("draft-04")) return undefined;
   if (declared.includes("2020-12")) ajv = new (require("ajv/dist/2020").default)(options);

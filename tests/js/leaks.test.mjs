@@ -106,6 +106,9 @@ describe("wasm memory stays bounded", () => {
           validator.free();
         }
       };
+      // A count bound: the cache's own growth up to its default memory
+      // bound (see the test after the next) is not what this measures.
+      guard.setSchemaCacheCapacity(128);
       guard.clearSchemaCache();
       cycle(0, warmup);
       const warmed = guard.wasmMemoryBytes();
@@ -142,6 +145,8 @@ describe("wasm memory stays bounded", () => {
             guard.compileSchema({ type: "object", title: `dropped ${next}`, properties: { [`f${next}`]: { type: "string", minLength: next % 7 } } });
           }
         };
+        // A count bound, as in the test before.
+        guard.setSchemaCacheCapacity(128);
         guard.clearSchemaCache();
         const before = guard.wasmMemoryBytes();
         round();
@@ -170,6 +175,29 @@ describe("wasm memory stays bounded", () => {
       );
     },
   );
+
+  test("the default cache stays within its memory bound over 20,000 distinct schemas", { timeout: 60_000 }, async () => {
+    const result = await inFreshProcess(async (guard, gc, { count }) => {
+      const schemaFor = (i) => ({
+        type: "object",
+        required: ["id"],
+        properties: { id: { type: "integer", maximum: i }, [`field${i}`]: { type: "string", pattern: `^v${i}-[a-z]+$` }, kind: { enum: ["a", "b", `k${i}`] } },
+      });
+      guard.clearSchemaCache();
+      const before = guard.wasmMemoryBytes();
+      for (let i = 0; i < count; i++) {
+        if (!guard.checkOutput(`{"id":${i}}`, schemaFor(i)).ok) throw new Error(`schema ${i}: wrong verdict`);
+      }
+      return { grown: guard.wasmMemoryBytes() - before, cached: guard.schemaCacheSize() };
+    }, { count: 20_000 });
+
+    // Each of these schemas holds several KiB compiled: kept unbounded,
+    // 20,000 would grow the memory by about 100 MiB. The default bound is
+    // 32 MiB of compiled schemas (the heap's count; the memory grows by a
+    // third more, for the allocator's own).
+    assert.ok(result.grown <= 48 * MiB, `wasm memory grew by ${result.grown} bytes over 20,000 distinct schemas (budget ${48 * MiB})`);
+    assert.ok(result.cached > 1000 && result.cached < 20_000, `the cache holds ${result.cached} schemas`);
+  });
 });
 
 describe("guardedCall leaves nothing behind", () => {

@@ -196,6 +196,18 @@ describe("the declarations, read once per list", () => {
     }
   }
 
+  /** `list` behind a Proxy that counts the reads of its items. */
+  function counting(list) {
+    const counted = { items: 0 };
+    const proxy = new Proxy(list, {
+      get(target, key, receiver) {
+        if (typeof key === "string" && /^\d+$/.test(key)) counted.items += 1;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return { proxy, counted };
+  }
+
   test("a request's messages are never serialised: only its declaration lists are read", () => {
     // A BigInt and a throwing getter among the messages would fail any JSON.stringify of the request.
     const messages = [{ role: "user", content: 10n }];
@@ -210,25 +222,38 @@ describe("the declarations, read once per list", () => {
     assert.deepEqual(mixed.calls.map((c) => [c.name, c.ok, c.errors[0]?.code]), [["get_weather", true, undefined], ["send_mail", false, "required"]]);
   });
 
-  test("an unchanged list is read by the core once; a tool added, removed or replaced is seen at once", () => {
-    const tools = [weather()];
-    const request = () => ({ model: "gpt-4o-mini", messages: [], tools });
+  test("a list is read by property access, once; a tool added, removed or replaced is seen at once", () => {
+    const tools = [weather(), ...Array.from({ length: 50 }, (_, i) => ({ type: "function", function: { name: `other_${i}`, parameters: SEND } }))];
+    const { proxy, counted } = counting(tools);
+    const request = () => ({ model: "gpt-4o-mini", messages: [], tools: proxy });
     const first = coreReads(() => guard.checkToolCalls(calls, request()));
     assert.deepEqual(first.result.calls.map((c) => c.failure ?? "ok"), ["ok", "unknown_tool"]);
-    const again = coreReads(() => guard.checkToolCalls(calls, request()));
-    assert.equal(again.reads, 0, "the same list is not read again");
-    assert.deepEqual(again.result, first.result);
+    assert.equal(first.reads, 0, "no list is handed to the core as JSON");
+    const readOnce = counted.items;
+    assert.ok(readOnce >= 51, `each declaration read: ${readOnce} items`);
+
+    const calledOnly = chatWithCalls([["get_weather", '{"city":"Oslo"}'], ["other_49", '{"to":"a@example.com"}']]);
+    assert.equal(guard.checkToolCalls(calledOnly, request()).ok, true);
+    counted.items = 0;
+    const again = guard.checkToolCalls(calledOnly, request());
+    assert.equal(again.ok, true);
+    assert.ok(counted.items <= 2, `the same list: only the called declarations looked at again (${counted.items} items)`);
 
     tools.push(send());
-    const added = coreReads(() => guard.checkToolCalls(calls, request()));
-    assert.equal(added.reads, 1);
-    assert.equal(added.result.ok, true, "the tool added is known");
+    const added = guard.checkToolCalls(calls, request());
+    assert.equal(added.ok, true, "the tool added is known");
 
-    tools[1] = { type: "function", function: { name: "send_mail", parameters: { type: "object", required: ["subject"] } } };
+    tools[tools.length - 1] = { type: "function", function: { name: "send_mail", parameters: { type: "object", required: ["subject"] } } };
     assert.equal(guard.checkToolCalls(calls, request()).calls[1].errors[0].code, "required", "the replaced declaration's schema is used");
 
     tools.pop();
     assert.equal(guard.checkToolCalls(calls, request()).calls[1].failure, "unknown_tool", "the tool removed is unknown");
+
+    // Replaced in place by one of the same length with another name.
+    tools.push(send());
+    assert.equal(guard.checkToolCalls(calls, request()).ok, true);
+    tools[tools.length - 1] = { type: "function", function: { name: "send_email", parameters: SEND } };
+    assert.equal(guard.checkToolCalls(calls, request()).calls[1].failure, "unknown_tool", "a called tool replaced by another is unknown");
 
     // A record (the AI SDK's tools) given alone, with a member added.
     const record = { get_weather: tool({ inputSchema: jsonSchema(WEATHER), execute: async () => "sunny" }) };
@@ -236,6 +261,24 @@ describe("the declarations, read once per list", () => {
     assert.deepEqual(guard.checkToolCalls(aiCalls, record).calls.map((c) => c.failure ?? "ok"), ["ok", "unknown_tool"]);
     record.send_mail = tool({ inputSchema: jsonSchema(SEND), execute: async () => "sent" });
     assert.deepEqual(guard.checkToolCalls(aiCalls, record).calls.map((c) => c.failure ?? "ok"), ["ok", "schema"]);
+    // And in a request.
+    const inRequest = { tools: { get_weather: tool({ inputSchema: jsonSchema(WEATHER), execute: async () => "sunny" }) } };
+    assert.deepEqual(guard.checkToolCalls(aiCalls, inRequest).calls.map((c) => c.failure ?? "ok"), ["ok", "unknown_tool"]);
+    inRequest.tools.send_mail = tool({ inputSchema: jsonSchema(SEND), execute: async () => "sent" });
+    assert.deepEqual(guard.checkToolCalls(aiCalls, inRequest).calls.map((c) => c.failure ?? "ok"), ["ok", "schema"]);
+  });
+
+  test("a list rebuilt for every request from the same schema objects compiles nothing again", () => {
+    const registry = [{ name: "get_weather", parameters: WEATHER }, { name: "send_mail", parameters: SEND }];
+    const build = () => ({ model: "gpt-4o-mini", messages: [], tools: registry.map((fn) => ({ type: "function", function: { ...fn } })) });
+    guard.checkToolCalls(calls, build());
+    const [verdict, compiled] = counted("compileSchema", () => guard.checkToolCalls(calls, build()));
+    assert.equal(verdict.ok, true);
+    assert.equal(compiled, 0, "each schema found again by its object");
+    // A changed schema, in a rebuilt request, is never the cached one.
+    const changed = build();
+    changed.tools[1].function.parameters = { ...SEND, required: ["to", "subject"] };
+    assert.equal(guard.checkToolCalls(calls, changed).calls[1].errors[0].code, "required");
   });
 
   test("declarations that cannot be read are a typed error", () => {
@@ -290,29 +333,57 @@ describe("the calls, read without their arguments crossing twice", () => {
   test("arguments shaped like a reference are never taken for one", () => {
     // An SDK-parsed input that is the array ["\u0000", 0]: read by
     // reference, it would stand for the text part, which passes.
+    // An object or array input is itself handed by reference, so the copy
+    // never holds a value that looks like one.
     const response = { role: "assistant", content: [{ type: "text", text: '{"city":"Oslo"}' }, { type: "tool_use", id: "t1", name: "get_weather", input: ["\u0000", 0] }], stop_reason: "tool_use" };
     const both = bothWays(response, tools);
-    assert.equal(both.taken, 0, "sent as text instead");
+    assert.equal(both.taken, 1, "read by reference");
     assert.equal(both.fast.calls[0].failure, "not_object");
     assert.deepEqual(both.fast, both.slow);
   });
 
   test("nor when the copy before had a reference in their place", () => {
     // The first response's input is a string, which its copy writes as
-    // ["\u0000", 2]; the second's is that very array, so both make the same
-    // copy, and the second must not be answered as the first was.
+    // ["\u0000", 2]; the second's is that very array, which its copy refers
+    // to the same way: both make the same copy, and the second's input must
+    // be read as the array it is.
     const withInput = (input) => ({ role: "assistant", content: [{ type: "text", text: '{"city":"Oslo"}' }, { type: "tool_use", id: "t1", name: "get_weather", input }], stop_reason: "tool_use" });
     internals.forgetToolCallsRead();
     const first = guard.checkToolCalls(withInput('{"city":"Bergen"}'), tools);
     assert.equal(first.ok, true);
     const [second, asText] = counted("readToolCalls", () => guard.checkToolCalls(withInput(["\u0000", 2]), tools));
-    assert.equal(asText, 1, "sent as text");
+    assert.equal(asText, 0, "read by reference, the array among the values");
     assert.equal(second.calls[0].failure, "not_object");
   });
 });
 
 describe("responses alike but for their calls", () => {
   const tools = [{ type: "function", function: { name: "get_weather", parameters: WEATHER } }];
+
+  test("calling different tools, in every shape, are read by the core once per shape", () => {
+    const both = [
+      { type: "function", function: { name: "get_weather", parameters: WEATHER } },
+      { type: "function", function: { name: "send_mail", parameters: SEND } },
+    ];
+    const shapes = [
+      (name, args) => chatWithCalls([[name, args]]),
+      (name, args) => ({ object: "response", status: "completed", output: [{ type: "function_call", call_id: `c_${name}`, name, arguments: args }] }),
+      (name, args) => ({ role: "assistant", content: [{ type: "tool_use", id: `t_${name}`, name, input: JSON.parse(args) }], stop_reason: "tool_use" }),
+      (name, args) => ({ candidates: [{ content: { parts: [{ functionCall: { name, args: JSON.parse(args) } }] }, finishReason: "STOP" }] }),
+      (name, args) => ({ output: { message: { content: [{ toolUse: { toolUseId: `b_${name}`, name, input: JSON.parse(args) } }] } }, stopReason: "tool_use" }),
+    ];
+    for (const shape of shapes) {
+      internals.forgetToolCallsRead();
+      const [verdicts, crossings] = counted("readToolCallsAt", () => [
+        guard.checkToolCalls(shape("get_weather", '{"city":"Oslo"}'), both),
+        guard.checkToolCalls(shape("send_mail", '{"to":"a@example.com"}'), both),
+        guard.checkToolCalls(shape("send_mail", '{"to":"not an address"}'), both),
+        guard.checkToolCalls(shape("get_weather", '{"city":""}'), both),
+      ]);
+      assert.equal(crossings, 1, "one copy for every call of the shape");
+      assert.deepEqual(verdicts.map((v) => [v.calls[0].name, v.ok]), [["get_weather", true], ["send_mail", true], ["send_mail", false], ["get_weather", false]]);
+    }
+  });
   const withIds = (ids, args) => {
     const response = chatWithCalls(args.map((text) => ["get_weather", text]));
     response.choices[0].message.tool_calls.forEach((call, i) => { call.id = ids[i]; });

@@ -1,9 +1,10 @@
-// Typed usage of checkToolCalls and toolName. Every line must type-check;
+// Typed usage of checkToolCalls, toolName and the schema cache. Every line must type-check;
 // each expected error marks a mistake the types must keep rejecting.
 import {
   checkOutput,
   checkToolCalls,
   repairFeedback,
+  setSchemaCacheCapacity,
   type AcceptedToolCall,
   type RefusedToolCall,
   type ToolCallFailure,
@@ -91,3 +92,8 @@ async function onEachCall() {
   await guardedStream({ tools }, () => [], { schema: { type: "object" }, onToolCall: (n: number) => n });
 }
 void onEachCall;
+// The schema cache of an agent with thousands of tools: bounded by memory, or by a count.
+setSchemaCacheCapacity({ maxBytes: 64 * 1024 * 1024 });
+setSchemaCacheCapacity(4096);
+// @ts-expect-error the memory bound is maxBytes
+setSchemaCacheCapacity({ bytes: 1024 });

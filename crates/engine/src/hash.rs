@@ -65,11 +65,14 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
+    // By table rather than the formatting machinery, which cost more than
+    // the digest of a short text.
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);
     for byte in bytes {
-        // Writing to a String cannot fail.
-        let _ = write!(out, "{byte:02x}");
+        for nibble in [byte >> 4, byte & 0xf] {
+            out.push(char::from(DIGITS.get(usize::from(nibble)).copied().unwrap_or(b'0')));
+        }
     }
     out
 }

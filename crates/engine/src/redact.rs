@@ -92,6 +92,15 @@ fn pointer_tokens() -> Option<&'static Regex> {
 }
 
 fn redact_plain(text: &str) -> Cow<'_, str> {
+    if !may_hold_secret(text) {
+        return Cow::Borrowed(text);
+    }
+    redact_every_rule(text)
+}
+
+/// `text` through every rule in turn (see `redact_plain`, which looks
+/// first whether any rule can match at all).
+fn redact_every_rule(text: &str) -> Cow<'_, str> {
     let mut out = Cow::Borrowed(text);
     let mut lower = text.to_ascii_lowercase();
     for pattern in patterns() {
@@ -118,10 +127,91 @@ impl Pattern {
     }
 }
 
+/// The keywords of every rule (ASCII lower case), and a set of the pairs
+/// of bytes they start with (a one-byte keyword's byte paired with every
+/// byte), one bit per pair: most positions of a text start no keyword's
+/// pair, and are passed over by one look-up.
+struct Keywords {
+    list: Vec<&'static [u8]>,
+    pairs: Vec<u64>,
+}
+
+fn keywords() -> &'static Keywords {
+    static KEYWORDS: OnceLock<Keywords> = OnceLock::new();
+    KEYWORDS.get_or_init(|| {
+        let list: Vec<&'static [u8]> = rules::RULES
+            .iter()
+            .flat_map(|rule| rule.keywords.iter().map(|keyword| keyword.as_bytes()))
+            .collect();
+        let mut pairs = vec![0_u64; 65536 / 64];
+        let mut set = |pair: usize| {
+            if let Some(word) = pairs.get_mut(pair / 64) {
+                *word |= 1 << (pair % 64);
+            }
+        };
+        for keyword in &list {
+            match *keyword {
+                [first, second, ..] => set(usize::from(*first) << 8 | usize::from(*second)),
+                [only] => (0..256).for_each(|second| set(usize::from(*only) << 8 | second)),
+                [] => {}
+            }
+        }
+        Keywords { list, pairs }
+    })
+}
+
+/// The characters a key of the rule without keywords is made of (see
+/// `rules.rs`: forty of `[A-Za-z0-9/+]`, each maybe after backslashes, or
+/// `%2B`/`%2F`), and how many of them it takes in a row.
+fn key_character(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'/' | b'+' | b'\\' | b'%')
+}
+const KEY_RUN: usize = 40;
+
+/// Whether a rule could match `text`: it holds a rule's keyword (in any
+/// ASCII case), or `KEY_RUN` key characters in a row. Every rule with
+/// keywords matches only text that holds one of them, and the one without
+/// only such a run, so text for which this is false holds no credential
+/// the rules know: one pass over its bytes instead of a search per keyword.
+fn may_hold_secret(text: &str) -> bool {
+    let keywords = keywords();
+    let bytes = text.as_bytes();
+    let mut run = 0;
+    for (at, &b) in bytes.iter().enumerate() {
+        if key_character(b) {
+            run += 1;
+            if run >= KEY_RUN {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+        let next = bytes.get(at + 1).copied().unwrap_or(0);
+        let pair = usize::from(b.to_ascii_lowercase()) << 8 | usize::from(next.to_ascii_lowercase());
+        if keywords.pairs.get(pair / 64).is_none_or(|word| word & (1 << (pair % 64)) == 0) {
+            continue;
+        }
+        let rest = bytes.get(at..).unwrap_or_default();
+        if keywords
+            .list
+            .iter()
+            .any(|keyword| rest.get(..keyword.len()).is_some_and(|start| start.eq_ignore_ascii_case(keyword)))
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// A JSON Pointer with every segment that holds a credential replaced by
 /// `[redacted]`. Segments are checked unescaped (`~1` is `/`), so a URL or
 /// a key with a slash in it is seen as written.
 pub fn redact_pointer(pointer: &str) -> Cow<'_, str> {
+    // Unescaped, a segment holds what the pointer holds, but for a `~`
+    // that may join two runs of key characters.
+    if !pointer.contains('~') && !may_hold_secret(pointer) {
+        return Cow::Borrowed(pointer);
+    }
     if !pointer.split('/').any(|segment| {
         let plain = segment.replace("~1", "/").replace("~0", "~");
         !matches!(redact_plain(&plain), Cow::Borrowed(_))
@@ -526,6 +616,75 @@ mod tests {
                 "{text} was changed to {}",
                 redact_secrets(text)
             );
+        }
+    }
+
+    #[test]
+    fn the_rule_without_keywords_needs_a_run_of_key_characters() {
+        // `may_hold_secret` stands for the keyword-free rules by a run of
+        // `KEY_RUN` key characters: that rule, and no other, has none.
+        let free: Vec<&str> = rules::RULES.iter().filter(|rule| rule.keywords.is_empty()).map(|rule| rule.id).collect();
+        assert_eq!(free, ["aws-secret-access-key"]);
+        let rule = rules::RULES.iter().find(|rule| rule.keywords.is_empty()).map(|rule| rule.regex).unwrap_or_default();
+        assert!(rule.contains(&format!("(?:\\\\{{0,2}}[A-Za-z0-9/+]|%2[BbFf]){{{KEY_RUN}}}")), "{rule}");
+        let key = "WKOh3ZbUSm00QDJHvKrN6ycV1ogT+a9Zx2Lp0QrS";
+        assert!(may_hold_secret(key));
+        assert!(!may_hold_secret(key.get(1..).unwrap_or_default()));
+    }
+
+    /// Text made of pieces that come near a rule: keywords in changed
+    /// case, planted credentials and their parts, key characters, pointer
+    /// escapes, separators and ordinary words.
+    fn seeded_texts(count: usize) -> Vec<String> {
+        let mut pieces: Vec<String> = Vec::new();
+        for rule in &rules::RULES {
+            for keyword in rule.keywords {
+                pieces.push((*keyword).to_owned());
+                pieces.push(keyword.to_ascii_uppercase());
+            }
+        }
+        for planted in PLANTED {
+            pieces.push(planted.to_owned());
+            pieces.push(planted.get(..planted.len() / 2).unwrap_or_default().to_owned());
+            pieces.push(planted.get(planted.len() / 3..).unwrap_or_default().to_owned());
+        }
+        for piece in ["/", "~1", "~0", "~", " ", "=", ": ", "\"", "\\", "%2F", "+", "a", "Zq8fK2mN4pR7", "0123456789", "The value at ", "must be one of"] {
+            pieces.push(piece.to_owned());
+        }
+        let mut state: u32 = 0x2545_f491;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as usize
+        };
+        (0..count)
+            .map(|_| {
+                let len = 1 + next() % 8;
+                (0..len).map(|_| pieces.get(next() % pieces.len()).map_or("", String::as_str)).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn looking_first_changes_no_redaction() {
+        for text in seeded_texts(20_000) {
+            assert_eq!(redact_plain(&text), redact_every_rule(&text), "{text}");
+            let pointer = format!("/a/{}/b", text.replace('~', "~0").replace('/', "~1"));
+            let slow = if pointer.split('/').any(|segment| {
+                let plain = segment.replace("~1", "/").replace("~0", "~");
+                !matches!(redact_every_rule(&plain), Cow::Borrowed(_))
+            }) {
+                "changed"
+            } else {
+                "kept"
+            };
+            let fast = if matches!(redact_pointer(&pointer), Cow::Borrowed(_)) { "kept" } else { "changed" };
+            assert_eq!(fast, slow, "{pointer}");
+            let plain_pointer = format!("/a/{text}");
+            if !plain_pointer.contains('~') && !may_hold_secret(&plain_pointer) {
+                assert!(plain_pointer.split('/').all(|segment| matches!(redact_every_rule(segment), Cow::Borrowed(_))), "{plain_pointer}");
+            }
         }
     }
 

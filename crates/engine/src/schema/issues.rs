@@ -280,6 +280,34 @@ fn to_issue(error: &ValidationError<'_>) -> Issue {
     }
 }
 
+/// Appends `issues` as a JSON list, each as serde_json writes an [`Issue`]
+/// (the same members in the same order): a rejected document's verdict is
+/// mostly its issues, and serde_json's writer cost more than building them.
+pub fn push_issues_json(out: &mut String, issues: &[Issue]) {
+    use crate::json_text::{push_json_str, push_json_value};
+    out.push('[');
+    for (i, issue) in issues.iter().enumerate() {
+        out.push_str(if i == 0 { "{\"path\":" } else { ",{\"path\":" });
+        push_json_str(out, &issue.path);
+        out.push_str(",\"schemaPath\":");
+        push_json_str(out, &issue.schema_path);
+        out.push_str(",\"code\":");
+        push_json_str(out, &issue.code);
+        out.push_str(",\"message\":");
+        push_json_str(out, &issue.message);
+        if let Some(rule) = &issue.rule {
+            out.push_str(",\"rule\":");
+            push_json_str(out, rule);
+        }
+        if let Some(params) = &issue.params {
+            out.push_str(",\"params\":");
+            push_json_value(out, params);
+        }
+        out.push('}');
+    }
+    out.push(']');
+}
+
 /// An issue's parameters, named as ajv names them: `missingProperty` for
 /// `required`; `limit` for the length, count and bound keywords;
 /// `multipleOf`; `format`; `pattern`; `type` (a name, or a list of names
@@ -516,7 +544,9 @@ fn short_json(value: &Value) -> String {
     const MAX_CHARS: usize = 80;
     // Redacted before it is shortened: a credential cut short is no longer
     // recognisable as one.
-    let text = crate::redact::redact_secrets(&value.to_string()).into_owned();
+    let mut written = String::new();
+    crate::json_text::push_json_value(&mut written, value);
+    let text = crate::redact::redact_secrets(&written).into_owned();
     if text.chars().count() <= MAX_CHARS {
         text
     } else {
@@ -585,6 +615,43 @@ mod tests {
         let typed = validator.iter_errors(&json!({ "id": 1, "age": "x" })).map(|e| to_issue(&e)).find(|i| i.code == "type");
         // A list of types comes in the validator's fixed order, not the schema's.
         assert_eq!(typed.unwrap().params, Some(json!({ "type": ["null", "integer"] })));
+    }
+
+    #[test]
+    fn issues_are_written_as_serde_json_writes_them() {
+        use serde_json::json;
+        let schema = json!({
+            "type": "object",
+            "required": ["id", "a\"b\\c\n"],
+            "properties": {
+                "name": { "type": "string", "maxLength": 3, "pattern": "^[a-z]+\\d\"$" },
+                "age": { "type": ["integer", "null"], "minimum": 18.5, "multipleOf": 0.25, "maximum": -3 },
+                "tags": { "type": "array", "minItems": 2, "items": { "const": { "k": [1, 2.5, null, true] } } },
+                "email": { "format": "email" },
+                "kind": { "enum": ["a", "b\u{1}", "é"] }
+            },
+            "additionalProperties": false
+        });
+        let validator = jsonschema::options().should_validate_formats(true).build(&schema).unwrap();
+        let instance = json!({
+            "name": "ABCDE", "age": 17.3, "tags": [3], "email": "nope", "kind": "c", "x\ty/~": 1, "size": "x"
+        });
+        let mut issues: Vec<Issue> = validator.iter_errors(&instance).map(|e| to_issue(&e)).collect();
+        assert!(issues.len() >= 8, "{issues:?}");
+        let mut ruled = issues.first().cloned().unwrap();
+        ruled.code = "rule".to_owned();
+        ruled.rule = Some("total \"matches\"\u{7f}\u{2028}".to_owned());
+        issues.push(ruled);
+        for cut in 0..=issues.len() {
+            let mut out = String::new();
+            let head = issues.get(..cut).unwrap();
+            push_issues_json(&mut out, head);
+            assert_eq!(out, serde_json::to_string(head).unwrap());
+        }
+        for (valid, more) in [(true, false), (false, true), (false, false)] {
+            let report = super::super::Report { valid, errors: issues.clone(), more_errors: more };
+            assert_eq!(report.to_json(), serde_json::to_string(&report).unwrap());
+        }
     }
 
     #[test]

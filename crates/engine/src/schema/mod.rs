@@ -20,9 +20,12 @@ use jsonschema::{Draft, PatternCache, Retrieve, Uri};
 use serde::Serialize;
 use serde_json::Value;
 
-pub use cache::{cache_len, clear_cache, set_cache_capacity, DEFAULT_CACHE_CAPACITY};
+pub use cache::{
+    cache_bound, cache_bytes, cache_len, clear_cache, set_cache_capacity, set_cache_memory,
+    set_memory_meter, CacheBound, DEFAULT_CACHE_BYTES,
+};
 pub use depth::MAX_REFERENCE_DEPTH;
-pub use issues::{alternatives, Issue};
+pub use issues::{alternatives, push_issues_json, Issue};
 
 use crate::hash::{canonical_json, content_hash, sha256_hex};
 use crate::tape::{self, ParseError, Tape, TapeJson, TapeNode};
@@ -219,6 +222,19 @@ pub struct Report {
     pub more_errors: bool,
 }
 
+impl Report {
+    /// The report as JSON text, as serde_json writes it (see
+    /// [`issues::push_issues_json`]).
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let mut out = String::with_capacity(64 + 160 * self.errors.len());
+        out.push_str(if self.valid { "{\"valid\":true,\"errors\":" } else { "{\"valid\":false,\"errors\":" });
+        issues::push_issues_json(&mut out, &self.errors);
+        out.push_str(if self.more_errors { ",\"moreErrors\":true}" } else { ",\"moreErrors\":false}" });
+        out
+    }
+}
+
 pub struct CompiledSchema {
     validator: jsonschema::Validator<TapeJson>,
     /// Shared with every verdict that names it.
@@ -231,6 +247,9 @@ pub struct CompiledSchema {
     /// What of the original the guard cannot enforce (see [`Translated`]).
     unenforced: Vec<Unenforced>,
     derived: std::sync::OnceLock<Option<Arc<dyn std::any::Any + Send + Sync>>>,
+    /// The memory it holds, in bytes, as measured when it was compiled (see
+    /// [`CompiledSchema::memory_bytes`]).
+    memory: usize,
 }
 
 impl fmt::Debug for CompiledSchema {
@@ -360,6 +379,13 @@ impl CompiledSchema {
 
     pub fn compile_options(&self) -> &CompileOptions {
         &self.options
+    }
+
+    /// The memory this validator holds, in bytes: the heap its compilation
+    /// kept, as the cache's meter measured it (see `cache::set_memory_meter`),
+    /// and the texts it holds. What the cache's memory bound weighs.
+    pub fn memory_bytes(&self) -> usize {
+        self.memory
     }
 
     /// The draft it was compiled in.
@@ -515,9 +541,15 @@ pub fn compile_in_dialect(
         dialect: Some(dialect),
         ..options.clone()
     };
-    let compiled = Arc::new(jsonschema::outside_pattern_budget(|| {
+    let texts = canonical.len() + if Arc::ptr_eq(&canonical, &meant) { 0 } else { meant.len() } + key.len();
+    let heap_before = cache::heap_in_use();
+    let mut compiled = jsonschema::outside_pattern_budget(|| {
         build(effective, &options, schema_hash.into(), meant, unenforced)
-    })?);
+    })?;
+    compiled.memory = cache::heap_in_use()
+        .saturating_sub(heap_before)
+        .saturating_add(texts);
+    let compiled = Arc::new(compiled);
     cache::put(key, canonical, Arc::clone(&compiled));
     Ok(compiled)
 }
@@ -725,6 +757,7 @@ fn build(
         options: options.clone(),
         unenforced,
         derived: std::sync::OnceLock::new(),
+        memory: 0,
     })
 }
 

@@ -164,14 +164,67 @@ fn the_schema_hash_is_the_sha256_of_the_canonical_schema() {
 }
 
 #[test]
-fn cache_is_bounded() {
+fn cache_is_bounded_by_a_count_when_given_one() {
     clear_cache();
     set_cache_capacity(4);
     for i in 0..20 {
         compile(&json!({"maxLength": i}), &CompileOptions::default()).unwrap();
     }
     assert_eq!(cache_len(), 4);
-    set_cache_capacity(DEFAULT_CACHE_CAPACITY);
+    set_cache_memory(DEFAULT_CACHE_BYTES);
+}
+
+thread_local! {
+    /// A heap that grows by 1,000 bytes each time it is measured: every
+    /// compilation measures it twice, so each validator weighs 1,000 bytes
+    /// and its texts.
+    static FAKE_HEAP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+fn fake_heap() -> usize {
+    FAKE_HEAP.with(|heap| {
+        heap.set(heap.get() + 1000);
+        heap.get()
+    })
+}
+
+#[test]
+fn cache_is_bounded_by_the_memory_its_validators_hold() {
+    set_memory_meter(fake_heap);
+    clear_cache();
+    assert_eq!(cache_bound(), CacheBound::Bytes(DEFAULT_CACHE_BYTES));
+    let schema = |i: usize| json!({"maxLength": i});
+    let first = compile(&schema(0), &CompileOptions::default()).unwrap();
+    let weight = first.memory_bytes();
+    assert!(weight > 1000 && weight < 1200, "{weight}");
+    assert_eq!(cache_bytes(), weight);
+    // By default, a few thousand small schemas all stay.
+    for i in 1..3000 {
+        compile(&schema(i), &CompileOptions::default()).unwrap();
+    }
+    assert_eq!(cache_len(), 3000);
+    assert!(cache_bytes() >= 3000 * 1000);
+    // A smaller bound keeps what fits, the most recently used.
+    set_cache_memory(10 * weight);
+    assert!(cache_bytes() <= 10 * weight, "{}", cache_bytes());
+    assert!((9..=10).contains(&cache_len()), "{}", cache_len());
+    let (len, bytes) = (cache_len(), cache_bytes());
+    let kept = compile(&schema(2999), &CompileOptions::default()).unwrap();
+    assert_eq!((cache_len(), cache_bytes()), (len, bytes), "found again, not compiled again");
+    assert!(Arc::ptr_eq(&kept, &compile(&schema(2999), &CompileOptions::default()).unwrap()));
+    // The validator used last stays, however large.
+    set_cache_memory(1);
+    assert_eq!(cache_len(), 1);
+    assert!(Arc::ptr_eq(&kept, &compile(&schema(2999), &CompileOptions::default()).unwrap()));
+    // A count bound replaces the memory bound, and back.
+    set_cache_capacity(3);
+    for i in 0..5 {
+        compile(&schema(i), &CompileOptions::default()).unwrap();
+    }
+    assert_eq!((cache_len(), cache_bound()), (3, CacheBound::Count(3)));
+    set_cache_memory(DEFAULT_CACHE_BYTES);
+    clear_cache();
+    assert_eq!((cache_len(), cache_bytes()), (0, 0));
 }
 
 #[test]
