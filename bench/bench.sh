@@ -4,7 +4,10 @@
 # Builds pkg/, measures structured-output-guard against ajv + ajv-formats
 # (allErrors true and false) and @cfworker/json-schema under Node and under
 # Bun (bench/run.mjs, which spawns fresh processes for load time and memory),
-# and writes bench/RESULTS.md. About two minutes.
+# and writes bench/RESULTS.md; then the cost table (bench/cost-table.mjs:
+# every keyword and format alone, the invoice shape, the value, executor,
+# tool-call and options rows), whose missed rows go to the top of the file.
+# About six minutes.
 # Pass --quick for shorter budgets while changing the harness itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,3 +37,8 @@ node bench/report.mjs "$tmp/node.json" "$tmp/bun.json"
     echo
   done
 } >> bench/RESULTS.md
+
+# The cost table under both runtimes, written in by bench/cost-report.mjs.
+node bench/cost-table.mjs --out "$tmp/cost-node.json" "$@" 2>/dev/null
+node_modules/.bin/bun bench/cost-table.mjs --out "$tmp/cost-bun.json" "$@" 2>/dev/null
+node bench/cost-report.mjs "$tmp/cost-node.json" "$tmp/cost-bun.json"
