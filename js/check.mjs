@@ -6,6 +6,7 @@ import { jsonText, optionsText, outputCopy, readCopy, readText, wellFormed } fro
 import { SchemaError, argumentError } from "./errors.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";
 import { callRaw, callRawJson, decoder, encodeCopy, encodeInput, encoder, ensureLoaded, inputOf, raw, translate } from "./instance.mjs";
+import { programVerdict } from "./check-program.mjs";
 import { COMPILE_KEYS, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, knownSchema, rawOf, readableSchemaText, recordOf, touch } from "./schemas.mjs";
 
 export function detectTruncation(source) {
@@ -194,6 +195,12 @@ function laneCheck(output, schema, options) {
  */
 export function laneWith(output, handle, schemaHash, { maxErrors, requireObject, text }) {
   if (typeof output !== "string") return readLane(output, handle, maxErrors, requireObject, text, schemaHash);
+  // No options beyond the two the lane takes as numbers: the schema's
+  // check program answers an accepted text without the core.
+  if (text === undefined) {
+    const verdict = programVerdict(output, handle, schemaHash, requireObject);
+    if (verdict !== undefined) return verdict;
+  }
   const status = laneStatus(output, handle, maxErrors, requireObject, text);
   if (status === 3) return undefined;
   return laneResult(status, output, schemaHash, null);

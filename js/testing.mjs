@@ -4,6 +4,9 @@
 import { jsonText, matchesCopy, readCopy, readPlans } from "./arguments.mjs";
 import { callRaw, encoder, markLoaded, memory, raw, rawGlue, traps } from "./instance.mjs";
 import { membersAloneBy, shapeOf } from "./read.mjs";
+import { BAIL, makeProgram, withoutPrograms } from "./check-program.mjs";
+import { checkOutput } from "./check.mjs";
+import { handleForAnyValidator } from "./schemas.mjs";
 import { openSessionCount, toolPathsReadBy } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
 import { acceptedValue, streamValue } from "./stream-value.mjs";
@@ -107,3 +110,38 @@ export function acceptedValueTwice(text, part) {
 
 /** Forgets the tool-call reader's copies and what the core answered for them (see `readCalls`). */
 export { forgetCallsRead as forgetToolCallsRead } from "./tool-calls.mjs";
+
+/**
+ * A Validator's check program, run on `value` as the text path runs it (a
+ * value JSON.parse made): true, false, "bail" (the core must answer), or
+ * undefined when the schema has no program. Written as JavaScript, or
+ * interpreted when `interpret`; the program text is the core's.
+ */
+export function runCheckProgram(validator, value, interpret = false) {
+  const handle = handleForAnyValidator(validator);
+  const text = callRaw(() => handle.checkProgram());
+  if (text === undefined) return undefined;
+  const key = `${interpret}`;
+  let byMode = programsMade.get(handle);
+  if (byMode === undefined) programsMade.set(handle, (byMode = new Map()));
+  let program = byMode.get(key);
+  if (program === undefined) byMode.set(key, (program = makeProgram(handle, JSON.parse(text), interpret)));
+  try {
+    return program.run(value);
+  } catch (error) {
+    if (error === BAIL) return "bail";
+    throw error;
+  }
+}
+const programsMade = new WeakMap();
+
+/** The core's own answer for a Validator and a value's JSON text, without any program. */
+export function coreIsValid(validator, text) {
+  const handle = handleForAnyValidator(validator);
+  return callRaw(() => handle.isValid(text));
+}
+
+/** checkOutput's verdict with every check left to the core (no check program). */
+export function coreCheckOutput(output, schema, options) {
+  return withoutPrograms(() => checkOutput(output, schema, options));
+}

@@ -1,0 +1,75 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use serde_json::{json, Value};
+
+use super::program_of;
+use crate::schema::{compile, CompileOptions};
+
+fn program(schema: Value) -> Option<Value> {
+    let compiled = compile(&schema, &CompileOptions::default()).ok()?;
+    program_of(&compiled).map(|p| serde_json::from_str(&p.text).unwrap_or(Value::Null))
+}
+
+#[test]
+fn a_schema_of_plain_keywords_has_a_program_with_its_references_resolved() {
+    let p = program(json!({
+        "type": "object",
+        "required": ["a"],
+        "properties": { "a": { "$ref": "#/$defs/n" } },
+        "$defs": { "n": { "type": "integer", "minimum": 0 } }
+    }));
+    let p = p.expect("a program");
+    assert_eq!(p["draft"], json!(2020));
+    let nodes = p["nodes"].as_array().cloned().unwrap_or_default();
+    // The root's checks run in the validator's order: type, required, properties.
+    assert_eq!(nodes[0][0], json!(["type", 64]));
+    assert_eq!(nodes[0][1], json!(["required", ["a"]]));
+    let a = nodes[0][2][1][0][1].as_u64().unwrap_or(0) as usize;
+    assert_eq!(nodes[a], json!([["ref", 2]]));
+    assert_eq!(nodes[2], json!([["type", 4], ["min", 0.0]]));
+}
+
+#[test]
+fn keywords_no_program_says_exactly_leave_the_schema_to_the_core() {
+    for schema in [
+        json!({ "unevaluatedProperties": false }),
+        json!({ "items": { "$dynamicRef": "#x" } }),
+        json!({ "patternProperties": { "^a": {} } }),
+        json!({ "properties": { "a": { "$id": "https://example.com/a" } } }),
+        json!({ "$ref": "https://example.com/elsewhere" }),
+        json!({ "const": 9007199254740993u64 }),
+    ] {
+        assert_eq!(program(schema.clone()), None, "{schema}");
+    }
+}
+
+#[test]
+fn formats_the_javascript_side_lacks_are_string_checks_of_the_core() {
+    let p = program(json!({ "properties": { "d": { "format": "date" }, "e": { "format": "email" }, "x": { "format": "no-such-format" } } })).expect("a program");
+    assert_eq!(p["strings"], json!([["format", "email"]]));
+    let text = p.to_string();
+    assert!(text.contains("[\"format\",\"date\"]"), "{text}");
+    assert!(!text.contains("no-such-format"), "{text}");
+}
+
+#[test]
+fn draft_4_integers_are_not_decided_from_parsed_text() {
+    let p = program(json!({ "$schema": "http://json-schema.org/draft-04/schema#", "type": "integer" }));
+    assert_eq!(p.map(|p| p["textSafe"].clone()), Some(json!(false)));
+}
+
+#[test]
+#[ignore]
+fn timing_of_string_checks() {
+    let schema = json!({ "properties": { "s": { "pattern": "^[A-Z]{3}-[0-9]{4}$" }, "e": { "format": "email" } } });
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let program = program_of(&compiled).unwrap();
+    let mut verdicts = Vec::new();
+    for batch in ["[0,\"ABC-1234\"]", "[1,\"a@example.com\"]"] {
+        let start = std::time::Instant::now();
+        for _ in 0..2000 {
+            program.judge_strings(batch, &mut verdicts);
+        }
+        eprintln!("{batch}: {:?} per batch", start.elapsed() / 2000);
+    }
+}
