@@ -70,6 +70,12 @@ export interface CompileOptions {
    * written as a string, is Gemini's), else "json-schema".
    */
   dialect?: SchemaDialect;
+  /**
+   * The initial base URI (the URI the schema was retrieved from), an absolute
+   * URI: relative `$ref`s resolve against it where no `$id` sets a base. A
+   * schema in `resources` has its key as its base.
+   */
+  baseUri?: string;
 }
 
 export type SchemaDialect = "json-schema" | "gemini";

@@ -157,7 +157,7 @@ export function membersAlone(value, node) {
 function copyMembers(value, node, plans, texts, out) {
   const unless = node.unless;
   for (const [name, child] of node.members) {
-    if (unless !== undefined && unless[name] !== undefined && unless[name].some((other) => copiedSomething(out[other]))) continue;
+    if (unless !== undefined && unless[name] !== undefined && unless[name].some((other) => copiedSomething(out[other], node.index[other]))) continue;
     const member = readMember(value, name);
     if (member === undefined) continue;
     const copied = copyAlong(member, child, plans, texts);
@@ -222,8 +222,15 @@ function readMember(value, name) {
   }
 }
 
-function copiedSomething(copy) {
-  return copy !== undefined && !(Array.isArray(copy) && copy.length === 0);
+/**
+ * Whether `copy`, made at `node`, counts as copied for `unless`: not an
+ * empty list, and a string only at a text node (an error's `message` is no
+ * chat message).
+ */
+function copiedSomething(copy, node) {
+  if (copy === undefined) return false;
+  if (Array.isArray(copy)) return copy.length > 0;
+  return typeof copy !== "string" || node.text;
 }
 
 /**

@@ -190,7 +190,7 @@ export function isValidatorArgument(schema) {
 // The price is ajv's: a schema object must not be changed after its first use.
 
 /** The options that change what a schema compiles to; `resources` is keyed by nothing (too large). */
-export const COMPILE_KEYS = ["formats", "draft", "rejectUnknownFields", "unknownFormats", "customFormats", "dialect"];
+export const COMPILE_KEYS = ["formats", "draft", "rejectUnknownFields", "unknownFormats", "customFormats", "dialect", "baseUri"];
 const DEFAULT_CACHE_CAPACITY = 128;
 
 /**

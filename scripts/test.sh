@@ -55,7 +55,7 @@ fi
 step "Fuzzing (libFuzzer, time-boxed)"
 # FUZZ_SECONDS sets the box per target (here 20 by default, against
 # fuzz.sh's own 45, so that the whole command fits in 15 minutes on two
-# cores, set-up included; four targets, one per core at a time).
+# cores, set-up included; five targets, one per core at a time).
 if wait "$fuzz_build" && FUZZ_SECONDS=${FUZZ_SECONDS:-20} bash scripts/fuzz.sh; then
   tally 1 0
 else
@@ -91,7 +91,9 @@ show() {
 step "JS suites under Node (node --test) and Bun (bun test), side by side"
 run node node --test --test-reporter=spec tests/js/ &
 node_js=$!
-run bun node_modules/.bin/bun test tests/js/ &
+# Bun applies a test's own { timeout } but not its describe block's, which
+# node --test applies; the heaviest describe blocks allow 60 s.
+run bun node_modules/.bin/bun test --timeout 60000 tests/js/ &
 bun_js=$!
 wait "$node_js" "$bun_js"
 show node "JS suite under Node (node --test)" node_counts
