@@ -23,8 +23,13 @@ function bail() {
 
 /** The deepest nesting the core reads, in containers (`MAX_SCHEMA_DEPTH`). */
 const MAX_DEPTH = 127;
-/** References a check may follow before the core refuses it (`REFERENCES_PER_BUDGET`). */
-const REFERENCES = 10_000_000;
+/**
+ * References a run follows before it leaves the value to the core, which
+ * follows up to 10,000,000 (`REFERENCES_PER_BUDGET`) and then refuses the
+ * check: a schema whose references fan out so is the core's to judge, and
+ * the run should not spend the time first.
+ */
+const REFERENCES = 1_000_000;
 /** Nested references a run follows before it leaves the value to the core (a loop that never descends). */
 const REFERENCE_NESTING = 4096;
 
@@ -331,11 +336,26 @@ function judge(handle, checks, strings) {
 
 // --- the program, compiled -------------------------------------------------------
 
-/** A handle's program: `{ textSafe, run(value) }`, or null where the core checks alone. */
-const programs = new WeakMap();
+/**
+ * How a run reads its value. TEXT: a value JSON.parse built from text (its
+ * numbers may be infinite and its nesting deep, where the text was; the
+ * members and items no keyword reaches are probed for that). VALUE: a
+ * caller's value, read where the schema reads it and nowhere else; what it
+ * reads must be JSON (a finite number, a string, a boolean, null, an array,
+ * an object of no class, without toJSON), and anything else, like every
+ * value the program rejects, goes to the exact path, which says what is
+ * wrong where.
+ */
+export const TEXT = 0;
+export const VALUE = 1;
 
 /** Off for the tests that compare a verdict with the core's own (see js/testing.mjs). */
 let programsOn = true;
+
+/** Turns the check programs on or off (off: every check is the core's), for the tests. */
+export function useCheckPrograms(on) {
+  programsOn = on;
+}
 
 /** Runs `fn` with every check left to the core, and gives what it returns. */
 export function withoutPrograms(fn) {
@@ -348,9 +368,13 @@ export function withoutPrograms(fn) {
   }
 }
 
+/**
+ * A handle's program, or null where the core checks alone. It is kept on
+ * the handle itself (a fresh instance after a trap has fresh handles).
+ */
 export function programOf(handle) {
   if (!programsOn) return null;
-  let program = programs.get(handle);
+  let program = handle.checkProgramMade;
   if (program === undefined) {
     program = null;
     try {
@@ -359,78 +383,201 @@ export function programOf(handle) {
     } catch {
       program = null;
     }
-    programs.set(handle, program);
+    handle.checkProgramMade = program;
   }
   return program;
 }
 
 /**
- * The program `spec` for the handle, written as JavaScript unless
+ * The program `spec` for the handle: `{ textSafe, run(value, mode) }`,
+ * each mode's executor made on its first run, written as JavaScript unless
  * `interpret` (or the runtime refuses functions made from source).
  */
 export function makeProgram(handle, spec, interpret = false) {
   // One string judged at once, where a run cannot set it aside (under
   // anyOf, oneOf, not, if, contains, a failure decides what else runs).
   const judgeNow = (check, s) => judge(handle, [check], [s]) === null;
-  const root = (interpret ? undefined : written(spec, judgeNow)) ?? interpreted(spec, judgeNow);
+  const valueSafe = valueModeSafe(spec);
+  // The strings a run set aside, judged once it passes.
+  const judgePending = () => judge(handle, pendingChecks, pendingStrings) === null;
+  const make = (mode) => (interpret ? undefined : written(spec, judgeNow, judgePending, mode)) ?? interpreted(spec, judgeNow, judgePending, mode);
+  let text;
+  let value;
   return {
     textSafe: spec.textSafe === true,
-    interpreted: root.interpreted === true,
-    /** true / false for `value` (parsed from text); BAIL where the core must answer. */
-    run(value) {
-      pendingChecks.length = 0;
-      pendingStrings.length = 0;
-      if (!root(value)) return false;
-      if (pendingChecks.length === 0) return true;
-      return judge(handle, pendingChecks, pendingStrings) === null;
+    /** true / false for `v` read in `mode`; throws BAIL where the core must answer. */
+    run(v, mode) {
+      return mode === VALUE ? this.runValue(v) : (text ??= make(TEXT))(v);
     },
+    /** `run` for a caller's value. */
+    runValue(v) {
+      if (!valueSafe) bail();
+      return (value ??= make(VALUE))(v);
+    },
+    interpreted: () => interpret || written(spec, judgeNow, judgePending, TEXT) === undefined,
   };
+}
+
+/** An empty object: anything `for in` finds on it was added to Object.prototype. */
+const POLLUTION_PROBE = {};
+
+/**
+ * Whether a caller's value can be read by the program as the core reads
+ * its JSON: not where the schema names a member or compares a string with
+ * U+FFFD (a lone surrogate, which the core reads as U+FFFD, would compare
+ * differently here).
+ */
+function valueModeSafe(spec) {
+  return !JSON.stringify(spec.nodes).includes("\ufffd");
 }
 
 // --- the first executor: JavaScript written from the program ---------------------
 
 /** The shared helpers, as the functions written from programs receive them. */
-const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, isObject, hasOwn };
+const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll };
+
+/** Whether object `v` has every member of `names` (as `memberSource` reads members in `mode`). */
+function hasAll(v, names, mode) {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const x = inherited(name) && !hasOwn(v, name) ? undefined : v[name];
+    if (x === undefined || (mode === VALUE && absentIfLeftOut(x) === undefined)) return false;
+  }
+  return true;
+}
+
+/** A caller's member as JSON reads it: what JSON leaves out of an object (a function, a symbol) is absent. */
+function absentIfLeftOut(x) {
+  return typeof x === "function" || typeof x === "symbol" ? undefined : x;
+}
 
 /** Names inherited from Object.prototype: read as own members only. */
 function inherited(name) {
   return name in Object.prototype;
 }
 
+/** A caller's object JSON writes as an object: of no class (of any realm), without toJSON. */
+function plain(v) {
+  if (typeof v.toJSON === "function") return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/** The members of a caller's object JSON writes: the own enumerable ones whose values it does not leave out. */
+function jsonMembers(v) {
+  let n = 0;
+  for (const k in v) {
+    const x = v[k];
+    if (x !== undefined && typeof x !== "function" && typeof x !== "symbol") n++;
+  }
+  return n;
+}
+
+/** Whether every string in a caller's value (an array's items, at any depth) is well-formed UTF-16. */
+function wellFormedAll(v) {
+  if (typeof v === "string") return v.isWellFormed();
+  if (typeof v !== "object" || v === null) return true;
+  for (const k in v) if (!wellFormedAll(k) || !wellFormedAll(v[k])) return false;
+  return true;
+}
+
+/** Lists longer than this are checked by a loop over them, not written out name by name. */
+const WRITTEN_NAMES = 16;
+
+/** A program larger than this (its JSON text, in characters) is interpreted rather than written out. */
+const WRITTEN_PROGRAM = 200_000;
+
+/** The member names a node reads of its value (for the reads made once at its start). */
+function namesRead(node) {
+  const names = [];
+  const add = (name) => {
+    if (!names.includes(name)) names.push(name);
+  };
+  for (const check of node) {
+    switch (check[0]) {
+      case "required":
+        if (check[1].length <= WRITTEN_NAMES) check[1].forEach(add);
+        break;
+      case "properties":
+        for (const [name] of check[1]) add(name);
+        break;
+      case "dependentRequired":
+        for (const [name, others] of check[1]) {
+          add(name);
+          others.forEach(add);
+        }
+        break;
+      case "dependencies":
+        for (const [name, others] of check[1]) {
+          add(name);
+          others.forEach(add);
+        }
+        for (const [name] of check[2]) add(name);
+        break;
+    }
+  }
+  return names;
+}
+
+/** Whether a node's checks look at an object (so the node tells objects apart at its start). */
+function readsObjects(node) {
+  return node.some((check) => ["required", "properties", "dependentRequired", "dependencies", "additionalProperties", "propertyNames", "minProperties", "maxProperties"].includes(check[0]));
+}
+
 /**
- * The program as one function written from source, or undefined where the
- * runtime refuses to make one (the interpreter then runs it).
+ * The program as one function written from source for `mode`, or
+ * undefined where the runtime refuses to make one (the interpreter then
+ * runs it).
  */
-function written(spec, judgeNow) {
+function written(spec, judgeNow, judgePending, mode) {
+  if (JSON.stringify(spec.nodes).length > WRITTEN_PROGRAM) return undefined;
   const constants = [];
   const constant = (value) => {
     constants.push(value);
     return `K[${constants.length - 1}]`;
   };
   const lines = [
-    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, isObject, hasOwn } = H;",
+    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll } = H;",
     "let refs = 0, nesting = 0;",
   ];
   spec.nodes.forEach((node, index) => {
     lines.push(`function n${index}(v, d, z) {`);
-    if (node === true) lines.push("probe(v, z); return true;");
+    if (node === true) lines.push(mode === TEXT ? "probe(v, z); return true;" : "return true;");
     else if (node === false) lines.push("return false;");
     else {
-      for (const check of node) lines.push(...checkSource(check, constant, spec));
-      lines.push(...coverSource(node));
+      const names = namesRead(node);
+      const reads = new Map(names.map((name, i) => [name, `m${i}`]));
+      if (readsObjects(node)) lines.push("const o = typeof v === \"object\" && v !== null && !Array.isArray(v);");
+      names.forEach((name, i) => lines.push(`const m${i} = o ? ${memberSource(name, mode)} : undefined;`));
+      for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode));
+      lines.push(...coverSource(node, mode));
       lines.push("return true;");
     }
     lines.push("}");
   });
-  lines.push("return (v) => { refs = 0; nesting = 0; return n0(v, 1, 1); };");
-  const make = functionFrom(["H", "K", "now"], lines);
-  return make === undefined ? undefined : make(HELPERS, constants, judgeNow);
+  // The run: a polluted Object.prototype would lend every object its
+  // members; the strings set aside are judged once the rest passes.
+  lines.push(
+    "return (v) => {",
+    "for (const name in POLLUTION_PROBE) bail();",
+    "refs = 0; nesting = 0;",
+    "if (pendingChecks.length !== 0) { pendingChecks.length = 0; pendingStrings.length = 0; }",
+    "return n0(v, 1, 1) && (pendingChecks.length === 0 || judgePending());",
+    "};",
+  );
+  const make = functionFrom(["H", "K", "now", "judgePending"], lines);
+  return make === undefined ? undefined : make(HELPERS, constants, judgeNow, judgePending);
 }
 
-/** A member read: `v[name]`, or only an own one for names Object.prototype has. */
-function memberSource(name) {
+/**
+ * A member read: `v[name]`, only an own one for names Object.prototype
+ * has; of a caller's value, what JSON leaves out (a function, a symbol)
+ * reads as absent.
+ */
+function memberSource(name, mode) {
   const key = JSON.stringify(name);
-  return inherited(name) ? `(hasOwn(v, ${key}) ? v[${key}] : undefined)` : `v[${key}]`;
+  const read = inherited(name) ? `(hasOwn(v, ${key}) ? v[${key}] : undefined)` : `v[${key}]`;
+  return mode === TEXT ? read : `absentIfLeftOut(${read})`;
 }
 
 /** The applicators whose children a node's keywords reach, for `coverSource`. */
@@ -459,11 +606,20 @@ function coverage(node) {
 }
 
 /**
- * What a node adds for the parts of its value its keywords did not reach:
- * a number must be finite, and the members and items no child node
- * received are probed (see `probe`).
+ * What a node adds once its keywords pass. A number must be finite and a
+ * container within the core's nesting. Of a parsed text, the members and
+ * items no child node received are probed (see `probe`); of a caller's
+ * value, nothing the schema does not read is read, but what the node read
+ * must be JSON.
  */
-function coverSource(node) {
+function coverSource(node, mode) {
+  if (mode === VALUE) {
+    return [
+      "if (typeof v === \"object\") { if (v !== null) { if (z > 127) bail(); if (!Array.isArray(v) && (v.constructor !== Object || v.toJSON !== undefined) && !plain(v)) bail(); } }",
+      "else if (typeof v === \"number\") { if (v - v !== 0) bail(); }",
+      "else if (typeof v !== \"string\" && typeof v !== \"boolean\") bail();",
+    ];
+  }
   const { named, everyMember, prefix, itemsFrom } = coverage(node);
   const lines = ["if (typeof v === \"number\") { if (v - v !== 0) bail(); }", "else if (typeof v === \"object\" && v !== null) {", "if (z > 127) bail();"];
   const itemsEnd = itemsFrom < 0 ? "v.length" : `Math.min(v.length, ${Math.max(itemsFrom, prefix)})`;
@@ -485,7 +641,7 @@ function typeTest(mask, draft) {
   else if (mask & 4) parts.push(draft === 4 ? "(Number.isInteger(v) && (Math.abs(v) <= 9007199254740992 || Math.abs(v) >= 9223372036854775808))" : "Number.isInteger(v)");
   if (mask & 16) parts.push("typeof v === \"string\"");
   if (mask & 32) parts.push("Array.isArray(v)");
-  if (mask & 64) parts.push("isObject(v)");
+  if (mask & 64) parts.push("(typeof v === \"object\" && v !== null && !Array.isArray(v))");
   return parts.length === 0 ? "false" : parts.join(" || ");
 }
 
@@ -494,8 +650,16 @@ function call(n, value, z, defer = "d") {
   return `n${n}(${value}, ${defer}, ${z})`;
 }
 
-function checkSource(check, constant, spec) {
+/** A member of `v`, read once at the node's start (see `namesRead`). */
+function read(reads, name) {
+  return reads.get(name);
+}
+
+function checkSource(check, constant, spec, reads, mode) {
   const [op] = check;
+  const present = (name) => `${read(reads, name)} !== undefined`;
+  // A caller's member JSON leaves out (undefined, a function, a symbol) is absent.
+  const skipLeftOut = mode === VALUE ? "const x = v[k]; if (x === undefined || typeof x === \"function\" || typeof x === \"symbol\") continue;" : "const x = v[k];";
   switch (op) {
     case "type":
       return [`if (!(${typeTest(check[1], spec.draft)})) return false;`];
@@ -535,36 +699,36 @@ function checkSource(check, constant, spec) {
     case "maxItems":
       return [`if (Array.isArray(v) && v.length > ${check[1]}) return false;`];
     case "unique":
-      return ["if (Array.isArray(v) && !unique(v)) return false;"];
+      // Two lone surrogates are one U+FFFD to the core: such strings are left to it.
+      return [mode === VALUE ? "if (Array.isArray(v) && (!unique(v) || !wellFormedAll(v))) return false;" : "if (Array.isArray(v) && !unique(v)) return false;"];
     case "minProperties":
-      return [`if (isObject(v) && Object.keys(v).length < ${check[1]}) return false;`];
-    case "maxProperties":
-      return [`if (isObject(v) && Object.keys(v).length > ${check[1]}) return false;`];
+    case "maxProperties": {
+      const count = mode === VALUE ? "jsonMembers(v)" : "Object.keys(v).length";
+      return [`if (o && ${count} ${op === "minProperties" ? "<" : ">"} ${check[1]}) return false;`];
+    }
     case "required":
-      return [`if (isObject(v) && !(${check[1].map((name) => `hasOwn(v, ${JSON.stringify(name)})`).join(" && ")})) return false;`];
+      if (check[1].length > WRITTEN_NAMES) return [`if (o && !hasAll(v, ${constant(check[1])}, ${mode})) return false;`];
+      return [`if (o && !(${check[1].map(present).join(" && ")})) return false;`];
     case "dependentRequired":
-      return check[1].map(([name, names]) => `if (isObject(v) && hasOwn(v, ${JSON.stringify(name)}) && !(${names.map((n) => `hasOwn(v, ${JSON.stringify(n)})`).join(" && ") || "true"})) return false;`);
+      return check[1].map(([name, names]) => `if (${present(name)} && !(${names.map(present).join(" && ") || "true"})) return false;`);
     case "dependencies": {
-      const lines = check[1].map(([name, names]) => `if (isObject(v) && hasOwn(v, ${JSON.stringify(name)}) && !(${names.map((n) => `hasOwn(v, ${JSON.stringify(n)})`).join(" && ") || "true"})) return false;`);
-      for (const [name, node] of check[2]) lines.push(`if (isObject(v) && hasOwn(v, ${JSON.stringify(name)}) && !${call(node, "v", "z")}) return false;`);
+      const lines = check[1].map(([name, names]) => `if (${present(name)} && !(${names.map(present).join(" && ") || "true"})) return false;`);
+      for (const [name, node] of check[2]) lines.push(`if (${present(name)} && !${call(node, "v", "z")}) return false;`);
       return lines;
     }
-    case "properties": {
-      const lines = ["if (isObject(v)) {"];
-      for (const [name, node] of check[1]) {
-        lines.push(`{ const x = ${memberSource(name)}; if (x !== undefined && !${call(node, "x", "z + 1")}) return false; }`);
-      }
-      lines.push("}");
-      return lines;
-    }
+    case "properties":
+      return check[1].map(([name, node]) => {
+        const m = read(reads, name);
+        return `if (${m} !== undefined && !${call(node, m, "z + 1")}) return false;`;
+      });
     case "additionalProperties": {
       const [, named, node] = check;
-      const test = spec.nodes[node] === false ? "return false;" : `if (!${call(node, "v[k]", "z + 1")}) return false;`;
-      if (named.length === 0) return [`if (isObject(v)) { for (const k in v) { ${test} } }`];
-      return [`if (isObject(v)) { for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: ${test} } } }`];
+      const test = spec.nodes[node] === false ? "return false;" : `if (!${call(node, "x", "z + 1")}) return false;`;
+      if (named.length === 0) return [`if (o) { for (const k in v) { ${skipLeftOut} ${test} } }`];
+      return [`if (o) { for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: { ${skipLeftOut} ${test} } } } }`];
     }
     case "propertyNames":
-      return [`if (isObject(v)) { for (const k in v) if (!${call(check[1], "k", "z + 1")}) return false; }`];
+      return [`if (o) { for (const k in v) { ${mode === VALUE ? skipLeftOut : ""} if (!${call(check[1], "k", "z + 1")}) return false; } }`];
     case "items": {
       const [, node, from] = check;
       if (spec.nodes[node] === false) return [`if (Array.isArray(v) && v.length > ${from}) return false;`];
@@ -616,7 +780,7 @@ function checkSource(check, constant, spec) {
  * The program run by walking it, for a runtime that makes no functions
  * from source. Its decisions are the written functions', check by check.
  */
-function interpreted(spec, judgeNow) {
+function interpreted(spec, judgeNow, judgePending, mode) {
   const nodes = spec.nodes.map((node) => (typeof node === "boolean" ? node : node.map(prepared)));
   const covers = spec.nodes.map((node) => (typeof node === "boolean" ? null : coverage(node)));
   const draft = spec.draft;
@@ -628,7 +792,6 @@ function interpreted(spec, judgeNow) {
       const values = check[0] === "const" ? [check[1]] : check[1];
       return ["in", new Set(values.filter((x) => typeof x !== "object" || x === null)), values.filter((x) => typeof x === "object" && x !== null)];
     }
-    if (check[0] === "properties") return ["properties", check[1]];
     if (check[0] === "additionalProperties") return ["additionalProperties", new Set(check[1]), check[2]];
     return check;
   }
@@ -644,27 +807,50 @@ function interpreted(spec, judgeNow) {
         return draft !== 4 || Math.abs(v) <= 9007199254740992 || Math.abs(v) >= 9223372036854775808;
       case "string":
         return (mask & 16) !== 0;
-      default:
+      case "object":
         return Array.isArray(v) ? (mask & 32) !== 0 : (mask & 64) !== 0;
+      default:
+        return false;
     }
   }
 
+  /** A member of object `v`, as `memberSource` reads it. */
   function member(v, name) {
-    return inherited(name) && !hasOwn(v, name) ? undefined : v[name];
+    const x = inherited(name) && !hasOwn(v, name) ? undefined : v[name];
+    return mode === VALUE ? absentIfLeftOut(x) : x;
+  }
+
+  function leftOut(x) {
+    return mode === VALUE && (x === undefined || typeof x === "function" || typeof x === "symbol");
   }
 
   function node(n, v, d, z) {
     const checks = nodes[n];
     if (checks === true) {
-      probe(v, z);
+      if (mode === TEXT) probe(v, z);
       return true;
     }
     if (checks === false) return false;
-    for (let c = 0; c < checks.length; c++) if (!check(checks[c], v, d, z)) return false;
-    cover(covers[n], v, z);
+    const o = typeof v === "object" && v !== null && !Array.isArray(v);
+    for (let c = 0; c < checks.length; c++) if (!check(checks[c], v, d, z, o)) return false;
+    if (mode === VALUE) classify(v, z);
+    else cover(covers[n], v, z);
     return true;
   }
 
+  /** `coverSource` for a caller's value. */
+  function classify(v, z) {
+    if (typeof v === "object") {
+      if (v !== null) {
+        if (z > MAX_DEPTH) bail();
+        if (!Array.isArray(v) && !plain(v)) bail();
+      }
+    } else if (typeof v === "number") {
+      if (v - v !== 0) bail();
+    } else if (typeof v !== "string" && typeof v !== "boolean") bail();
+  }
+
+  /** `coverSource` for a parsed text. */
   function cover({ named, everyMember, prefix, itemsFrom }, v, z) {
     if (typeof v === "number") {
       if (v - v !== 0) bail();
@@ -680,7 +866,11 @@ function interpreted(spec, judgeNow) {
     }
   }
 
-  function check(c, v, d, z) {
+  function present(v, name) {
+    return member(v, name) !== undefined;
+  }
+
+  function check(c, v, d, z, o) {
     switch (c[0]) {
       case "type":
         return typed(c[1], v);
@@ -714,38 +904,43 @@ function interpreted(spec, judgeNow) {
       case "maxItems":
         return !Array.isArray(v) || v.length <= c[1];
       case "unique":
-        return !Array.isArray(v) || unique(v);
+        return !Array.isArray(v) || (unique(v) && (mode === TEXT || wellFormedAll(v)));
       case "minProperties":
-        return !isObject(v) || Object.keys(v).length >= c[1];
+        return !o || (mode === VALUE ? jsonMembers(v) : Object.keys(v).length) >= c[1];
       case "maxProperties":
-        return !isObject(v) || Object.keys(v).length <= c[1];
+        return !o || (mode === VALUE ? jsonMembers(v) : Object.keys(v).length) <= c[1];
       case "required":
-        if (!isObject(v)) return true;
-        for (const name of c[1]) if (!hasOwn(v, name)) return false;
+        if (!o) return true;
+        for (const name of c[1]) if (!present(v, name)) return false;
         return true;
       case "dependentRequired":
-        if (!isObject(v)) return true;
-        for (const [name, names] of c[1]) if (hasOwn(v, name) && !names.every((n) => hasOwn(v, n))) return false;
+        if (!o) return true;
+        for (const [name, names] of c[1]) if (present(v, name) && !names.every((n) => present(v, n))) return false;
         return true;
       case "dependencies":
-        if (!isObject(v)) return true;
-        for (const [name, names] of c[1]) if (hasOwn(v, name) && !names.every((n) => hasOwn(v, n))) return false;
-        for (const [name, n] of c[2]) if (hasOwn(v, name) && !node(n, v, d, z)) return false;
+        if (!o) return true;
+        for (const [name, names] of c[1]) if (present(v, name) && !names.every((n) => present(v, n))) return false;
+        for (const [name, n] of c[2]) if (present(v, name) && !node(n, v, d, z)) return false;
         return true;
       case "properties":
-        if (!isObject(v)) return true;
+        if (!o) return true;
         for (const [name, n] of c[1]) {
           const x = member(v, name);
           if (x !== undefined && !node(n, x, d, z + 1)) return false;
         }
         return true;
       case "additionalProperties":
-        if (!isObject(v)) return true;
-        for (const k in v) if (!c[1].has(k) && !node(c[2], v[k], d, z + 1)) return false;
+        if (!o) return true;
+        for (const k in v) {
+          if (c[1].has(k)) continue;
+          const x = v[k];
+          if (leftOut(x)) continue;
+          if (!node(c[2], x, d, z + 1)) return false;
+        }
         return true;
       case "propertyNames":
-        if (!isObject(v)) return true;
-        for (const k in v) if (!node(c[1], k, d, z + 1)) return false;
+        if (!o) return true;
+        for (const k in v) if (!leftOut(v[k]) && !node(c[1], k, d, z + 1)) return false;
         return true;
       case "items":
         if (!Array.isArray(v)) return true;
@@ -796,16 +991,19 @@ function interpreted(spec, judgeNow) {
     }
   }
 
-  const run = (v) => {
+  return (v) => {
+    for (const name in POLLUTION_PROBE) bail();
     refs = 0;
     nesting = 0;
-    return node(0, v, 1, 1);
+    if (pendingChecks.length !== 0) {
+      pendingChecks.length = 0;
+      pendingStrings.length = 0;
+    }
+    return node(0, v, 1, 1) && (pendingChecks.length === 0 || judgePending());
   };
-  run.interpreted = true;
-  return run;
 }
 
-// --- the text path --------------------------------------------------------------------
+// --- the text path and the value path -------------------------------------------------
 
 /**
  * checkOutput's verdict for a response text checked by the handle's
@@ -830,7 +1028,7 @@ export function programVerdict(text, handle, schemaHash, requireObject) {
   }
   if (requireObject && (typeof value !== "object" || value === null || Array.isArray(value))) return undefined;
   try {
-    if (!program.run(value)) return undefined;
+    if (!program.run(value, TEXT)) return undefined;
   } catch (error) {
     // A stack that ran out in a deep walk: the core decides (and, should
     // its stack run out too, the instance recovers as for any call).
@@ -838,4 +1036,20 @@ export function programVerdict(text, handle, schemaHash, requireObject) {
     throw error;
   }
   return { ok: true, value, rescue: "none", schemaHash, degraded: false, finishReason: null };
+}
+
+/**
+ * Whether a program accepts a caller's value (the value path:
+ * `isValid`, `validate`, `~standard.validate`). False means only that the
+ * exact path must answer: the value may be rejected, or not be JSON where
+ * the schema reads it, or the program may not say (whatever the value's
+ * getters or Proxy traps throw here is left for that path to meet).
+ */
+export function valueAccepted(program, value) {
+  if (!programsOn) return false;
+  try {
+    return program.runValue(value);
+  } catch {
+    return false;
+  }
 }

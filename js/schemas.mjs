@@ -5,6 +5,7 @@
 import { jsonText, optionsText, schemaText } from "./arguments.mjs";
 import { SchemaError, argumentError, withTypedErrors } from "./errors.mjs";
 import { standardFor } from "./standard-schema.mjs";
+import { programOf, valueAccepted } from "./check-program.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";
 import { cacheCapacity, callRaw, callRawJson, encodeInput, keepCacheCapacity, raw, whenReplaced } from "./instance.mjs";
 
@@ -54,6 +55,7 @@ export class Validator {
   free() {
     const handle = rawOf.get(this);
     freed.add(this);
+    delete this[PROGRAM];
     if (handle) {
       rawOf.delete(this);
       handle.free();
@@ -62,13 +64,47 @@ export class Validator {
 }
 
 // Validator methods answer hostile arguments with typed errors, as the
-// package's functions do (see api.mjs).
-for (const method of ["validate", "isValid"]) {
-  Object.defineProperty(Validator.prototype, method, {
-    value: withTypedErrors(`Validator.${method}`, Validator.prototype[method]),
-    writable: true,
-    configurable: true,
-  });
+// package's functions do (see api.mjs). A value the schema's check program
+// accepts (see js/check-program.mjs) is answered first, without the core:
+// that answer throws nothing.
+const typedValidate = withTypedErrors("Validator.validate", Validator.prototype.validate);
+const typedIsValid = withTypedErrors("Validator.isValid", Validator.prototype.isValid);
+Object.defineProperty(Validator.prototype, "validate", {
+  value: function validate(instance, options) {
+    if ((options === undefined || inputCap(options) !== undefined) && acceptedByProgram(this, instance)) {
+      return { valid: true, errors: [], moreErrors: false };
+    }
+    return typedValidate.call(this, instance, options);
+  },
+  writable: true,
+  configurable: true,
+});
+Object.defineProperty(Validator.prototype, "isValid", {
+  value: function isValid(instance) {
+    return acceptedByProgram(this, instance) || typedIsValid.call(this, instance);
+  },
+  writable: true,
+  configurable: true,
+});
+
+/**
+ * A Validator's check program, kept on the Validator itself, with the
+ * number of the instance it belongs to (`instances`): after a trap the
+ * program of the dead instance's handle is never used.
+ */
+const PROGRAM = Symbol("check program");
+let instances = 0;
+
+/** Whether the Validator's check program accepts `instance` (false: the exact path answers). */
+function acceptedByProgram(validator, instance) {
+  let slot = validator[PROGRAM];
+  if (slot === undefined || slot.instance !== instances) {
+    const handle = rawOf.get(validator);
+    if (handle === undefined) return false;
+    slot = { instance: instances, program: programOf(handle) };
+    Object.defineProperty(validator, PROGRAM, { value: slot, writable: true, configurable: true });
+  }
+  return slot.program !== null && valueAccepted(slot.program, instance);
 }
 
 // A Validator is a Standard Schema (see standard-schema.mjs).
@@ -243,8 +279,16 @@ export function recordOf(schema) {
   return record;
 }
 
+/** The compile options whose default values compile what no option does (see `compile_options` in src/options.rs). */
+const COMPILE_DEFAULTS = { formats: "assert", rejectUnknownFields: false, unknownFormats: "ignore" };
+
+/** Whether a compile option has its default value. */
+export function defaultCompileOption(key, value) {
+  return Object.hasOwn(COMPILE_DEFAULTS, key) && COMPILE_DEFAULTS[key] === value;
+}
+
 /**
- * The compile key of the options: "" for none, undefined when the schema
+ * The compile key of the options: "" for none (or only defaults), undefined when the schema
  * cannot be keyed (`resources`, or a value JSON cannot hold faithfully).
  */
 export function compileKey(options) {
@@ -254,7 +298,7 @@ export function compileKey(options) {
     let picked;
     for (const key of COMPILE_KEYS) {
       const value = options[key];
-      if (value === undefined) continue;
+      if (value === undefined || defaultCompileOption(key, value)) continue;
       if (typeof value === "number" && !Number.isFinite(value)) return undefined;
       (picked ??= {})[key] = value;
     }
@@ -342,6 +386,7 @@ export function forgetSchemas() {
 // again from their source on first use, and the cache starts empty.
 whenReplaced(() => {
   rawOf = new WeakMap();
+  instances += 1;
   forgetSchemas();
 });
 

@@ -4,7 +4,7 @@
 import { jsonText, matchesCopy, readCopy, readPlans } from "./arguments.mjs";
 import { callRaw, encoder, markLoaded, memory, raw, rawGlue, traps } from "./instance.mjs";
 import { membersAloneBy, shapeOf } from "./read.mjs";
-import { BAIL, makeProgram, withoutPrograms } from "./check-program.mjs";
+import { BAIL, TEXT, VALUE, makeProgram, useCheckPrograms, withoutPrograms } from "./check-program.mjs";
 import { checkOutput } from "./check.mjs";
 import { handleForAnyValidator } from "./schemas.mjs";
 import { openSessionCount, toolPathsReadBy } from "./session.mjs";
@@ -12,7 +12,7 @@ import { streamBatch } from "./stream-check.mjs";
 import { acceptedValue, streamValue } from "./stream-value.mjs";
 import { fill, usageTemplate } from "./usage-programs.mjs";
 
-export { callRaw, markLoaded, rawGlue, toolPathsReadBy };
+export { callRaw, markLoaded, rawGlue, toolPathsReadBy, useCheckPrograms };
 
 /** The usage plan's members of `value`, read as a guarded call reads them (see `membersAlone` in js/read.mjs), written or by the general loop. */
 export function usageMembersBy(value, written) {
@@ -113,11 +113,12 @@ export { forgetCallsRead as forgetToolCallsRead } from "./tool-calls.mjs";
 
 /**
  * A Validator's check program, run on `value` as the text path runs it (a
- * value JSON.parse made): true, false, "bail" (the core must answer), or
- * undefined when the schema has no program. Written as JavaScript, or
- * interpreted when `interpret`; the program text is the core's.
+ * value JSON.parse made), or as the value path does when `asValue`: true,
+ * false, "bail" (the core must answer), or undefined when the schema has
+ * no program. Written as JavaScript, or interpreted when `interpret`; the
+ * program text is the core's.
  */
-export function runCheckProgram(validator, value, interpret = false) {
+export function runCheckProgram(validator, value, interpret = false, asValue = false) {
   const handle = handleForAnyValidator(validator);
   const text = callRaw(() => handle.checkProgram());
   if (text === undefined) return undefined;
@@ -127,7 +128,7 @@ export function runCheckProgram(validator, value, interpret = false) {
   let program = byMode.get(key);
   if (program === undefined) byMode.set(key, (program = makeProgram(handle, JSON.parse(text), interpret)));
   try {
-    return program.run(value);
+    return program.run(value, asValue ? VALUE : TEXT);
   } catch (error) {
     if (error === BAIL) return "bail";
     throw error;

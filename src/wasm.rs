@@ -642,6 +642,13 @@ fn lane_accepted(text: &str, span: std::ops::Range<usize>, rescue: crate::rescue
     }
 }
 
+/// Whether a finish reason says the model stopped at its token limit (the
+/// check programs' lane for a response object asks once per reason).
+#[wasm_bindgen(js_name = isTokenLimit)]
+pub fn is_token_limit(reason: &str) -> bool {
+    crate::finish::is_token_limit(reason)
+}
+
 #[wasm_bindgen(js_name = laneStart)]
 pub fn lane_start() -> u32 {
     LANE.with(|lane| lane.borrow().0)

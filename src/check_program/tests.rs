@@ -58,18 +58,3 @@ fn draft_4_integers_are_not_decided_from_parsed_text() {
     assert_eq!(p.map(|p| p["textSafe"].clone()), Some(json!(false)));
 }
 
-#[test]
-#[ignore]
-fn timing_of_string_checks() {
-    let schema = json!({ "properties": { "s": { "pattern": "^[A-Z]{3}-[0-9]{4}$" }, "e": { "format": "email" } } });
-    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
-    let program = program_of(&compiled).unwrap();
-    let mut verdicts = Vec::new();
-    for batch in ["[0,\"ABC-1234\"]", "[1,\"a@example.com\"]"] {
-        let start = std::time::Instant::now();
-        for _ in 0..2000 {
-            program.judge_strings(batch, &mut verdicts);
-        }
-        eprintln!("{batch}: {:?} per batch", start.elapsed() / 2000);
-    }
-}

@@ -63,15 +63,19 @@ function compare(validator, value, where, counts) {
   if (expected === undefined) return;
   const parsed = JSON.parse(JSON.stringify(value));
   for (const interpret of [false, true]) {
-    const got = runCheckProgram(validator, parsed, interpret);
-    if (got === undefined) {
-      counts.core += 1;
-      return;
-    }
-    if (got === "bail") counts.bail += 1;
-    else {
-      counts.same += 1;
-      assert.equal(got, expected, `${where} (${interpret ? "interpreted" : "written"}): ${JSON.stringify(value).slice(0, 200)}`);
+    // As the text path runs it (on what JSON.parse made), and as the value
+    // path does (on the caller's value itself).
+    for (const [asValue, input] of [[false, parsed], [true, value]]) {
+      const got = runCheckProgram(validator, input, interpret, asValue);
+      if (got === undefined) {
+        counts.core += 1;
+        return;
+      }
+      if (got === "bail") counts.bail += 1;
+      else {
+        counts.same += 1;
+        assert.equal(got, expected, `${where} (${interpret ? "interpreted" : "written"}${asValue ? ", value" : ""}): ${JSON.stringify(value).slice(0, 200)}`);
+      }
     }
   }
 }
