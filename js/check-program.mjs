@@ -309,6 +309,41 @@ function isIpv4(s) {
 
 export const FORMATS = { date: isDate, time: isTime, "date-time": isDateTime, uuid: isUuid, ipv4: isIpv4 };
 
+/**
+ * A pattern the core matches as an anchored sequence of classes
+ * (jsonschema-regex's `Sequence::is_match`, whose form the program gives:
+ * see `sequence_of` in src/check_program.rs), run on an ASCII string: 1
+ * when it matches, 0 when not; -1 for a string with any other character,
+ * which the core matches.
+ */
+function sequenceMatch(sequence, s) {
+  const length = s.length;
+  for (let i = 0; i < length; i++) if (s.charCodeAt(i) > 127) return -1;
+  if (sequence[0] === 1) {
+    const [, members, min, max] = sequence;
+    if (length < min) return 0;
+    for (let i = 0; i < length; i++) {
+      const c = s.charCodeAt(i);
+      if ((members[c >>> 5] & (1 << (c & 31))) === 0) return 0;
+    }
+    return max < 0 || length <= max ? 1 : 0;
+  }
+  const [, table, star, skippable, skipRun, accept, anchoredEnd] = sequence;
+  let state = close(1, skippable, skipRun);
+  for (let i = 0; i < length; i++) {
+    if (anchoredEnd === 0 && (state & accept) !== 0) return 1;
+    const hit = state & table[s.charCodeAt(i)];
+    state = close(((hit & ~star) << 1) | (hit & star), skippable, skipRun);
+    if (state === 0) return 0;
+  }
+  return (state & accept) !== 0 ? 1 : 0;
+}
+
+function close(state, skippable, skipRun) {
+  for (let i = 0; i < skipRun; i++) state |= (state & skippable) << 1;
+  return state;
+}
+
 // --- string checks the core judges, in one crossing -----------------------------
 
 /** The strings a run set aside for the core, with their check indices, in the order met. */
@@ -434,7 +469,7 @@ function valueModeSafe(spec) {
 // --- the first executor: JavaScript written from the program ---------------------
 
 /** The shared helpers, as the functions written from programs receive them. */
-const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll };
+const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch };
 
 /** Whether object `v` has every member of `names` (as `memberSource` reads members in `mode`). */
 function hasAll(v, names, mode) {
@@ -537,7 +572,7 @@ function written(spec, judgeNow, judgePending, mode) {
     return `K[${constants.length - 1}]`;
   };
   const lines = [
-    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll } = H;",
+    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch } = H;",
     "let refs = 0, nesting = 0;",
   ];
   spec.nodes.forEach((node, index) => {
@@ -694,6 +729,11 @@ function checkSource(check, constant, spec, reads, mode) {
       return [`if (typeof v === "string" && !FORMATS[${JSON.stringify(check[1])}](v)) return false;`];
     case "string":
       return [`if (typeof v === "string") { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; }`];
+    case "pattern":
+      return [
+        `if (typeof v === "string") { const r = sequenceMatch(${constant(check[2])}, v); if (r === 0) return false;`,
+        `if (r < 0) { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; } }`,
+      ];
     case "minItems":
       return [`if (Array.isArray(v) && v.length < ${check[1]}) return false;`];
     case "maxItems":
@@ -892,6 +932,16 @@ function interpreted(spec, judgeNow, judgePending, mode) {
         return typeof v !== "string" || maxLength(v, c[1]);
       case "format":
         return typeof v !== "string" || FORMATS[c[1]](v);
+      case "pattern": {
+        if (typeof v !== "string") return true;
+        const matched = sequenceMatch(c[2], v);
+        if (matched >= 0) return matched === 1;
+        if (d) {
+          pend(c[1], v);
+          return true;
+        }
+        return judgeNow(c[1], v);
+      }
       case "string":
         if (typeof v !== "string") return true;
         if (d) {

@@ -146,3 +146,9 @@ export function coreIsValid(validator, text) {
 export function coreCheckOutput(output, schema, options) {
   return withoutPrograms(() => checkOutput(output, schema, options));
 }
+
+/** A Validator's check program, as the core writes it (JSON text), or undefined when it has none. */
+export function checkProgramText(validator) {
+  const handle = handleForAnyValidator(validator);
+  return callRaw(() => handle.checkProgram());
+}

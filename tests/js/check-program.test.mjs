@@ -8,8 +8,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
-import { coreCheckOutput, coreIsValid, runCheckProgram } from "../../pkg/testing.mjs";
+import { checkProgramText, coreCheckOutput, coreIsValid, runCheckProgram } from "../../pkg/testing.mjs";
 import { DRAFTS, loadDraft, loadRemotes, suiteRoot } from "../conformance/suite.mjs";
+import { loadCases } from "../corpus/differential.mjs";
 
 /** A small seeded PRNG (mulberry32), so every run checks the same values. */
 function rng(seed) {
@@ -43,6 +44,11 @@ function compiledGroups(draft) {
     out.push({ group, validator });
   }
   return out;
+}
+
+/** A Validator's check program as the core writes it ("" for none). */
+function programText(validator) {
+  return checkProgramText(validator) ?? "";
 }
 
 /** The core's answer for a value, or undefined when it refuses to read it (a lone surrogate). */
@@ -241,4 +247,66 @@ describe("multipleOf and the formats checked in JavaScript decide as the core do
       }
     });
   }
+});
+
+describe("patterns matched in JavaScript as the core's sequences decide as the core does", () => {
+  /** Every `pattern` of the real-world corpus, and of a few shapes of our own. */
+  function patterns() {
+    const found = new Set([
+      "^[A-Z]{3}-[0-9]{4}$",
+      "^INV-[0-9]{6}$",
+      "^#[0-9a-fA-F]{6}$",
+      "^a?b*c$",
+      "^[a-z]+",
+      "^[^\\n\\r]+$",
+      "^.{2,5}$",
+      "^\\d{3}-\\d{4}$",
+      "^[A-Za-z0-9+/]{4}[A-Za-z0-9._-]*$",
+      "^[a-z]{1,2}x?y*$",
+      "^$",
+      "^.*$",
+    ]);
+    const walk = (node) => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node !== null && typeof node === "object") {
+        if (typeof node.pattern === "string") found.add(node.pattern);
+        Object.values(node).forEach(walk);
+      }
+    };
+    for (const testCase of loadCases({ every: 1 })) walk(testCase.schema);
+    return [...found];
+  }
+
+  test("on strings made from each pattern's own characters", () => {
+    const next = rng(3046);
+    let sequences = 0;
+    let compared = 0;
+    for (const pattern of patterns()) {
+      let validator;
+      try {
+        validator = guard.compileSchema({ type: "string", pattern });
+      } catch {
+        continue;
+      }
+      const spec = programText(validator);
+      if (!/\["pattern",\d+,/.test(spec)) continue;
+      sequences += 1;
+      // Characters the pattern names, and a few others.
+      const alphabet = [...new Set([...pattern.replace(/[\\^$[\]{}()*+?|]/g, ""), "a", "Z", "0", "-", " ", "é", "\n"])];
+      for (let i = 0; i < 60; i++) {
+        const length = Math.floor(next() * 12);
+        let s = "";
+        for (let k = 0; k < length; k++) s += alphabet[Math.floor(next() * alphabet.length)];
+        const expected = core(validator, s);
+        for (const interpret of [false, true]) {
+          const got = runCheckProgram(validator, s, interpret);
+          if (got === "bail") continue;
+          compared += 1;
+          assert.equal(got, expected, `${JSON.stringify(pattern)} on ${JSON.stringify(s)}`);
+        }
+      }
+    }
+    assert.ok(sequences > 20, `${sequences} patterns are sequences`);
+    assert.ok(compared > 2000, `${compared} compared`);
+  });
 });
