@@ -1,16 +1,18 @@
 // Check programs (src/check_program.rs, js/check-program.mjs) against the
 // core, differentially: every instance of the JSON Schema Test Suite (the
-// drafts the package runs) and seeded values made from them, through both
-// executors (JavaScript written from the program, and its interpreter), must
-// get the core's answer, or be left to the core; the text path's verdicts
-// must be the core's; multipleOf and the formats checked in JavaScript must
+// drafts the package runs) and of the real-world corpus (tests/corpus,
+// SchemaStore's schemas with their own instances), and seeded values made
+// from them, through both executors (JavaScript written from the program,
+// and its interpreter), must get the core's answer, or be left to the core;
+// the public calls' results on the corpus and the text path's verdicts must
+// be the core's; multipleOf and the formats checked in JavaScript must
 // decide as the core does on seeded numbers and strings.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
-import { checkProgramText, coreCheckOutput, coreIsValid, runCheckProgram } from "../../pkg/testing.mjs";
+import { checkProgramText, coreCheckOutput, coreIsValid, runCheckProgram, useCheckPrograms } from "../../pkg/testing.mjs";
 import { DRAFTS, loadDraft, loadRemotes, suiteRoot } from "../conformance/suite.mjs";
-import { loadCases } from "../corpus/differential.mjs";
+import { STORE, loadCases, resourcesOf } from "../corpus/differential.mjs";
 
 /** A small seeded PRNG (mulberry32), so every run checks the same values. */
 function rng(seed) {
@@ -142,6 +144,52 @@ describe("check programs agree with the core", { timeout: 120000 }, () => {
       assert.ok(counts.bail < counts.same / 50, `${counts.bail} left to the core`);
     });
   }
+});
+
+describe("check programs agree with the core on the real-world corpus", { timeout: 240000 }, () => {
+  // Every SchemaStore schema of tests/corpus, compiled as its differential
+  // run compiles it, with every instance of its own and seeded values made
+  // from them: each executor's answer is the core's, and so are the public
+  // calls' whole results (checkOutput on the text, validate and isValid on
+  // the value), which take the programs.
+  test("every schema, every instance of its own, and seeded values made from them", () => {
+    const counts = { schemas: 0, programs: 0, same: 0, bail: 0, core: 0, calls: 0 };
+    const next = rng(4604);
+    for (const testCase of loadCases()) {
+      let validator;
+      try {
+        validator = guard.compileSchema(testCase.schema, { resources: resourcesOf(testCase), baseUri: `${STORE}${testCase.name}.json` });
+      } catch {
+        continue;
+      }
+      counts.schemas += 1;
+      if (runCheckProgram(validator, null) !== undefined) counts.programs += 1;
+      for (const { file, data } of [...testCase.valid, ...testCase.invalid]) {
+        const values = [data, mutate(data, next), mutate(data, next), mutate(data, next)];
+        for (const [index, value] of values.entries()) {
+          const where = `${testCase.name}/${file}${index === 0 ? "" : ` (seeded ${index})`}`;
+          compare(validator, value, where, counts);
+          if (core(validator, value) === undefined) continue;
+          const text = JSON.stringify(value);
+          assert.deepEqual(guard.checkOutput(text, validator), coreCheckOutput(text, validator), `${where}: checkOutput`);
+          const ours = [validator.validate(value), validator.isValid(value)];
+          useCheckPrograms(false);
+          let theirs;
+          try {
+            theirs = [validator.validate(value), validator.isValid(value)];
+          } finally {
+            useCheckPrograms(true);
+          }
+          assert.deepEqual(ours, theirs, `${where}: validate and isValid`);
+          counts.calls += 1;
+        }
+      }
+    }
+    console.log(`corpus: ${counts.programs} of ${counts.schemas} schemas have a program; ${counts.same} answers compared equal, ${counts.bail} left to the core, ${counts.core} values of schemas without one; ${counts.calls} values' public calls equal`);
+    assert.ok(counts.schemas > 380, `${counts.schemas} schemas compiled`);
+    assert.ok(counts.programs > counts.schemas / 2, `${counts.programs} of ${counts.schemas}`);
+    assert.ok(counts.same > 2000, `${counts.same} compared`);
+  });
 });
 
 describe("the text path's verdicts are the core's", () => {
