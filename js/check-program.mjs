@@ -150,17 +150,30 @@ function maxLength(s, n) {
  * divides a whole double exactly; a fraction divides `v` when the decimal
  * `v` prints as, divided by the decimal the divisor prints as, is whole.
  * A power-of-two fraction (0.5, 0.25, ...) is decided on the double itself
- * where the decimal is that double exactly (at most 15 significant digits);
- * otherwise both decimals are compared exactly, and a pair past the core's
- * exact range is left to the core.
+ * where the decimal is that double exactly (of a magnitude below `exact`,
+ * which `exactBelow(m)` gives); otherwise both decimals are
+ * compared exactly, and a pair past the core's exact range is left to the
+ * core, as is a number JSON.parse made infinite (the core refuses it).
  */
-function multipleOf(v, m) {
+function multipleOf(v, m, exact) {
   if (Number.isInteger(m) && m <= 9007199254740992) return Number.isInteger(v) && v % m === 0;
   if (v === 0) return true;
-  if (Math.abs(v) < m) return false;
-  const k = POWER_OF_TWO.get(m);
-  if (k !== undefined && Math.abs(v) < 10 ** (15 - k)) return Number.isInteger(v / m);
+  if (v - v !== 0) bail();
+  const magnitude = Math.abs(v);
+  if (magnitude < m) return false;
+  if (magnitude < exact) return Number.isInteger(v / m);
   return decimalMultiple(v, m);
+}
+
+/**
+ * For a divisor 2^-k (k from 1 to 10), 10^(15-k): a double of smaller
+ * magnitude prints as a decimal of at most 15 significant digits that is
+ * the double exactly, so `v / m` decides it; 0 for any other divisor.
+ * Worked out once per check, not per value.
+ */
+function exactBelow(m) {
+  const k = POWER_OF_TWO.get(m);
+  return k === undefined ? 0 : 10 ** (15 - k);
 }
 
 /** 2^-k → k, for the fractions `multipleOf` decides on the double itself. */
@@ -719,7 +732,7 @@ function checkSource(check, constant, spec, reads, mode) {
     case "mul": {
       const m = check[1];
       if (Number.isInteger(m) && m <= 9007199254740992) return [`if (typeof v === "number" && !(Number.isInteger(v) && v % ${m} === 0)) return false;`];
-      return [`if (typeof v === "number" && !multipleOf(v, ${m})) return false;`];
+      return [`if (typeof v === "number" && !multipleOf(v, ${m}, ${exactBelow(m)})) return false;`];
     }
     case "minLength":
       return [`if (typeof v === "string" && !minLength(v, ${check[1]})) return false;`];
@@ -833,6 +846,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
       return ["in", new Set(values.filter((x) => typeof x !== "object" || x === null)), values.filter((x) => typeof x === "object" && x !== null)];
     }
     if (check[0] === "additionalProperties") return ["additionalProperties", new Set(check[1]), check[2]];
+    if (check[0] === "mul") return ["mul", check[1], exactBelow(check[1])];
     return check;
   }
 
@@ -925,7 +939,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
       case "xmax":
         return typeof v !== "number" || v < c[1];
       case "mul":
-        return typeof v !== "number" || multipleOf(v, c[1]);
+        return typeof v !== "number" || multipleOf(v, c[1], c[2]);
       case "minLength":
         return typeof v !== "string" || minLength(v, c[1]);
       case "maxLength":

@@ -234,6 +234,22 @@ describe("the text path's verdicts are the core's", () => {
   }
 });
 
+describe("a number past the double range under multipleOf is the core's to judge", () => {
+  // JSON.parse makes 1e400 Infinity, which no multipleOf rule can read.
+  for (const divisor of [0.25, 0.1, 3]) {
+    test(`multipleOf ${divisor}`, () => {
+      const validator = guard.compileSchema({ type: "object", properties: { n: { type: "number", multipleOf: divisor } } });
+      for (const text of ['{"n":1e400}', '{"n":-1e400}', '{"n":[1e400]}']) {
+        assert.deepEqual(guard.checkOutput(text, validator), coreCheckOutput(text, validator), text);
+      }
+      // Either executor leaves it to the core (false or "bail"), and throws nothing else.
+      for (const interpret of [false, true]) {
+        for (const n of [Infinity, -Infinity]) assert.notEqual(runCheckProgram(validator, { n }, interpret), true);
+      }
+    });
+  }
+});
+
 describe("multipleOf and the formats checked in JavaScript decide as the core does", () => {
   test("multipleOf, on seeded numbers and divisors", () => {
     const next = rng(4646);
