@@ -322,6 +322,50 @@ function isIpv4(s) {
 
 export const FORMATS = { date: isDate, time: isTime, "date-time": isDateTime, uuid: isUuid, ipv4: isIpv4 };
 
+/** RFC 5322 `atext`, ASCII, by character code. */
+const ATEXT = Array.from({ length: 128 }, (_, c) => /[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]/.test(String.fromCharCode(c)));
+
+/** A letter or digit, by character code. */
+function alphanumeric(c) {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/**
+ * Whether the core's `email` accepts `s` on its shortcut without reading
+ * it further (jsonschema's `plain_email_domain`, whose answer is then
+ * `true`): an ASCII dot-atom local part of 1 to 64 characters, one `@`, and
+ * a domain of at most 253 characters whose dot-separated labels are 1 to 63
+ * letters, digits and hyphens with a letter or digit at both ends, none
+ * with `--` as its third and fourth characters. False says only that the
+ * core must judge `s`.
+ */
+function plainEmail(s) {
+  const at = s.indexOf("@");
+  const length = s.length;
+  if (at < 1 || at > 64 || length - at - 1 < 1 || length - at - 1 > 253) return false;
+  let dot = true;
+  for (let i = 0; i < at; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) {
+      if (dot) return false;
+      dot = true;
+    } else if (c < 128 && ATEXT[c]) dot = false;
+    else return false;
+  }
+  if (dot) return false;
+  let start = at + 1;
+  for (let i = start; i <= length; i++) {
+    const c = i === length ? 46 : s.charCodeAt(i);
+    if (c === 46) {
+      const size = i - start;
+      if (size < 1 || size > 63 || !alphanumeric(s.charCodeAt(start)) || !alphanumeric(s.charCodeAt(i - 1))) return false;
+      if (size >= 4 && s.charCodeAt(start + 2) === 45 && s.charCodeAt(start + 3) === 45) return false;
+      start = i + 1;
+    } else if (c !== 45 && !alphanumeric(c)) return false;
+  }
+  return true;
+}
+
 /**
  * A pattern the core matches as an anchored sequence of classes
  * (jsonschema-regex's `Sequence::is_match`, whose form the program gives:
@@ -482,7 +526,7 @@ function valueModeSafe(spec) {
 // --- the first executor: JavaScript written from the program ---------------------
 
 /** The shared helpers, as the functions written from programs receive them. */
-const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch };
+const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail };
 
 /** Whether object `v` has every member of `names` (as `memberSource` reads members in `mode`). */
 function hasAll(v, names, mode) {
@@ -585,7 +629,7 @@ function written(spec, judgeNow, judgePending, mode) {
     return `K[${constants.length - 1}]`;
   };
   const lines = [
-    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch } = H;",
+    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail } = H;",
     "let refs = 0, nesting = 0;",
   ];
   spec.nodes.forEach((node, index) => {
@@ -742,6 +786,8 @@ function checkSource(check, constant, spec, reads, mode) {
       return [`if (typeof v === "string" && !FORMATS[${JSON.stringify(check[1])}](v)) return false;`];
     case "string":
       return [`if (typeof v === "string") { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; }`];
+    case "email":
+      return [`if (typeof v === "string" && !plainEmail(v)) { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; }`];
     case "pattern":
       return [
         `if (typeof v === "string") { const r = sequenceMatch(${constant(check[2])}, v); if (r === 0) return false;`,
@@ -956,6 +1002,13 @@ function interpreted(spec, judgeNow, judgePending, mode) {
         }
         return judgeNow(c[1], v);
       }
+      case "email":
+        if (typeof v !== "string" || plainEmail(v)) return true;
+        if (d) {
+          pend(c[1], v);
+          return true;
+        }
+        return judgeNow(c[1], v);
       case "string":
         if (typeof v !== "string") return true;
         if (d) {

@@ -494,6 +494,12 @@ impl<'s> Writer<'s> {
             return Ok(Some(format!("[\"format\",{}]", quote(name))));
         }
         let check = self.string_check("format", value)?;
+        // A plain address the JavaScript side accepts as the validator's
+        // shortcut does (`plain_email_domain` in vendor/jsonschema); any
+        // other string is the core's.
+        if !custom && name == "email" {
+            return Ok(Some(format!("[\"email\",{check}]")));
+        }
         Ok(Some(format!("[\"string\",{check}]")))
     }
 

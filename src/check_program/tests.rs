@@ -85,3 +85,17 @@ fn a_group_of_one_class_is_written_as_the_class() {
     assert_eq!(plain("(?:[^])]x)"), "(?:[^])]x)");
     assert_eq!(plain("(?:[]a])"), "[]a]");
 }
+
+#[test]
+fn email_is_a_string_check_the_javascript_side_may_accept_first() {
+    let p = program(json!({ "type": "string", "format": "email" })).expect("a program");
+    assert_eq!(p["nodes"][0][1], json!(["email", 0]));
+    // A custom format of that name is the core's alone.
+    let options = CompileOptions {
+        custom_formats: vec![("email".to_owned(), "^[a-z]+$".to_owned())],
+        ..CompileOptions::default()
+    };
+    let compiled = compile(&json!({ "type": "string", "format": "email" }), &options).expect("compiles");
+    let p = program_of(&compiled).map(|p| serde_json::from_str::<Value>(&p.text).unwrap_or(Value::Null));
+    assert_eq!(p.expect("a program")["nodes"][0][1][0], json!("string"));
+}

@@ -283,9 +283,40 @@ describe("multipleOf and the formats checked in JavaScript decide as the core do
     time: ["12:34:56Z", "23:59:60Z", "22:59:60Z", "23:59:60+00:00", "00:59:60+01:00", "12:34:56.789z", "12:34:56.Z", "12:34:56+05:30", "12:34:56+24:00", "12:34:56", "1:34:56Z"],
     "date-time": ["2026-01-02T03:04:05Z", "2026-01-02t03:04:05.5+01:00", "2026-01-02 03:04:05Z", "2026-02-30T03:04:05Z"],
     uuid: ["123e4567-e89b-12d3-a456-426614174000", "123E4567-E89B-12D3-A456-426614174000", "123e4567e89b12d3a456426614174000", "{123e4567-e89b-12d3-a456-426614174000}", "123e4567-e89b-12d3-a456-42661417400g"],
+    email: [
+      "billing@acme-industrial.example.com",
+      "a@b",
+      "first.last+tag@sub.example.co",
+      "x@xn--bcher-kva.example",
+      "x@ab--cd.example",
+      "x@ab-cd.example",
+      ".a@b.c",
+      "a.@b.c",
+      "a..b@c.d",
+      "a@-b.c",
+      "a@b-.c",
+      "a@b..c",
+      "a@b.",
+      "a@b@c",
+      `${"l".repeat(64)}@b.c`,
+      `${"l".repeat(65)}@b.c`,
+      `a@${"d".repeat(63)}.c`,
+      `a@${"d".repeat(64)}.c`,
+      `a@${"abcdefghi.".repeat(25)}abc`,
+      `a@${"abcdefghi.".repeat(25)}abcd`,
+      `a@${"abcdefghi.".repeat(25)}abcde`,
+      "\"quoted local\"@b.c",
+      "a@[127.0.0.1]",
+      "a@[IPv6:::1]",
+      "John <a@b.c>",
+      "é@b.c",
+      "a@bé.c",
+      "a b@c.d",
+      "`{|}~!#$%&'*+-/=?^_@x.y",
+    ],
     ipv4: ["192.168.0.1", "0.0.0.0", "255.255.255.255", "256.0.0.1", "01.2.3.4", "1.2.3", "1.2.3.4.5", "1..2.3", " 1.2.3.4", "1.2.3.04", "0.0.0.00"],
   };
-  const alphabet = [..."0123456789-:.TtZz+ abcdefABCDEF/é😀"];
+  const alphabet = [..."0123456789-:.TtZz+ abcdefABCDEF/é😀@"];
   for (const [format, examples] of Object.entries(samples)) {
     test(`format ${format}, on its examples and seeded strings made from them`, () => {
       const validator = guard.compileSchema({ type: "string", format });
