@@ -98,7 +98,16 @@ export interface ValidationResult {
  */
 export declare class Validator<T = unknown> {
   private constructor();
+  /**
+   * The instance is read once, each member exactly once, into the JSON
+   * value that is checked. A value that is not JSON (a number that is not
+   * finite, a BigInt, a Date, Map, Set, Promise or other class instance,
+   * an object with toJSON, an array item JSON would write as null, a
+   * cycle, a getter or Proxy that throws, nesting past 127 levels) is a
+   * TypeError with code "invalid_argument" saying what and where.
+   */
   validate(instance: unknown, options?: ValidateOptions): ValidationResult;
+  /** As `validate` reads the instance (and refuses one that is not JSON). */
   isValid(instance: unknown): instance is T;
   /** A stable hash of the schema content (key order does not matter) and of its dialect. */
   readonly schemaHash: string;
@@ -116,7 +125,11 @@ export declare class Validator<T = unknown> {
 export interface StandardSchemaProps<T> {
   readonly version: 1;
   readonly vendor: "structured-output-guard";
-  /** Synchronous. */
+  /**
+   * Synchronous. `value` is the copy that was checked (read once, as
+   * `Validator.validate` reads it), not the object given; a value that is
+   * not JSON is one issue at its path.
+   */
   readonly validate: (value: unknown) => { readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
   /** Targets "draft-2020-12" and "draft-07"; any other throws a TypeError with code "invalid_argument". */
   readonly jsonSchema: {
@@ -331,8 +344,7 @@ export interface StreamCheck<T = unknown> {
  * `push` reads only the new text, and reports a rejection as soon as no
  * continuation could make the response valid, so a doomed stream can be
  * stopped. Schema and options as checkOutput takes them. Which keywords
- * reject early, and which wait for the end, is listed in the README
- * ("Checking a stream as it arrives").
+ * reject early, and which wait for the end, is listed in docs/streaming.md.
  */
 export declare function createStreamCheck<T>(schema: Validator<T>, options?: CheckOptions): StreamCheck<T>;
 export declare function createStreamCheck<T = unknown>(schema?: SchemaInput | null, options?: CheckOptions): StreamCheck<T>;
@@ -553,7 +565,7 @@ export interface GuardOptions<R = unknown, Req = unknown> extends CheckOptions {
   strict?: boolean;
   /**
    * Declare that the request carries tools where the built-in list of tool
-   * members (README, "Requests that carry tools") does not see them; false
+   * members (docs/providers.md, "Requests that carry tools") does not see them; false
    * never overrides tools the request declares.
    */
   hasTools?: boolean;
@@ -924,10 +936,17 @@ export interface ToolCallCheckBase {
   id: string | null;
   /** The tool the call names. */
   name: string;
+  /**
+   * True when the tool's schema could not be compiled and the call was
+   * checked for parse and shape only (`onInvalidSchema: "degrade"`, the
+   * default; `"throw"` throws the SchemaError instead): its `message` says
+   * the schema was not applied.
+   */
+  degraded: boolean;
   message: string;
 }
 
-/** A call whose arguments match its tool's schema: it may run with `value`. */
+/** A call that may run with `value`: its arguments match its tool's schema (or, `degraded`, parse as an object). */
 export interface AcceptedToolCall extends ToolCallCheckBase {
   ok: true;
   /** The parsed arguments. */
@@ -954,6 +973,8 @@ export type ToolCallsVerdict = AcceptedToolCalls | RefusedToolCalls;
 /** Every call passes (also for a response that makes none). */
 export interface AcceptedToolCalls {
   ok: true;
+  /** True when any call's is: a call was not checked against its tool's schema. */
+  degraded: boolean;
   message: string;
   calls: AcceptedToolCall[];
 }
@@ -961,6 +982,8 @@ export interface AcceptedToolCalls {
 /** At least one call was refused. */
 export interface RefusedToolCalls {
   ok: false;
+  /** True when any call's is: a call was not checked against its tool's schema. */
+  degraded: boolean;
   /** The first refused call's failure. */
   failure: ToolCallFailure;
   message: string;
@@ -972,4 +995,15 @@ export interface RefusedToolCalls {
  * tool it names, before it runs. `tools`: the request's tool declarations in
  * any provider's or SDK's shape, or the whole request.
  */
+/**
+ * `text` with every character a terminal or a log viewer would act on
+ * instead of showing it (the C0 controls U+0000–U+001F, DEL, the C1
+ * controls U+0080–U+009F, the bidirectional overrides and isolates
+ * U+202A–U+202E and U+2066–U+2069) written as `\uXXXX`, JSON's own escape;
+ * everything else as it is. Every message the package makes passes
+ * through it; use it for anything from a verdict you print yourself (an
+ * issue's `path` names the output's own keys, which the model wrote).
+ */
+export declare function escapeForDisplay(text: string): string;
+
 export declare function checkToolCalls(response: object, tools: object, options?: Omit<CheckOptions, "toolName" | "rules">): ToolCallsVerdict;

@@ -237,7 +237,7 @@ crates.io, with these patches applied:
   (\`Age\`, grapheme, word and sentence breaks) for all regex users.
 - \`patches/jsonschema-regex-$VERSION-u-flag-dialect.patch\`:
   \`translate_ecma_regex\` (behind \`to_rust_regex\`) reads a pattern as
-  ECMA-262 with the \`u\` flag's meaning (\`src/ecma.rs\`) and writes it for
+  ECMA-262 with the \`u\` flag's meaning (its module \`ecma\`) and writes it for
   fancy-regex, or says why it cannot; \`is_valid_ecma_regex\` takes only the
   \`\\p{…}\` names ECMA-262 lists.
 - \`patches/jsonschema-regex-$VERSION-view-sequence-parts.patch\`:

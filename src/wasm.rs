@@ -38,7 +38,8 @@ fn start() {
 
 /// An `Error` carrying a stable `code` the facade maps to its error classes.
 fn coded_error(code: &str, message: &str) -> JsValue {
-    let error = js_sys::Error::new(message);
+    // Made safe to print: an error's message may quote a schema or an option.
+    let error = js_sys::Error::new(&crate::display::escape_for_display(message));
     // Setting a property on a fresh Error object cannot fail.
     let _ = js_sys::Reflect::set(&error, &"code".into(), &code.into());
     error.into()
@@ -1115,12 +1116,27 @@ pub fn repair_feedback(verdict_json: &str, schema_json: Option<String>) -> Resul
     crate::repair::repair_feedback(&verdict, schema.as_ref()).map_err(argument_error)
 }
 
-/// A JSON Pointer with every segment that looks like a credential redacted,
-/// for the audit's tables (an issue's path names the output's own keys,
-/// which the model wrote).
-#[wasm_bindgen(js_name = redactPointer)]
-pub fn redact_pointer(pointer: &str) -> String {
-    crate::redact::redact_pointer(pointer).into_owned()
+/// Text as the package shows it. With `pointer`, `text` is a JSON Pointer
+/// whose segments that look like a credential are redacted (an issue's path
+/// names the output's own keys, which the model wrote: the audit's tables
+/// keep them so). With `escape`, every character a terminal or log viewer
+/// would act on (C0 and C1 controls, DEL, the bidirectional overrides and
+/// isolates) is then written as `\uXXXX`: the one function every message
+/// of the package passes through (see `crate::display`), for the facade's
+/// own messages, the matchers and the command line. One export for both,
+/// as each export's glue costs the package's size budget.
+#[wasm_bindgen(js_name = shownText)]
+pub fn shown_text(text: &str, pointer: bool, escape: bool) -> String {
+    let text = if pointer {
+        crate::redact::redact_pointer(text)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
+    if escape {
+        crate::display::escape_for_display(&text)
+    } else {
+        text.into_owned()
+    }
 }
 
 /// What checked a response, for audit records.

@@ -1,4 +1,4 @@
-//! The ECMA-262 pattern translation (vendor/jsonschema-regex, `src/ecma.rs`)
+//! The ECMA-262 pattern translation (`vendor/jsonschema-regex/src/ecma.rs`)
 //! over arbitrary text: the first line is a pattern, the other lines
 //! subjects to match it on.
 //!

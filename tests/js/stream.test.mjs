@@ -606,6 +606,21 @@ describe("createStreamCheck: misuse", () => {
     ended.free();
   });
 
+  test("push throws after end() or free(), an empty piece and a short one too", () => {
+    for (const finish of [(check) => check.end(), (check) => check.free()]) {
+      for (const before of ["", "{", '{"rows":[{"type":"fact"']) {
+        const check = guard.createStreamCheck(ROWS_SCHEMA);
+        if (before !== "") check.push(before);
+        finish(check);
+        for (const piece of ["", "a", "]}", "x".repeat(40)]) {
+          const error = thrown(() => check.push(piece));
+          assert.equal(error?.code, "invalid_argument", `push(${JSON.stringify(piece)}) after ${before === "" ? "nothing" : "a piece"}`);
+          assert.match(error.message, /ended/);
+        }
+      }
+    }
+  });
+
   test("an empty stream is empty, as checkOutput says", () => {
     const check = guard.createStreamCheck(ROWS_SCHEMA);
     assert.deepEqual(check.push(""), { status: "pending" });

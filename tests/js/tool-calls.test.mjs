@@ -9,6 +9,7 @@ import { GoogleGenAI } from "@google/genai";
 import { jsonSchema, tool } from "ai";
 import * as guard from "../../pkg/node.mjs";
 import * as internals from "../../pkg/testing.mjs";
+import { thrown } from "./fixtures.mjs";
 import { withWireServer } from "./wire-server.mjs";
 
 const WEATHER = { type: "object", required: ["city"], additionalProperties: false, properties: { city: { type: "string", minLength: 1 }, unit: { enum: ["C", "F"] } } };
@@ -119,9 +120,57 @@ describe("checkToolCalls", () => {
     assert.equal(guard.checkToolCalls(aiSdkResult, mcp).ok, false);
   });
 
+  test("a tool whose schema cannot be compiled: its calls are checked for parse and shape only, and say so", async () => {
+    // `required` must be an array: the schema is refused.
+    const REFUSED = { type: "object", properties: { a: { type: "string", required: true } }, required: ["a"] };
+    const request = {
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "?" }],
+      tools: [
+        { type: "function", function: { name: "refused", parameters: REFUSED } },
+        { type: "function", function: { name: "get_weather", parameters: WEATHER } },
+      ],
+    };
+    const replies = [
+      chatWithCalls([["refused", '{"a":5}']]),
+      chatWithCalls([["refused", '{"a":5}'], ["get_weather", '{"city":"Oslo"}'], ["refused", "[1]"]]),
+      chatWithCalls([["get_weather", '{"city":"Oslo"}']]),
+    ];
+    await withWireServer(replies, async (server) => {
+      const client = new OpenAI({ apiKey: "test", baseURL: `${server.url}/v1` });
+      const only = await client.chat.completions.create(request);
+      const verdict = guard.checkToolCalls(only, request);
+      assert.equal(verdict.ok, true);
+      assert.equal(verdict.degraded, true);
+      assert.equal(verdict.calls[0].degraded, true);
+      assert.deepEqual(verdict.calls[0].value, { a: 5 });
+      assert.match(verdict.calls[0].message, /schema could not be compiled/);
+      assert.doesNotMatch(verdict.calls[0].message, /match/);
+      assert.match(verdict.message, /1 of them .*not checked against its tool's schema/);
+      assert.deepEqual(guard.checkToolCalls(only, request, { onInvalidSchema: "degrade" }), verdict);
+      const error = thrown(() => guard.checkToolCalls(only, request, { onInvalidSchema: "throw" }));
+      assert.ok(error instanceof guard.SchemaError, String(error));
+      assert.match(error.message, /\/properties\/a\/required/);
+
+      const mixed = guard.checkToolCalls(await client.chat.completions.create(request), request);
+      assert.deepEqual(mixed.calls.map((c) => [c.name, c.ok, c.degraded, c.failure ?? null]), [
+        ["refused", true, true, null],
+        ["get_weather", true, false, null],
+        ["refused", false, true, "not_object"],
+      ]);
+      assert.equal(mixed.degraded, true);
+      assert.match(mixed.calls[2].message, /schema could not be compiled/);
+
+      const whole = guard.checkToolCalls(await client.chat.completions.create(request), request);
+      assert.equal(whole.degraded, false);
+      assert.equal(whole.calls[0].degraded, false);
+      assert.equal(whole.message, "All 1 tool call(s) match their tools' schemas.");
+    });
+  });
+
   test("no tool calls is ok; bad arguments are typed errors", () => {
     const verdict = guard.checkToolCalls({ choices: [{ message: { content: "hi" }, finish_reason: "stop" }] }, []);
-    assert.deepEqual(verdict, { ok: true, message: "The response makes no tool calls.", calls: [] });
+    assert.deepEqual(verdict, { ok: true, degraded: false, message: "The response makes no tool calls.", calls: [] });
     for (const bad of [() => guard.checkToolCalls("x", []), () => guard.checkToolCalls({}, null), () => guard.checkToolCalls({}, [], { toolName: "a" })]) {
       assert.throws(bad, (error) => error instanceof TypeError && error.code === "invalid_argument");
     }
@@ -365,7 +414,7 @@ describe("telling the model its tool call was refused", () => {
   });
 
   test("the calls that ran are answered with their results, so the model never asks for them again (Anthropic, the real client)", async () => {
-    // The README's loop: the calls that pass run, the refused ones are told
+    // docs/tool-calls.md's loop: the calls that pass run, the refused ones are told
     // the model; then the model answers with only the corrected call.
     const corrected = {
       ...refusedTurn,

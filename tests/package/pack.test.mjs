@@ -77,6 +77,24 @@ describe("the packed tarball", () => {
     }
     assert.ok(existsSync(join(project, "node_modules", "structured-output-guard", "package.json")));
   });
+
+  test("the README's links, and the pages' links to each other, lead to pages in the tarball", () => {
+    const files = new Set(packed.files.map((f) => f.path));
+    const installed = join(project, "node_modules", "structured-output-guard");
+    const pages = [...files].filter((f) => f.endsWith(".md"));
+    assert.ok(pages.length > 1, `the tarball holds only ${pages.join(", ")}`);
+    const missing = [];
+    for (const page of pages) {
+      const text = readFileSync(join(installed, page), "utf8").replace(/^```[\s\S]*?^```/gm, "");
+      // Links, not images (the pages' screenshots stay in the repository).
+      for (const [, href] of text.matchAll(/(?<!!)\[[^\]]*\]\(([^)\s#]+)(?:#[^)\s]*)?\)/g)) {
+        if (/^[a-z][a-z+.-]*:/i.test(href)) continue;
+        const target = join(dirname(page), href).replace(/\\/g, "/");
+        if (!files.has(target)) missing.push(`${page}: ${href}`);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
 });
 
 /** The JSON report a consumer script prints. */

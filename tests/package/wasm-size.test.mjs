@@ -16,7 +16,7 @@
 // Raised by 1,000 B more: issues carry their keyword's parameters (about
 // 750 B gzip), so repair feedback no longer reads them out of messages.
 // Raised by 3,000 B: a usage is read over its text's tape and built as
-// ordered member lists, not parsed into maps (then src/usage.rs, about
+// ordered member lists, not parsed into maps (then the core's usage module, about
 // 3,100 B gzip), which takes a small guarded call's attempt from about
 // 75 µs to 58 µs on Node and from 40 µs to 30 µs on Bun.
 // Raised by 6,000 B: usage normalisation and the hand-written JSON of
@@ -67,8 +67,8 @@
 // on Node and from 1.37 to 1.17 µs on Bun (side by side), the fixed work of
 // a call into the core from about 400 to 190 ns on Node.
 // Raised by 7,000 B, past that promise, for correctness the package lacked:
-// patterns read as ECMA-262 with the u flag (the vendored jsonschema-regex's
-// src/ecma.rs, written for fancy-regex in place of a translation that
+// patterns read as ECMA-262 with the u flag (the vendored
+// vendor/jsonschema-regex/src/ecma.rs, written for fancy-regex in place of a translation that
 // rewrote four escapes and left look-arounds untranslated), $refs
 // percent-encoded as ajv does (crates/engine/src/schema/references.rs) and
 // Mailbox-only email formats: 6,946 B gzip (974,342 to 981,288).

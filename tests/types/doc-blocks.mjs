@@ -11,6 +11,13 @@ const LANGUAGES = { js: "mjs", javascript: "mjs", mjs: "mjs", ts: "mts", typescr
 const PRELUDE = /^<!--\s*prelude\b([\s\S]*?)-->\s*$/;
 
 /**
+ * The mark of a block that also runs, as it is printed, against the built
+ * package (tests/js/doc-blocks.test.mjs): `<!-- runs -->` right before the
+ * fence. Such a block needs no prelude: everything it uses, it makes.
+ */
+const RUNS = /^<!--\s*runs\s*-->\s*$/;
+
+/**
  * Names a prelude declares, by kind: values (`declare const x`, ...),
  * variables the block may assign (`declare let x`, `declare var x`), and
  * types (`type X`, `interface X`).
@@ -26,9 +33,10 @@ export function pages(repo) {
 }
 
 /**
- * The checked blocks of one page: `{ page, line, language, code, prelude }`,
+ * The checked blocks of one page: `{ page, line, language, code, prelude, runs }`,
  * `line` the fence's line (1-based), `prelude` the prelude's TypeScript or
- * null. Fences of other languages (sh, text, none) are skipped.
+ * null, `runs` whether the block is marked to run. Fences of other
+ * languages (sh, text, none) are skipped.
  */
 export function blocksOf(page, text) {
   const lines = text.split("\n");
@@ -45,8 +53,10 @@ export function blocksOf(page, text) {
     if (extension !== undefined) {
       const code = lines.slice(i + 1, end).map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l)).join("\n");
       const before = lines.slice(0, i).join("\n");
-      const prelude = PRELUDE.exec(before.slice(before.lastIndexOf("<!--")));
-      blocks.push({ page, line: i + 1, language, extension, code, prelude: prelude === null ? null : prelude[1] });
+      const comment = before.slice(before.lastIndexOf("<!--"));
+      const prelude = PRELUDE.exec(comment);
+      const runs = RUNS.test(comment);
+      blocks.push({ page, line: i + 1, language, extension, code, prelude: prelude === null ? null : prelude[1], runs });
     }
     i = end;
   }

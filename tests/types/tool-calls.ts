@@ -17,6 +17,8 @@ const verdict: ToolCallsVerdict = checkToolCalls(response, tools, { maxErrors: 3
 for (const call of verdict.calls) {
   const id: string | null = call.id;
   void id;
+  const unchecked: boolean = call.degraded;
+  void unchecked;
   // A call narrows on `ok`: an accepted one has its value, a refused one its failure.
   if (call.ok) {
     const accepted: AcceptedToolCall = call;
@@ -34,6 +36,8 @@ for (const call of verdict.calls) {
   // @ts-expect-error only an accepted call has a value
   void call.value;
 }
+const anyUnchecked: boolean = verdict.degraded;
+void anyUnchecked;
 if (verdict.ok) {
   // Every call of an accepted verdict passed.
   const values: unknown[] = verdict.calls.map((call) => call.value);

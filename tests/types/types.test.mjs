@@ -17,7 +17,7 @@
 //   (matchers-bun.ts), and under Vitest again with the package linked from
 //   outside the project (as npm link and workspaces do), where its own
 //   location does not resolve the project's Vitest;
-// - every js/javascript/ts/typescript code block of README.md and
+// - every js, javascript, ts or typescript code block of README.md and
 //   docs/*.md (see below).
 // Each file marks the mistakes a user could make with `@ts-expect-error`,
 // and tsc fails on a directive with no error under it: a type loosened to

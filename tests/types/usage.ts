@@ -1,6 +1,7 @@
 // Typed usage of the public API. Every line must type-check (see
 // types.test.mjs); the expected errors prove the types also reject misuse.
 import {
+  escapeForDisplay,
   StructuredOutputError,
   SchemaError,
   checkOutput,
@@ -215,6 +216,12 @@ async function main(): Promise<void> {
 }
 
 void main;
+
+// escapeForDisplay: a string in, a string out.
+const printable: string = escapeForDisplay("/\u001b]0;title\u0007");
+void printable;
+// @ts-expect-error it takes a string
+escapeForDisplay(1);
 
 /** An SDK's method as the request's type asks for it. */
 declare function send(

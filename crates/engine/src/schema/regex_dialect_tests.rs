@@ -65,7 +65,7 @@ fn named_groups_and_back_references() {
         (r"^(?=(a+))\1b$", "aab", true),
         // A repeated group that captures on every repetition. (Where its last repetition
         // could match the empty string, ECMA-262 stops before it and the engine takes it:
-        // /^(a*)*\1$/u refuses "a" in JavaScript and matches it here; the README says so.)
+        // /^(a*)*\1$/u refuses "a" in JavaScript and matches it here; docs/conformance.md says so.)
         (r"^(a*)*\1$", "aa", true),
         (r"^(a*)*\1$", "", true),
         (r"^(a?)*\1$", "aa", true),
