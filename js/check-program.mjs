@@ -432,11 +432,12 @@ function judge(handle, checks, strings) {
  * How a run reads its value. TEXT: a value JSON.parse built from text (its
  * numbers may be infinite and its nesting deep, where the text was; the
  * members and items no keyword reaches are probed for that). VALUE: a
- * caller's value, read where the schema reads it and nowhere else; what it
- * reads must be JSON (a finite number, a string, a boolean, null, an array,
- * an object of no class, without toJSON), and anything else, like every
- * value the program rejects, goes to the exact path, which says what is
- * wrong where.
+ * JS value the run reads where the schema reads it (the value path gives it
+ * the snapshot `valueSnapshot` made of a caller's value, see
+ * js/arguments.mjs); what it reads must be JSON (a finite number, a string,
+ * a boolean, null, an array, an object of no class, without toJSON), and
+ * anything else, like every value the program rejects, goes to the exact
+ * path, which says what is wrong where.
  */
 export const TEXT = 0;
 export const VALUE = 1;
@@ -1156,11 +1157,10 @@ export function programVerdict(text, handle, schemaHash, requireObject) {
 }
 
 /**
- * Whether a program accepts a caller's value (the value path:
- * `isValid`, `validate`, `~standard.validate`). False means only that the
- * exact path must answer: the value may be rejected, or not be JSON where
- * the schema reads it, or the program may not say (whatever the value's
- * getters or Proxy traps throw here is left for that path to meet).
+ * Whether a program accepts a value in VALUE mode (the value path:
+ * `isValid`, `validate`, `~standard.validate`, on the snapshot of the
+ * caller's value). False means only that the exact path must answer: the
+ * value may be rejected, or the program may not say.
  */
 export function valueAccepted(program, value) {
   if (!programsOn) return false;

@@ -30,11 +30,17 @@ export class Validator {
   }
 
   validate(instance, options) {
-    return validateText(this, instanceText(instance), options);
+    const snapshot = instanceSnapshot(instance);
+    if ((options === undefined || inputCap(options) !== undefined) && acceptedByProgram(this, snapshot)) {
+      return { valid: true, errors: [], moreErrors: false };
+    }
+    return validateText(this, jsonText("the instance", snapshot), options);
   }
 
   isValid(instance) {
-    const text = instanceText(instance);
+    const snapshot = instanceSnapshot(instance);
+    if (acceptedByProgram(this, snapshot)) return true;
+    const text = jsonText("the instance", snapshot);
     const status = callRaw(() => handleForAnyValidator(this).isValidInput(encodeInput(text)));
     if (status !== INPUT_UNREAD) return status === 1;
     return callRaw(() => handleForAnyValidator(this).isValid(text));
@@ -53,28 +59,14 @@ export class Validator {
 }
 
 // Validator methods answer hostile arguments with typed errors, as the
-// package's functions do (see api.mjs). A value the schema's check program
-// accepts (see js/check-program.mjs) is answered first, without the core:
-// that answer throws nothing.
-const typedValidate = withTypedErrors("Validator.validate", Validator.prototype.validate);
-const typedIsValid = withTypedErrors("Validator.isValid", Validator.prototype.isValid);
-Object.defineProperty(Validator.prototype, "validate", {
-  value: function validate(instance, options) {
-    if ((options === undefined || inputCap(options) !== undefined) && acceptedByProgram(this, instance)) {
-      return { valid: true, errors: [], moreErrors: false };
-    }
-    return typedValidate.call(this, instance, options);
-  },
-  writable: true,
-  configurable: true,
-});
-Object.defineProperty(Validator.prototype, "isValid", {
-  value: function isValid(instance) {
-    return acceptedByProgram(this, instance) || typedIsValid.call(this, instance);
-  },
-  writable: true,
-  configurable: true,
-});
+// package's functions do (see api.mjs).
+for (const method of ["validate", "isValid"]) {
+  Object.defineProperty(Validator.prototype, method, {
+    value: withTypedErrors(`Validator.${method}`, Validator.prototype[method]),
+    writable: true,
+    configurable: true,
+  });
+}
 
 /**
  * A Validator's check program, kept on the Validator itself, with the
@@ -84,8 +76,11 @@ Object.defineProperty(Validator.prototype, "isValid", {
 const PROGRAM = Symbol("check program");
 let instances = 0;
 
-/** Whether the Validator's check program accepts `instance` (false: the exact path answers). */
-function acceptedByProgram(validator, instance) {
+/**
+ * Whether the Validator's check program accepts `snapshot` (a value
+ * `valueSnapshot` made; false: the core answers).
+ */
+export function acceptedByProgram(validator, snapshot) {
   let slot = validator[PROGRAM];
   if (slot === undefined || slot.instance !== instances) {
     const handle = rawOf.get(validator);
@@ -93,7 +88,7 @@ function acceptedByProgram(validator, instance) {
     slot = { instance: instances, program: programOf(handle) };
     Object.defineProperty(validator, PROGRAM, { value: slot, writable: true, configurable: true });
   }
-  return slot.program !== null && valueAccepted(slot.program, instance);
+  return slot.program !== null && valueAccepted(slot.program, snapshot);
 }
 
 // A Validator is a Standard Schema (see standard-schema.mjs).
@@ -106,22 +101,20 @@ Object.defineProperty(Validator.prototype, "~standard", {
 });
 
 /**
- * The JSON text of an instance as `validate` and `isValid` check it: its
- * snapshot (see `valueSnapshot`), read once; a typed error for a value that
- * is not JSON, saying what and where, never the error a getter threw.
+ * An instance as `validate` and `isValid` check it: its snapshot (see
+ * `valueSnapshot`), read once; a typed error for a value that is not JSON,
+ * saying what and where, never the error a getter threw.
  */
-function instanceText(instance) {
+function instanceSnapshot(instance) {
   if (instance === undefined || typeof instance === "function" || typeof instance === "symbol") {
     throw argumentError(`the instance must be a JSON value, not ${typeof instance}`);
   }
-  let snapshot;
   try {
-    snapshot = valueSnapshot(instance);
+    return valueSnapshot(instance);
   } catch (error) {
     if (error instanceof NotJsonValue) throw notJsonError(error);
     throw error;
   }
-  return jsonText("the instance", snapshot);
 }
 
 /** The TypeError for an instance that is not JSON. */
@@ -131,7 +124,7 @@ export function notJsonError(problem) {
 }
 
 /**
- * A Validator's `validate` of JSON text already read (see `instanceText`):
+ * A Validator's `validate` of JSON text already read (see `instanceSnapshot`):
  * the text encoded into the input buffer, and a valid one answered with a
  * number (see `validateInput` in src/wasm.rs); the general path reads (and
  * refuses) any other options, and any text the tape cannot.

@@ -78,11 +78,8 @@ describe("hostile input", { timeout: 20000 }, () => {
     assert.equal(verdict.failure, "unparseable");
     assert.match(verdict.message, /nests deeper than 127 levels/);
     const value = nested(100000, 1, (inner) => [inner]);
-    // A schema that reads every level meets the depth and refuses it; one
-    // that reads only the root does not walk below it.
-    const v = guard.compileSchema({ type: "array", items: { $ref: "#" } });
+    const v = guard.compileSchema({ type: "array" });
     throwsTyped(() => v.validate(value), TypeError, "invalid_argument", /cannot be serialised/);
-    assert.equal(guard.compileSchema({ type: "array" }).isValid(value), true);
     stillWorks();
   });
 
