@@ -462,13 +462,26 @@ export function withoutPrograms(fn) {
 }
 
 /**
- * A handle's program, or null where the core checks alone. It is kept on
- * the handle itself (a fresh instance after a trap has fresh handles).
+ * Checks of a schema the core answers before its program is made: making
+ * one (the core writes it, then it is written as JavaScript and compiled)
+ * costs more than compiling the schema, and repays it only over many
+ * checks, so a schema compiled, checked once or twice and dropped (a
+ * request's own tool schemas, the cold path) never pays it.
+ */
+const CHECKS_BEFORE_PROGRAM = 2;
+
+/**
+ * A handle's program, or null where the core checks (alone, or until the
+ * schema has been checked CHECKS_BEFORE_PROGRAM times). It is kept on the
+ * handle itself (a fresh instance after a trap has fresh handles).
  */
 export function programOf(handle) {
   if (!programsOn) return null;
   let program = handle.checkProgramMade;
   if (program === undefined) {
+    const checks = (handle.checksWithoutProgram ?? 0) + 1;
+    handle.checksWithoutProgram = checks;
+    if (checks <= CHECKS_BEFORE_PROGRAM) return null;
     program = null;
     try {
       const text = handle.checkProgram();

@@ -50,7 +50,6 @@ export class Validator {
   free() {
     const handle = rawOf.get(this);
     freed.add(this);
-    delete this[PROGRAM];
     if (handle) {
       rawOf.delete(this);
       handle.free();
@@ -69,26 +68,15 @@ for (const method of ["validate", "isValid"]) {
 }
 
 /**
- * A Validator's check program, kept on the Validator itself, with the
- * number of the instance it belongs to (`instances`): after a trap the
- * program of the dead instance's handle is never used.
- */
-const PROGRAM = Symbol("check program");
-let instances = 0;
-
-/**
  * Whether the Validator's check program accepts `snapshot` (a value
- * `valueSnapshot` made; false: the core answers).
+ * `valueSnapshot` made; false: the core answers). The program is the one of
+ * the Validator's handle in the current instance (see `programOf`).
  */
 export function acceptedByProgram(validator, snapshot) {
-  let slot = validator[PROGRAM];
-  if (slot === undefined || slot.instance !== instances) {
-    const handle = rawOf.get(validator);
-    if (handle === undefined) return false;
-    slot = { instance: instances, program: programOf(handle) };
-    Object.defineProperty(validator, PROGRAM, { value: slot, writable: true, configurable: true });
-  }
-  return slot.program !== null && valueAccepted(slot.program, snapshot);
+  const handle = rawOf.get(validator);
+  if (handle === undefined) return false;
+  const program = programOf(handle);
+  return program !== null && valueAccepted(program, snapshot);
 }
 
 // A Validator is a Standard Schema (see standard-schema.mjs).
@@ -410,7 +398,6 @@ export function forgetSchemas() {
 // again from their source on first use, and the cache starts empty.
 whenReplaced(() => {
   rawOf = new WeakMap();
-  instances += 1;
   forgetSchemas();
 });
 
