@@ -485,13 +485,96 @@ export function programOf(handle) {
     program = null;
     try {
       const text = handle.checkProgram();
-      if (text !== undefined) program = makeProgram(handle, JSON.parse(text));
+      if (text !== undefined) {
+        const spec = JSON.parse(text);
+        if (!judgesUnderBranches(spec)) program = makeProgram(handle, spec);
+      }
     } catch {
       program = null;
     }
     handle.checkProgramMade = program;
   }
   return program;
+}
+
+/**
+ * The nodes a check of a node runs, as [node, under a branch]: a branch
+ * (anyOf, oneOf, not, contains, if's condition) must know at once whether
+ * its subschema passes, so the string checks the core judges there cost a
+ * crossing each instead of one for the whole run.
+ */
+function children(check) {
+  switch (check[0]) {
+    case "properties":
+      return check[1].map(([, n]) => [n, false]);
+    case "additionalProperties":
+      return [[check[2], false]];
+    case "propertyNames":
+    case "ref":
+      return [[check[1], false]];
+    case "items":
+      return [[check[1], false]];
+    case "prefixItems":
+    case "allOf":
+      return check[1].map((n) => [n, false]);
+    case "dependencies":
+      return check[2].map(([, n]) => [n, false]);
+    case "contains":
+    case "not":
+      return [[check[1], true]];
+    case "anyOf":
+    case "oneOf":
+      return check[1].map((n) => [n, true]);
+    case "if":
+      return [[check[1], true], [check[2], false], [check[3], false]];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Whether a string check only the core makes can run under a branch (see
+ * `children`): such a program would cross once a string there, and the
+ * core checks the whole value for less (a `oneOf` of channels whose
+ * pattern the program cannot match, one crossing a contact); the core
+ * keeps that schema.
+ */
+function judgesUnderBranches(spec) {
+  // The nodes reached outside any branch, and the branches met on the way.
+  const outside = new Set([0]);
+  const branches = [];
+  const todo = [0];
+  while (todo.length > 0) {
+    const node = spec.nodes[todo.pop()];
+    if (!Array.isArray(node)) continue;
+    for (const check of node) {
+      for (const [child, branch] of children(check)) {
+        if (child < 0) continue;
+        if (branch) branches.push(child);
+        else if (!outside.has(child)) {
+          outside.add(child);
+          todo.push(child);
+        }
+      }
+    }
+  }
+  // Every node at or below a branch, searched for such a check.
+  const seen = new Set(branches);
+  const stack = [...seen];
+  while (stack.length > 0) {
+    const node = spec.nodes[stack.pop()];
+    if (!Array.isArray(node)) continue;
+    for (const check of node) {
+      if (check[0] === "string") return true;
+      for (const [child] of children(check)) {
+        if (child >= 0 && !seen.has(child)) {
+          seen.add(child);
+          stack.push(child);
+        }
+      }
+    }
+  }
+  return false;
 }
 
 /**

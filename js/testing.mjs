@@ -4,7 +4,7 @@
 import { jsonText, matchesCopy, readCopy, readPlans } from "./arguments.mjs";
 import { callRaw, encoder, markLoaded, memory, raw, rawGlue, traps } from "./instance.mjs";
 import { membersAloneBy, shapeOf } from "./read.mjs";
-import { BAIL, TEXT, VALUE, makeProgram, useCheckPrograms, withoutPrograms } from "./check-program.mjs";
+import { BAIL, TEXT, VALUE, makeProgram, programOf, useCheckPrograms, withoutPrograms } from "./check-program.mjs";
 import { checkOutput } from "./check.mjs";
 import { handleForAnyValidator } from "./schemas.mjs";
 import { openSessionCount, toolPathsReadBy } from "./session.mjs";
@@ -151,4 +151,12 @@ export function coreCheckOutput(output, schema, options) {
 export function checkProgramText(validator) {
   const handle = handleForAnyValidator(validator);
   return callRaw(() => handle.checkProgram());
+}
+
+/** Whether a Validator's checks use its check program once it has been checked often enough (see `programOf`). */
+export function checksWithProgram(validator) {
+  const handle = handleForAnyValidator(validator);
+  let program = null;
+  for (let i = 0; i < 4 && program === null; i++) program = programOf(handle);
+  return program !== null;
 }

@@ -10,7 +10,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../pkg/node.mjs";
-import { checkProgramText, coreCheckOutput, coreIsValid, runCheckProgram, useCheckPrograms } from "../../pkg/testing.mjs";
+import { checkProgramText, checksWithProgram, coreCheckOutput, coreIsValid, runCheckProgram, useCheckPrograms } from "../../pkg/testing.mjs";
 import { DRAFTS, loadDraft, loadRemotes, suiteRoot } from "../conformance/suite.mjs";
 import { STORE, loadCases, resourcesOf } from "../corpus/differential.mjs";
 
@@ -189,6 +189,36 @@ describe("check programs agree with the core on the real-world corpus", { timeou
     assert.ok(counts.schemas > 380, `${counts.schemas} schemas compiled`);
     assert.ok(counts.programs > counts.schemas / 2, `${counts.programs} of ${counts.schemas}`);
     assert.ok(counts.same > 2000, `${counts.same} compared`);
+  });
+});
+
+describe("a program that would cross once a string is not used", () => {
+  // The pattern is one the program cannot match (its optional run is too
+  // long for a sequence): the core judges it, at once where a branch must
+  // know, so under oneOf every string would cost a crossing.
+  const phone = { type: "string", pattern: "^\\+[1-9][0-9 ]{6,18}$" };
+  const email = { type: "string", format: "email" };
+  test("a core-judged pattern under oneOf, anyOf, not, contains or if's condition: the core checks", () => {
+    for (const schema of [
+      { oneOf: [phone, email] },
+      { anyOf: [{ type: "object", properties: { p: phone } }, { type: "integer" }] },
+      { not: phone },
+      { type: "array", contains: phone },
+      { if: phone, then: { minLength: 3 } },
+      { $defs: { p: phone }, type: "array", items: { oneOf: [{ $ref: "#/$defs/p" }, { type: "null" }] } },
+    ]) {
+      assert.equal(checksWithProgram(guard.compileSchema(schema)), false, JSON.stringify(schema));
+    }
+  });
+  test("the same pattern outside any branch, and a branch the program decides alone: the program checks", () => {
+    for (const schema of [
+      { type: "object", properties: { p: phone } },
+      { allOf: [phone] },
+      { if: { type: "string" }, then: phone },
+      { oneOf: [email, { type: "string", pattern: "^C-[0-9]{5}$" }] },
+    ]) {
+      assert.equal(checksWithProgram(guard.compileSchema(schema)), true, JSON.stringify(schema));
+    }
   });
 });
 
