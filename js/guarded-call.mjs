@@ -13,6 +13,7 @@ import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
 import { appenderNamed } from "./feedback.mjs";
 import { displayText } from "./instance.mjs";
 import { statsRecorder } from "./stats.mjs";
+import { attachTelemetry, readTelemetry, traced } from "./telemetry.mjs";
 
 export function abortReason(signal) {
   if (signal.reason !== undefined) return signal.reason;
@@ -222,6 +223,8 @@ class GuardOptions {
     this.deadlineMs = undefined;
     this.budgetsText = "null";
     this.record = undefined;
+    /** `options.telemetry` as read; once the call is prepared, the call's telemetry (js/telemetry.mjs). */
+    this.telemetry = undefined;
     this.checkOptions = NO_CHECK_OPTIONS;
     /** The provider's `strict` flag of the schema (the request's, or a response-format wrapper's), reported on every verdict. */
     this.providerStrict = undefined;
@@ -322,6 +325,9 @@ function readOption(o, name, value) {
       return;
     case "stats":
       o.record = statsRecorder(value);
+      return;
+    case "telemetry":
+      o.telemetry = readTelemetry(value);
       return;
     default:
       checkNames ??= new Set(guardOptionNames().check);
@@ -454,6 +460,8 @@ function callerUsageText(usage) {
  */
 export function prepare(request, callModel, options, api, model) {
   const o = readOptions(request, callModel, options, api, model);
+  // Before the session opens: telemetry chains the call's onAttempt and stats record, which the session's setup reads.
+  if (o.telemetry !== undefined) attachTelemetry(o, request, api ?? "guardedCall");
   o.session = openSession(request, o);
   // A response-format wrapper given as the schema carries the provider's flag too.
   o.providerStrict ??= o.session.from.strict;
@@ -466,6 +474,9 @@ export function guardedCall(request, callModel, options) {
     o = prepare(request, callModel, options);
   } catch (error) {
     return Promise.reject(typedError("guardedCall", error));
+  }
+  if (o.telemetry !== undefined) {
+    return traced(o, callModel, (model) => run(request, model, o, o.session), () => o.session.free());
   }
   return run(request, callModel, o, o.session);
 }

@@ -13,6 +13,7 @@ import { argumentError, typedError } from "./errors.mjs";
 import { abortReason, attemptSignal, endings, now, prepare as prepareCall, readableCopy, repairedRequest } from "./guarded-call.mjs";
 import { memberOf } from "./read.mjs";
 import { readEvent } from "./stream-read.mjs";
+import { traced } from "./telemetry.mjs";
 
 export async function guardedStream(request, streamModel, options) {
   let o;
@@ -27,6 +28,7 @@ export async function guardedStream(request, streamModel, options) {
   }
   const { session } = o;
   try {
+    if (o.telemetry !== undefined) return await traced(o, streamModel, (model) => run(request, model, o, session));
     return await run(request, streamModel, o, session);
   } finally {
     session.free();

@@ -586,6 +586,43 @@ export interface GuardOptions<R = unknown, Req = unknown> extends CheckOptions {
   /** Wall-clock bound across all attempts, in milliseconds. */
   deadlineMs?: number;
   stats?: GuardStats;
+  /**
+   * OpenTelemetry spans (one for the call, a child per attempt) and metrics
+   * (mirroring createGuardStats()): `true` for the global tracer and meter
+   * providers (imports the optional peer dependency @opentelemetry/api),
+   * or the tracer, the meter or both (docs/telemetry.md).
+   */
+  telemetry?: true | GuardTelemetry;
+}
+
+/**
+ * The OpenTelemetry tracer and meter of a guarded call; at least one. Typed
+ * by the methods the guard calls, so that these declarations need no
+ * @opentelemetry/api; a `Tracer` from `trace.getTracer()` and a `Meter`
+ * from `metrics.getMeter()` are both.
+ */
+export type GuardTelemetry = { tracer: TelemetryTracer; meter?: TelemetryMeter } | { tracer?: TelemetryTracer; meter: TelemetryMeter };
+
+/** The part of an OpenTelemetry `Span` the guard calls. */
+export interface TelemetrySpan {
+  setAttribute(key: string, value: string | number | boolean | string[]): unknown;
+  setAttributes(attributes: Record<string, string | number | boolean | string[]>): unknown;
+  setStatus(status: { code: 0 | 1 | 2; message?: string }): unknown;
+  end(): void;
+}
+
+/** The part of an OpenTelemetry `Tracer` the guard calls. */
+export interface TelemetryTracer {
+  startActiveSpan<F extends (span: TelemetrySpan) => unknown>(name: string, options: { kind?: 0; attributes?: Record<string, string | number | boolean | string[]> }, fn: F): ReturnType<F>;
+}
+
+/** The part of an OpenTelemetry `Meter` the guard calls. */
+export interface TelemetryMeter {
+  createCounter(name: string, options?: { description?: string; unit?: string }): { add(value: number, attributes?: Record<string, string | number | boolean>): void };
+  createHistogram(
+    name: string,
+    options?: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } },
+  ): { record(value: number, attributes?: Record<string, string | number | boolean>): void };
 }
 
 /**

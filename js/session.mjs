@@ -241,7 +241,7 @@ function kindOf(value) {
  * members cannot be read (a revoked Proxy) is a typed error: the guess
  * cannot be made, and the caller gave no appender.
  */
-function readRequestShape(request) {
+export function readRequestShape(request) {
   const shapeMembers = requestPlan().shape;
   const shape = [];
   let text = null;

@@ -47,7 +47,7 @@ pub const CHECK_OPTION_NAMES: [&str; 5] = [
 ];
 
 /// The options `guardedCall` takes besides `checkOutput`'s.
-pub const GUARD_OPTION_NAMES: [&str; 12] = [
+pub const GUARD_OPTION_NAMES: [&str; 13] = [
     "schema",
     "strict",
     "hasTools",
@@ -60,6 +60,7 @@ pub const GUARD_OPTION_NAMES: [&str; 12] = [
     "budgets",
     "deadlineMs",
     "stats",
+    "telemetry",
 ];
 
 /// The options `guardedStream` takes besides `guardedCall`'s (whose

@@ -1105,6 +1105,24 @@ pub fn request_plan() -> Result<JsValue, JsValue> {
     )))
 }
 
+/// The telemetry names of a request, as JSON text `{"provider","operation"}`
+/// (see `FeedbackShape::telemetry_names`), from the kinds of its
+/// `SHAPE_MEMBERS` (the codes of the session's `shape`) and its model;
+/// undefined for a request of no shape the core knows.
+#[wasm_bindgen(js_name = requestTelemetryNames)]
+pub fn request_telemetry_names(kinds: &[u8], model: Option<String>) -> Option<String> {
+    use crate::session::{feedback_shape_for, Kind, RequestShape};
+    let mut request = RequestShape {
+        model,
+        ..RequestShape::default()
+    };
+    for (kind, code) in request.kinds.iter_mut().zip(kinds) {
+        *kind = Kind::from_code(*code);
+    }
+    let (provider, operation) = feedback_shape_for(&request)?.telemetry_names();
+    Some(format!("{{\"provider\":\"{provider}\",\"operation\":\"{operation}\"}}"))
+}
+
 /// Feedback for a failed verdict; `schema_json` is undefined without a schema.
 #[wasm_bindgen(js_name = repairFeedback)]
 pub fn repair_feedback(verdict_json: &str, schema_json: Option<String>) -> Result<String, JsValue> {

@@ -72,13 +72,18 @@
 // rewrote four escapes and left look-arounds untranslated), $refs
 // percent-encoded as ajv does (crates/engine/src/schema/references.rs) and
 // Mailbox-only email formats: 6,946 B gzip (974,342 to 981,288).
+// Raised by 1,000 B: the provider and operation a request's shape names for
+// OpenTelemetry (requestTelemetryNames over the core's provider guess,
+// FeedbackShape::telemetry_names in src/session.rs), 494 B gzip (990,688 to
+// 991,182), so that a span's gen_ai.provider.name is the core's reading of
+// the request, not a second guess written in JavaScript.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 export const WASM_GZIP_TARGET = 600_000;
-export const WASM_GZIP_BUDGET = 991_000;
+export const WASM_GZIP_BUDGET = 992_000;
 
 const wasmFile = new URL("../../pkg/wasm/guard_bg.wasm", import.meta.url);
 

@@ -12,7 +12,8 @@
 //   off, so every .d.ts the package ships is checked too;
 // - the code a user writes with each SDK's real types: openai.ts
 //   (Chat Completions and Responses), anthropic.ts, gemini.ts (@google/genai),
-//   ai-sdk.ts and standard-schema.ts (ai with @ai-sdk/openai);
+//   ai-sdk.ts and standard-schema.ts (ai with @ai-sdk/openai), telemetry.ts
+//   (@opentelemetry/api's Tracer and Meter);
 // - the matchers under Vitest (matchers-vitest.ts) and bun:test
 //   (matchers-bun.ts), and under Vitest again with the package linked from
 //   outside the project (as npm link and workspaces do), where its own
@@ -57,7 +58,19 @@ const COMPILERS = ["typescript", "typescript7"].map((name) => {
 });
 
 /** What the project links from this repository's node_modules. */
-const LINKS = ["openai", "@anthropic-ai/sdk", "@google/genai", "ai", "@ai-sdk/openai", "vitest", "bun-types", "@types/node"];
+const LINKS = [
+  "openai",
+  "@anthropic-ai/sdk",
+  "@google/genai",
+  "ai",
+  "@ai-sdk/openai",
+  "vitest",
+  "bun-types",
+  "@types/node",
+  "@opentelemetry/api",
+  "@opentelemetry/context-async-hooks",
+  "@opentelemetry/sdk-trace-base",
+];
 
 const BASE = {
   strict: true,
@@ -91,8 +104,8 @@ const PROGRAMS = [
   },
   {
     id: "sdks",
-    title: "user code with the SDKs' types (openai, @anthropic-ai/sdk, @google/genai, ai + @ai-sdk/openai)",
-    files: ["openai.ts", "anthropic.ts", "gemini.ts", "ai-sdk.ts", "standard-schema.ts"],
+    title: "user code with the SDKs' types (openai, @anthropic-ai/sdk, @google/genai, ai + @ai-sdk/openai, @opentelemetry/api)",
+    files: ["openai.ts", "anthropic.ts", "gemini.ts", "ai-sdk.ts", "standard-schema.ts", "telemetry.ts"],
     options: { types: ["node"] },
   },
   { id: "vitest", title: "the matchers under Vitest", files: ["matchers-vitest.ts"] },
