@@ -7,7 +7,11 @@
 # and writes bench/RESULTS.md, then the user path, the stream check,
 # telemetry, the tool calls on a public corpus (bench/tool-calls.mjs) and
 # accepted and rejected documents on real schemas (bench/real-schemas.mjs)
-# under both runtimes.
+# under both runtimes; then the cost table (bench/cost-table.mjs: every
+# keyword and format alone, the invoice shape, the value, executor,
+# tool-call and options rows), whose missed rows go to the top of the file.
+# With BEFORE_PKG=dir (another build's pkg/), it ends with the speed
+# targets' rows of both builds side by side (bench/before-after.mjs).
 # Pass --quick for shorter budgets while changing the harness itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,3 +65,20 @@ node bench/report.mjs "$tmp/node.json" "$tmp/bun.json"
     echo
   done
 } >> bench/RESULTS.md
+
+# The cost table under both runtimes, written in by bench/cost-report.mjs.
+node bench/cost-table.mjs --out "$tmp/cost-node.json" "$@" 2>/dev/null
+node_modules/.bin/bun bench/cost-table.mjs --out "$tmp/cost-bun.json" "$@" 2>/dev/null
+node bench/cost-report.mjs "$tmp/cost-node.json" "$tmp/cost-bun.json"
+
+# With BEFORE_PKG naming another build's pkg/ (the main branch's, say), the
+# rows of the speed targets for that build, this one and the peer in one
+# process under each runtime (bench/before-after.mjs), as the closing section.
+if [[ -n ${BEFORE_PKG:-} ]]; then
+  {
+    printf '\n## Before and after\n\nWritten by `BEFORE_PKG=%s bash bench/bench.sh` on %s: `node bench/before-after.mjs "$BEFORE_PKG" pkg`, then the same under bun; load average at the start: %s. "before" is the build in BEFORE_PKG, "after" this one.\n' \
+      "$BEFORE_PKG" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+    node bench/before-after.mjs "$BEFORE_PKG" pkg 2>/dev/null
+    node_modules/.bin/bun bench/before-after.mjs "$BEFORE_PKG" pkg 2>/dev/null
+  } >> bench/RESULTS.md
+fi

@@ -28,6 +28,7 @@
 import { chatCompletion, workloads } from "./workloads.mjs";
 import * as guard from "../pkg/node.mjs";
 import { median } from "./median.mjs";
+import { executorDesign } from "./executor-design.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -71,54 +72,6 @@ function toolCallCompletion(text) {
 }
 
 const wrapperOf = (schema) => ({ type: "json_schema", json_schema: { name: "extraction", schema, strict: true } });
-
-/**
- * The executor design: an agent handler's own check, as such handlers are
- * written before a guard replaces them.
- */
-function executorDesign() {
-  const cache = new Map();
-  const LIMIT = 64;
-  const validatorFor = (schema) => {
-    const key = JSON.stringify(schema);
-    let validate = cache.get(key);
-    if (validate !== undefined) {
-      cache.delete(key);
-      cache.set(key, validate);
-      return validate;
-    }
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
-    addFormats(ajv);
-    validate = ajv.compile(schema);
-    cache.set(key, validate);
-    if (cache.size > LIMIT) cache.delete(cache.keys().next().value);
-    return validate;
-  };
-  const FENCE = /```(?:json)?\s*\n([\s\S]*?)\n\s*```/;
-  return (response, wrapper) => {
-    const choice = response.choices?.[0];
-    const segments = response.timing?.timeSegments;
-    const lastModel = Array.isArray(segments) ? segments.filter((s) => s.type === "model").at(-1) : undefined;
-    const finishReason = lastModel?.finishReason ?? choice?.finish_reason;
-    if (finishReason === "length") return { ok: false, failure: "truncated" };
-    const content = choice?.message?.content;
-    if (typeof content !== "string") return { ok: false, failure: "empty" };
-    let value;
-    try {
-      value = JSON.parse(content);
-    } catch {
-      const fenced = FENCE.exec(content);
-      if (fenced === null) return { ok: false, failure: "unparseable" };
-      try {
-        value = JSON.parse(fenced[1]);
-      } catch {
-        return { ok: false, failure: "unparseable" };
-      }
-    }
-    const validate = validatorFor(wrapper.json_schema?.schema ?? wrapper);
-    return validate(value) ? { ok: true, value } : { ok: false, failure: "schema", errors: validate.errors.slice(0, 5) };
-  };
-}
 
 function shapesFor(w) {
   const validator = guard.compileSchema(w.schema);

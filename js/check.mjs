@@ -6,7 +6,8 @@ import { jsonText, optionsText, outputCopy, readCopy, readText, wellFormed } fro
 import { SchemaError, argumentError } from "./errors.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";
 import { callRaw, callRawJson, decoder, encodeCopy, encodeInput, encoder, ensureLoaded, inputOf, raw, translate } from "./instance.mjs";
-import { COMPILE_KEYS, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, knownSchema, rawOf, readableSchemaText, recordOf, touch } from "./schemas.mjs";
+import { programVerdict } from "./check-program.mjs";
+import { COMPILE_KEYS, compileKey, defaultCompileOption, entryFor, handleForAnyValidator, isValidatorArgument, knownSchema, rawOf, readableSchemaText, recordOf, touch } from "./schemas.mjs";
 
 export function detectTruncation(source) {
   const text = source === undefined ? "null" : readText("the source", source, "output");
@@ -138,7 +139,8 @@ export function laneOptions(options) {
       } else if (key === "rules" && Array.isArray(value) && value.length === 0) {
         // No rules to check: what a missing list says too.
       } else if (COMPILE_KEYS.includes(key) || key === "resources") {
-        compiled = true;
+        // A compile option at its default compiles what none does.
+        if (!defaultCompileOption(key, value)) compiled = true;
       } else {
         // Rules, toolName, a value of the wrong type, or a name the core
         // refuses (it then sends the call the general way, which says why).
@@ -232,6 +234,12 @@ function compiledFor(schema, options, compiled) {
  */
 export function laneWith(output, handle, schemaHash, { maxErrors, requireObject, text }) {
   if (typeof output !== "string") return readLane(output, handle, maxErrors, requireObject, text, schemaHash);
+  // No options beyond the two the lane takes as numbers: the schema's
+  // check program answers an accepted text without the core.
+  if (text === undefined) {
+    const verdict = programVerdict(output, handle, schemaHash, requireObject);
+    if (verdict !== undefined) return verdict;
+  }
   const status = laneStatus(output, handle, maxErrors, requireObject, text);
   if (status === 3) return undefined;
   return laneResult(status, output, schemaHash, null);
@@ -273,6 +281,15 @@ function readLane(output, handle, maxErrors, requireObject, optionsJson, schemaH
   const known = copy.answer;
   if (known !== undefined) {
     const text = texts[known.index];
+    // The answer's text checked by the schema's program, where no option
+    // needs the core and the finish reason is no token limit.
+    if (optionsJson === undefined && !tokenLimit(known.reason)) {
+      const verdict = programVerdict(text, handle, schemaHash, requireObject);
+      if (verdict !== undefined) {
+        verdict.finishReason = known.reason;
+        return verdict;
+      }
+    }
     const code = laneStatus(text, handle, maxErrors, requireObject, optionsJson, known.reason);
     return code === 3 ? undefined : laneResult(code, text, schemaHash, known.reason);
   }
@@ -288,6 +305,20 @@ function readLane(output, handle, maxErrors, requireObject, optionsJson, schemaH
   const finishReason = (status & 8) !== 0 ? decoder.decode(inputOf(reasonBytes).subarray(0, reasonBytes)) : null;
   copy.answer = { index, reason: finishReason };
   return laneResult(code, text, schemaHash, finishReason);
+}
+
+/** Finish reasons the core was asked about: whether each is a token limit. */
+const tokenLimits = new Map();
+
+function tokenLimit(reason) {
+  if (reason === null) return false;
+  let limit = tokenLimits.get(reason);
+  if (limit === undefined) {
+    limit = callRaw(() => raw.isTokenLimit(reason));
+    // Reasons are a provider's few words; a stream of ever-new ones is not kept.
+    if (tokenLimits.size < 256) tokenLimits.set(reason, limit);
+  }
+  return limit;
 }
 
 /**

@@ -5,6 +5,7 @@
 import { NotJsonValue, jsonText, optionsText, schemaText, valueSnapshot } from "./arguments.mjs";
 import { SchemaError, argumentError, withTypedErrors } from "./errors.mjs";
 import { standardFor } from "./standard-schema.mjs";
+import { programOf, valueAccepted } from "./check-program.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";
 import { cacheCapacity, callRaw, callRawJson, encodeInput, keepCacheCapacity, raw, whenReplaced } from "./instance.mjs";
 
@@ -29,11 +30,17 @@ export class Validator {
   }
 
   validate(instance, options) {
-    return validateText(this, instanceText(instance), options);
+    const snapshot = instanceSnapshot(instance);
+    if ((options === undefined || inputCap(options) !== undefined) && acceptedByProgram(this, snapshot)) {
+      return { valid: true, errors: [], moreErrors: false };
+    }
+    return validateText(this, jsonText("the instance", snapshot), options);
   }
 
   isValid(instance) {
-    const text = instanceText(instance);
+    const snapshot = instanceSnapshot(instance);
+    if (acceptedByProgram(this, snapshot)) return true;
+    const text = jsonText("the instance", snapshot);
     const status = callRaw(() => handleForAnyValidator(this).isValidInput(encodeInput(text)));
     if (status !== INPUT_UNREAD) return status === 1;
     return callRaw(() => handleForAnyValidator(this).isValid(text));
@@ -60,6 +67,18 @@ for (const method of ["validate", "isValid"]) {
   });
 }
 
+/**
+ * Whether the Validator's check program accepts `snapshot` (a value
+ * `valueSnapshot` made; false: the core answers). The program is the one of
+ * the Validator's handle in the current instance (see `programOf`).
+ */
+export function acceptedByProgram(validator, snapshot) {
+  const handle = rawOf.get(validator);
+  if (handle === undefined) return false;
+  const program = programOf(handle);
+  return program !== null && valueAccepted(program, snapshot);
+}
+
 // A Validator is a Standard Schema (see standard-schema.mjs).
 Object.defineProperty(Validator.prototype, "~standard", {
   get() {
@@ -70,22 +89,20 @@ Object.defineProperty(Validator.prototype, "~standard", {
 });
 
 /**
- * The JSON text of an instance as `validate` and `isValid` check it: its
- * snapshot (see `valueSnapshot`), read once; a typed error for a value that
- * is not JSON, saying what and where, never the error a getter threw.
+ * An instance as `validate` and `isValid` check it: its snapshot (see
+ * `valueSnapshot`), read once; a typed error for a value that is not JSON,
+ * saying what and where, never the error a getter threw.
  */
-function instanceText(instance) {
+function instanceSnapshot(instance) {
   if (instance === undefined || typeof instance === "function" || typeof instance === "symbol") {
     throw argumentError(`the instance must be a JSON value, not ${typeof instance}`);
   }
-  let snapshot;
   try {
-    snapshot = valueSnapshot(instance);
+    return valueSnapshot(instance);
   } catch (error) {
     if (error instanceof NotJsonValue) throw notJsonError(error);
     throw error;
   }
-  return jsonText("the instance", snapshot);
 }
 
 /** The TypeError for an instance that is not JSON. */
@@ -95,7 +112,7 @@ export function notJsonError(problem) {
 }
 
 /**
- * A Validator's `validate` of JSON text already read (see `instanceText`):
+ * A Validator's `validate` of JSON text already read (see `instanceSnapshot`):
  * the text encoded into the input buffer, and a valid one answered with a
  * number (see `validateInput` in src/wasm.rs); the general path reads (and
  * refuses) any other options, and any text the tape cannot.
@@ -299,8 +316,16 @@ export function recordOf(schema) {
   return record;
 }
 
+/** The compile options whose default values compile what no option does (see `compile_options` in src/options.rs). */
+const COMPILE_DEFAULTS = { formats: "assert", rejectUnknownFields: false, unknownFormats: "ignore" };
+
+/** Whether a compile option has its default value. */
+export function defaultCompileOption(key, value) {
+  return Object.hasOwn(COMPILE_DEFAULTS, key) && COMPILE_DEFAULTS[key] === value;
+}
+
 /**
- * The compile key of the options: "" for none, undefined when the schema
+ * The compile key of the options: "" for none (or only defaults), undefined when the schema
  * cannot be keyed (`resources`, or a value JSON cannot hold faithfully).
  */
 export function compileKey(options) {
@@ -310,7 +335,7 @@ export function compileKey(options) {
     let picked;
     for (const key of COMPILE_KEYS) {
       const value = options[key];
-      if (value === undefined) continue;
+      if (value === undefined || defaultCompileOption(key, value)) continue;
       if (typeof value === "number" && !Number.isFinite(value)) return undefined;
       (picked ??= {})[key] = value;
     }

@@ -4,7 +4,7 @@
 import { NotJsonValue, jsonText, serialisationProblem, valueSnapshot } from "./arguments.mjs";
 import { argumentError } from "./errors.mjs";
 import { callRawJson, raw } from "./instance.mjs";
-import { SOURCE, validateText } from "./schemas.mjs";
+import { SOURCE, acceptedByProgram, validateText } from "./schemas.mjs";
 
 const standards = new WeakMap();
 
@@ -42,8 +42,9 @@ function standardOf(validator) {
  * Standard Schema's validate: synchronous (the OpenAI Agents SDK refuses
  * asynchronous validators), issues capped as validate() caps them, each
  * path an array of keys with array indices as numbers. The value is read
- * once, into the snapshot that is checked (see `valueSnapshot`): the value
- * handed back is that snapshot, and the issues' paths are found in it. A
+ * once, into the snapshot that is checked (see `valueSnapshot`), by the
+ * schema's check program where it accepts it and by the core otherwise: the
+ * value handed back is that snapshot, and the issues' paths are found in it. A
  * value that is not JSON is an issue at its path, not an exception.
  */
 function standardValidate(validator, value) {
@@ -54,6 +55,7 @@ function standardValidate(validator, value) {
     if (!(error instanceof NotJsonValue)) throw error;
     return { issues: [{ message: notJsonMessage(error), path: error.keys }] };
   }
+  if (acceptedByProgram(validator, snapshot)) return { value: snapshot };
   let result;
   try {
     result = validateText(validator, jsonText("the value", snapshot));

@@ -4,14 +4,16 @@
 import { jsonText, matchesCopy, readCopy, readPlans } from "./arguments.mjs";
 import { callRaw, encoder, markLoaded, memory, raw, rawGlue, traps } from "./instance.mjs";
 import { membersAloneBy, shapeOf } from "./read.mjs";
-import { cacheState, defaultCacheBound } from "./schemas.mjs";
+import { cacheState, defaultCacheBound, handleForAnyValidator } from "./schemas.mjs";
 import { declaredTools, declarationsWritten } from "./declarations.mjs";
+import { BAIL, TEXT, VALUE, makeProgram, programOf, useCheckPrograms, withoutPrograms } from "./check-program.mjs";
+import { checkOutput } from "./check.mjs";
 import { openSessionCount, toolPathsReadBy } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
 import { acceptedValue, streamValue } from "./stream-value.mjs";
 import { fill, usageTemplate } from "./usage-programs.mjs";
 
-export { cacheState, callRaw, declaredTools, declarationsWritten, defaultCacheBound, markLoaded, rawGlue, toolPathsReadBy };
+export { cacheState, callRaw, declaredTools, declarationsWritten, defaultCacheBound, markLoaded, rawGlue, toolPathsReadBy, useCheckPrograms };
 
 /** The usage plan's members of `value`, read as a guarded call reads them (see `membersAlone` in js/read.mjs), written or by the general loop. */
 export function usageMembersBy(value, written) {
@@ -109,3 +111,53 @@ export function acceptedValueTwice(text, part) {
 
 /** Forgets the tool-call reader's copies and what the core answered for them (see `readCalls`). */
 export { forgetCallsRead as forgetToolCallsRead } from "./tool-calls.mjs";
+
+/**
+ * A Validator's check program, run on `value` as the text path runs it (a
+ * value JSON.parse made), or as the value path does when `asValue`: true,
+ * false, "bail" (the core must answer), or undefined when the schema has
+ * no program. Written as JavaScript, or interpreted when `interpret`; the
+ * program text is the core's.
+ */
+export function runCheckProgram(validator, value, interpret = false, asValue = false) {
+  const handle = handleForAnyValidator(validator);
+  const text = callRaw(() => handle.checkProgram());
+  if (text === undefined) return undefined;
+  const key = `${interpret}`;
+  let byMode = programsMade.get(handle);
+  if (byMode === undefined) programsMade.set(handle, (byMode = new Map()));
+  let program = byMode.get(key);
+  if (program === undefined) byMode.set(key, (program = makeProgram(handle, JSON.parse(text), interpret)));
+  try {
+    return program.run(value, asValue ? VALUE : TEXT);
+  } catch (error) {
+    if (error === BAIL) return "bail";
+    throw error;
+  }
+}
+const programsMade = new WeakMap();
+
+/** The core's own answer for a Validator and a value's JSON text, without any program. */
+export function coreIsValid(validator, text) {
+  const handle = handleForAnyValidator(validator);
+  return callRaw(() => handle.isValid(text));
+}
+
+/** checkOutput's verdict with every check left to the core (no check program). */
+export function coreCheckOutput(output, schema, options) {
+  return withoutPrograms(() => checkOutput(output, schema, options));
+}
+
+/** A Validator's check program, as the core writes it (JSON text), or undefined when it has none. */
+export function checkProgramText(validator) {
+  const handle = handleForAnyValidator(validator);
+  return callRaw(() => handle.checkProgram());
+}
+
+/** Whether a Validator's checks use its check program once it has been checked often enough (see `programOf`). */
+export function checksWithProgram(validator) {
+  const handle = handleForAnyValidator(validator);
+  let program = null;
+  for (let i = 0; i < 4 && program === null; i++) program = programOf(handle);
+  return program !== null;
+}

@@ -104,8 +104,8 @@ show bun "JS suite under Bun (bun test)" bun_counts
 # the suites of what they serve, again, with code generation refused.
 run no-eval node --disallow-code-generation-from-strings --test --test-reporter=spec \
   tests/js/copy-match.test.mjs tests/js/usage-programs.test.mjs tests/js/guarded-call.test.mjs tests/js/lane.test.mjs \
-  tests/js/check-output.test.mjs tests/js/tool-calls.test.mjs tests/js/usage-clients.test.mjs tests/js/declarations.test.mjs
-show no-eval "Response and usage readers without functions made from source (node --disallow-code-generation-from-strings)" node_counts
+  tests/js/check-output.test.mjs tests/js/tool-calls.test.mjs tests/js/usage-clients.test.mjs tests/js/declarations.test.mjs tests/js/check-program.test.mjs
+show no-eval "Response and usage readers, and check programs, without functions made from source (node --disallow-code-generation-from-strings)" node_counts
 
 first_half() {
   run conformance node --test --test-reporter=spec tests/conformance/

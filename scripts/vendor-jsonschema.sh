@@ -58,6 +58,9 @@
 # look-arounds or back-references untranslated (where \d then matched any
 # Unicode digit), read \b by Unicode word characters, and refused `[^]`
 # and \k<name>. `\p{…}` names are those ECMA-262 lists, for format: regex too.
+# view-sequence-parts (jsonschema-regex) gives a Sequence's form (its
+# classes and state tables) as data: the package's check programs run the
+# same matcher in JavaScript for a pattern that is one (src/check_program.rs).
 # pattern-budget (jsonschema) and step-budget (fancy-regex) give every match
 # a validation makes one shared allowance of work, so that a check bounds all
 # its pattern work, not each match's: the backtrack limit alone let a response
@@ -237,6 +240,10 @@ crates.io, with these patches applied:
   ECMA-262 with the \`u\` flag's meaning (its module \`ecma\`) and writes it for
   fancy-regex, or says why it cannot; \`is_valid_ecma_regex\` takes only the
   \`\\p{…}\` names ECMA-262 lists.
+- \`patches/jsonschema-regex-$VERSION-view-sequence-parts.patch\`:
+  \`Sequence::parts\` gives a sequence's form (its classes and state tables)
+  as data, so that the package's check programs can run the same matcher in
+  JavaScript.
 
 Nothing else differs from the published source except that the manifest
 drops dev-dependency and lint sections. MIT licensed: the published crate

@@ -22,6 +22,10 @@ pub mod schema {
     pub use guard_engine::schema::*;
 }
 
+/// Check programs: a compiled schema's keywords for the JavaScript side to
+/// check parsed values with (see js/check-program.mjs).
+pub mod check_program;
+
 /// The dialects a schema may be written in (JSON Schema with OpenAPI's
 /// `nullable`, Gemini's `Schema`), told apart and translated into the JSON
 /// Schema they mean.

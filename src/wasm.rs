@@ -102,6 +102,16 @@ pub fn rescue_json(text: &str) -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = RawValidator)]
 pub struct RawValidator {
     compiled: Arc<CompiledSchema>,
+    /// Its check program, made on first request (see `checkProgram`).
+    program: std::cell::OnceCell<Option<crate::check_program::CheckProgram>>,
+}
+
+impl RawValidator {
+    fn program(&self) -> Option<&crate::check_program::CheckProgram> {
+        self.program
+            .get_or_init(|| crate::check_program::program_of(&self.compiled))
+            .as_ref()
+    }
 }
 
 #[wasm_bindgen(js_class = RawValidator)]
@@ -159,6 +169,40 @@ impl RawValidator {
         })
     }
 
+    /// The schema's check program as JSON text (see src/check_program.rs),
+    /// or undefined when the core checks it alone.
+    #[wasm_bindgen(js_name = checkProgram)]
+    pub fn check_program(&self) -> Option<String> {
+        self.program().map(|program| program.text.clone())
+    }
+
+    /// Judges the program's string checks for the batch in the first `len`
+    /// bytes of the input buffer (see `CheckProgram::judge_strings`): their
+    /// verdicts, a byte a string, are written over the start of the buffer,
+    /// and the number that failed is returned; `u32::MAX` when the core
+    /// must check the whole value instead.
+    #[wasm_bindgen(js_name = judgeStrings)]
+    pub fn judge_strings(&self, len: usize) -> u32 {
+        let Some(program) = self.program() else {
+            return u32::MAX;
+        };
+        let mut verdicts = Vec::new();
+        let judged = INPUT.with(|input| {
+            let input = input.borrow();
+            let text = std::str::from_utf8(input.get(..len)?).ok()?;
+            program.judge_strings(text, &mut verdicts)
+        });
+        let Some(failed) = judged.and_then(|n| u32::try_from(n).ok()) else {
+            return u32::MAX;
+        };
+        INPUT.with(|input| {
+            if let Some(start) = input.borrow_mut().get_mut(..verdicts.len()) {
+                start.copy_from_slice(&verdicts);
+            }
+        });
+        failed
+    }
+
     #[wasm_bindgen(getter, js_name = schemaHash)]
     pub fn schema_hash(&self) -> String {
         self.compiled.schema_hash().to_owned()
@@ -199,7 +243,10 @@ pub fn compile_schema(schema_json: &str, options_json: &str) -> Result<RawValida
     // it: taken as a schema itself it would accept everything.
     let (inner, _) = crate::verdict::unwrap_response_format(&schema);
     let compiled = schema::compile(inner, &compile).map_err(schema_error)?;
-    Ok(RawValidator { compiled })
+    Ok(RawValidator {
+        compiled,
+        program: std::cell::OnceCell::new(),
+    })
 }
 
 /// Runs the check. A plain string output is checked in place, and the JSON's
@@ -600,6 +647,13 @@ fn lane_accepted(text: &str, span: std::ops::Range<usize>, rescue: crate::rescue
     } else {
         LANE_OK
     }
+}
+
+/// Whether a finish reason says the model stopped at its token limit (the
+/// check programs' lane for a response object asks once per reason).
+#[wasm_bindgen(js_name = isTokenLimit)]
+pub fn is_token_limit(reason: &str) -> bool {
+    crate::finish::is_token_limit(reason)
 }
 
 #[wasm_bindgen(js_name = laneStart)]

@@ -12,7 +12,8 @@ import { ORACLE } from "./format-oracle.mjs";
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
 export const CORPUS = join(here, "schemastore");
-const STORE = "https://json.schemastore.org/";
+/** Where SchemaStore serves its schemas: a case's relative references resolve there. */
+export const STORE = "https://json.schemastore.org/";
 
 /** Every case of the corpus, by name order; `every` > 1 keeps one case in that many. */
 export function loadCases({ every = 1 } = {}) {

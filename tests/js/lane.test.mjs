@@ -94,7 +94,7 @@ const ruleOptions = [
   { toolName: "extract" },
 ];
 
-test("check options take the lane too, in one call, with the text path's verdicts", () => {
+test("check options take the lane too, in one call at most, with the text path's verdicts", () => {
   const validator = guard.compileSchema(schema);
   for (const output of outputs) {
     for (const options of ruleOptions) {
@@ -102,7 +102,8 @@ test("check options take the lane too, in one call, with the text path's verdict
       const calls = coreCalls(["checkInputLane", "checkOutputWith", "checkOutput"], () => {
         lane = guard.checkOutput(output, validator, options);
       });
-      assert.deepEqual(calls, { checkInputLane: 1, checkOutputWith: 0, checkOutput: 0 }, JSON.stringify(options));
+      // A text the schema's check program accepts makes no call at all.
+      assert.ok(calls.checkInputLane <= 1 && calls.checkOutputWith === 0 && calls.checkOutput === 0, `${JSON.stringify(options)}: ${JSON.stringify(calls)}`);
       assert.deepEqual(lane, textPathVerdict(output, schema, options), `${JSON.stringify(output).slice(0, 60)} with ${JSON.stringify(options)}`);
     }
   }
@@ -125,7 +126,8 @@ test("requireObject and an empty rules list cross as a boolean and as nothing, n
       for (const output of ["[1]", '{"rows":[]}', { content: "[1]", finishReason: "stop" }]) {
         seen.length = 0;
         const verdict = guard.checkOutput(output, validator, options);
-        assert.deepEqual(seen, [undefined], JSON.stringify(options));
+        // No call at all where the check program accepts the text.
+        assert.ok(seen.length <= 1 && seen[0] === undefined, JSON.stringify(options));
         const text = typeof output === "string" ? output : output.content;
         assert.deepEqual(verdict, guard.checkOutput(typeof output === "string" ? text : output, schema, options), JSON.stringify(options));
       }
@@ -228,7 +230,8 @@ test("a response object checked while the check grows the memory still reads its
   // detached by the time the finish reason is read back.
   for (const n of [10, 4000, 40000, 120000]) {
     const before = guard.wasmMemoryBytes();
-    const verdict = guard.checkOutput({ content: rows(n), finishReason: "stop" }, validator);
+    // Through the core's lane (a check program would read nothing back).
+    const verdict = internals.coreCheckOutput({ content: rows(n), finishReason: "stop" }, validator);
     assert.equal(verdict.ok, true, `${n} rows`);
     assert.equal(verdict.finishReason, "stop", `${n} rows`);
     assert.equal(verdict.value.rows.length, n);
@@ -248,7 +251,7 @@ test("the read lane remembers the copies it read, and each reads as the general 
   // The lane keeps its last 16 reads of a response's copy (its members
   // without the texts). More shapes and finish reasons than that, in
   // changing order, with texts of changing lengths: each verdict must be the
-  // general path's, in one lane call.
+  // general path's, in one lane call at most.
   const validator = guard.compileSchema(schema);
   const texts = [outputs[0], outputs[1], outputs[3], '{"rows": [', "[1, 2, 3]"];
   const reasons = ["stop", "length", "tool_calls", "content_filter", "end_turn", "max_tokens", null, ...Array.from({ length: 14 }, (_, i) => `reason_${i}`)];
@@ -268,7 +271,8 @@ test("the read lane remembers the copies it read, and each reads as the general 
       const calls = coreCalls(READ_LANE_CALLS, () => {
         verdict = guard.checkOutput(response, validator);
       });
-      assert.equal(readLaneCalls(calls), 1, JSON.stringify(response).slice(0, 80));
+      // One call, or none where the schema's check program accepts a copy the core read before.
+      assert.ok(readLaneCalls(calls) <= 1, JSON.stringify(response).slice(0, 80));
       const expected = generalObjectVerdict(response, schema);
       expected.schemaHash = verdict.schemaHash;
       assert.deepEqual(verdict, expected, `round ${round}: ${JSON.stringify(response).slice(0, 120)}`);

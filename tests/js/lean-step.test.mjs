@@ -83,7 +83,8 @@ for (const [name, response, lean] of cases) {
       // A usage of a shape not read before (in this test or an earlier one) takes a step.
       if (first.seen.length === 0) {
         assert.ok(counted);
-        assert.equal(first.lanes.length, 1);
+        // One lane call, or none where the schema's check program accepts the answer.
+        assert.ok(first.lanes.length <= 1);
       } else {
         assert.equal(first.seen.length, 1);
         assert.equal(first.seen[0] !== WRITTEN, lean, `lean status ${first.seen[0]}`);
@@ -92,7 +93,7 @@ for (const [name, response, lean] of cases) {
       if (counted) {
         // Its usage's shape read before, the first attempt is checkOutput's lane alone.
         assert.deepEqual(quick.seen, []);
-        assert.equal(quick.lanes.length, 1);
+        assert.ok(quick.lanes.length <= 1);
       } else {
         // A string has no usage to count: the lean step, as the first time.
         assert.deepEqual(quick.by, ["stepLean"]);
@@ -122,7 +123,8 @@ test("compile options beside a schema object take the lane too; beside a Validat
   // The usage's shape is read once, so the next first attempts may be answered by the lane alone.
   await guard.guardedCall(request, () => response, { schema, customFormats });
   const quick = await stepStatuses(() => guard.guardedCall(request, () => response, { schema, customFormats }));
-  assert.deepEqual([quick.seen, quick.lanes.length], [[], 1]);
+  assert.deepEqual(quick.seen, []);
+  assert.ok(quick.lanes.length <= 1);
   const full = await stepStatuses(() => guard.guardedCall(request, () => response, { schema, customFormats, onAttempt: () => {} }));
   assert.deepEqual(said(quick.result), said(full.result));
   // The format is the one the options gave: a city it refuses is refused the same way.

@@ -124,8 +124,11 @@ describe("JSON text is found by the text", () => {
         assert.equal(guard.checkOutput(i % 2 ? GOOD : BAD, `${text}`).ok, Boolean(i % 2));
       }
     });
-    // The first check compiles, by the general path; the rest take the lane.
-    assert.deepEqual(calls, { compileSchema: 1, checkOutput: 0, checkOutputWith: 1, checkInputLane: CHECKS - 1 });
+    // The first check compiles, by the general path; the rest take the lane
+    // (or no call at all, where the schema's check program accepts the text).
+    const { checkInputLane, ...others } = calls;
+    assert.deepEqual(others, { compileSchema: 1, checkOutput: 0, checkOutputWith: 1 });
+    assert.ok(checkInputLane <= CHECKS - 1, `${checkInputLane} lane calls`);
   });
 
   test("the text map is bounded by the cache capacity, least recently used out first", () => {
@@ -166,7 +169,10 @@ describe("the fast lane serves schema objects, wrappers and text", () => {
           verdicts.push(guard.checkOutput(GOOD, schema), guard.checkOutput(BAD, schema, { maxErrors: 5, onInvalidSchema: "throw" }));
         }
       });
-      assert.deepEqual(calls, { checkOutput: 0, checkOutputWith: 0, checkInputLane: 200, compileSchema: 0 });
+      // The lane, or no call at all where the schema's check program accepts the text.
+      const { checkInputLane, ...others } = calls;
+      assert.deepEqual(others, { checkOutput: 0, checkOutputWith: 0, compileSchema: 0 });
+      assert.ok(checkInputLane >= 100 && checkInputLane <= 200, `${checkInputLane} lane calls`);
       assert.deepEqual(verdicts[0], expected);
       assert.deepEqual(verdicts[1], expectedBad);
       assert.deepEqual(verdicts.at(-1), expectedBad);

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 pub use repetition::{search_form, RepeatedClass, Search};
-pub use sequence::Sequence;
+pub use sequence::{Sequence, SequenceParts};
 pub use ecma::{property as ecma_property, Refusal};
 pub use syntax::is_valid_ecma_regex;
 

@@ -155,6 +155,56 @@ impl Sequence {
     }
 }
 
+/// What a [`Sequence`] is made of, for a matcher of the same sequence written elsewhere:
+/// [`Sequence::is_match`]'s two forms, field for field.
+#[derive(Debug, Clone, Copy)]
+pub enum SequenceParts<'a> {
+    /// One class (`members`, by ASCII byte) repeated between `min` and `max` times.
+    Single {
+        members: &'a [bool; 128],
+        min: usize,
+        max: Option<usize>,
+    },
+    /// The state bits of the slots each ASCII byte can fill, and how they move.
+    Parallel {
+        table: &'a [u64; 128],
+        star: u64,
+        skippable: u64,
+        longest_skip_run: u32,
+        accept: u64,
+        anchored_end: bool,
+    },
+}
+
+impl Sequence {
+    /// The sequence's form, as [`Sequence::is_match`] runs it.
+    #[must_use]
+    pub fn parts(&self) -> SequenceParts<'_> {
+        match &self.form {
+            Form::Single { members, min, max } => SequenceParts::Single {
+                members,
+                min: *min,
+                max: *max,
+            },
+            Form::Parallel {
+                table,
+                star,
+                skippable,
+                longest_skip_run,
+                accept,
+                anchored_end,
+            } => SequenceParts::Parallel {
+                table,
+                star: *star,
+                skippable: *skippable,
+                longest_skip_run: *longest_skip_run,
+                accept: *accept,
+                anchored_end: *anchored_end,
+            },
+        }
+    }
+}
+
 fn flatten<'h>(hir: &'h Hir, items: &mut Vec<&'h Hir>) {
     match hir.kind() {
         HirKind::Concat(subs) => subs.iter().for_each(|sub| flatten(sub, items)),

@@ -1,0 +1,1268 @@
+// Check programs (src/check_program.rs): a compiled schema's keywords as the
+// core writes them out, checked here on a value JSON.parse already built, so
+// that an accepted response costs no crossing for its keywords and no second
+// parse. The core decides what a program says and keeps what it cannot say;
+// this module only runs it, two ways: as JavaScript written from the program
+// at run time (where the runtime allows functions made from source) and by
+// an interpreter of the same program (where it does not). Both share every
+// helper below, so they differ only in how they walk the program.
+//
+// A run answers true (the value passes), false (it does not: the core then
+// gives the verdict and its issues) or throws BAIL where the program cannot
+// answer exactly as the core would (a number JSON.parse made infinite, a
+// value nested deeper than the core reads, a `$ref` loop that never reaches
+// a value, a pattern budget spent): the caller then asks the core.
+import { callRaw, encodeInput, inputOf } from "./instance.mjs";
+import { functionFrom } from "./read.mjs";
+
+/** Thrown where a program cannot answer as the core would. */
+export const BAIL = Object.freeze({ bail: true });
+function bail() {
+  throw BAIL;
+}
+
+/** The deepest nesting the core reads, in containers (`MAX_SCHEMA_DEPTH`). */
+const MAX_DEPTH = 127;
+/**
+ * References a run follows before it leaves the value to the core, which
+ * follows up to 10,000,000 (`REFERENCES_PER_BUDGET`) and then refuses the
+ * check: a schema whose references fan out so is the core's to judge, and
+ * the run should not spend the time first.
+ */
+const REFERENCES = 1_000_000;
+/** Nested references a run follows before it leaves the value to the core (a loop that never descends). */
+const REFERENCE_NESTING = 4096;
+
+// --- the helpers both executors use -------------------------------------------
+
+const hasOwn = Object.hasOwn;
+
+function isObject(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Whether a value JSON.parse built is within what the core reads: numbers
+ * finite (a literal past the double range parses to Infinity, which the
+ * core refuses), containers at most MAX_DEPTH deep. `z` is the nesting
+ * level `v` would have as a container (the root's is 1).
+ */
+function probe(v, z) {
+  if (typeof v === "number") {
+    if (v - v !== 0) bail();
+    return;
+  }
+  if (typeof v !== "object" || v === null) return;
+  if (z > MAX_DEPTH) bail();
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (typeof x === "object" || typeof x === "number") probe(x, z + 1);
+    }
+  } else {
+    for (const k in v) {
+      const x = v[k];
+      if (typeof x === "object" || typeof x === "number") probe(x, z + 1);
+    }
+  }
+}
+
+/** JSON equality as the core compares values (numbers by value, objects by members). */
+function equal(a, b) {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!equal(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (!hasOwn(b, k) || !equal(a[k], b[k])) return false;
+  return true;
+}
+
+/** Whether `v` is one of `values` (a Set of the primitives among them, and the containers). */
+function oneOf(v, primitives, containers) {
+  if (typeof v !== "object" || v === null) return primitives.has(v);
+  for (let i = 0; i < containers.length; i++) if (equal(v, containers[i])) return true;
+  return false;
+}
+
+/** A key for uniqueness: equal JSON values, and only they, share it. */
+function uniqueKey(v) {
+  if (typeof v === "string") return `s${v}`;
+  if (typeof v === "number") return v;
+  if (typeof v !== "object" || v === null) return v;
+  return `o${canonical(v)}`;
+}
+
+function canonical(v) {
+  if (typeof v !== "object" || v === null) return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  const keys = Object.keys(v).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+}
+
+function unique(v) {
+  if (v.length < 2) return true;
+  const seen = new Set();
+  for (let i = 0; i < v.length; i++) {
+    const key = uniqueKey(v[i]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+  }
+  return true;
+}
+
+/** Code points of `s` (a surrogate pair is one), as the core counts a string's length. */
+function codePoints(s) {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+function minLength(s, n) {
+  if (s.length >= 2 * n) return true;
+  if (s.length < n) return false;
+  return codePoints(s) >= n;
+}
+
+function maxLength(s, n) {
+  if (s.length <= n) return true;
+  if (s.length > 2 * n) return false;
+  return codePoints(s) <= n;
+}
+
+/**
+ * `multipleOf` as the core decides it for a double `v` (jsonschema's
+ * `is_multiple_of_integer` and `is_multiple_of_float`): a whole divisor
+ * divides a whole double exactly; a fraction divides `v` when the decimal
+ * `v` prints as, divided by the decimal the divisor prints as, is whole.
+ * A power-of-two fraction (0.5, 0.25, ...) is decided on the double itself
+ * where the decimal is that double exactly (of a magnitude below `exact`,
+ * which `exactBelow(m)` gives); otherwise both decimals are
+ * compared exactly, and a pair past the core's exact range is left to the
+ * core, as is a number JSON.parse made infinite (the core refuses it).
+ */
+function multipleOf(v, m, exact) {
+  if (Number.isInteger(m) && m <= 9007199254740992) return Number.isInteger(v) && v % m === 0;
+  if (v === 0) return true;
+  if (v - v !== 0) bail();
+  const magnitude = Math.abs(v);
+  if (magnitude < m) return false;
+  if (magnitude < exact) return Number.isInteger(v / m);
+  return decimalMultiple(v, m);
+}
+
+/**
+ * For a divisor 2^-k (k from 1 to 10), 10^(15-k): a double of smaller
+ * magnitude prints as a decimal of at most 15 significant digits that is
+ * the double exactly, so `v / m` decides it; 0 for any other divisor.
+ * Worked out once per check, not per value.
+ */
+function exactBelow(m) {
+  const k = POWER_OF_TWO.get(m);
+  return k === undefined ? 0 : 10 ** (15 - k);
+}
+
+/** 2^-k → k, for the fractions `multipleOf` decides on the double itself. */
+const POWER_OF_TWO = new Map(Array.from({ length: 10 }, (_, i) => [2 ** -(i + 1), i + 1]));
+
+/** The decimal a double prints as: [mantissa as a BigInt, decimals], the value being mantissa / 10^decimals. */
+function decimalParts(x) {
+  const text = String(x);
+  const e = text.indexOf("e");
+  const body = e < 0 ? text : text.slice(0, e);
+  const exponent = e < 0 ? 0 : Number(text.slice(e + 1));
+  const dot = body.indexOf(".");
+  const digits = dot < 0 ? body : body.slice(0, dot) + body.slice(dot + 1);
+  const decimals = (dot < 0 ? 0 : body.length - dot - 1) - exponent;
+  return [BigInt(digits), decimals];
+}
+
+const I128 = 1n << 127n;
+
+function decimalMultiple(v, m) {
+  const [vm, vd] = decimalParts(v);
+  const [mm, md] = decimalParts(m);
+  const shared = Math.min(vd, md);
+  const a = vm * 10n ** BigInt(md - shared);
+  const b = mm * 10n ** BigInt(vd - shared);
+  // The core answers past i128 on a rounded fraction; the core decides those.
+  if (a >= I128 || a <= -I128 || b >= I128 || b <= -I128) bail();
+  return a % b === 0n;
+}
+
+// The formats checked here, each exactly as the core's (jsonschema's
+// `is_valid_date` and the rest), proven equal by tests/js/check-program.test.mjs.
+
+/** The decimal digit at `i`, or -1. */
+function digit(s, i) {
+  const c = s.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : -1;
+}
+
+/** The two-digit number at `i`, or -1. */
+function twoDigits(s, i) {
+  const a = digit(s, i);
+  const b = digit(s, i + 1);
+  return a < 0 || b < 0 ? -1 : a * 10 + b;
+}
+
+function isDate(s) {
+  if (s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
+  const century = twoDigits(s, 0);
+  const years = twoDigits(s, 2);
+  const month = twoDigits(s, 5);
+  const day = twoDigits(s, 8);
+  if (century < 0 || years < 0 || month < 1 || month > 12 || day < 1) return false;
+  const year = century * 100 + years;
+  if (month === 2) return day <= ((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28);
+  return day <= (month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31);
+}
+
+function isTime(s) {
+  const len = s.length;
+  if (len < 9 || s.charCodeAt(2) !== 58 || s.charCodeAt(5) !== 58) return false;
+  const hour = twoDigits(s, 0);
+  const minute = twoDigits(s, 3);
+  const second = twoDigits(s, 6);
+  if (hour < 0 || minute < 0 || second < 0 || hour > 23 || minute > 59 || second > 60) return false;
+  let i = 8;
+  if (s.charCodeAt(i) === 46) {
+    i++;
+    const start = i;
+    while (i < len && digit(s, i) >= 0) i++;
+    if (i === start) return false;
+  }
+  if (i === len) return false;
+  const c = s.charCodeAt(i);
+  if (c === 90 || c === 122) return i === len - 1 && (second !== 60 || (hour === 23 && minute === 59));
+  if (c !== 43 && c !== 45) return false;
+  if (len - i !== 6 || s.charCodeAt(i + 3) !== 58) return false;
+  const offsetHour = twoDigits(s, i + 1);
+  const offsetMinute = twoDigits(s, i + 4);
+  if (offsetHour < 0 || offsetMinute < 0 || offsetHour > 23 || offsetMinute > 59) return false;
+  if (second !== 60) return true;
+  // A leap second is 23:59:60 in UTC.
+  const sign = c === 43 ? -1 : 1;
+  let utcHour = hour + sign * offsetHour;
+  let utcMinute = minute + sign * offsetMinute;
+  utcHour += Math.trunc(utcMinute / 60);
+  utcMinute %= 60;
+  if (utcMinute < 0) {
+    utcMinute += 60;
+    utcHour -= 1;
+  }
+  utcHour = (((utcHour + 24) % 24) + 24) % 24;
+  return utcHour === 23 && utcMinute === 59;
+}
+
+function isDateTime(s) {
+  let t = -1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 84 || c === 116) {
+      t = i;
+      break;
+    }
+  }
+  return t >= 0 && isDate(s.slice(0, t)) && isTime(s.slice(t + 1));
+}
+
+function hex(c) {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+}
+
+function isUuid(s) {
+  if (s.length !== 36) return false;
+  for (let i = 0; i < 36; i++) {
+    const c = s.charCodeAt(i);
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      if (c !== 45) return false;
+    } else if (!hex(c)) return false;
+  }
+  return true;
+}
+
+function isIpv4(s) {
+  let parts = 0;
+  let i = 0;
+  const len = s.length;
+  while (parts < 4) {
+    const start = i;
+    let value = 0;
+    while (i < len && i - start < 3) {
+      const d = digit(s, i);
+      if (d < 0) break;
+      value = value * 10 + d;
+      i++;
+    }
+    const width = i - start;
+    if (width === 0 || value > 255 || (width > 1 && s.charCodeAt(start) === 48)) return false;
+    parts++;
+    if (parts < 4) {
+      if (s.charCodeAt(i) !== 46) return false;
+      i++;
+    }
+  }
+  return i === len;
+}
+
+export const FORMATS = { date: isDate, time: isTime, "date-time": isDateTime, uuid: isUuid, ipv4: isIpv4 };
+
+/** RFC 5322 `atext`, ASCII, by character code. */
+const ATEXT = Array.from({ length: 128 }, (_, c) => /[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]/.test(String.fromCharCode(c)));
+
+/** A letter or digit, by character code. */
+function alphanumeric(c) {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/**
+ * Whether the core's `email` accepts `s` on its shortcut without reading
+ * it further (jsonschema's `plain_email_domain`, whose answer is then
+ * `true`): an ASCII dot-atom local part of 1 to 64 characters, one `@`, and
+ * a domain of at most 253 characters whose dot-separated labels are 1 to 63
+ * letters, digits and hyphens with a letter or digit at both ends, none
+ * with `--` as its third and fourth characters. False says only that the
+ * core must judge `s`.
+ */
+function plainEmail(s) {
+  const at = s.indexOf("@");
+  const length = s.length;
+  if (at < 1 || at > 64 || length - at - 1 < 1 || length - at - 1 > 253) return false;
+  let dot = true;
+  for (let i = 0; i < at; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) {
+      if (dot) return false;
+      dot = true;
+    } else if (c < 128 && ATEXT[c]) dot = false;
+    else return false;
+  }
+  if (dot) return false;
+  let start = at + 1;
+  for (let i = start; i <= length; i++) {
+    const c = i === length ? 46 : s.charCodeAt(i);
+    if (c === 46) {
+      const size = i - start;
+      if (size < 1 || size > 63 || !alphanumeric(s.charCodeAt(start)) || !alphanumeric(s.charCodeAt(i - 1))) return false;
+      if (size >= 4 && s.charCodeAt(start + 2) === 45 && s.charCodeAt(start + 3) === 45) return false;
+      start = i + 1;
+    } else if (c !== 45 && !alphanumeric(c)) return false;
+  }
+  return true;
+}
+
+/**
+ * A pattern the core matches as an anchored sequence of classes
+ * (jsonschema-regex's `Sequence::is_match`, whose form the program gives:
+ * see `sequence_of` in src/check_program.rs), run on an ASCII string: 1
+ * when it matches, 0 when not; -1 for a string with any other character,
+ * which the core matches.
+ */
+function sequenceMatch(sequence, s) {
+  const length = s.length;
+  for (let i = 0; i < length; i++) if (s.charCodeAt(i) > 127) return -1;
+  if (sequence[0] === 1) {
+    const [, members, min, max] = sequence;
+    if (length < min) return 0;
+    for (let i = 0; i < length; i++) {
+      const c = s.charCodeAt(i);
+      if ((members[c >>> 5] & (1 << (c & 31))) === 0) return 0;
+    }
+    return max < 0 || length <= max ? 1 : 0;
+  }
+  const [, table, star, skippable, skipRun, accept, anchoredEnd] = sequence;
+  let state = close(1, skippable, skipRun);
+  for (let i = 0; i < length; i++) {
+    if (anchoredEnd === 0 && (state & accept) !== 0) return 1;
+    const hit = state & table[s.charCodeAt(i)];
+    state = close(((hit & ~star) << 1) | (hit & star), skippable, skipRun);
+    if (state === 0) return 0;
+  }
+  return (state & accept) !== 0 ? 1 : 0;
+}
+
+function close(state, skippable, skipRun) {
+  for (let i = 0; i < skipRun; i++) state |= (state & skippable) << 1;
+  return state;
+}
+
+// --- string checks the core judges, in one crossing -----------------------------
+
+/** The strings a run set aside for the core, with their check indices, in the order met. */
+const pendingChecks = [];
+const pendingStrings = [];
+
+function pend(check, s) {
+  pendingChecks.push(check);
+  pendingStrings.push(s);
+}
+
+/** The core's verdict on string checks, one a string (true: passes); BAIL when it cannot judge them. */
+function judge(handle, checks, strings) {
+  const batch = new Array(checks.length * 2);
+  for (let i = 0; i < checks.length; i++) {
+    batch[2 * i] = checks[i];
+    batch[2 * i + 1] = strings[i];
+  }
+  const text = JSON.stringify(batch);
+  const failed = callRaw(() => handle.judgeStrings(encodeInput(text)));
+  if (failed === 0xffffffff) bail();
+  if (failed === 0) return null;
+  return inputOf(checks.length).slice(0, checks.length);
+}
+
+// --- the program, compiled -------------------------------------------------------
+
+/**
+ * How a run reads its value. TEXT: a value JSON.parse built from text (its
+ * numbers may be infinite and its nesting deep, where the text was; the
+ * members and items no keyword reaches are probed for that). VALUE: a
+ * JS value the run reads where the schema reads it (the value path gives it
+ * the snapshot `valueSnapshot` made of a caller's value, see
+ * js/arguments.mjs); what it reads must be JSON (a finite number, a string,
+ * a boolean, null, an array, an object of no class, without toJSON), and
+ * anything else, like every value the program rejects, goes to the exact
+ * path, which says what is wrong where.
+ */
+export const TEXT = 0;
+export const VALUE = 1;
+
+/** Off for the tests that compare a verdict with the core's own (see js/testing.mjs). */
+let programsOn = true;
+
+/** Turns the check programs on or off (off: every check is the core's), for the tests. */
+export function useCheckPrograms(on) {
+  programsOn = on;
+}
+
+/** Runs `fn` with every check left to the core, and gives what it returns. */
+export function withoutPrograms(fn) {
+  const was = programsOn;
+  programsOn = false;
+  try {
+    return fn();
+  } finally {
+    programsOn = was;
+  }
+}
+
+/**
+ * Checks of a schema the core answers before its program is made: making
+ * one (the core writes it, then it is written as JavaScript and compiled)
+ * costs more than compiling the schema, and repays it only over many
+ * checks, so a schema compiled, checked once or twice and dropped (a
+ * request's own tool schemas, the cold path) never pays it.
+ */
+const CHECKS_BEFORE_PROGRAM = 2;
+
+/**
+ * A handle's program, or null where the core checks (alone, or until the
+ * schema has been checked CHECKS_BEFORE_PROGRAM times). It is kept on the
+ * handle itself (a fresh instance after a trap has fresh handles).
+ */
+export function programOf(handle) {
+  if (!programsOn) return null;
+  let program = handle.checkProgramMade;
+  if (program === undefined) {
+    const checks = (handle.checksWithoutProgram ?? 0) + 1;
+    handle.checksWithoutProgram = checks;
+    if (checks <= CHECKS_BEFORE_PROGRAM) return null;
+    program = null;
+    try {
+      const text = handle.checkProgram();
+      if (text !== undefined) {
+        const spec = JSON.parse(text);
+        if (!judgesUnderBranches(spec)) program = makeProgram(handle, spec);
+      }
+    } catch {
+      program = null;
+    }
+    handle.checkProgramMade = program;
+  }
+  return program;
+}
+
+/**
+ * The nodes a check of a node runs, as [node, under a branch]: a branch
+ * (anyOf, oneOf, not, contains, if's condition) must know at once whether
+ * its subschema passes, so the string checks the core judges there cost a
+ * crossing each instead of one for the whole run.
+ */
+function children(check) {
+  switch (check[0]) {
+    case "properties":
+      return check[1].map(([, n]) => [n, false]);
+    case "additionalProperties":
+      return [[check[2], false]];
+    case "propertyNames":
+    case "ref":
+      return [[check[1], false]];
+    case "items":
+      return [[check[1], false]];
+    case "prefixItems":
+    case "allOf":
+      return check[1].map((n) => [n, false]);
+    case "dependencies":
+      return check[2].map(([, n]) => [n, false]);
+    case "contains":
+    case "not":
+      return [[check[1], true]];
+    case "anyOf":
+    case "oneOf":
+      return check[1].map((n) => [n, true]);
+    case "if":
+      return [[check[1], true], [check[2], false], [check[3], false]];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Whether a string check only the core makes can run under a branch (see
+ * `children`): such a program would cross once a string there, and the
+ * core checks the whole value for less (a `oneOf` of channels whose
+ * pattern the program cannot match, one crossing a contact); the core
+ * keeps that schema.
+ */
+function judgesUnderBranches(spec) {
+  // The nodes reached outside any branch, and the branches met on the way.
+  const outside = new Set([0]);
+  const branches = [];
+  const todo = [0];
+  while (todo.length > 0) {
+    const node = spec.nodes[todo.pop()];
+    if (!Array.isArray(node)) continue;
+    for (const check of node) {
+      for (const [child, branch] of children(check)) {
+        if (child < 0) continue;
+        if (branch) branches.push(child);
+        else if (!outside.has(child)) {
+          outside.add(child);
+          todo.push(child);
+        }
+      }
+    }
+  }
+  // Every node at or below a branch, searched for such a check.
+  const seen = new Set(branches);
+  const stack = [...seen];
+  while (stack.length > 0) {
+    const node = spec.nodes[stack.pop()];
+    if (!Array.isArray(node)) continue;
+    for (const check of node) {
+      if (check[0] === "string") return true;
+      for (const [child] of children(check)) {
+        if (child >= 0 && !seen.has(child)) {
+          seen.add(child);
+          stack.push(child);
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * The program `spec` for the handle: `{ textSafe, run(value, mode) }`,
+ * each mode's executor made on its first run, written as JavaScript unless
+ * `interpret` (or the runtime refuses functions made from source).
+ */
+export function makeProgram(handle, spec, interpret = false) {
+  // One string judged at once, where a run cannot set it aside (under
+  // anyOf, oneOf, not, if, contains, a failure decides what else runs).
+  const judgeNow = (check, s) => judge(handle, [check], [s]) === null;
+  const valueSafe = valueModeSafe(spec);
+  // The strings a run set aside, judged once it passes.
+  const judgePending = () => judge(handle, pendingChecks, pendingStrings) === null;
+  const make = (mode) => (interpret ? undefined : written(spec, judgeNow, judgePending, mode)) ?? interpreted(spec, judgeNow, judgePending, mode);
+  let text;
+  let value;
+  return {
+    textSafe: spec.textSafe === true,
+    /** true / false for `v` read in `mode`; throws BAIL where the core must answer. */
+    run(v, mode) {
+      return mode === VALUE ? this.runValue(v) : (text ??= make(TEXT))(v);
+    },
+    /** `run` for a caller's value. */
+    runValue(v) {
+      if (!valueSafe) bail();
+      return (value ??= make(VALUE))(v);
+    },
+    interpreted: () => interpret || written(spec, judgeNow, judgePending, TEXT) === undefined,
+  };
+}
+
+/** An empty object: anything `for in` finds on it was added to Object.prototype. */
+const POLLUTION_PROBE = {};
+
+/**
+ * Whether a caller's value can be read by the program as the core reads
+ * its JSON: not where the schema names a member or compares a string with
+ * U+FFFD (a lone surrogate, which the core reads as U+FFFD, would compare
+ * differently here).
+ */
+function valueModeSafe(spec) {
+  return !JSON.stringify(spec.nodes).includes("\ufffd");
+}
+
+// --- the first executor: JavaScript written from the program ---------------------
+
+/** The shared helpers, as the functions written from programs receive them. */
+const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail };
+
+/** Whether object `v` has every member of `names` (as `memberSource` reads members in `mode`). */
+function hasAll(v, names, mode) {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const x = inherited(name) && !hasOwn(v, name) ? undefined : v[name];
+    if (x === undefined || (mode === VALUE && absentIfLeftOut(x) === undefined)) return false;
+  }
+  return true;
+}
+
+/** A caller's member as JSON reads it: what JSON leaves out of an object (a function, a symbol) is absent. */
+function absentIfLeftOut(x) {
+  return typeof x === "function" || typeof x === "symbol" ? undefined : x;
+}
+
+/** Names inherited from Object.prototype: read as own members only. */
+function inherited(name) {
+  return name in Object.prototype;
+}
+
+/** A caller's object JSON writes as an object: of no class (of any realm), without toJSON. */
+function plain(v) {
+  if (typeof v.toJSON === "function") return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/** The members of a caller's object JSON writes: the own enumerable ones whose values it does not leave out. */
+function jsonMembers(v) {
+  let n = 0;
+  for (const k in v) {
+    const x = v[k];
+    if (x !== undefined && typeof x !== "function" && typeof x !== "symbol") n++;
+  }
+  return n;
+}
+
+/** Whether every string in a caller's value (an array's items, at any depth) is well-formed UTF-16. */
+function wellFormedAll(v) {
+  if (typeof v === "string") return v.isWellFormed();
+  if (typeof v !== "object" || v === null) return true;
+  for (const k in v) if (!wellFormedAll(k) || !wellFormedAll(v[k])) return false;
+  return true;
+}
+
+/** Lists longer than this are checked by a loop over them, not written out name by name. */
+const WRITTEN_NAMES = 16;
+
+/** A program larger than this (its JSON text, in characters) is interpreted rather than written out. */
+const WRITTEN_PROGRAM = 200_000;
+
+/** The member names a node reads of its value (for the reads made once at its start). */
+function namesRead(node) {
+  const names = [];
+  const add = (name) => {
+    if (!names.includes(name)) names.push(name);
+  };
+  for (const check of node) {
+    switch (check[0]) {
+      case "required":
+        if (check[1].length <= WRITTEN_NAMES) check[1].forEach(add);
+        break;
+      case "properties":
+        for (const [name] of check[1]) add(name);
+        break;
+      case "dependentRequired":
+        for (const [name, others] of check[1]) {
+          add(name);
+          others.forEach(add);
+        }
+        break;
+      case "dependencies":
+        for (const [name, others] of check[1]) {
+          add(name);
+          others.forEach(add);
+        }
+        for (const [name] of check[2]) add(name);
+        break;
+    }
+  }
+  return names;
+}
+
+/** Whether a node's checks look at an object (so the node tells objects apart at its start). */
+function readsObjects(node) {
+  return node.some((check) => ["required", "properties", "dependentRequired", "dependencies", "additionalProperties", "propertyNames", "minProperties", "maxProperties"].includes(check[0]));
+}
+
+/**
+ * The program as one function written from source for `mode`, or
+ * undefined where the runtime refuses to make one (the interpreter then
+ * runs it).
+ */
+function written(spec, judgeNow, judgePending, mode) {
+  if (JSON.stringify(spec.nodes).length > WRITTEN_PROGRAM) return undefined;
+  const constants = [];
+  const constant = (value) => {
+    constants.push(value);
+    return `K[${constants.length - 1}]`;
+  };
+  const lines = [
+    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail } = H;",
+    "let refs = 0, nesting = 0;",
+  ];
+  spec.nodes.forEach((node, index) => {
+    lines.push(`function n${index}(v, d, z) {`);
+    if (node === true) lines.push(mode === TEXT ? "probe(v, z); return true;" : "return true;");
+    else if (node === false) lines.push("return false;");
+    else {
+      const names = namesRead(node);
+      const reads = new Map(names.map((name, i) => [name, `m${i}`]));
+      if (readsObjects(node)) lines.push("const o = typeof v === \"object\" && v !== null && !Array.isArray(v);");
+      names.forEach((name, i) => lines.push(`const m${i} = o ? ${memberSource(name, mode)} : undefined;`));
+      for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode));
+      lines.push(...coverSource(node, mode));
+      lines.push("return true;");
+    }
+    lines.push("}");
+  });
+  // The run: a polluted Object.prototype would lend every object its
+  // members; the strings set aside are judged once the rest passes.
+  lines.push(
+    "return (v) => {",
+    "for (const name in POLLUTION_PROBE) bail();",
+    "refs = 0; nesting = 0;",
+    "if (pendingChecks.length !== 0) { pendingChecks.length = 0; pendingStrings.length = 0; }",
+    "return n0(v, 1, 1) && (pendingChecks.length === 0 || judgePending());",
+    "};",
+  );
+  const make = functionFrom(["H", "K", "now", "judgePending"], lines);
+  return make === undefined ? undefined : make(HELPERS, constants, judgeNow, judgePending);
+}
+
+/**
+ * A member read: `v[name]`, only an own one for names Object.prototype
+ * has; of a caller's value, what JSON leaves out (a function, a symbol)
+ * reads as absent.
+ */
+function memberSource(name, mode) {
+  const key = JSON.stringify(name);
+  const read = inherited(name) ? `(hasOwn(v, ${key}) ? v[${key}] : undefined)` : `v[${key}]`;
+  return mode === TEXT ? read : `absentIfLeftOut(${read})`;
+}
+
+/** The applicators whose children a node's keywords reach, for `coverSource`. */
+function coverage(node) {
+  let named;
+  let everyMember = false;
+  let prefix = 0;
+  let itemsFrom = -1;
+  for (const check of node) {
+    switch (check[0]) {
+      case "properties":
+        named = check[1].map(([name]) => name);
+        break;
+      case "additionalProperties":
+        everyMember = true;
+        break;
+      case "prefixItems":
+        prefix = Math.max(prefix, check[1].length);
+        break;
+      case "items":
+        itemsFrom = itemsFrom < 0 ? check[2] : Math.min(itemsFrom, check[2]);
+        break;
+    }
+  }
+  return { named, everyMember, prefix, itemsFrom };
+}
+
+/**
+ * What a node adds once its keywords pass. A number must be finite and a
+ * container within the core's nesting. Of a parsed text, the members and
+ * items no child node received are probed (see `probe`); of a caller's
+ * value, nothing the schema does not read is read, but what the node read
+ * must be JSON.
+ */
+function coverSource(node, mode) {
+  if (mode === VALUE) {
+    return [
+      "if (typeof v === \"object\") { if (v !== null) { if (z > 127) bail(); if (!Array.isArray(v) && (v.constructor !== Object || v.toJSON !== undefined) && !plain(v)) bail(); } }",
+      "else if (typeof v === \"number\") { if (v - v !== 0) bail(); }",
+      "else if (typeof v !== \"string\" && typeof v !== \"boolean\") bail();",
+    ];
+  }
+  const { named, everyMember, prefix, itemsFrom } = coverage(node);
+  const lines = ["if (typeof v === \"number\") { if (v - v !== 0) bail(); }", "else if (typeof v === \"object\" && v !== null) {", "if (z > 127) bail();"];
+  const itemsEnd = itemsFrom < 0 ? "v.length" : `Math.min(v.length, ${Math.max(itemsFrom, prefix)})`;
+  lines.push(`if (Array.isArray(v)) { for (let i = ${prefix}; i < ${itemsEnd}; i++) probe(v[i], z + 1); }`);
+  if (!everyMember) {
+    if (named === undefined || named.length === 0) lines.push("else { for (const k in v) probe(v[k], z + 1); }");
+    else lines.push(`else { for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: probe(v[k], z + 1); } } }`);
+  }
+  lines.push("}");
+  return lines;
+}
+
+/** A type mask's test of `v` (see `type_mask` in src/check_program.rs). */
+function typeTest(mask, draft) {
+  const parts = [];
+  if (mask & 1) parts.push("v === null");
+  if (mask & 2) parts.push("typeof v === \"boolean\"");
+  if (mask & 8) parts.push("typeof v === \"number\"");
+  else if (mask & 4) parts.push(draft === 4 ? "(Number.isInteger(v) && (Math.abs(v) <= 9007199254740992 || Math.abs(v) >= 9223372036854775808))" : "Number.isInteger(v)");
+  if (mask & 16) parts.push("typeof v === \"string\"");
+  if (mask & 32) parts.push("Array.isArray(v)");
+  if (mask & 64) parts.push("(typeof v === \"object\" && v !== null && !Array.isArray(v))");
+  return parts.length === 0 ? "false" : parts.join(" || ");
+}
+
+/** A call of node `n` on `value` at nesting level `z`, deferring string checks when `defer`. */
+function call(n, value, z, defer = "d") {
+  return `n${n}(${value}, ${defer}, ${z})`;
+}
+
+/** A member of `v`, read once at the node's start (see `namesRead`). */
+function read(reads, name) {
+  return reads.get(name);
+}
+
+function checkSource(check, constant, spec, reads, mode) {
+  const [op] = check;
+  const present = (name) => `${read(reads, name)} !== undefined`;
+  // A caller's member JSON leaves out (undefined, a function, a symbol) is absent.
+  const skipLeftOut = mode === VALUE ? "const x = v[k]; if (x === undefined || typeof x === \"function\" || typeof x === \"symbol\") continue;" : "const x = v[k];";
+  switch (op) {
+    case "type":
+      return [`if (!(${typeTest(check[1], spec.draft)})) return false;`];
+    case "const":
+    case "enum": {
+      const values = op === "const" ? [check[1]] : check[1];
+      const primitives = values.filter((x) => typeof x !== "object" || x === null);
+      const containers = values.filter((x) => typeof x === "object" && x !== null);
+      if (containers.length === 0 && primitives.length <= 4) {
+        return [`if (!(${primitives.map((x) => `v === ${JSON.stringify(x)}`).join(" || ") || "false"})) return false;`];
+      }
+      return [`if (!oneOf(v, ${constant(new Set(primitives))}, ${constant(containers)})) return false;`];
+    }
+    case "min":
+      return [`if (typeof v === "number" && !(v >= ${check[1]})) return false;`];
+    case "max":
+      return [`if (typeof v === "number" && !(v <= ${check[1]})) return false;`];
+    case "xmin":
+      return [`if (typeof v === "number" && !(v > ${check[1]})) return false;`];
+    case "xmax":
+      return [`if (typeof v === "number" && !(v < ${check[1]})) return false;`];
+    case "mul": {
+      const m = check[1];
+      if (Number.isInteger(m) && m <= 9007199254740992) return [`if (typeof v === "number" && !(Number.isInteger(v) && v % ${m} === 0)) return false;`];
+      return [`if (typeof v === "number" && !multipleOf(v, ${m}, ${exactBelow(m)})) return false;`];
+    }
+    case "minLength":
+      return [`if (typeof v === "string" && !minLength(v, ${check[1]})) return false;`];
+    case "maxLength":
+      return [`if (typeof v === "string" && !maxLength(v, ${check[1]})) return false;`];
+    case "format":
+      return [`if (typeof v === "string" && !FORMATS[${JSON.stringify(check[1])}](v)) return false;`];
+    case "string":
+      return [`if (typeof v === "string") { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; }`];
+    case "email":
+      return [`if (typeof v === "string" && !plainEmail(v)) { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; }`];
+    case "pattern":
+      return [
+        `if (typeof v === "string") { const r = sequenceMatch(${constant(check[2])}, v); if (r === 0) return false;`,
+        `if (r < 0) { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; } }`,
+      ];
+    case "minItems":
+      return [`if (Array.isArray(v) && v.length < ${check[1]}) return false;`];
+    case "maxItems":
+      return [`if (Array.isArray(v) && v.length > ${check[1]}) return false;`];
+    case "unique":
+      // Two lone surrogates are one U+FFFD to the core: such strings are left to it.
+      return [mode === VALUE ? "if (Array.isArray(v) && (!unique(v) || !wellFormedAll(v))) return false;" : "if (Array.isArray(v) && !unique(v)) return false;"];
+    case "minProperties":
+    case "maxProperties": {
+      const count = mode === VALUE ? "jsonMembers(v)" : "Object.keys(v).length";
+      return [`if (o && ${count} ${op === "minProperties" ? "<" : ">"} ${check[1]}) return false;`];
+    }
+    case "required":
+      if (check[1].length > WRITTEN_NAMES) return [`if (o && !hasAll(v, ${constant(check[1])}, ${mode})) return false;`];
+      return [`if (o && !(${check[1].map(present).join(" && ")})) return false;`];
+    case "dependentRequired":
+      return check[1].map(([name, names]) => `if (${present(name)} && !(${names.map(present).join(" && ") || "true"})) return false;`);
+    case "dependencies": {
+      const lines = check[1].map(([name, names]) => `if (${present(name)} && !(${names.map(present).join(" && ") || "true"})) return false;`);
+      for (const [name, node] of check[2]) lines.push(`if (${present(name)} && !${call(node, "v", "z")}) return false;`);
+      return lines;
+    }
+    case "properties":
+      return check[1].map(([name, node]) => {
+        const m = read(reads, name);
+        return `if (${m} !== undefined && !${call(node, m, "z + 1")}) return false;`;
+      });
+    case "additionalProperties": {
+      const [, named, node] = check;
+      const test = spec.nodes[node] === false ? "return false;" : `if (!${call(node, "x", "z + 1")}) return false;`;
+      if (named.length === 0) return [`if (o) { for (const k in v) { ${skipLeftOut} ${test} } }`];
+      return [`if (o) { for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: { ${skipLeftOut} ${test} } } } }`];
+    }
+    case "propertyNames":
+      return [`if (o) { for (const k in v) { ${mode === VALUE ? skipLeftOut : ""} if (!${call(check[1], "k", "z + 1")}) return false; } }`];
+    case "items": {
+      const [, node, from] = check;
+      if (spec.nodes[node] === false) return [`if (Array.isArray(v) && v.length > ${from}) return false;`];
+      return [`if (Array.isArray(v)) { for (let i = ${from}; i < v.length; i++) if (!${call(node, "v[i]", "z + 1")}) return false; }`];
+    }
+    case "prefixItems":
+      return [`if (Array.isArray(v)) {`, ...check[1].map((node, i) => `if (v.length > ${i} && !${call(node, `v[${i}]`, "z + 1")}) return false;`), "}"];
+    case "contains": {
+      const [, node, min, max] = check;
+      return [
+        "if (Array.isArray(v)) {",
+        "let found = 0;",
+        `for (let i = 0; i < v.length; i++) if (${call(node, "v[i]", "z + 1", 0)}) { found++; ${max >= 0 ? `if (found > ${max}) return false;` : `if (found >= ${min}) break;`} }`,
+        `if (found < ${min}) return false;`,
+        "}",
+      ];
+    }
+    case "allOf":
+      return check[1].map((node) => `if (!${call(node, "v", "z")}) return false;`);
+    case "anyOf":
+      return [`if (!(${check[1].map((node) => call(node, "v", "z", 0)).join(" || ")})) return false;`];
+    case "oneOf":
+      return [
+        "{ let matched = 0;",
+        ...check[1].map((node) => `if (${call(node, "v", "z", 0)} && ++matched > 1) return false;`),
+        "if (matched !== 1) return false; }",
+      ];
+    case "not":
+      return [`if (${call(check[1], "v", "z", 0)}) return false;`];
+    case "if": {
+      const [, test, then, otherwise] = check;
+      const yes = then >= 0 ? `if (!${call(then, "v", "z")}) return false;` : "";
+      const no = otherwise >= 0 ? `if (!${call(otherwise, "v", "z")}) return false;` : "";
+      return [`if (${call(test, "v", "z", 0)}) { ${yes} } else { ${no} }`];
+    }
+    case "ref":
+      return [
+        `if (++refs > ${REFERENCES} || ++nesting > ${REFERENCE_NESTING}) bail();`,
+        `{ const ok = ${call(check[1], "v", "z")}; nesting--; if (!ok) return false; }`,
+      ];
+    default:
+      throw new Error(`unknown check ${op}`);
+  }
+}
+
+// --- the second executor: the same program, interpreted -----------------------------
+
+/**
+ * The program run by walking it, for a runtime that makes no functions
+ * from source. Its decisions are the written functions', check by check.
+ */
+function interpreted(spec, judgeNow, judgePending, mode) {
+  const nodes = spec.nodes.map((node) => (typeof node === "boolean" ? node : node.map(prepared)));
+  const covers = spec.nodes.map((node) => (typeof node === "boolean" ? null : coverage(node)));
+  const draft = spec.draft;
+  let refs = 0;
+  let nesting = 0;
+
+  function prepared(check) {
+    if (check[0] === "enum" || check[0] === "const") {
+      const values = check[0] === "const" ? [check[1]] : check[1];
+      return ["in", new Set(values.filter((x) => typeof x !== "object" || x === null)), values.filter((x) => typeof x === "object" && x !== null)];
+    }
+    if (check[0] === "additionalProperties") return ["additionalProperties", new Set(check[1]), check[2]];
+    if (check[0] === "mul") return ["mul", check[1], exactBelow(check[1])];
+    return check;
+  }
+
+  function typed(mask, v) {
+    if (v === null) return (mask & 1) !== 0;
+    switch (typeof v) {
+      case "boolean":
+        return (mask & 2) !== 0;
+      case "number":
+        if (mask & 8) return true;
+        if (!(mask & 4) || !Number.isInteger(v)) return false;
+        return draft !== 4 || Math.abs(v) <= 9007199254740992 || Math.abs(v) >= 9223372036854775808;
+      case "string":
+        return (mask & 16) !== 0;
+      case "object":
+        return Array.isArray(v) ? (mask & 32) !== 0 : (mask & 64) !== 0;
+      default:
+        return false;
+    }
+  }
+
+  /** A member of object `v`, as `memberSource` reads it. */
+  function member(v, name) {
+    const x = inherited(name) && !hasOwn(v, name) ? undefined : v[name];
+    return mode === VALUE ? absentIfLeftOut(x) : x;
+  }
+
+  function leftOut(x) {
+    return mode === VALUE && (x === undefined || typeof x === "function" || typeof x === "symbol");
+  }
+
+  function node(n, v, d, z) {
+    const checks = nodes[n];
+    if (checks === true) {
+      if (mode === TEXT) probe(v, z);
+      return true;
+    }
+    if (checks === false) return false;
+    const o = typeof v === "object" && v !== null && !Array.isArray(v);
+    for (let c = 0; c < checks.length; c++) if (!check(checks[c], v, d, z, o)) return false;
+    if (mode === VALUE) classify(v, z);
+    else cover(covers[n], v, z);
+    return true;
+  }
+
+  /** `coverSource` for a caller's value. */
+  function classify(v, z) {
+    if (typeof v === "object") {
+      if (v !== null) {
+        if (z > MAX_DEPTH) bail();
+        if (!Array.isArray(v) && !plain(v)) bail();
+      }
+    } else if (typeof v === "number") {
+      if (v - v !== 0) bail();
+    } else if (typeof v !== "string" && typeof v !== "boolean") bail();
+  }
+
+  /** `coverSource` for a parsed text. */
+  function cover({ named, everyMember, prefix, itemsFrom }, v, z) {
+    if (typeof v === "number") {
+      if (v - v !== 0) bail();
+      return;
+    }
+    if (typeof v !== "object" || v === null) return;
+    if (z > MAX_DEPTH) bail();
+    if (Array.isArray(v)) {
+      const end = itemsFrom < 0 ? v.length : Math.min(v.length, Math.max(itemsFrom, prefix));
+      for (let i = prefix; i < end; i++) probe(v[i], z + 1);
+    } else if (!everyMember) {
+      for (const k in v) if (named === undefined || !named.includes(k)) probe(v[k], z + 1);
+    }
+  }
+
+  function present(v, name) {
+    return member(v, name) !== undefined;
+  }
+
+  function check(c, v, d, z, o) {
+    switch (c[0]) {
+      case "type":
+        return typed(c[1], v);
+      case "in":
+        return oneOf(v, c[1], c[2]);
+      case "min":
+        return typeof v !== "number" || v >= c[1];
+      case "max":
+        return typeof v !== "number" || v <= c[1];
+      case "xmin":
+        return typeof v !== "number" || v > c[1];
+      case "xmax":
+        return typeof v !== "number" || v < c[1];
+      case "mul":
+        return typeof v !== "number" || multipleOf(v, c[1], c[2]);
+      case "minLength":
+        return typeof v !== "string" || minLength(v, c[1]);
+      case "maxLength":
+        return typeof v !== "string" || maxLength(v, c[1]);
+      case "format":
+        return typeof v !== "string" || FORMATS[c[1]](v);
+      case "pattern": {
+        if (typeof v !== "string") return true;
+        const matched = sequenceMatch(c[2], v);
+        if (matched >= 0) return matched === 1;
+        if (d) {
+          pend(c[1], v);
+          return true;
+        }
+        return judgeNow(c[1], v);
+      }
+      case "email":
+        if (typeof v !== "string" || plainEmail(v)) return true;
+        if (d) {
+          pend(c[1], v);
+          return true;
+        }
+        return judgeNow(c[1], v);
+      case "string":
+        if (typeof v !== "string") return true;
+        if (d) {
+          pend(c[1], v);
+          return true;
+        }
+        return judgeNow(c[1], v);
+      case "minItems":
+        return !Array.isArray(v) || v.length >= c[1];
+      case "maxItems":
+        return !Array.isArray(v) || v.length <= c[1];
+      case "unique":
+        return !Array.isArray(v) || (unique(v) && (mode === TEXT || wellFormedAll(v)));
+      case "minProperties":
+        return !o || (mode === VALUE ? jsonMembers(v) : Object.keys(v).length) >= c[1];
+      case "maxProperties":
+        return !o || (mode === VALUE ? jsonMembers(v) : Object.keys(v).length) <= c[1];
+      case "required":
+        if (!o) return true;
+        for (const name of c[1]) if (!present(v, name)) return false;
+        return true;
+      case "dependentRequired":
+        if (!o) return true;
+        for (const [name, names] of c[1]) if (present(v, name) && !names.every((n) => present(v, n))) return false;
+        return true;
+      case "dependencies":
+        if (!o) return true;
+        for (const [name, names] of c[1]) if (present(v, name) && !names.every((n) => present(v, n))) return false;
+        for (const [name, n] of c[2]) if (present(v, name) && !node(n, v, d, z)) return false;
+        return true;
+      case "properties":
+        if (!o) return true;
+        for (const [name, n] of c[1]) {
+          const x = member(v, name);
+          if (x !== undefined && !node(n, x, d, z + 1)) return false;
+        }
+        return true;
+      case "additionalProperties":
+        if (!o) return true;
+        for (const k in v) {
+          if (c[1].has(k)) continue;
+          const x = v[k];
+          if (leftOut(x)) continue;
+          if (!node(c[2], x, d, z + 1)) return false;
+        }
+        return true;
+      case "propertyNames":
+        if (!o) return true;
+        for (const k in v) if (!leftOut(v[k]) && !node(c[1], k, d, z + 1)) return false;
+        return true;
+      case "items":
+        if (!Array.isArray(v)) return true;
+        for (let i = c[2]; i < v.length; i++) if (!node(c[1], v[i], d, z + 1)) return false;
+        return true;
+      case "prefixItems":
+        if (!Array.isArray(v)) return true;
+        for (let i = 0; i < c[1].length && i < v.length; i++) if (!node(c[1][i], v[i], d, z + 1)) return false;
+        return true;
+      case "contains": {
+        if (!Array.isArray(v)) return true;
+        const [, n, min, max] = c;
+        let found = 0;
+        for (let i = 0; i < v.length; i++) {
+          if (node(n, v[i], 0, z + 1)) {
+            found++;
+            if (max >= 0) {
+              if (found > max) return false;
+            } else if (found >= min) break;
+          }
+        }
+        return found >= min;
+      }
+      case "allOf":
+        for (const n of c[1]) if (!node(n, v, d, z)) return false;
+        return true;
+      case "anyOf":
+        for (const n of c[1]) if (node(n, v, 0, z)) return true;
+        return false;
+      case "oneOf": {
+        let matched = 0;
+        for (const n of c[1]) if (node(n, v, 0, z) && ++matched > 1) return false;
+        return matched === 1;
+      }
+      case "not":
+        return !node(c[1], v, 0, z);
+      case "if":
+        if (node(c[1], v, 0, z)) return c[2] < 0 || node(c[2], v, d, z);
+        return c[3] < 0 || node(c[3], v, d, z);
+      case "ref": {
+        if (++refs > REFERENCES || ++nesting > REFERENCE_NESTING) bail();
+        const ok = node(c[1], v, d, z);
+        nesting--;
+        return ok;
+      }
+      default:
+        bail();
+    }
+  }
+
+  return (v) => {
+    for (const name in POLLUTION_PROBE) bail();
+    refs = 0;
+    nesting = 0;
+    if (pendingChecks.length !== 0) {
+      pendingChecks.length = 0;
+      pendingStrings.length = 0;
+    }
+    return node(0, v, 1, 1) && (pendingChecks.length === 0 || judgePending());
+  };
+}
+
+// --- the text path and the value path -------------------------------------------------
+
+/**
+ * checkOutput's verdict for a response text checked by the handle's
+ * program, or undefined for the core's lane. Only a text JSON.parse reads
+ * whole and the program accepts is answered here: the core then finds no
+ * fence (JSON starts with none of its characters), no finish reason to
+ * read, and the same JSON (JSON.parse keeps a duplicate key's last value,
+ * at its first place, as the core's parser does); what JSON.parse accepts
+ * and the core does not (an escaped lone surrogate, a number past the
+ * double range, nesting past the core's limit) goes to the core.
+ */
+export function programVerdict(text, handle, schemaHash, requireObject) {
+  const program = programOf(handle);
+  if (program === null || !program.textSafe) return undefined;
+  // An escape of a UTF-16 surrogate: the core refuses a lone one.
+  if (text.includes("\\u") && /\\u[dD][89a-fA-F]/.test(text)) return undefined;
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (requireObject && (typeof value !== "object" || value === null || Array.isArray(value))) return undefined;
+  try {
+    if (!program.run(value, TEXT)) return undefined;
+  } catch (error) {
+    // A stack that ran out in a deep walk: the core decides (and, should
+    // its stack run out too, the instance recovers as for any call).
+    if (error === BAIL || error instanceof RangeError) return undefined;
+    throw error;
+  }
+  return { ok: true, value, rescue: "none", schemaHash, degraded: false, finishReason: null };
+}
+
+/**
+ * Whether a program accepts a value in VALUE mode (the value path:
+ * `isValid`, `validate`, `~standard.validate`, on the snapshot of the
+ * caller's value). False means only that the exact path must answer: the
+ * value may be rejected, or the program may not say.
+ */
+export function valueAccepted(program, value) {
+  if (!programsOn) return false;
+  try {
+    return program.runValue(value);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,101 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use serde_json::{json, Value};
+
+use super::program_of;
+use crate::schema::{compile, CompileOptions};
+
+fn program(schema: Value) -> Option<Value> {
+    let compiled = compile(&schema, &CompileOptions::default()).ok()?;
+    program_of(&compiled).map(|p| serde_json::from_str(&p.text).unwrap_or(Value::Null))
+}
+
+#[test]
+fn a_schema_of_plain_keywords_has_a_program_with_its_references_resolved() {
+    let p = program(json!({
+        "type": "object",
+        "required": ["a"],
+        "properties": { "a": { "$ref": "#/$defs/n" } },
+        "$defs": { "n": { "type": "integer", "minimum": 0 } }
+    }));
+    let p = p.expect("a program");
+    assert_eq!(p["draft"], json!(2020));
+    let nodes = p["nodes"].as_array().cloned().unwrap_or_default();
+    // The root's checks run in the validator's order: type, required, properties.
+    assert_eq!(nodes[0][0], json!(["type", 64]));
+    assert_eq!(nodes[0][1], json!(["required", ["a"]]));
+    let a = nodes[0][2][1][0][1].as_u64().unwrap_or(0) as usize;
+    assert_eq!(nodes[a], json!([["ref", 2]]));
+    assert_eq!(nodes[2], json!([["type", 4], ["min", 0.0]]));
+}
+
+#[test]
+fn keywords_no_program_says_exactly_leave_the_schema_to_the_core() {
+    for schema in [
+        json!({ "unevaluatedProperties": false }),
+        json!({ "items": { "$dynamicRef": "#x" } }),
+        json!({ "patternProperties": { "^a": {} } }),
+        json!({ "properties": { "a": { "$id": "https://example.com/a" } } }),
+        json!({ "$ref": "https://example.com/elsewhere" }),
+        json!({ "const": 9007199254740993u64 }),
+    ] {
+        assert_eq!(program(schema.clone()), None, "{schema}");
+    }
+}
+
+#[test]
+fn formats_the_javascript_side_lacks_are_string_checks_of_the_core() {
+    let p = program(json!({ "properties": { "d": { "format": "date" }, "e": { "format": "email" }, "x": { "format": "no-such-format" } } })).expect("a program");
+    assert_eq!(p["strings"], json!([["format", "email"]]));
+    let text = p.to_string();
+    assert!(text.contains("[\"format\",\"date\"]"), "{text}");
+    assert!(!text.contains("no-such-format"), "{text}");
+}
+
+#[test]
+fn draft_4_integers_are_not_decided_from_parsed_text() {
+    let p = program(json!({ "$schema": "http://json-schema.org/draft-04/schema#", "type": "integer" }));
+    assert_eq!(p.map(|p| p["textSafe"].clone()), Some(json!(false)));
+}
+
+#[test]
+fn anchored_class_sequences_are_matched_in_javascript() {
+    let p = program(json!({ "type": "string", "pattern": "^INV-[0-9]{6}$" })).expect("a program");
+    let check = &p["nodes"][0][1];
+    assert_eq!(check[0], json!("pattern"), "{check}");
+    // The state machine: a slot a character, the accepting bit after them.
+    assert_eq!(check[2][0], json!(2));
+    assert_eq!(check[2][5], json!(1 << 10));
+    // A pattern that is no sequence is matched by the core.
+    let p = program(json!({ "type": "string", "pattern": "^(ab)+$" })).expect("a program");
+    assert_eq!(p["nodes"][0][1][0], json!("string"));
+}
+
+#[test]
+fn a_group_of_one_class_is_written_as_the_class() {
+    use super::without_class_groups as plain;
+    assert_eq!(plain(r"^a(?:[\x{30}-\x{39}]){6}$"), r"^a[\x{30}-\x{39}]{6}$");
+    assert_eq!(plain(r"(?:[\]a])+"), r"[\]a]+");
+    assert_eq!(plain(r"(?:[a[b]])x"), r"[a[b]]x");
+    // A group holding more than the class is kept.
+    assert_eq!(plain(r"(?:[a]b)+"), r"(?:[a]b)+");
+    assert_eq!(plain("(?:[é])é"), "[é]é");
+    // A `]` first in a class is a character of it, not its end.
+    assert_eq!(plain("(?:[])]x)"), "(?:[])]x)");
+    assert_eq!(plain("(?:[^])]x)"), "(?:[^])]x)");
+    assert_eq!(plain("(?:[]a])"), "[]a]");
+}
+
+#[test]
+fn email_is_a_string_check_the_javascript_side_may_accept_first() {
+    let p = program(json!({ "type": "string", "format": "email" })).expect("a program");
+    assert_eq!(p["nodes"][0][1], json!(["email", 0]));
+    // A custom format of that name is the core's alone.
+    let options = CompileOptions {
+        custom_formats: vec![("email".to_owned(), "^[a-z]+$".to_owned())],
+        ..CompileOptions::default()
+    };
+    let compiled = compile(&json!({ "type": "string", "format": "email" }), &options).expect("compiles");
+    let p = program_of(&compiled).map(|p| serde_json::from_str::<Value>(&p.text).unwrap_or(Value::Null));
+    assert_eq!(p.expect("a program")["nodes"][0][1][0], json!("string"));
+}
