@@ -57,6 +57,13 @@
 # with many subjects each just under it cost minutes. The steps count the work
 # the backtrack limit missed as well (each instruction, the text a
 # backreference compares, the text a lookaround's inner engine may scan).
+# idna2008 checks idn-hostname, idn-email and the A-labels of hostname by
+# IDNA2008 (RFC 5890-5893) with packed tables of its own (RFC 5892's derived
+# property, Bidi_Class and Joining_Type, from ICU4X's Unicode data; the
+# engine's src/schema/idna2008_tests.rs holds them to that data and writes
+# them again) instead of the idna crate's UTS 46 and the general categories
+# of unicode-general-category: those were 57 KB gzip of the wasm module, the
+# new check and its tables about 3 KB.
 # work-reference-budget bounds the references a check follows: subschemas
 # that each refer twice to the next made validation itself exponential in
 # the schema's size.
@@ -172,6 +179,15 @@ with these patches applied:
 - \`patches/jsonschema-$VERSION-ecma-unicode.patch\` (manifest only): regex
   and fancy-regex with only the Unicode properties an ECMA-262 pattern can
   name; no \`Age\`, no grapheme, word or sentence break tables.
+- \`patches/jsonschema-$VERSION-idna2008.patch\`: \`idn-hostname\`,
+  \`idn-email\` and the A-labels of \`hostname\` are checked as IDNA2008
+  (RFC 5890-5893) defines host names, by \`src/idna2008.rs\` and its
+  packed tables of RFC 5892's derived property, Bidi_Class and
+  Joining_Type (from ICU4X's Unicode data), instead of the \`idna\`
+  crate's UTS 46 and \`unicode-general-category\`: the \`idna\` feature
+  needs neither crate. A host name is mapped only as far as the label
+  separators U+3002, U+FF0E and U+FF61 (read as \`.\`) and uppercase
+  letters (read as lowercase); U-labels are checked as written.
 - \`patches/jsonschema-$VERSION-lean-regex-engines.patch\` (manifest only):
   regex and fancy-regex without the literal prefilters (aho-corasick, memchr),
   the bounded backtracker and the one-pass DFA; the lazy DFA stays.
