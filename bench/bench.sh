@@ -20,9 +20,10 @@ node bench/run.mjs --out "$tmp/node.json" "$@"
 node_modules/.bin/bun bench/run.mjs --out "$tmp/bun.json" "$@"
 node bench/report.mjs "$tmp/node.json" "$tmp/bun.json"
 
-# The calls users make (bench/user-path.mjs) and the stream check
-# (bench/stream.mjs, bench/guarded-stream.mjs), each under both runtimes,
-# after the report as sections of their own.
+# The calls users make (bench/user-path.mjs), the stream check
+# (bench/stream.mjs, bench/guarded-stream.mjs) and telemetry
+# (bench/telemetry.mjs), each under both runtimes, after the report as
+# sections of their own.
 {
   printf '\n## User path\n\nWritten by `bash bench/bench.sh` on %s: `node bench/user-path.mjs`, then the same under bun.\n\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   node bench/user-path.mjs | sed 's/^### /#### /'
@@ -37,6 +38,12 @@ node bench/report.mjs "$tmp/node.json" "$tmp/bun.json"
     "$runtime" bench/stream.mjs | sed 's/^# /### /'
     echo
     "$runtime" bench/guarded-stream.mjs | sed 's/^# /### /'
+    echo
+  done
+  # What OpenTelemetry costs a guarded call, off and on (bench/telemetry.mjs).
+  printf '\n## Telemetry\n\n`node bench/telemetry.mjs`, then the same under bun.\n\n'
+  for runtime in node node_modules/.bin/bun; do
+    "$runtime" bench/telemetry.mjs
     echo
   done
 } >> bench/RESULTS.md

@@ -1,7 +1,7 @@
 // The calls users make, side by side in one process, as ratios.
 //
 // For each workload of bench/workloads.mjs, every checkOutput call shape the
-// README shows (a string, `{ content, finishReason }` or an OpenAI chat
+// docs/api.md shows (a string, `{ content, finishReason }` or an OpenAI chat
 // completion; a Validator, a schema object or a response-format wrapper;
 // with and without options besides maxErrors), beside:
 // - the executor design this package replaces, written from its

@@ -1,4 +1,4 @@
-import type { GuardOptions } from "structured-output-guard";
+import type { GuardOptions, SchemaInput } from "structured-output-guard";
 
 /**
  * A Vercel AI SDK language-model middleware (`wrapLanguageModel({ model,
@@ -7,7 +7,7 @@ import type { GuardOptions } from "structured-output-guard";
  * prompt), and its result carries every attempt's usage. Streams pass
  * through unchanged.
  */
-export declare function guardMiddleware(options: Omit<GuardOptions, "read" | "usage"> & Partial<Pick<GuardOptions, "read" | "usage">>): {
+export declare function guardMiddleware(options: Omit<GuardOptions, "read" | "usage" | "schema"> & Partial<Pick<GuardOptions, "read" | "usage">> & { schema: SchemaInput }): {
   specificationVersion: "v3";
   wrapGenerate: (options: { doGenerate: () => PromiseLike<any>; params: any; model: any }) => Promise<any>;
   wrapStream: (options: { doStream: () => PromiseLike<any> }) => PromiseLike<any>;

@@ -23,24 +23,81 @@ function appendPromptFeedback(params, feedback) {
   return { ...params, prompt: [...params.prompt, { role: "user", content: [{ type: "text", text: feedback }] }] };
 }
 
+/**
+ * A count as the AI SDK's usage takes it: a finite number from 0 up, else
+ * unknown. A provider's figures may be anything.
+ */
+function count(value) {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/** `total` less the `parts` known, never below 0: figures that do not add up give no negative count. */
+function rest(total, ...parts) {
+  if (total === undefined) return undefined;
+  let left = total;
+  for (const part of parts) left -= part ?? 0;
+  return left > 0 ? left : 0;
+}
+
 /** Usage in the guard's shape as the AI SDK's language-model usage. */
-function sdkUsage(usage, last) {
+function sdkUsage(usage, raw) {
   const t = usage?.tokens ?? {};
+  const input = count(t.input);
+  const cacheRead = count(t.cacheRead);
+  const cacheWrite = count(t.cacheWrite);
+  const output = count(t.output);
+  const reasoning = count(t.reasoning);
   return {
-    inputTokens: {
-      total: t.input,
-      noCache: t.input === undefined ? undefined : t.input - (t.cacheRead ?? 0) - (t.cacheWrite ?? 0),
-      cacheRead: t.cacheRead,
-      cacheWrite: t.cacheWrite,
-    },
-    outputTokens: {
-      total: t.output,
-      text: t.output === undefined ? undefined : t.output - (t.reasoning ?? 0),
-      reasoning: t.reasoning,
-    },
+    inputTokens: { total: input, noCache: rest(input, cacheRead, cacheWrite), cacheRead, cacheWrite },
+    outputTokens: { total: output, text: rest(output, reasoning), reasoning },
     // The provider's own record of the last attempt.
-    raw: last?.raw,
+    raw,
   };
+}
+
+/**
+ * The provider's own record of an attempt's usage (`usage.raw`), read
+ * around a getter that throws: the guard read the same usage so, and the
+ * accepted answer must not be lost for it.
+ */
+function rawUsage(response) {
+  try {
+    return response?.usage?.raw;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The last attempt's result as the middleware hands it back: its own
+ * enumerable members, and the members a class gives it on a prototype (a
+ * custom provider's result may keep `content` and `finishReason` behind
+ * getters, which a spread copy drops), each read once; a getter that
+ * throws is left out. `usage` is the guard's, every attempt's.
+ */
+function resultOf(response, usage) {
+  const out = {};
+  const read = (name) => {
+    if (Object.hasOwn(out, name)) return;
+    try {
+      out[name] = response[name];
+    } catch {
+      // Nothing to hand on.
+    }
+  };
+  try {
+    for (const name of Object.keys(response)) read(name);
+    // Up to a realm's Object.prototype (the one prototype without one).
+    for (let proto = Object.getPrototypeOf(response); proto !== null && Object.getPrototypeOf(proto) !== null; proto = Object.getPrototypeOf(proto)) {
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        if (typeof Object.getOwnPropertyDescriptor(proto, name).get === "function") read(name);
+      }
+    }
+  } catch {
+    // A result that cannot list its members (a revoked Proxy): what was read is handed on.
+  }
+  out.usage = usage;
+  return out;
 }
 
 export function guardMiddleware(options) {
@@ -56,7 +113,7 @@ export function guardMiddleware(options) {
         ...(params.abortSignal === undefined ? {} : { signal: params.abortSignal }),
         ...options,
       });
-      return { ...guarded.response, usage: sdkUsage(guarded.usage, guarded.response.usage) };
+      return resultOf(guarded.response, sdkUsage(guarded.usage, rawUsage(guarded.response)));
     },
     wrapStream({ doStream }) {
       return doStream();

@@ -23,6 +23,7 @@ export const repairFeedback = withTypedErrors("repairFeedback", (verdict, schema
     : schemaTools.repairFeedback(verdict, schema),
 );
 export const rescueJson = withTypedErrors("rescueJson", check.rescueJson);
+export const escapeForDisplay = withTypedErrors("escapeForDisplay", schemaTools.escapeForDisplay);
 export const setSchemaCacheCapacity = withTypedErrors("setSchemaCacheCapacity", schemas.setSchemaCacheCapacity);
 export const toProviderSchema = withTypedErrors("toProviderSchema", schemaTools.toProviderSchema);
 export const createGuardStats = withTypedErrors("createGuardStats", createStats);

@@ -4,8 +4,8 @@
 // cannot be read or serialised is a typed error naming only its kind.
 import { SchemaError, argumentError } from "./errors.mjs";
 import { LIMITS } from "./generated/contract.mjs";
-import { callRaw, raw } from "./instance.mjs";
-import { copyAlong, loadPlans, matchCopy, sameCopy, shapeOf } from "./read.mjs";
+import { callRaw, displayText, raw } from "./instance.mjs";
+import { copyAlong, loadPlans, matchCopy, nestsDeeper, sameCopy, shapeOf } from "./read.mjs";
 
 /** JSON text for a value, or a typed error naming what could not be serialised. */
 export function jsonText(what, value) {
@@ -22,12 +22,36 @@ export function jsonText(what, value) {
   return wellFormedJson(text);
 }
 
+/**
+ * `jsonText` for a value that may nest without bound (tool declarations
+ * from an MCP server, options): one nested deeper than the core reads is
+ * refused before JSON.stringify, which takes Bun seconds to run out of
+ * stack on 100,000 levels.
+ */
+export function boundedJsonText(what, value) {
+  if (value !== null && typeof value === "object") {
+    let deep;
+    try {
+      deep = nestsDeeper(value, LIMITS.schemaDepth);
+    } catch (error) {
+      throw argumentError(`${what} cannot be serialised to JSON: ${serialisationProblem(error)}`);
+    }
+    if (deep) throw argumentError(`${what} cannot be serialised to JSON: it nests too deeply`);
+  }
+  return jsonText(what, value);
+}
+
 export function serialisationProblem(error) {
-  const message = String(error?.message ?? error);
+  let message = "";
+  try {
+    message = String(error?.message ?? error);
+  } catch {
+    // A thrown value that cannot even be written as text.
+  }
   if (error instanceof RangeError) return "it nests too deeply";
   if (/circular|cyclic/i.test(message)) return "it contains a cycle";
   if (/bigint/i.test(message)) return "it contains a BigInt";
-  return `reading it threw ${error?.name ?? "an error"}`;
+  return `reading it threw ${errorName(error)}`;
 }
 
 /**
@@ -62,7 +86,7 @@ export function optionsText(options) {
     throw argumentError(`options must be an object, not ${Array.isArray(options) ? "an array" : typeof options}`);
   }
   rejectNonFinite("options", options);
-  return jsonText("options", options);
+  return boundedJsonText("options", options);
 }
 
 /**
@@ -74,11 +98,12 @@ export function rejectNonFinite(what, object) {
   try {
     entries = Object.keys(object).map((key) => [key, object[key]]);
   } catch (error) {
-    throw argumentError(`${what} could not be read: reading it threw ${error?.name ?? "an error"}`);
+    throw argumentError(`${what} could not be read: reading it threw ${errorName(error)}`);
   }
   for (const [key, value] of entries) {
     if (typeof value === "number" && !Number.isFinite(value)) {
-      throw argumentError(`${what}.${key} must be a finite number, not ${value}`);
+      // The name is the caller's: printed safely.
+      throw argumentError(`${what}.${displayText(key)} must be a finite number, not ${value}`);
     }
   }
 }
@@ -90,13 +115,14 @@ export function schemaText(schema) {
   try {
     problem = notJsonValue(schema);
   } catch (error) {
-    throw new SchemaError(`the schema could not be read: reading it threw ${error?.name ?? "an error"}`);
+    throw new SchemaError(`the schema could not be read: reading it threw ${errorName(error)}`);
   }
   // The core's own words for a schema text that nests too deeply, without
   // serialising the object first: JSON.stringify of 100,000 levels takes
   // Bun 1.4 s to give up.
   if (problem === TOO_DEEP) throw new SchemaError(`the schema nests deeper than ${LIMITS.schemaDepth} levels`);
-  if (problem) throw new SchemaError(`the schema must be a JSON value (an object, an array, a boolean or JSON text), not ${problem}`);
+  // The problem names the schema's own keys: printed safely.
+  if (problem) throw new SchemaError(`the schema must be a JSON value (an object, an array, a boolean or JSON text), not ${displayText(problem)}`);
   try {
     return jsonText("the schema", schema);
   } catch (error) {
@@ -174,8 +200,209 @@ function pointerToken(key) {
   return key.length > 40 ? "(a member)" : key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-function describeInstance(node) {
-  if (typeof node.then === "function") return "a Promise (was the schema awaited?)";
+/**
+ * Why a value is not JSON, and where: `words` (what is wrong, never a
+ * value from it), `keys` (the path from the root, array indices as
+ * numbers). What `valueSnapshot` throws.
+ */
+/** The most keys of a path a NotJsonValue's message names (see `pointer`). */
+const POINTER_KEYS_SHOWN = 16;
+
+export class NotJsonValue {
+  /** `below`: how many keys nearest the problem to leave out of the path as it is made (see `tooDeep`). */
+  constructor(words, keys, below = 0) {
+    this.words = words;
+    this.keys = keys;
+    this.below = below;
+  }
+
+  /**
+   * The path as a JSON Pointer, for a message: a long key shown as "(a
+   * member)", a long path as its first and last keys (a path 127 levels
+   * deep is noise, and redacting it cost milliseconds), a key that looks
+   * like a credential redacted (a value's keys can be anything), and safe
+   * to print.
+   */
+  get pointer() {
+    const token = (key) => `/${typeof key === "number" ? key : pointerToken(key)}`;
+    const { keys } = this;
+    const pointer =
+      keys.length <= POINTER_KEYS_SHOWN
+        ? keys.map(token).join("")
+        : `${keys.slice(0, POINTER_KEYS_SHOWN - 2).map(token).join("")}/…(${keys.length - POINTER_KEYS_SHOWN} more)…${keys.slice(-2).map(token).join("")}`;
+    return callRaw(() => raw.shownText(pointer, true, true));
+  }
+}
+
+/**
+ * A copy of `value` as a JSON value, each member read exactly once: what a
+ * check of a caller's value checks and hands back, so that a getter or a
+ * Proxy cannot answer one thing to the check and another to the caller.
+ * Strings, finite numbers, booleans and null as they are; arrays item by
+ * item; plain objects (of any realm, or without a prototype) by their own
+ * enumerable members, a member JSON leaves out of an object (undefined, a
+ * function, a symbol) left out. Anything else throws a NotJsonValue: a
+ * number that is not finite, a BigInt, an object of a class (a Date, a
+ * Map, a Set, a Promise), an object with a toJSON method, an array item
+ * JSON would write as null, a cycle,
+ * nesting deeper than the core reads (`LIMITS.schemaDepth`, the root
+ * being level 1: found there, so a hostile depth costs only the limit),
+ * and a read that throws (a getter, a Proxy), whose error is not rethrown.
+ */
+export function valueSnapshot(value) {
+  // Shared by every call, as a call is made before it is needed; a getter
+  // that checks a value itself, while a snapshot is being taken, gets its own.
+  let ancestors = sharedAncestors;
+  if (ancestors === undefined) ancestors = new Array(LIMITS.schemaDepth + 1);
+  else sharedAncestors = undefined;
+  try {
+    const copy = snapshotOf(value, 0, ancestors);
+    if (copy === LEFT_OUT) throw new NotJsonValue(`${leftOutKind(value)} is not a JSON value`, []);
+    return copy;
+  } catch (error) {
+    throw error instanceof NotJsonValue ? error : readFailed(error);
+  } finally {
+    ancestors.fill(undefined);
+    sharedAncestors = ancestors;
+  }
+}
+
+/** `valueSnapshot`'s containers on the way down (see `snapshotOf`), kept between calls. */
+let sharedAncestors;
+
+/** What `snapshotOf` gives for a value JSON leaves out of an object. */
+const LEFT_OUT = Symbol("left out");
+
+function leftOutKind(value) {
+  return value === undefined ? "undefined" : `a ${typeof value}`;
+}
+
+/** A read that threw (a getter, a Proxy), as a NotJsonValue; its error is not kept, nor its message (which may quote anything). */
+function readFailed(error) {
+  return new NotJsonValue(`reading it threw ${errorName(error)}`, []);
+}
+
+/** A thrown value's name, when it is a plain word; else "an error" (a name can be anything). */
+export function errorName(error) {
+  let name;
+  try {
+    name = error?.name;
+  } catch {
+    // A hostile thrown value: nothing to read.
+  }
+  return typeof name === "string" && /^\w{1,40}$/.test(name) ? name : "an error";
+}
+
+/**
+ * `error`, from reading or copying the member `key`, as a NotJsonValue with
+ * `key` put in front of its path (unless it is one of the keys nearest the
+ * problem that its path leaves out).
+ */
+function placed(error, key) {
+  const problem = error instanceof NotJsonValue ? error : readFailed(error);
+  if (problem.below > 0) problem.below -= 1;
+  else problem.keys.unshift(key);
+  return problem;
+}
+
+/**
+ * `valueSnapshot`'s walk: `value`, `depth` containers below the root, with
+ * `ancestors[d]` the container at depth d on the way to it. A problem is
+ * thrown with an empty path, and each container on the way back puts its
+ * key in front. Recursive: the depth is bounded, and so is the stack.
+ */
+function snapshotOf(value, depth, ancestors) {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      if (!Number.isFinite(value)) throw new NotJsonValue(`the number ${value} is not a JSON value`, []);
+      return value;
+    case "bigint":
+      throw new NotJsonValue("a BigInt is not a JSON value", []);
+    case "object":
+      break;
+    default:
+      return LEFT_OUT;
+  }
+  if (value === null) return null;
+  ancestors[depth] = value;
+  if (depth >= LIMITS.schemaDepth) throw tooDeep(ancestors, depth);
+  if (Array.isArray(value)) {
+    const length = value.length;
+    const out = new Array(length);
+    // One try for the loop, not one for each item; `i` says where it threw.
+    let i = 0;
+    try {
+      for (; i < length; i++) {
+        const item = value[i];
+        if (typeof item === "string" || (typeof item === "number" && item - item === 0)) {
+          out[i] = item;
+          continue;
+        }
+        const copy = snapshotOf(item, depth + 1, ancestors);
+        // JSON would write null, another value.
+        if (copy === LEFT_OUT) throw new NotJsonValue(`${leftOutKind(item)} is not a JSON value`, []);
+        out[i] = copy;
+      }
+    } catch (error) {
+      throw placed(error, i);
+    }
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null && Object.getPrototypeOf(proto) !== null) {
+    throw new NotJsonValue(`${describeInstance(value, "it")} is not a JSON value`, []);
+  }
+  const out = {};
+  const names = Object.keys(value);
+  let name;
+  try {
+    for (let i = 0; i < names.length; i++) {
+      name = names[i];
+      const member = value[name];
+      let copy;
+      if (typeof member === "string" || (typeof member === "number" && member - member === 0)) {
+        copy = member;
+      } else {
+        // JSON.stringify writes what a toJSON method gives instead of the
+        // object: the problem is the object's, its path without "toJSON".
+        if (name === "toJSON" && typeof member === "function") throw new NotJsonValue("an object with a toJSON method is not a JSON value", [], 1);
+        copy = snapshotOf(member, depth + 1, ancestors);
+        if (copy === LEFT_OUT) continue;
+      }
+      // A member named __proto__ (JSON.parse makes one) is a member, not the copy's prototype.
+      if (name === "__proto__") defineMember(out, name, copy);
+      else out[name] = copy;
+    }
+  } catch (error) {
+    throw placed(error, name);
+  }
+  return out;
+}
+
+function defineMember(out, name, value) {
+  Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * The problem of a value that reaches depth `depth`, past what the core
+ * reads: a cycle, named for what it is where it first closes (the first
+ * container met again on the way down), or nesting too deep.
+ */
+function tooDeep(ancestors, depth) {
+  for (let j = 1; j <= depth; j++) {
+    for (let i = 0; i < j; i++) {
+      // Its path is made on the way back up from here: what is below j is cut off then.
+      if (ancestors[i] === ancestors[j]) return new NotJsonValue("it contains itself (a cycle)", [], depth - j);
+    }
+  }
+  return new NotJsonValue(`it nests deeper than ${LIMITS.schemaDepth} levels`, []);
+}
+
+function describeInstance(node, what = "the schema") {
+  if (typeof node.then === "function") return `a Promise (was ${what} awaited?)`;
   if (node instanceof Map) return "a Map";
   if (node instanceof Set) return "a Set";
   if (node instanceof Date) return "a Date";

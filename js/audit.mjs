@@ -6,7 +6,7 @@
 // Memory stays constant however long the log is: lines are split from byte
 // chunks with a cap on line length, and every table the audit keeps (issue
 // paths, issue codes, failure classes, open request ids) has a fixed bound.
-import { checkOutput, compileSchema, normalizeUsage } from "./node.mjs";
+import { checkOutput, compileSchema, escapeForDisplay, normalizeUsage } from "./node.mjs";
 import { redactPath } from "./schema-tools.mjs";
 import * as contract from "./generated/contract.mjs";
 
@@ -567,18 +567,29 @@ function spendCells(spend, decimals) {
 }
 
 /**
- * The report as aligned plain text. `meta` may name the `input` and the
- * `schema` file shown in the heading.
+ * Text from the log (an issue path names the output's own keys) or the
+ * command line as the report prints it: C0 and C1 controls and the
+ * bidirectional overrides as \uXXXX (see escapeForDisplay), so that
+ * reading the report never retitles, clears or rewrites the terminal.
+ * Cells are escaped before the table is laid out, so that columns line up.
+ */
+function printable(text) {
+  return escapeForDisplay(String(text));
+}
+
+/**
+ * The report as aligned plain text, every line safe to print. `meta` may
+ * name the `input` and the `schema` file shown in the heading.
  */
 export function formatReport(report, meta = {}) {
   const out = [];
   const { lines, responses, failures, requests, issues, spend } = report;
   out.push("structured-output-guard audit");
   const heading = [];
-  if (meta.input !== undefined) heading.push(["log", meta.input === "-" ? "(stdin)" : meta.input]);
+  if (meta.input !== undefined) heading.push(["log", meta.input === "-" ? "(stdin)" : printable(meta.input)]);
   if (meta.schema !== undefined) {
-    const about = meta.schemaProblem !== undefined ? ` (not applied: ${meta.schemaProblem})` : meta.schemaHash ? ` (hash ${meta.schemaHash})` : "";
-    heading.push(["schema", `${meta.schema}${about}`]);
+    const about = meta.schemaProblem !== undefined ? ` (not applied: ${printable(meta.schemaProblem)})` : meta.schemaHash ? ` (hash ${printable(meta.schemaHash)})` : "";
+    heading.push(["schema", `${printable(meta.schema)}${about}`]);
   }
   if (heading.length > 0) out.push(...table(heading, { indent: "  ", left: [0, 1] }));
   out.push("");
@@ -595,7 +606,7 @@ export function formatReport(report, meta = {}) {
     const more = lines.bad - lines.badLines.length;
     out.push(`  bad: ${listed.join(", ")}${more > 0 ? `, and ${count(more)} more` : ""}`);
   }
-  if (lines.firstCheckError !== undefined) out.push(`  first check error: ${lines.firstCheckError}`);
+  if (lines.firstCheckError !== undefined) out.push(`  first check error: ${printable(lines.firstCheckError)}`);
   out.push("");
 
   const decimals = costDecimals([spend.all.cost, ...Object.values(failures).map((f) => f.cost)]);
@@ -607,7 +618,7 @@ export function formatReport(report, meta = {}) {
   }
   outcomeRows.push(["rejected", count(responses.rejected), percent(responses.rejectedShare), ...spendCells(spend.rejected, decimals)]);
   for (const [name, failure] of Object.entries(failures)) {
-    outcomeRows.push([`  ${name}`, count(failure.count), percent(failure.share), ...spendCells(failure, decimals)]);
+    outcomeRows.push([`  ${printable(name)}`, count(failure.count), percent(failure.share), ...spendCells(failure, decimals)]);
   }
   outcomeRows.push(["all responses", count(responses.checked), percent(responses.checked === 0 ? null : 1), ...spendCells(spend.all, decimals)]);
   out.push(...table(outcomeRows));
@@ -649,7 +660,7 @@ export function formatReport(report, meta = {}) {
   } else {
     out.push(`top failing paths${issues.indicesCollapsed ? " (array indices shown as *)" : ""}`);
     const rows = [["issues", "path", "code"]];
-    for (const { path, code, count: n } of issues.top) rows.push([count(n), path === "" ? "(root)" : path, code]);
+    for (const { path, code, count: n } of issues.top) rows.push([count(n), path === "" ? "(root)" : printable(path), printable(code)]);
     out.push(...table(rows, { indent: "  ", left: [1, 2] }));
     const shown = issues.top.reduce((sum, row) => sum + row.count, 0);
     const rest = issues.listed - shown;
@@ -657,11 +668,12 @@ export function formatReport(report, meta = {}) {
     out.push("");
     out.push("issue codes");
     const codeRows = [["issues", "code"]];
-    for (const { code, count: n } of issues.codes) codeRows.push([count(n), code]);
+    for (const { code, count: n } of issues.codes) codeRows.push([count(n), printable(code)]);
     out.push(...table(codeRows, { indent: "  ", left: [1] }));
   }
   if (issues.responsesWithMore > 0) {
     out.push(`  ${count(issues.responsesWithMore)} responses had more issues than listed (raise --max-errors to count them)`);
   }
-  return `${out.join("\n")}\n`;
+  // Each line once more as a whole: nothing this function missed reaches the terminal raw.
+  return `${out.map(printable).join("\n")}\n`;
 }

@@ -1,6 +1,11 @@
 // Browsers: `await ready()` once before the other exports.
 import { createGlue } from "./wasm/guard.js";
 import { markLoaded, pendingReload } from "./instance.mjs";
+import { makeNoFunctions } from "./read.mjs";
+
+// A page needs 'wasm-unsafe-eval' in its Content Security Policy (or none)
+// for the WebAssembly; nothing here needs 'unsafe-eval', and nothing tries it.
+makeNoFunctions();
 
 let loading;
 

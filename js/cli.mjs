@@ -12,7 +12,7 @@
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { Audit, DEFAULTS, LineSplitter, formatReport, loadSchema } from "./audit.mjs";
-import { checkOutput } from "./node.mjs";
+import { checkOutput, escapeForDisplay } from "./node.mjs";
 
 const USAGE = `Usage: structured-output-guard audit --schema <schema.json> [options] [log.jsonl | -]
 
@@ -250,7 +250,7 @@ async function audit(options) {
       options: { maxErrors: options.maxErrors, toolName: options.toolName ?? null, formats: options.formats ?? "assert", dialect: options.dialect ?? null, onInvalidSchema: options.onInvalidSchema, maxLineBytes: options.maxLineBytes, top: options.top },
       ...report,
     };
-    process.stdout.write(`${JSON.stringify(full, null, 2)}\n`);
+    process.stdout.write(`${printableJson(full)}\n`);
   } else {
     process.stdout.write(formatReport(report, { input: options.input, schema: options.schemaFile, schemaHash: validator?.schemaHash, schemaProblem: problem }));
   }
@@ -260,6 +260,18 @@ async function audit(options) {
   }
   if (options.failOnReject && (report.responses.rejected > 0 || report.lines.bad > 0 || report.responses.degraded > 0)) return 1;
   return 0;
+}
+
+/**
+ * `value` as indented JSON that is safe to print: JSON.stringify escapes
+ * the C0 controls but leaves the C1 controls (U+009B is a CSI on its own),
+ * DEL and the bidirectional overrides raw. Each line (the indentation's
+ * line breaks are its only raw controls) is passed through
+ * escapeForDisplay, whose \uXXXX is JSON's own escape: the text reads
+ * back as the same value.
+ */
+function printableJson(value) {
+  return JSON.stringify(value, null, 2).split("\n").map(escapeForDisplay).join("\n");
 }
 
 async function main(argv) {
@@ -277,7 +289,7 @@ async function main(argv) {
     return await audit(options);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`structured-output-guard: ${error.message}\n`);
+      process.stderr.write(`structured-output-guard: ${escapeForDisplay(String(error.message))}\n`);
       return 2;
     }
     throw error;

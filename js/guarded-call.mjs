@@ -5,12 +5,15 @@
 // a session in the Rust core (src/session.rs), stepped once per attempt; a
 // first attempt checkOutput's lane accepts ends the call without a step,
 // when the core says such an attempt does (`acceptFirst` in session.mjs).
-import { jsonText, readCopy, rejectNonFinite } from "./arguments.mjs";
+import { jsonText, readCopy, readPlans, rejectNonFinite } from "./arguments.mjs";
 import { NO_CHECK_OPTIONS, guardOptionNames, openSession, requestSchema, requestSchemaPlaces } from "./session.mjs";
-import { usageOfResponse } from "./usage-programs.mjs";
+import { textRead, usageOfResponse } from "./usage-programs.mjs";
+import { memberOf } from "./read.mjs";
 import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
 import { appenderNamed } from "./feedback.mjs";
+import { displayText } from "./instance.mjs";
 import { statsRecorder } from "./stats.mjs";
+import { attachTelemetry, readTelemetry, traced } from "./telemetry.mjs";
 
 export function abortReason(signal) {
   if (signal.reason !== undefined) return signal.reason;
@@ -61,6 +64,13 @@ export function attemptSignal(signal, deadline) {
   return boundedAttempt(signal, deadline);
 }
 
+/** The deadline's abort reason. */
+function deadlineReason() {
+  const error = new Error("The guarded call's deadline passed");
+  error.name = "TimeoutError";
+  return error;
+}
+
 /**
  * `attemptSignal` for an attempt the caller's signal or a deadline can
  * abort. Apart, as its closures would make its variables a scope object
@@ -78,19 +88,25 @@ function boundedAttempt(signal, deadline) {
       cleanups.push(() => signal.removeEventListener("abort", forward));
     }
   }
+  const expire = () => {
+    if (controller.signal.aborted) return;
+    timedOut = true;
+    controller.abort(deadlineReason());
+  };
   if (deadline !== Infinity) {
-    const timer = setTimeout(() => {
-      if (controller.signal.aborted) return;
-      timedOut = true;
-      const error = new Error("The guarded call's deadline passed");
-      error.name = "TimeoutError";
-      controller.abort(error);
-    }, Math.max(0, deadline - now()));
+    const timer = setTimeout(expire, Math.max(0, deadline - now()));
     cleanups.push(() => clearTimeout(timer));
   }
   return {
     signal: controller.signal,
     bounded: Boolean(signal) || deadline !== Infinity,
+    deadline,
+    /**
+     * What the deadline's timer does, for a reader that found the deadline
+     * passed before the timer could run (a stream that never lets the
+     * event loop turn).
+     */
+    expire,
     timedOut: () => timedOut,
     /** Aborts the attempt's signal (a stream stopped early). */
     abort: (reason) => controller.abort(reason),
@@ -110,6 +126,7 @@ class UnboundedAttempt {
   constructor() {
     this.controller = undefined;
     this.bounded = false;
+    this.deadline = Infinity;
   }
   made() {
     this.controller ??= new AbortController();
@@ -121,6 +138,7 @@ class UnboundedAttempt {
   timedOut() {
     return false;
   }
+  expire() {}
   abort(reason) {
     this.made().abort(reason);
   }
@@ -205,6 +223,8 @@ class GuardOptions {
     this.deadlineMs = undefined;
     this.budgetsText = "null";
     this.record = undefined;
+    /** `options.telemetry` as read; once the call is prepared, the call's telemetry (js/telemetry.mjs). */
+    this.telemetry = undefined;
     this.checkOptions = NO_CHECK_OPTIONS;
     /** The provider's `strict` flag of the schema (the request's, or a response-format wrapper's), reported on every verdict. */
     this.providerStrict = undefined;
@@ -227,7 +247,7 @@ function readOptions(request, callModel, options = {}, api = "guardedCall", mode
   const known = knownOptions(api);
   const keys = Object.keys(options);
   for (const key of keys) {
-    if (!known.has(key)) throw argumentError(`"${key.slice(0, 40)}" is not an option of ${api}; its options are ${[...known].join(", ")}`);
+    if (!known.has(key)) throw argumentError(`"${displayText(key.slice(0, 40))}" is not an option of ${api}; its options are ${[...known].join(", ")}`);
   }
   const { schema } = options;
   // Without the option, the schema the request gives its provider.
@@ -306,6 +326,9 @@ function readOption(o, name, value) {
     case "stats":
       o.record = statsRecorder(value);
       return;
+    case "telemetry":
+      o.telemetry = readTelemetry(value);
+      return;
     default:
       checkNames ??= new Set(guardOptionNames().check);
       if (!checkNames.has(name)) return;
@@ -322,11 +345,11 @@ function readOption(o, name, value) {
  */
 function usageOf(response) {
   try {
-    if (response === undefined || response === null) return { text: "null" };
-    if (typeof response !== "object") return { text: jsonText("the usage", response) };
+    if (response === undefined || response === null) return textRead("null");
+    if (typeof response !== "object") return textRead(jsonText("the usage", response));
     return usageOfResponse(response);
   } catch {
-    return { text: fallbackUsageText(response) };
+    return textRead(fallbackUsageText(response));
   }
 }
 
@@ -334,16 +357,92 @@ function usageOf(response) {
 function fallbackUsageText(response) {
   const members = {};
   for (const key of ["usage", "usageMetadata", "usage_metadata", "meta"]) {
+    let member;
     try {
-      if (response?.[key] !== undefined) members[key] = JSON.parse(JSON.stringify(response[key]));
+      member = memberOf(response, key);
     } catch {
       // This member cannot be read either.
     }
+    const copy = readableCopy(member);
+    if (copy !== undefined) members[key] = copy;
   }
   try {
     return jsonText("the usage", members);
   } catch {
     return "{}";
+  }
+}
+
+/**
+ * What can be read of a usage object, never throwing: its own enumerable
+ * members, each read once, a member whose getter throws (or an object
+ * that cannot even list its members, a revoked Proxy) left out, as are
+ * numbers that are not finite and BigInts past 2^53; at most
+ * `READABLE_VALUES` values in all, to the depth the readers copy usage to.
+ * For usage whose reading along the usage plan threw: the counts that can
+ * be read still count.
+ */
+export function readableCopy(value) {
+  return readableValue(value, 0, { left: READABLE_VALUES });
+}
+const READABLE_VALUES = 4096;
+
+function readableValue(value, depth, budget) {
+  if (--budget.left < 0) return undefined;
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return Number.isFinite(value) ? value : undefined;
+    case "bigint":
+      return Number.isSafeInteger(Number(value)) ? Number(value) : undefined;
+    case "object":
+      break;
+    default:
+      return undefined;
+  }
+  if (value === null) return null;
+  if (depth >= readPlansDepth()) return null;
+  let out;
+  try {
+    if (Array.isArray(value)) {
+      out = [];
+      for (let i = 0; i < value.length && budget.left > 0; i++) {
+        let item;
+        try {
+          item = value[i];
+        } catch {
+          // Left out, as null.
+        }
+        out.push(readableValue(item, depth + 1, budget) ?? null);
+      }
+      return out;
+    }
+    out = {};
+    const names = Object.keys(value);
+    for (let i = 0; i < names.length && budget.left > 0; i++) {
+      let member;
+      try {
+        member = value[names[i]];
+      } catch {
+        continue;
+      }
+      const copy = readableValue(member, depth + 1, budget);
+      if (copy !== undefined) out[names[i]] = copy;
+    }
+    return out;
+  } catch {
+    return out;
+  }
+}
+
+/** The depth the readers copy usage to (`deep_limit`); 16, as the core has it, should the plans be unreadable (an instance being replaced). */
+function readPlansDepth() {
+  try {
+    return readPlans().deep_limit;
+  } catch {
+    return 16;
   }
 }
 
@@ -361,6 +460,8 @@ function callerUsageText(usage) {
  */
 export function prepare(request, callModel, options, api, model) {
   const o = readOptions(request, callModel, options, api, model);
+  // Before the session opens: telemetry chains the call's onAttempt and stats record, which the session's setup reads.
+  if (o.telemetry !== undefined) attachTelemetry(o, request, api ?? "guardedCall");
   o.session = openSession(request, o);
   // A response-format wrapper given as the schema carries the provider's flag too.
   o.providerStrict ??= o.session.from.strict;
@@ -373,6 +474,9 @@ export function guardedCall(request, callModel, options) {
     o = prepare(request, callModel, options);
   } catch (error) {
     return Promise.reject(typedError("guardedCall", error));
+  }
+  if (o.telemetry !== undefined) {
+    return traced(o, callModel, (model) => run(request, model, o, o.session), () => o.session.free());
   }
   return run(request, callModel, o, o.session);
 }
@@ -570,7 +674,7 @@ async function run(request, callModel, o, session) {
       if (o.usageOf) {
         try {
           usage = o.usageOf(response);
-          usageRead = { text: callerUsageText(usage) };
+          usageRead = textRead(callerUsageText(usage));
         } catch (error) {
           // The built-in reading, so that no paid token is lost.
           session.recordUnchecked(usageOf(response));

@@ -1,5 +1,6 @@
-// Public type contract of structured-output-guard. Checked against a typed
-// usage file (tests/types/usage.ts) with `tsc --noEmit --strict`.
+// Public type contract of structured-output-guard. Checked as users meet it
+// (the package packed and installed, user code with each SDK's types,
+// TypeScript 5 and 7) by tests/types/types.test.mjs.
 
 export type Rescue = "none" | "code_fence";
 export type FailureClass = "truncated" | "empty" | "unparseable" | "not_object" | "schema" | "rule";
@@ -69,6 +70,12 @@ export interface CompileOptions {
    * written as a string, is Gemini's), else "json-schema".
    */
   dialect?: SchemaDialect;
+  /**
+   * The initial base URI (the URI the schema was retrieved from), an absolute
+   * URI: relative `$ref`s resolve against it where no `$id` sets a base. A
+   * schema in `resources` has its key as its base.
+   */
+  baseUri?: string;
 }
 
 export type SchemaDialect = "json-schema" | "gemini";
@@ -91,7 +98,16 @@ export interface ValidationResult {
  */
 export declare class Validator<T = unknown> {
   private constructor();
+  /**
+   * The instance is read once, each member exactly once, into the JSON
+   * value that is checked. A value that is not JSON (a number that is not
+   * finite, a BigInt, a Date, Map, Set, Promise or other class instance,
+   * an object with toJSON, an array item JSON would write as null, a
+   * cycle, a getter or Proxy that throws, nesting past 127 levels) is a
+   * TypeError with code "invalid_argument" saying what and where.
+   */
   validate(instance: unknown, options?: ValidateOptions): ValidationResult;
+  /** As `validate` reads the instance (and refuses one that is not JSON). */
   isValid(instance: unknown): instance is T;
   /** A stable hash of the schema content (key order does not matter) and of its dialect. */
   readonly schemaHash: string;
@@ -109,7 +125,11 @@ export declare class Validator<T = unknown> {
 export interface StandardSchemaProps<T> {
   readonly version: 1;
   readonly vendor: "structured-output-guard";
-  /** Synchronous. */
+  /**
+   * Synchronous. `value` is the copy that was checked (read once, as
+   * `Validator.validate` reads it), not the object given; a value that is
+   * not JSON is one issue at its path.
+   */
   readonly validate: (value: unknown) => { readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
   /** Targets "draft-2020-12" and "draft-07"; any other throws a TypeError with code "invalid_argument". */
   readonly jsonSchema: {
@@ -141,13 +161,25 @@ export interface ResponseFormatWrapper {
   strict?: boolean;
 }
 
-/** A schema object or wrapper is read once, on its first use: do not mutate it afterwards. */
-export type SchemaInput = JsonSchema | string | Validator | ResponseFormatWrapper;
+/**
+ * A schema as the functions take it: a JSON Schema (an object or a boolean),
+ * its JSON text, a Validator, or a response-format wrapper (`{ name?, schema,
+ * strict? }`, OpenAI Chat's `response_format`, the Responses API's
+ * `text.format`). Any object type fits, so a schema or wrapper typed by an
+ * SDK's interface is taken as it is; what it holds is checked when it
+ * compiles. A schema object or wrapper is read once, on its first use: do
+ * not mutate it afterwards.
+ */
+export type SchemaInput = JsonSchema | string | Validator | ResponseFormatWrapper | object;
 
 export interface CheckOptions extends CompileOptions, ValidateOptions {
   /** Require the response to be a JSON object. Default true. */
   requireObject?: boolean;
-  /** What to do when the schema cannot be compiled. Default "degrade". */
+  /**
+   * A schema that cannot be compiled: "degrade" (the default, the same for
+   * every function that takes this option) runs only the parse-level checks
+   * and says so (`degraded: true`); "throw" throws the SchemaError.
+   */
   onInvalidSchema?: "degrade" | "throw";
   /** Business rules; a broken one is a "rule" failure. */
   rules?: Rule[];
@@ -193,13 +225,15 @@ export interface FailedVerdict {
 
 export type Verdict<T = unknown> = OkVerdict<T> | FailedVerdict;
 
-/** The content string, `{ content, finishReason? }`, or a provider response object. */
-export type ModelOutput =
-  | string
-  | { content: unknown; finishReason?: string | { unified?: string; raw?: string } | null }
-  | Record<string, unknown>
-  | null
-  | undefined;
+/**
+ * A model's output as checkOutput takes it: the content string,
+ * `{ content, finishReason? }`, or a provider's response object as its SDK
+ * returns it (an OpenAI `ChatCompletion` or `Response`, an Anthropic
+ * `Message`, a Gemini `GenerateContentResponse`, an AI SDK result, ...).
+ * `finishReason` is a string, or the AI SDK's `{ unified, raw }`. Any
+ * object fits; anything else is a TypeError with code "invalid_argument".
+ */
+export type ModelOutput = string | object | null | undefined;
 
 export interface Truncation {
   truncated: boolean;
@@ -245,7 +279,7 @@ export declare function rescueJson(text: string): { text: string; rescue: Rescue
  * A schema object is read once, on its first use, and found again by identity:
  * do not mutate it afterwards (the change is not seen; pass a new object or call clearSchemaCache()).
  */
-export declare function compileSchema<T = unknown>(schema: JsonSchema | string | ResponseFormatWrapper, options?: CompileOptions): Validator<T>;
+export declare function compileSchema<T = unknown>(schema: JsonSchema | string | ResponseFormatWrapper | object, options?: CompileOptions): Validator<T>;
 /** With a `Validator<T>`, the verdict's value is a `T`. */
 export declare function checkOutput<T>(output: ModelOutput, schema: Validator<T>, options?: CheckOptions): Verdict<T>;
 /**
@@ -254,21 +288,29 @@ export declare function checkOutput<T>(output: ModelOutput, schema: Validator<T>
  * object after its first use. A schema that cannot compile is remembered too.
  */
 export declare function checkOutput<T = unknown>(output: ModelOutput, schema?: SchemaInput | null, options?: CheckOptions): Verdict<T>;
-/** What a stream check knows so far. The objects are frozen; a rejected one is returned again by every later `push`. */
-export type StreamState =
-  | { status: "pending" }
-  | {
-      status: "rejected";
-      /** The failure the whole response will have (given no member name repeats; see createStreamCheck). */
-      failure: "unparseable" | "not_object" | "schema" | "rule";
-      message: string;
-      errors: Issue[];
-      moreErrors: boolean;
-      /** Hashed as a verdict's errorHash is. */
-      errorHash: string;
-      /** The first `atByte` UTF-8 bytes already showed that the response cannot be accepted. */
-      atByte: number;
-    };
+/**
+ * What a stream check knows so far, narrowed by `status`. The objects are
+ * frozen (their issues too), hence read-only; a rejected one is returned
+ * again by every later `push`.
+ */
+export type StreamState = PendingStreamState | RejectedStreamState;
+
+export interface PendingStreamState {
+  readonly status: "pending";
+}
+
+export interface RejectedStreamState {
+  readonly status: "rejected";
+  /** The failure the whole response will have (given no member name repeats; see createStreamCheck). */
+  readonly failure: "unparseable" | "not_object" | "schema" | "rule";
+  readonly message: string;
+  readonly errors: ReadonlyArray<Readonly<Issue>>;
+  readonly moreErrors: boolean;
+  /** Hashed as a verdict's errorHash is. */
+  readonly errorHash: string;
+  /** The first `atByte` UTF-8 bytes already showed that the response cannot be accepted. */
+  readonly atByte: number;
+}
 
 /** A response checked as it streams in, from createStreamCheck(). */
 export interface StreamCheck<T = unknown> {
@@ -302,8 +344,7 @@ export interface StreamCheck<T = unknown> {
  * `push` reads only the new text, and reports a rejection as soon as no
  * continuation could make the response valid, so a doomed stream can be
  * stopped. Schema and options as checkOutput takes them. Which keywords
- * reject early, and which wait for the end, is listed in the README
- * ("Checking a stream as it arrives").
+ * reject early, and which wait for the end, is listed in docs/streaming.md.
  */
 export declare function createStreamCheck<T>(schema: Validator<T>, options?: CheckOptions): StreamCheck<T>;
 export declare function createStreamCheck<T = unknown>(schema?: SchemaInput | null, options?: CheckOptions): StreamCheck<T>;
@@ -363,7 +404,7 @@ export interface ProviderSchemaResult {
  * object at the root).
  */
 export declare function toProviderSchema(
-  schema: Record<string, unknown> | string | ResponseFormatWrapper | Validator,
+  schema: Record<string, unknown> | string | ResponseFormatWrapper | Validator | object,
   provider: ProviderName,
 ): ProviderSchemaResult;
 
@@ -465,28 +506,55 @@ export declare function createGuardStats(): GuardStats;
  * anything that looks like a credential is redacted.
  */
 export declare function repairFeedback(verdict: FailedVerdict, schema?: SchemaInput | null): string;
-/** For a checkToolCalls verdict: one paragraph per refused call, constraints read from `tools`. */
-export declare function repairFeedback(verdict: ToolCallsVerdict, tools: object): string;
+/** For a refused checkToolCalls verdict: one paragraph per refused call, constraints read from `tools`. */
+export declare function repairFeedback(verdict: RefusedToolCalls, tools: object): string;
 
 /**
  * Given to an appender instead of a text: the response whose tool calls were
  * refused, its checkToolCalls verdict and the declarations. The appender adds
- * the response's turn and one tool result per call, in the provider's shape.
+ * the response's turn and one tool result per call, in the provider's shape:
+ * a refused call's result is its repair feedback; a call that passed is
+ * answered with its result when it is listed in `ran`, and otherwise as not
+ * run (so the model calls it again with the corrected one).
  */
 export interface ToolRejection {
   response: object;
-  toolCalls: ToolCallsVerdict;
+  /** The response's checkToolCalls verdict, refused (one whose every call passed has nothing to tell). */
+  toolCalls: RefusedToolCalls;
   tools: object;
+  /**
+   * The calls of the response that passed and ran, with what each returned:
+   * they are answered with their results and not asked for again. A call is
+   * named by its `id`; calls without one (Gemini may give none) are matched
+   * in order among the accepted calls without one. A `result` that is a
+   * string is sent as it is, anything else as its JSON text (for Gemini, a
+   * plain object is the function response itself, anything else
+   * `{ output: result }`).
+   */
+  ran?: ReadonlyArray<ToolCallRun>;
 }
 
-/** Adds feedback to a request as one user message; never mutates `request`. */
-export type FeedbackAppender<Req = any> = (request: Req, text: string) => Req;
+/** A call that passed checkToolCalls and ran, and its result (see {@link ToolRejection.ran}). */
+export interface ToolCallRun {
+  id: string | null;
+  result: unknown;
+}
+
+/**
+ * Adds feedback to a request as one user message and returns the request
+ * to send; never mutates `request`.
+ */
+export type FeedbackAppender<Req = unknown> = (request: Req, text: string) => Req;
 export declare function appendOpenAIChatFeedback<Req extends { messages: unknown[] }>(request: Req, feedback: string | ToolRejection): Req;
 export declare function appendAnthropicFeedback<Req extends { messages: unknown[] }>(request: Req, feedback: string | ToolRejection): Req;
 export declare function appendGeminiFeedback<Req extends { contents: unknown }>(request: Req, feedback: string | ToolRejection): Req;
 export declare function appendOpenAIResponsesFeedback<Req extends { input: string | unknown[] }>(request: Req, feedback: string | ToolRejection): Req;
 
-export interface GuardOptions<R = unknown> extends CheckOptions {
+/**
+ * guardedCall's options. `R` is the type of the response callModel returns,
+ * `Req` the request's; both are inferred from the call.
+ */
+export interface GuardOptions<R = unknown, Req = unknown> extends CheckOptions {
   /**
    * Default: the schema the request gives its provider (`response_format`,
    * `text.format`, a forced tool's, Gemini's `responseSchema` /
@@ -497,23 +565,64 @@ export interface GuardOptions<R = unknown> extends CheckOptions {
   strict?: boolean;
   /**
    * Declare that the request carries tools where the built-in list of tool
-   * members (README, "Requests that carry tools") does not see them; false
+   * members (docs/providers.md, "Requests that carry tools") does not see them; false
    * never overrides tools the request declares.
    */
   hasTools?: boolean;
+  /** The caller's signal: aborting it stops the call (the signal passed to callModel aborts too). */
   signal?: AbortSignal;
   read?: (response: R) => { content: unknown; finishReason?: string | null };
   usage?: (response: R) => Usage;
   onAttempt?: (event: AttemptEvent) => void;
-  /** How a failed attempt is retried. Default "resample" (the identical request). */
-  /** "identical" (also spelled "resample"): resample the identical request; "repair": add feedback. */
+  /**
+   * How a failed attempt is retried: "identical" (default; also spelled
+   * "resample") sends the identical request again, "repair" the request
+   * with feedback added.
+   */
   retry?: "identical" | "resample" | "repair";
   /** For retry "repair": adds the feedback to the original request. Default: by the request's shape. */
-  appendFeedback?: FeedbackAppender;
+  appendFeedback?: FeedbackAppender<Req>;
   budgets?: Budgets;
   /** Wall-clock bound across all attempts, in milliseconds. */
   deadlineMs?: number;
   stats?: GuardStats;
+  /**
+   * OpenTelemetry spans (one for the call, a child per attempt) and metrics
+   * (mirroring createGuardStats()): `true` for the global tracer and meter
+   * providers (imports the optional peer dependency @opentelemetry/api),
+   * or the tracer, the meter or both (docs/telemetry.md).
+   */
+  telemetry?: true | GuardTelemetry;
+}
+
+/**
+ * The OpenTelemetry tracer and meter of a guarded call; at least one. Typed
+ * by the methods the guard calls, so that these declarations need no
+ * @opentelemetry/api; a `Tracer` from `trace.getTracer()` and a `Meter`
+ * from `metrics.getMeter()` are both.
+ */
+export type GuardTelemetry = { tracer: TelemetryTracer; meter?: TelemetryMeter } | { tracer?: TelemetryTracer; meter: TelemetryMeter };
+
+/** The part of an OpenTelemetry `Span` the guard calls. */
+export interface TelemetrySpan {
+  setAttribute(key: string, value: string | number | boolean | string[]): unknown;
+  setAttributes(attributes: Record<string, string | number | boolean | string[]>): unknown;
+  setStatus(status: { code: 0 | 1 | 2; message?: string }): unknown;
+  end(): void;
+}
+
+/** The part of an OpenTelemetry `Tracer` the guard calls. */
+export interface TelemetryTracer {
+  startActiveSpan<F extends (span: TelemetrySpan) => unknown>(name: string, options: { kind?: 0; attributes?: Record<string, string | number | boolean | string[]> }, fn: F): ReturnType<F>;
+}
+
+/** The part of an OpenTelemetry `Meter` the guard calls. */
+export interface TelemetryMeter {
+  createCounter(name: string, options?: { description?: string; unit?: string }): { add(value: number, attributes?: Record<string, string | number | boolean>): void };
+  createHistogram(
+    name: string,
+    options?: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } },
+  ): { record(value: number, attributes?: Record<string, string | number | boolean>): void };
 }
 
 /**
@@ -562,45 +671,126 @@ export interface LenientGuardResult<T, R = unknown> {
 /** A guarded call's schema; a `Validator<T>` lets guardedCall infer `T`. */
 export type GuardSchema<T> = SchemaInput | Validator<T>;
 
-/** `strict: false`: the lenient legacy path, one call, never throws for validation. */
-export declare function guardedCall<T = unknown, Req = unknown, R = unknown>(
+/**
+ * A value of a request as guardedCall and guardedStream take it: JSON-like
+ * values, and any object (an SDK's model object, a tool with its
+ * `execute`). Spelled out, rather than `unknown`, so that a request written
+ * inline keeps its literal types, as the SDKs' request types ask:
+ * `role: "user"`, `stream: true`, and arrays that stay mutable (from
+ * TypeScript 5.3 on; 5.2 infers them read-only).
+ */
+export type RequestValue =
+  | string
+  | number
+  | boolean
+  | bigint
+  | null
+  | undefined
+  | RequestValue[]
+  | { [key: string]: RequestValue }
+  | object;
+
+/** The model call: the request (the original, or a repaired one) and the call's signal and attempt. */
+export type CallModel<Req, R> = (request: Req, context: CallContext) => PromiseLike<R> | R;
+
+/**
+ * The options of a lenient call: `strict: false`, or a response-format
+ * wrapper declaring `strict: false` without `strict` given.
+ */
+export type LenientOptions<O, T> =
+  | (O & { strict: false; schema: GuardSchema<T> })
+  | (O & { strict?: undefined; schema: ResponseFormatWrapper & { strict: false } });
+
+/**
+ * guardedCall's options when `T` is given explicitly (`guardedCall<Invoice>(...)`).
+ * TypeScript then infers no other type argument (it has no partial
+ * inference), so the request reaches callModel and appendFeedback typed
+ * `never`: it can be passed on to the SDK as it is, but not read without
+ * annotating the parameter; the response is `unknown`. Pass a
+ * `compileSchema<Invoice>(schema)` Validator instead of writing
+ * `<Invoice>` to keep the request's and the response's types too.
+ */
+export interface ExplicitGuardOptions extends Omit<GuardOptions, "appendFeedback"> {
+  appendFeedback?: (request: never, text: string) => unknown;
+}
+
+/**
+ * `O` when `T` was written out (`guardedCall<Invoice>(...)`), else `never`:
+ * a call that gives no type argument is then always checked with its
+ * request's and response's types (the signatures that infer them). `T`
+ * written as `unknown` or `any` counts as not written.
+ */
+export type WhenExplicit<T, O> = unknown extends T ? never : O;
+
+/** `guardedCall<T>(...)` on the lenient path: see {@link ExplicitGuardOptions}. */
+export declare function guardedCall<T>(
+  request: RequestValue,
+  callModel: CallModel<never, unknown>,
+  options: WhenExplicit<T, LenientOptions<ExplicitGuardOptions, T>>,
+): Promise<LenientGuardResult<T, unknown>>;
+/**
+ * `guardedCall<T>(...)`: `value` is a `T`. The request reaches callModel
+ * typed `never`, and the response is `unknown` (see {@link ExplicitGuardOptions}).
+ */
+export declare function guardedCall<T>(
+  request: RequestValue,
+  callModel: CallModel<never, unknown>,
+  options: WhenExplicit<T, ExplicitGuardOptions & { strict?: true }>,
+): Promise<GuardResult<T, unknown>>;
+/**
+ * `guardedCall<T>(request, callModel)`: no options, so the schema is the
+ * one the request gives its provider (see {@link GuardOptions.schema}).
+ */
+export declare function guardedCall<T>(
+  request: RequestValue,
+  callModel: CallModel<never, unknown>,
+  ...noOptions: WhenExplicit<T, []>
+): Promise<GuardResult<T, unknown>>;
+/** `guardedCall<T>(...)` with `strict` known only at run time. */
+export declare function guardedCall<T>(
+  request: RequestValue,
+  callModel: CallModel<never, unknown>,
+  options: WhenExplicit<T, ExplicitGuardOptions>,
+): Promise<GuardResult<T, unknown> | LenientGuardResult<T, unknown>>;
+/**
+ * `strict: false` (or a response-format wrapper declaring it): the lenient
+ * legacy path, one call, never throws for validation; `value` may be null.
+ */
+export declare function guardedCall<T, const Req extends RequestValue, R>(
   request: Req,
-  callModel: (request: Req, context: CallContext) => Promise<R> | R,
-  options: GuardOptions<R> & { strict: false; schema: GuardSchema<T> },
-): Promise<LenientGuardResult<T, R>>;
-/** A response-format wrapper declaring `strict: false` makes the call lenient too. */
-export declare function guardedCall<T = unknown, Req = unknown, R = unknown>(
-  request: Req,
-  callModel: (request: Req, context: CallContext) => Promise<R> | R,
-  options: GuardOptions<R> & { strict?: undefined; schema: ResponseFormatWrapper & { strict: false } },
+  callModel: CallModel<Req, R>,
+  options: LenientOptions<GuardOptions<R, Req>, T>,
 ): Promise<LenientGuardResult<T, R>>;
 /**
- * Checks the response and resamples at most once (never when the request
- * carries tools or the signal is aborted). Resolves with the checked value or
- * rejects with StructuredOutputError. A wrapper whose `strict` is only known
- * at run time to be false still takes the lenient path: pass `strict`
+ * Calls the model, checks the response and retries within the budgets
+ * (at most once by default; never when the request carries tools, after an
+ * abort or past the deadline). Resolves with the checked value or rejects
+ * with StructuredOutputError. A request written inline keeps its literal
+ * types, so `callModel` can pass it to the SDK as it is; `T` is inferred
+ * from a `Validator<T>` schema. A wrapper whose `strict` is only known at
+ * run time to be false still takes the lenient path: pass `strict`
  * explicitly to pin the result type.
  */
-export declare function guardedCall<T = unknown, Req = unknown, R = unknown>(
+export declare function guardedCall<T, const Req extends RequestValue, R>(
   request: Req,
-  callModel: (request: Req, context: CallContext) => Promise<R> | R,
-  options: GuardOptions<R> & { strict?: true; schema: GuardSchema<T> },
+  callModel: CallModel<Req, R>,
+  options: GuardOptions<R, Req> & { strict?: true; schema: GuardSchema<T> },
 ): Promise<GuardResult<T, R>>;
 /**
  * `strict` known only at run time (a `boolean`): either result, so the
  * value may be null until narrowed.
  */
-export declare function guardedCall<T = unknown, Req = unknown, R = unknown>(
+export declare function guardedCall<T, const Req extends RequestValue, R>(
   request: Req,
-  callModel: (request: Req, context: CallContext) => Promise<R> | R,
-  options: GuardOptions<R> & { schema: GuardSchema<T> },
+  callModel: CallModel<Req, R>,
+  options: GuardOptions<R, Req> & { schema: GuardSchema<T> },
 ): Promise<GuardResult<T, R> | LenientGuardResult<T, R>>;
 /** Without `schema`: checked against the schema the request gives its provider (a TypeError when it gives none). */
-export declare function guardedCall<T = unknown, Req = unknown, R = unknown>(
+export declare function guardedCall<const Req extends RequestValue, R>(
   request: Req,
-  callModel: (request: Req, context: CallContext) => Promise<R> | R,
-  options?: GuardOptions<R> & { strict?: true; schema?: undefined },
-): Promise<GuardResult<T, R>>;
+  callModel: CallModel<Req, R>,
+  options?: GuardOptions<R, Req> & { strict?: true; schema?: undefined },
+): Promise<GuardResult<unknown, R>>;
 
 /** One streamed attempt as the audit record keeps it. */
 export interface StreamAuditAttempt extends AuditAttempt {
@@ -633,9 +823,10 @@ export interface StreamAttemptEvent extends AttemptEvent {
 
 /**
  * guardedStream's options: guardedCall's, with `read` and `usage` taking one
- * stream chunk, plus `onText`.
+ * stream chunk, plus `onText`. `C` is the type of the chunks streamModel's
+ * stream yields, `Req` the request's; both are inferred from the call.
  */
-export interface GuardStreamOptions<C = unknown> extends Omit<GuardOptions, "read" | "usage" | "onAttempt" | "toolName"> {
+export interface GuardStreamOptions<C = unknown, Req = unknown> extends Omit<GuardOptions<unknown, Req>, "read" | "usage" | "onAttempt" | "toolName"> {
   /** Reads a chunk instead of the built-in readers (strings, OpenAI, Anthropic, Gemini, AI SDK events). */
   read?: (chunk: C) => StreamChunkRead;
   /** The usage a chunk reports (the attempt's so far: a later report's members replace an earlier one's), instead of the built-in readers'. */
@@ -670,33 +861,80 @@ export interface LenientStreamGuardResult<T> {
 /** A chunk of a model's stream: text, or a provider's or SDK's stream event. */
 export type StreamChunk = string | object;
 
+/** What streamModel returns: an async iterable (or iterable) of chunks, or a promise of one. */
+export type ChunkSource<C> = AsyncIterable<C> | Iterable<C> | PromiseLike<AsyncIterable<C> | Iterable<C>>;
+
+/** The model call of a streamed answer: the request and the attempt's signal, which stops the stream. */
+export type StreamModel<Req, C> = (request: Req, context: CallContext) => ChunkSource<C>;
+
+/**
+ * guardedStream's options when `T` is given explicitly
+ * (`guardedStream<Rows>(...)`): as {@link ExplicitGuardOptions}, the request
+ * reaches streamModel and appendFeedback typed `never` and the chunks are
+ * `unknown`. An SDK method whose overloads pick the stream by the request
+ * (OpenAI's `create` with `stream: true`) needs the parameter annotated
+ * then; a `compileSchema<Rows>(schema)` Validator keeps every type.
+ */
+export interface ExplicitGuardStreamOptions extends Omit<GuardStreamOptions, "appendFeedback"> {
+  appendFeedback?: (request: never, text: string) => unknown;
+}
+
+/** `guardedStream<T>(...)` on the lenient path: see {@link ExplicitGuardStreamOptions}. */
+export declare function guardedStream<T>(
+  request: RequestValue,
+  streamModel: StreamModel<never, unknown>,
+  options: WhenExplicit<T, LenientOptions<ExplicitGuardStreamOptions, T>>,
+): Promise<LenientStreamGuardResult<T>>;
+/** `guardedStream<T>(...)`: `value` is a `T` (see {@link ExplicitGuardStreamOptions}). */
+export declare function guardedStream<T>(
+  request: RequestValue,
+  streamModel: StreamModel<never, unknown>,
+  options: WhenExplicit<T, ExplicitGuardStreamOptions & { strict?: true }>,
+): Promise<StreamGuardResult<T>>;
+/** `guardedStream<T>(request, streamModel)`: no options, so the schema is the one the request gives its provider. */
+export declare function guardedStream<T>(
+  request: RequestValue,
+  streamModel: StreamModel<never, unknown>,
+  ...noOptions: WhenExplicit<T, []>
+): Promise<StreamGuardResult<T>>;
+/** `guardedStream<T>(...)` with `strict` known only at run time. */
+export declare function guardedStream<T>(
+  request: RequestValue,
+  streamModel: StreamModel<never, unknown>,
+  options: WhenExplicit<T, ExplicitGuardStreamOptions>,
+): Promise<StreamGuardResult<T> | LenientStreamGuardResult<T>>;
+/** `strict: false` (or a wrapper declaring it): one attempt, never stopped early, never throws for validation. */
+export declare function guardedStream<T, const Req extends RequestValue, C>(
+  request: Req,
+  streamModel: StreamModel<Req, C>,
+  options: LenientOptions<GuardStreamOptions<C, Req>, T>,
+): Promise<LenientStreamGuardResult<T>>;
 /**
  * Streams the model's answer through a stream check and stops the stream
  * (aborting `context.signal`) at the first definite rejection; then decides
  * as guardedCall does (at most one resample by default, never with tools or
- * after the caller's abort). Rejects with StructuredOutputError.
+ * after the caller's abort). Rejects with StructuredOutputError. A request
+ * written inline keeps its literal types (`stream: true` included), so
+ * `streamModel` can pass it to the SDK as it is; `T` is inferred from a
+ * `Validator<T>` schema.
  */
-export declare function guardedStream<T = unknown, Req = unknown, C = StreamChunk>(
+export declare function guardedStream<T, const Req extends RequestValue, C>(
   request: Req,
-  streamModel: (request: Req, context: CallContext) => AsyncIterable<C> | Iterable<C> | Promise<AsyncIterable<C> | Iterable<C>>,
-  options: GuardStreamOptions<C> & { strict: false; schema: GuardSchema<T> },
-): Promise<LenientStreamGuardResult<T>>;
-export declare function guardedStream<T = unknown, Req = unknown, C = StreamChunk>(
-  request: Req,
-  streamModel: (request: Req, context: CallContext) => AsyncIterable<C> | Iterable<C> | Promise<AsyncIterable<C> | Iterable<C>>,
-  options: GuardStreamOptions<C> & { strict?: true; schema: GuardSchema<T> },
+  streamModel: StreamModel<Req, C>,
+  options: GuardStreamOptions<C, Req> & { strict?: true; schema: GuardSchema<T> },
 ): Promise<StreamGuardResult<T>>;
-export declare function guardedStream<T = unknown, Req = unknown, C = StreamChunk>(
+/** `strict` known only at run time: either result. */
+export declare function guardedStream<T, const Req extends RequestValue, C>(
   request: Req,
-  streamModel: (request: Req, context: CallContext) => AsyncIterable<C> | Iterable<C> | Promise<AsyncIterable<C> | Iterable<C>>,
-  options: GuardStreamOptions<C> & { schema: GuardSchema<T> },
+  streamModel: StreamModel<Req, C>,
+  options: GuardStreamOptions<C, Req> & { schema: GuardSchema<T> },
 ): Promise<StreamGuardResult<T> | LenientStreamGuardResult<T>>;
 /** Without `schema`: checked against the schema the request gives its provider (a TypeError when it gives none). */
-export declare function guardedStream<T = unknown, Req = unknown, C = StreamChunk>(
+export declare function guardedStream<const Req extends RequestValue, C>(
   request: Req,
-  streamModel: (request: Req, context: CallContext) => AsyncIterable<C> | Iterable<C> | Promise<AsyncIterable<C> | Iterable<C>>,
-  options?: GuardStreamOptions<C> & { strict?: true; schema?: undefined },
-): Promise<StreamGuardResult<T>>;
+  streamModel: StreamModel<Req, C>,
+  options?: GuardStreamOptions<C, Req> & { strict?: true; schema?: undefined },
+): Promise<StreamGuardResult<unknown>>;
 
 /** A schema that cannot be compiled. */
 export declare class SchemaError extends Error {
@@ -726,24 +964,65 @@ export declare class StructuredOutputError<R = unknown> extends Error {
 /** Why a tool call was refused before it ran. */
 export type ToolCallFailure = "unknown_tool" | "truncated" | "unparseable" | "not_object" | "schema";
 
-export interface ToolCallCheck {
+/** One tool call's check, from checkToolCalls: accepted or refused, narrowed by `ok`. */
+export type ToolCallCheck = AcceptedToolCall | RefusedToolCall;
+
+/** What every tool call's check says, accepted or refused. */
+export interface ToolCallCheckBase {
+  /** The provider's id of the call; null when it gives none (Gemini may not). */
   id: string | null;
+  /** The tool the call names. */
   name: string;
-  ok: boolean;
-  /** The parsed arguments, when they pass. */
-  value?: unknown;
-  failure?: ToolCallFailure;
+  /**
+   * True when the tool's schema could not be compiled and the call was
+   * checked for parse and shape only (`onInvalidSchema: "degrade"`, the
+   * default; `"throw"` throws the SchemaError instead): its `message` says
+   * the schema was not applied.
+   */
+  degraded: boolean;
   message: string;
-  errors: Issue[];
-  moreErrors: boolean;
-  errorHash: string | null;
 }
 
-export interface ToolCallsVerdict {
-  /** True only when every call passes (also for a response that makes none). */
-  ok: boolean;
+/** A call that may run with `value`: its arguments match its tool's schema (or, `degraded`, parse as an object). */
+export interface AcceptedToolCall extends ToolCallCheckBase {
+  ok: true;
+  /** The parsed arguments. */
+  value: unknown;
+  /** Empty. */
+  errors: Issue[];
+  moreErrors: false;
+  errorHash: null;
+}
+
+/** A call refused before it ran: `failure` says why, `errors` where. */
+export interface RefusedToolCall extends ToolCallCheckBase {
+  ok: false;
+  failure: ToolCallFailure;
+  errors: Issue[];
+  moreErrors: boolean;
+  /** Hashed as a verdict's errorHash is. */
+  errorHash: string;
+}
+
+/** checkToolCalls' verdict on a response's calls, narrowed by `ok`. */
+export type ToolCallsVerdict = AcceptedToolCalls | RefusedToolCalls;
+
+/** Every call passes (also for a response that makes none). */
+export interface AcceptedToolCalls {
+  ok: true;
+  /** True when any call's is: a call was not checked against its tool's schema. */
+  degraded: boolean;
+  message: string;
+  calls: AcceptedToolCall[];
+}
+
+/** At least one call was refused. */
+export interface RefusedToolCalls {
+  ok: false;
+  /** True when any call's is: a call was not checked against its tool's schema. */
+  degraded: boolean;
   /** The first refused call's failure. */
-  failure?: ToolCallFailure;
+  failure: ToolCallFailure;
   message: string;
   calls: ToolCallCheck[];
 }
@@ -753,4 +1032,15 @@ export interface ToolCallsVerdict {
  * tool it names, before it runs. `tools`: the request's tool declarations in
  * any provider's or SDK's shape, or the whole request.
  */
+/**
+ * `text` with every character a terminal or a log viewer would act on
+ * instead of showing it (the C0 controls U+0000–U+001F, DEL, the C1
+ * controls U+0080–U+009F, the bidirectional overrides and isolates
+ * U+202A–U+202E and U+2066–U+2069) written as `\uXXXX`, JSON's own escape;
+ * everything else as it is. Every message the package makes passes
+ * through it; use it for anything from a verdict you print yourself (an
+ * issue's `path` names the output's own keys, which the model wrote).
+ */
+export declare function escapeForDisplay(text: string): string;
+
 export declare function checkToolCalls(response: object, tools: object, options?: Omit<CheckOptions, "toolName" | "rules">): ToolCallsVerdict;

@@ -164,6 +164,16 @@ export function translate(error) {
   return error;
 }
 
+/**
+ * `text` safe to print, by the one function every message of the package
+ * passes through (crates/engine/src/display.rs, through the core's
+ * `shownText`): for the messages made here that name what a caller or a
+ * model wrote, and for the public escapeForDisplay.
+ */
+export function displayText(text) {
+  return callRaw(() => raw.shownText(String(text), false, true));
+}
+
 /** Runs a raw call with the module loaded and errors typed. */
 export function callRaw(fn) {
   ensureLoaded();

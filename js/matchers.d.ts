@@ -2,6 +2,15 @@
 // are type-only: a project without Vitest, Bun's types or Jest's types gets
 // no error from them, and one with any of them gets the matchers on its
 // `expect(...)` and as asymmetric matchers.
+//
+// Vitest's types are reached two ways. `declare module "vitest"` names the
+// Vitest that this file's own location resolves, which is the project's
+// when the package is installed in its node_modules, but not when it is
+// linked (npm link, a workspace): the linked package's real path resolves
+// its own copy of Vitest, or none. So the matchers are also declared on the
+// globals Vitest's types extend, which every copy shares: `jest.Matchers`
+// (Vitest's `expect(...)`) and `Chai.ExpectStatic` (Vitest's `expect`, for
+// `expect.toSatisfySchema(...)`).
 import type { CheckOptions, CompileOptions, Issue, SchemaInput, ValidateOptions } from "structured-output-guard";
 
 /** compileSchema's options plus the issue cap. */
@@ -58,6 +67,10 @@ declare global {
     interface Matchers<R, T = {}> extends StructuredOutputGuardMatchers<R> {}
     interface Expect extends StructuredOutputGuardMatchers<any> {}
     interface InverseAsymmetricMatchers extends StructuredOutputGuardMatchers<any> {}
+  }
+
+  namespace Chai {
+    interface ExpectStatic extends StructuredOutputGuardMatchers<any> {}
   }
 }
 

@@ -15,7 +15,17 @@
 // The package is imported by its own name, so these matchers share the
 // instance (and the compiled-schema cache) that the test's own import of
 // "structured-output-guard" resolves to, under ESM and CommonJS alike.
-import { checkOutput, compileSchema } from "structured-output-guard";
+import { checkOutput, compileSchema, escapeForDisplay } from "structured-output-guard";
+
+/**
+ * Text from a verdict (an issue's path names the output's own keys, a
+ * finish reason is the provider's) as a failure message shows it: C0 and
+ * C1 controls and bidirectional overrides as \uXXXX, so a test log is never
+ * retitled, cleared or reordered by what a model wrote.
+ */
+function shown(text) {
+  return escapeForDisplay(String(text));
+}
 
 function isCompiledValidator(schema) {
   return schema !== null && typeof schema === "object" && typeof schema.validate === "function" && typeof schema.schemaHash === "string";
@@ -40,7 +50,7 @@ function compileOptionsOf(options) {
 
 /** One issue per line: path (the root shown as "(root)"), code, message. */
 export function formatIssues(errors, moreErrors) {
-  const lines = errors.map((issue) => `  ${issue.path === "" ? "(root)" : issue.path}  ${issue.code}  ${issue.message}`);
+  const lines = errors.map((issue) => `  ${issue.path === "" ? "(root)" : shown(issue.path)}  ${shown(issue.code)}  ${shown(issue.message)}`);
   if (moreErrors) lines.push("  ... and more issues past maxErrors");
   return lines.join("\n");
 }
@@ -57,11 +67,20 @@ function countIssues(errors, moreErrors) {
  * A schema that cannot be compiled throws SchemaError, with or without `.not`.
  */
 export function toSatisfySchema(received, schema, options) {
+  refuseThenable(received, "toSatisfySchema");
   const { compile, validate } = compileOptionsOf(options);
   const validator = validatorFor(schema, compile);
   let result;
   try {
     result = validator.validate(received, validate);
+  } catch (error) {
+    // A value that is not JSON (a Map, a Date, NaN, a cycle) satisfies no
+    // JSON Schema: the assertion fails, saying what and where.
+    if (error?.code !== "invalid_argument") throw error;
+    return {
+      pass: false,
+      message: () => `expected the value to satisfy the schema, but it is not a JSON value: ${shown(String(error.message).replace(/^the instance (cannot be serialised to JSON|must be a JSON value): /, ""))}`,
+    };
   } finally {
     // One compiled per assertion: released now rather than at garbage collection.
     if (validator !== schema) validator.free();
@@ -85,6 +104,7 @@ export function toSatisfySchema(received, schema, options) {
  * because its schema is broken.
  */
 export function toBeAcceptedOutput(received, schema, options) {
+  refuseThenable(received, "toBeAcceptedOutput");
   const verdict = checkOutput(received, schema, { onInvalidSchema: "throw", ...options });
   if (verdict.ok) {
     const how = [verdict.rescue === "none" ? "" : `rescue: ${verdict.rescue}`, verdict.degraded ? "degraded: the schema was not checked" : ""]
@@ -96,12 +116,30 @@ export function toBeAcceptedOutput(received, schema, options) {
     };
   }
   const issues = verdict.errors.length > 0 ? `\n${formatIssues(verdict.errors, verdict.moreErrors)}` : "";
-  const finish = verdict.finishReason === null ? "" : ` (finish reason: ${verdict.finishReason})`;
+  const finish = verdict.finishReason === null ? "" : ` (finish reason: ${shown(verdict.finishReason)})`;
   return {
     pass: false,
     message: () =>
-      `expected the output to be accepted, but it failed "${verdict.failure}"${finish}: ${verdict.message}${issues}`,
+      `expected the output to be accepted, but it failed "${shown(verdict.failure)}"${finish}: ${shown(verdict.message)}${issues}`,
   };
+}
+
+/**
+ * A Promise (or any thenable) given to a matcher was not awaited: neither
+ * the assertion nor its `.not` can say anything true of it, so it throws,
+ * naming the fix.
+ */
+function refuseThenable(received, matcher) {
+  if (received === null || (typeof received !== "object" && typeof received !== "function")) return;
+  let then;
+  try {
+    then = received.then;
+  } catch {
+    return;
+  }
+  if (typeof then === "function") {
+    throw new TypeError(`${matcher} received a Promise: await it (or use expect(promise).resolves) before asserting on its value`);
+  }
 }
 
 /** Both matchers, as `expect.extend` takes them. */

@@ -4,6 +4,7 @@
 // a class's prototype (the Vercel AI SDK's results, @google/genai's
 // responses) read as the values they return, and members no plan lists (a
 // request body, headers, a deeply nested extension) are never touched.
+import { LIMITS } from "./generated/contract.mjs";
 
 /**
  * A reference to a text string in the copy is `["\u0000", index]`: an array,
@@ -19,7 +20,13 @@ const TEXT_REFERENCE = "\u0000";
  * it is copied like any other string.
  */
 export function copyAlong(value, node, plans, texts) {
-  if (node.whole) return node.arguments && texts?.wholeStrings === true ? wholeForCalls(value, texts) : value;
+  if (node.whole) {
+    // Written as JSON.stringify writes it, but refused at once when it
+    // nests deeper than the core reads: JSON.stringify takes Bun seconds
+    // to run out of stack on a value 100,000 levels deep.
+    if (value !== null && typeof value === "object" && nestsDeeper(value, LIMITS.schemaDepth)) throw new RangeError("the value nests too deeply");
+    return node.arguments && texts?.wholeStrings === true ? wholeForCalls(value, texts) : value;
+  }
   switch (typeof value) {
     case "string":
       if (texts !== undefined && node.text) return referenceTo(value, texts);
@@ -55,8 +62,8 @@ export function copyAlong(value, node, plans, texts) {
   }
   const out = {};
   if (node.deep_unless !== undefined) {
-    // `in`, not a read: a getter there (@google/genai's `text`) is not run.
-    const present = node.deep_unless.filter((name) => name in value);
+    // Not a read: a getter there (@google/genai's `text`) is not run.
+    const present = node.deep_unless.filter((name) => hasMember(value, name));
     if (present.length === 0) return deepCopy(value, 0, plans.deep_limit, new WeakSet());
     // Kept as null, so that the copy is still recognised as a response.
     for (const name of present) out[name] = null;
@@ -82,6 +89,33 @@ export function copyAlong(value, node, plans, texts) {
     return out;
   }
   return copyMembers(value, node, plans, texts, out);
+}
+
+/**
+ * Whether `value` holds containers more than `levels` levels deep (the
+ * value itself is level 1), found without going deeper than that: its
+ * cost is bounded by the limit, whatever the depth. A cycle is not deep
+ * (JSON.stringify names it for what it is). Members are read as
+ * JSON.stringify reads them: own enumerable ones.
+ */
+export function nestsDeeper(value, levels) {
+  return deeperFrom(value, 0, levels, new Array(levels + 1));
+}
+
+function deeperFrom(value, depth, levels, ancestors) {
+  if (value === null || typeof value !== "object") return false;
+  if (depth >= levels) {
+    for (let d = 0; d < depth; d++) if (ancestors[d] === value) return false;
+    return true;
+  }
+  ancestors[depth] = value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (deeperFrom(value[i], depth + 1, levels, ancestors)) return true;
+    return false;
+  }
+  const names = Object.keys(value);
+  for (let i = 0; i < names.length; i++) if (deeperFrom(value[names[i]], depth + 1, levels, ancestors)) return true;
+  return false;
 }
 
 /**
@@ -157,7 +191,7 @@ export function membersAlone(value, node) {
 function copyMembers(value, node, plans, texts, out) {
   const unless = node.unless;
   for (const [name, child] of node.members) {
-    if (unless !== undefined && unless[name] !== undefined && unless[name].some((other) => copiedSomething(out[other]))) continue;
+    if (unless !== undefined && unless[name] !== undefined && unless[name].some((other) => copiedSomething(out[other], node.index[other]))) continue;
     const member = readMember(value, name);
     if (member === undefined) continue;
     const copied = copyAlong(member, child, plans, texts);
@@ -195,14 +229,19 @@ function writtenMembersAlone(node) {
  * same order; null where no function can be made from source.
  */
 function writeMembersAlone(node) {
-  // A member whose getter throws reads as undefined, as `readMember` gives it.
-  const read = (name) => `try { member = value[${JSON.stringify(name)}]; } catch { member = undefined; }`;
+  // A member whose getter throws reads as undefined, as `readMember` gives
+  // it, and one that is neither own nor a class's as `memberOf` leaves it.
+  const read = (name) => {
+    const key = JSON.stringify(name);
+    return `try { member = value[${key}]; if (member !== undefined && !Object.hasOwn(value, ${key}) && !fromClass(value, ${key})) member = undefined; } catch { member = undefined; }`;
+  };
   const lines = ["let member;", "let holds = false;"];
   for (const name of node.members_alone_with) lines.push(`if (!holds) { ${read(name)} holds = holdsObject(member); }`);
   lines.push("if (!holds) return undefined;", "const found = [];");
   for (const [name] of node.members) lines.push(read(name), `if (member !== undefined) found.push([${JSON.stringify(name)}, member]);`);
   lines.push("return found;");
-  return functionFrom(["value", "holdsObject"], lines) ?? null;
+  const written = functionFrom(["value", "holdsObject", "fromClass"], lines);
+  return written === undefined ? null : (value, holds) => written(value, holds, fromClass);
 }
 
 /** An object that is not an array (what the core's reader takes for one). */
@@ -211,19 +250,61 @@ function holdsObject(value) {
 }
 
 /**
- * A member's value; undefined when reading it throws: a getter that refuses
- * (the AI SDK's `output` when no output was asked for) has nothing to give.
+ * A member's value as `memberOf` reads it; undefined when reading it
+ * throws: a getter that refuses (the AI SDK's `output` when no output was
+ * asked for) has nothing to give.
  */
 function readMember(value, name) {
   try {
-    return value[name];
+    return memberOf(value, name);
   } catch {
     return undefined;
   }
 }
 
-function copiedSomething(copy) {
-  return copy !== undefined && !(Array.isArray(copy) && copy.length === 0);
+/**
+ * `value[name]` as the readers take a member of a caller's object: an own
+ * member, or one a class gives its instances on a prototype (a getter, as
+ * the AI SDK's results and @google/genai's responses have), never one
+ * that only Object.prototype or Array.prototype holds: another library, or
+ * a pollution elsewhere in the application, may have given those an
+ * enumerable member, which no response, request or usage has.
+ */
+export function memberOf(value, name) {
+  const member = value[name];
+  return member === undefined || Object.hasOwn(value, name) || fromClass(value, name) ? member : undefined;
+}
+
+/**
+ * Whether `value` has a member `name` as `memberOf` reads one (an own
+ * member, or a class's), without reading it: a getter is not run.
+ */
+export function hasMember(value, name) {
+  return Object.hasOwn(value, name) || fromClass(value, name);
+}
+
+/**
+ * Whether a prototype of `value` below Object.prototype and Array.prototype
+ * (of any realm: a realm's Object.prototype is the one prototype without
+ * one of its own, and an Array.prototype is itself an array) holds `name`.
+ */
+export function fromClass(value, name) {
+  for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    if (Array.isArray(proto) || Object.getPrototypeOf(proto) === null) return false;
+    if (Object.hasOwn(proto, name)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether `copy`, made at `node`, counts as copied for `unless`: not an
+ * empty list, and a string only at a text node (an error's `message` is no
+ * chat message).
+ */
+function copiedSomething(copy, node) {
+  if (copy === undefined) return false;
+  if (Array.isArray(copy)) return copy.length > 0;
+  return typeof copy !== "string" || node.text;
 }
 
 /**
@@ -377,9 +458,9 @@ export function sameCopy(copy, shape) {
   if (prototype !== Object.prototype || !(shape instanceof Members)) return false;
   const { names, values } = shape;
   let i = 0;
-  // Own members, in order (a plain object inherits none that are enumerable,
-  // unless Object.prototype was given one, which then makes it differ).
-  for (const name in copy) {
+  // Own members, in order, as JSON.stringify writes them (an enumerable
+  // member given to Object.prototype is none of the copy's).
+  for (const name of Object.keys(copy)) {
     const member = copy[name];
     // Left out, as JSON.stringify leaves it out.
     if (leftOut(member)) continue;
@@ -598,18 +679,34 @@ function walkOf(node, shape) {
 
 /**
  * A strict-mode function of `params` whose body is `lines`, or undefined
- * where the runtime refuses to make functions from source (a page whose
- * Content Security Policy has no 'unsafe-eval', or node
- * --disallow-code-generation-from-strings): the package writes a few for
- * the response and usage shapes it meets, and does their work without them
- * there.
+ * where functions are not made from source: in a browser (see
+ * `makeNoFunctions`), or where the runtime refuses (node
+ * --disallow-code-generation-from-strings, a worker without eval). The
+ * package writes a few for the response and usage shapes it meets, and
+ * does their work without them there.
  */
 export function functionFrom(params, lines) {
+  if (!functionsFromSource) return undefined;
   try {
     return new Function(...params, `"use strict";\n${lines.join("\n")}`);
   } catch {
     return undefined;
   }
+}
+
+/** Whether `functionFrom` tries to make functions from source at all. */
+let functionsFromSource = true;
+
+/**
+ * Makes `functionFrom` give undefined without trying, for the browser
+ * build: a page's Content Security Policy may refuse eval, and each
+ * refused try is a policy violation the page sees (and, where the site
+ * has a reporting endpoint, a report). A policy sent in a header cannot be
+ * read from a script, so it is not asked; what the functions save is a
+ * fraction of a microsecond a check.
+ */
+export function makeNoFunctions() {
+  functionsFromSource = false;
 }
 
 /** An array item for `matchAlong`: one the copy leaves out is written as null. */

@@ -1,10 +1,20 @@
 // The core's services beside the check: repair feedback from a verdict,
 // the schema for a provider's native structured-output mode, redacted issue
 // paths for printing, and the core's version.
-import { argumentKind, jsonText } from "./arguments.mjs";
+import { argumentKind, errorName, jsonText } from "./arguments.mjs";
 import { argumentError } from "./errors.mjs";
-import { callRaw, callRawJson, raw } from "./instance.mjs";
+import { callRaw, callRawJson, displayText, raw } from "./instance.mjs";
 import { SOURCE, isValidator, textOfSchema } from "./schemas.mjs";
+
+/**
+ * `text` with every character a terminal or a log viewer would act on (the
+ * C0 and C1 controls, DEL, the bidirectional overrides and isolates)
+ * written as `\uXXXX`, as every message of the package is.
+ */
+export function escapeForDisplay(text) {
+  if (typeof text !== "string") throw argumentError(`escapeForDisplay takes a string, not ${argumentKind(text)}`);
+  return displayText(text);
+}
 
 /** Paths already redacted, as the audit prints the same few again and again. */
 const redactedPaths = new Map();
@@ -16,7 +26,7 @@ const redactedPaths = new Map();
 export function redactPath(path) {
   let redacted = redactedPaths.get(path);
   if (redacted === undefined) {
-    redacted = callRaw(() => raw.redactPointer(path));
+    redacted = callRaw(() => raw.shownText(path, true, false));
     if (redactedPaths.size >= 1024) redactedPaths.clear();
     redactedPaths.set(path, redacted);
   }
@@ -52,7 +62,7 @@ export function repairFeedback(verdict, schema) {
   try {
     fields = { ok: verdict.ok, failure: verdict.failure, errors: verdict.errors, moreErrors: verdict.moreErrors };
   } catch (error) {
-    throw argumentError(`repairFeedback could not read the verdict: reading it threw ${error?.name ?? "an error"}`);
+    throw argumentError(`repairFeedback could not read the verdict: reading it threw ${errorName(error)}`);
   }
   const verdictText = jsonText("the verdict", fields);
   let schemaJson;

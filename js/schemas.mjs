@@ -2,7 +2,7 @@
 // instance, and the schemas found by identity (a schema object, a
 // response-format wrapper or JSON text, compiled once per set of compile
 // options and kept in a bounded cache).
-import { jsonText, optionsText, schemaText } from "./arguments.mjs";
+import { NotJsonValue, jsonText, optionsText, schemaText, valueSnapshot } from "./arguments.mjs";
 import { SchemaError, argumentError, withTypedErrors } from "./errors.mjs";
 import { standardFor } from "./standard-schema.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";
@@ -29,22 +29,11 @@ export class Validator {
   }
 
   validate(instance, options) {
-    const text = jsonText("the instance", instance);
-    // The instance encoded into the input buffer, and a valid one answered
-    // with a number (see `validateInput` in src/wasm.rs); the general path
-    // reads (and refuses) any other options, and any text the tape cannot.
-    const cap = inputCap(options);
-    if (cap !== undefined) {
-      const status = callRaw(() => handleForAnyValidator(this).validateInput(encodeInput(text), cap));
-      if (status === INPUT_VALID) return { valid: true, errors: [], moreErrors: false };
-      if (status === INPUT_INVALID) return JSON.parse(raw.laneTakeVerdict());
-    }
-    const opts = optionsText(options);
-    return callRawJson(() => handleForAnyValidator(this).validate(text, opts));
+    return validateText(this, instanceText(instance), options);
   }
 
   isValid(instance) {
-    const text = jsonText("the instance", instance);
+    const text = instanceText(instance);
     const status = callRaw(() => handleForAnyValidator(this).isValidInput(encodeInput(text)));
     if (status !== INPUT_UNREAD) return status === 1;
     return callRaw(() => handleForAnyValidator(this).isValid(text));
@@ -79,6 +68,48 @@ Object.defineProperty(Validator.prototype, "~standard", {
   enumerable: false,
   configurable: true,
 });
+
+/**
+ * The JSON text of an instance as `validate` and `isValid` check it: its
+ * snapshot (see `valueSnapshot`), read once; a typed error for a value that
+ * is not JSON, saying what and where, never the error a getter threw.
+ */
+function instanceText(instance) {
+  if (instance === undefined || typeof instance === "function" || typeof instance === "symbol") {
+    throw argumentError(`the instance must be a JSON value, not ${typeof instance}`);
+  }
+  let snapshot;
+  try {
+    snapshot = valueSnapshot(instance);
+  } catch (error) {
+    if (error instanceof NotJsonValue) throw notJsonError(error);
+    throw error;
+  }
+  return jsonText("the instance", snapshot);
+}
+
+/** The TypeError for an instance that is not JSON. */
+export function notJsonError(problem) {
+  const pointer = problem.pointer;
+  return argumentError(`the instance cannot be serialised to JSON: ${problem.words} (at ${pointer === "" ? "the root" : pointer})`);
+}
+
+/**
+ * A Validator's `validate` of JSON text already read (see `instanceText`):
+ * the text encoded into the input buffer, and a valid one answered with a
+ * number (see `validateInput` in src/wasm.rs); the general path reads (and
+ * refuses) any other options, and any text the tape cannot.
+ */
+export function validateText(validator, text, options) {
+  const cap = inputCap(options);
+  if (cap !== undefined) {
+    const status = callRaw(() => handleForAnyValidator(validator).validateInput(encodeInput(text), cap));
+    if (status === INPUT_VALID) return { valid: true, errors: [], moreErrors: false };
+    if (status === INPUT_INVALID) return JSON.parse(raw.laneTakeVerdict());
+  }
+  const opts = optionsText(options);
+  return callRawJson(() => handleForAnyValidator(validator).validate(text, opts));
+}
 
 /** `validateInput`'s statuses (src/wasm.rs), and `isValidInput`'s for a text it did not read. */
 const INPUT_VALID = 0;
@@ -190,7 +221,7 @@ export function isValidatorArgument(schema) {
 // The price is ajv's: a schema object must not be changed after its first use.
 
 /** The options that change what a schema compiles to; `resources` is keyed by nothing (too large). */
-export const COMPILE_KEYS = ["formats", "draft", "rejectUnknownFields", "unknownFormats", "customFormats", "dialect"];
+export const COMPILE_KEYS = ["formats", "draft", "rejectUnknownFields", "unknownFormats", "customFormats", "dialect", "baseUri"];
 const DEFAULT_CACHE_CAPACITY = 128;
 
 /**

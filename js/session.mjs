@@ -4,7 +4,7 @@
 // once per attempt (but for a first attempt the lane accepts, see
 // `acceptFirst`). guarded-call.mjs and guarded-stream.mjs drive it.
 import { jsonText, optionsText, outputCopy, serialisationProblem, wellFormed } from "./arguments.mjs";
-import { functionFrom } from "./read.mjs";
+import { fromClass, functionFrom, hasMember, memberOf } from "./read.mjs";
 import { laneOptions, laneWith, shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "./instance.mjs";
@@ -33,7 +33,7 @@ function readToolLeaf(request, { path, leaf }, texts, index) {
 /** The member `key` of `node` on the way along a tool path (a Map's entry); undefined where the path ends. */
 function toolStep(node, key) {
   if (node === null || (typeof node !== "object" && typeof node !== "function")) return undefined;
-  return node instanceof Map ? node.get(key) : node[key];
+  return node instanceof Map ? node.get(key) : memberOf(node, key);
 }
 
 /** The code of what a tool path found at its end, `node` (see `readToolLeaf`). */
@@ -70,13 +70,15 @@ function writeToolPaths(paths) {
   for (let i = 0; i < paths.length; i++) {
     const { path } = paths[i];
     const weight = 4 ** i;
-    let walk = `node = request[${JSON.stringify(path[0])}];`;
+    // A member only Object.prototype holds is none of the request's (see `memberOf`).
+    const first = JSON.stringify(path[0]);
+    let walk = `node = request[${first}]; if (node !== undefined && !Object.hasOwn(request, ${first}) && !fromClass(request, ${first})) node = undefined;`;
     for (let k = 1; k < path.length; k++) walk += ` if (node !== undefined) node = step(node, ${JSON.stringify(path[k])});`;
     // A getter or a Proxy that throws: what it hides may be tools.
     lines.push(`try { ${walk} if (node !== undefined) found += ${weight} * leafCode(node, paths[${i}].leaf, texts, ${i}); } catch { found += ${2 * weight}; }`);
   }
   lines.push("return found;");
-  const written = functionFrom(["request", "texts", "paths", "step", "leafCode"], lines);
+  const written = functionFrom(["request", "texts", "paths", "step", "leafCode", "fromClass"], lines);
   return written === undefined ? null : written;
 }
 
@@ -108,7 +110,7 @@ function readToolPaths(request) {
   let found = 0;
   const texts = [];
   if (writtenToolPaths !== null && objectNotMap(request)) {
-    found = writtenToolPaths(request, texts, toolPaths, toolStep, leafCode);
+    found = writtenToolPaths(request, texts, toolPaths, toolStep, leafCode, fromClass);
   } else {
     for (let i = 0; i < toolPaths.length; i++) {
       let code;
@@ -153,14 +155,18 @@ export function requestPlan() {
   return plan;
 }
 
-/** The member `key` of `node`, or undefined where `node` has no members; a throwing getter throws. */
-function memberOf(node, key) {
-  return node !== null && (typeof node === "object" || typeof node === "function") ? node[key] : undefined;
+/**
+ * The member `key` of `node` as the readers take one (see `memberOf`: never
+ * a polluted prototype's), or undefined where `node` has no members; a
+ * throwing getter throws.
+ */
+function memberIn(node, key) {
+  return node !== null && (typeof node === "object" || typeof node === "function") ? memberOf(node, key) : undefined;
 }
 
-/** The value at `path` from `node` (see `memberOf`). */
+/** The value at `path` from `node` (see `memberIn`). */
 function walk(node, path) {
-  for (let k = 0; k < path.length && node !== undefined; k++) node = memberOf(node, path[k]);
+  for (let k = 0; k < path.length && node !== undefined; k++) node = memberIn(node, path[k]);
   return node;
 }
 
@@ -204,7 +210,7 @@ function memberSchema(request, source) {
 function forcedSchema(request, source) {
   const { forced } = source;
   const choice = walk(request, forced.choice);
-  if (!schemaObject(choice) || choice.type !== forced.choiceType) return undefined;
+  if (!schemaObject(choice) || memberIn(choice, "type") !== forced.choiceType) return undefined;
   const name = walk(choice, forced.choiceName);
   const tools = walk(request, forced.tools);
   if (typeof name !== "string" || !Array.isArray(tools)) return undefined;
@@ -218,7 +224,7 @@ function forcedSchema(request, source) {
 }
 
 function foundSchema(source, schema, strict, toolName) {
-  const dialect = source.jsonSchemaWith !== null && source.jsonSchemaWith in schema ? "json-schema" : source.dialect;
+  const dialect = source.jsonSchemaWith !== null && hasMember(schema, source.jsonSchemaWith) ? "json-schema" : source.dialect;
   return { schema, strict: typeof strict === "boolean" ? strict : undefined, toolName, dialect };
 }
 
@@ -235,14 +241,14 @@ function kindOf(value) {
  * members cannot be read (a revoked Proxy) is a typed error: the guess
  * cannot be made, and the caller gave no appender.
  */
-function readRequestShape(request) {
+export function readRequestShape(request) {
   const shapeMembers = requestPlan().shape;
   const shape = [];
   let text = null;
   for (const name of shapeMembers.members) {
     let value;
     try {
-      value = request !== null && typeof request === "object" ? request[name] : undefined;
+      value = request !== null && typeof request === "object" ? memberOf(request, name) : undefined;
     } catch (error) {
       throw argumentError(`the request could not be read to find its shape: ${serialisationProblem(error)}`);
     }

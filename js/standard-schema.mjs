@@ -1,10 +1,10 @@
 // A Validator is a Standard Schema (https://standardschema.dev), so the
 // frameworks that take one (the AI SDK's Output.object, the OpenAI Agents
 // SDK's outputType) validate with it and send the model its JSON Schema.
-import { serialisationProblem } from "./arguments.mjs";
+import { NotJsonValue, jsonText, serialisationProblem, valueSnapshot } from "./arguments.mjs";
 import { argumentError } from "./errors.mjs";
 import { callRawJson, raw } from "./instance.mjs";
-import { SOURCE } from "./schemas.mjs";
+import { SOURCE, validateText } from "./schemas.mjs";
 
 const standards = new WeakMap();
 
@@ -41,21 +41,38 @@ function standardOf(validator) {
 /**
  * Standard Schema's validate: synchronous (the OpenAI Agents SDK refuses
  * asynchronous validators), issues capped as validate() caps them, each
- * path an array of keys with array indices as numbers. A value that is not
- * JSON is an issue, not an exception.
+ * path an array of keys with array indices as numbers. The value is read
+ * once, into the snapshot that is checked (see `valueSnapshot`): the value
+ * handed back is that snapshot, and the issues' paths are found in it. A
+ * value that is not JSON is an issue at its path, not an exception.
  */
 function standardValidate(validator, value) {
+  let snapshot;
+  try {
+    snapshot = valueSnapshot(value);
+  } catch (error) {
+    if (!(error instanceof NotJsonValue)) throw error;
+    return { issues: [{ message: notJsonMessage(error), path: error.keys }] };
+  }
   let result;
   try {
-    result = validator.validate(value);
+    result = validateText(validator, jsonText("the value", snapshot));
   } catch (error) {
-    return { issues: [{ message: error.message, path: [] }] };
+    // A freed Validator, a module that could not be loaded: said as an
+    // issue, as the frameworks that call this expect issues.
+    return { issues: [{ message: String(error?.message ?? error), path: [] }] };
   }
-  if (result.valid) return { value };
-  return { issues: result.errors.map((issue) => ({ message: issue.message, path: pathOf(value, issue.path) })) };
+  if (result.valid) return { value: snapshot };
+  return { issues: result.errors.map((issue) => ({ message: issue.message, path: pathOf(snapshot, issue.path) })) };
 }
 
-/** A JSON Pointer into `value` as keys, an array's indices as numbers. */
+/** The issue's message for a value that is not JSON. */
+function notJsonMessage(problem) {
+  const pointer = problem.pointer;
+  return `The value${pointer === "" ? "" : ` at ${pointer}`} cannot be read as JSON: ${problem.words}.`;
+}
+
+/** A JSON Pointer into `value` (the snapshot that was checked) as keys, an array's indices as numbers. */
 function pathOf(value, pointer) {
   if (pointer === "") return [];
   const keys = [];

@@ -183,7 +183,9 @@ export class StreamCheck {
     // engine can inline push into the caller's loop.
     const n = chunk.length;
     const at = this.#pending;
-    if (n < SHORT_PIECE && at + n <= this.#room) {
+    // Strictly below the room: an ended check has none, so even an empty
+    // piece takes the other path, which throws.
+    if (n < SHORT_PIECE && at + n < this.#room) {
       const gathered = this.#gathered;
       let i = 0;
       while (i < n) {

@@ -3,10 +3,12 @@
 // where the walk is specified), by property access: getters read as the
 // values they return, and members no reader lists are never touched.
 
-/** A member's value; undefined when reading it throws. */
+import { memberOf } from "./read.mjs";
+
+/** A member's value as the readers take it (see `memberOf`); undefined when reading it throws. */
 function member(value, name) {
   try {
-    return value[name];
+    return memberOf(value, name);
   } catch {
     return undefined;
   }
@@ -72,20 +74,20 @@ function keyOf(path) {
 }
 
 /**
- * What one event carries: `{ text?, finishReason?, usage?, usageKey?,
- * error?, failed }`, `usage` the live usage object the event reported (for
- * the caller to copy), `failed` true when the event reports that the stream
- * itself failed, with what to throw in `error`. A string is text.
+ * What one event carries: `{ text, finishReason, usage, usageKey, error,
+ * failed }`, `usage` the live usage object the event reported (for the
+ * caller to copy), `failed` true when the event reports that the stream
+ * itself failed, with what to throw in `error`; a member that does not
+ * apply is undefined, and own (so that none is read from a polluted
+ * Object.prototype). A string is text.
  */
 export function readEvent(event, readers) {
-  if (typeof event === "string") return { text: event, failed: false };
-  if (event === null || typeof event !== "object") return { failed: false };
+  if (typeof event === "string") return new EventRead(event);
+  if (event === null || typeof event !== "object") return new EventRead(undefined);
   for (const reader of readers) {
     if (!reader.when.every((condition) => holds(event, condition))) continue;
-    const read = { failed: false };
-    read.text = stringAt(event, reader.text);
-    const finish = stringAt(event, reader.finish);
-    if (finish !== undefined) read.finishReason = finish;
+    const read = new EventRead(stringAt(event, reader.text));
+    read.finishReason = stringAt(event, reader.finish);
     for (const path of reader.usage) {
       const usage = first(event, path);
       if (usage !== null && typeof usage === "object") {
@@ -100,5 +102,17 @@ export function readEvent(event, readers) {
     }
     return read;
   }
-  return { failed: false };
+  return new EventRead(undefined);
+}
+
+/** What `readEvent` gives. */
+class EventRead {
+  constructor(text) {
+    this.text = text;
+    this.finishReason = undefined;
+    this.usage = undefined;
+    this.usageKey = undefined;
+    this.error = undefined;
+    this.failed = false;
+  }
 }

@@ -5,10 +5,10 @@
 // schema object found at the pointer the core gives (so it is compiled once
 // and found again by identity).
 import { argumentError } from "./errors.mjs";
-import { jsonText, outputCopy, readText, serialisationProblem } from "./arguments.mjs";
+import { boundedJsonText, jsonText, outputCopy, readText, serialisationProblem } from "./arguments.mjs";
 import { checkOutput } from "./check.mjs";
 import { callRaw, encodeCopy, rawGlue } from "./instance.mjs";
-import { calledId } from "./read.mjs";
+import { calledId, memberOf } from "./read.mjs";
 import { requestPlan } from "./session.mjs";
 
 /** The failure classes of a call's check, from its arguments' verdict. */
@@ -40,17 +40,30 @@ export function checkToolCalls(response, tools, options) {
     endCheck();
   }
   const refused = [];
-  for (const call of calls) if (!call.ok) refused.push(call);
+  let unchecked = 0;
+  for (const call of calls) {
+    if (!call.ok) refused.push(call);
+    if (call.degraded) unchecked += 1;
+  }
+  const degraded = unchecked > 0;
   if (refused.length === 0) {
-    return { ok: true, message: calls.length === 0 ? "The response makes no tool calls." : `All ${calls.length} tool call(s) match their tools' schemas.`, calls };
+    let message;
+    if (calls.length === 0) message = "The response makes no tool calls.";
+    else if (!degraded) message = `All ${calls.length} tool call(s) match their tools' schemas.`;
+    else message = `All ${calls.length} tool call(s) are well formed, but ${unchecked} of them ${unchecked === 1 ? "was" : "were"} not checked against its tool's schema, which could not be compiled.`;
+    return { ok: true, degraded, message, calls };
   }
   return {
     ok: false,
+    degraded,
     failure: refused[0].failure,
     message: `${refused.length} of ${calls.length} tool call(s) refused; the first: ${refused[0].message}`,
     calls,
   };
 }
+
+/** What a call's message adds when its tool's schema could not be compiled (`onInvalidSchema: "degrade"`). */
+const NOT_APPLIED = "its tool's schema could not be compiled, so it was checked for parse and shape only and the schema was not applied";
 
 /**
  * The repair feedback for each refused call of a checkToolCalls verdict,
@@ -87,6 +100,7 @@ function checkCall(call, tool, finishReason, options) {
       id: call.id,
       name: call.name,
       ok: false,
+      degraded: false,
       failure: "unknown_tool",
       message: "The response calls a tool the request does not declare.",
       errors: [],
@@ -96,14 +110,21 @@ function checkCall(call, tool, finishReason, options) {
   }
   // A tool declared without parameters takes any object.
   const schema = tool.schemaPointer === null ? { type: "object" } : at(tool.list, tool.schemaPointer);
+  // Under `onInvalidSchema: "throw"` a schema that cannot be compiled throws its SchemaError here.
   const verdict = checkOutput({ content: call.arguments, finishReason }, schema, options);
-  if (verdict.ok) return { id: call.id, name: call.name, ok: true, value: verdict.value, message: "The call's arguments match its tool's schema.", errors: [], moreErrors: false, errorHash: null };
+  const { degraded } = verdict;
+  if (verdict.ok) {
+    const message = degraded ? `The call's arguments are a JSON object, but ${NOT_APPLIED}.` : "The call's arguments match its tool's schema.";
+    return { id: call.id, name: call.name, ok: true, degraded, value: verdict.value, message, errors: [], moreErrors: false, errorHash: null };
+  }
+  const message = verdict.failure === "empty" ? "The call has no arguments." : verdict.message;
   return {
     id: call.id,
     name: call.name,
     ok: false,
+    degraded,
     failure: CALL_FAILURE[verdict.failure] ?? verdict.failure,
-    message: verdict.failure === "empty" ? "The call has no arguments." : verdict.message,
+    message: degraded ? `${message} (${NOT_APPLIED}.)` : message,
     errors: verdict.errors,
     moreErrors: verdict.moreErrors,
     errorHash: verdict.errorHash,
@@ -206,7 +227,7 @@ function declarationLists(request) {
   for (const path of requestPlan().declarations) {
     let node = request;
     try {
-      for (const key of path) node = node === null || typeof node !== "object" ? undefined : node[key];
+      for (const key of path) node = node === null || typeof node !== "object" ? undefined : memberOf(node, key);
     } catch (error) {
       throw argumentError(`the tools could not be read: ${serialisationProblem(error)}`);
     }
@@ -235,7 +256,8 @@ function readDeclarations(list, reader) {
 
 /** What the core's `reader` declares in `list` (apart, for the reason `checkToolCalls` gives). */
 function declarationsOf(list, reader) {
-  return JSON.parse(callRaw(() => rawGlue()[reader](jsonText("the tools", list))));
+  const text = boundedJsonText("the tools", list);
+  return JSON.parse(callRaw(() => rawGlue()[reader](text)));
 }
 
 /** A list's items, or an object's member names and values, in order, read as JSON.stringify reads them. */

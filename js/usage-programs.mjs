@@ -208,7 +208,7 @@ function deepMatches(value, shape, counts, depth, limit, seen) {
 
 /**
  * The usage of a response, from `copy` (what the usage plan reads of it):
- * `{ text }`, its JSON text, or, for a shape with a program, the counted
+ * `{ text }`, its JSON text (see `textRead`), or, for a shape with a program, the counted
  * read `countedRead` gives. A copy that cannot be written as JSON throws, as
  * `jsonText` does.
  */
@@ -220,7 +220,7 @@ export function usageRead(copy) {
     // Beyond the largest safe integer, a sum here could round where the core's does not.
     if (held.program === null || !summable(counts)) {
       if (i > 0) shapes.unshift(...shapes.splice(i, 1));
-      return { text: jsonText("the usage", copy) };
+      return textRead(jsonText("the usage", copy));
     }
     return countedRead(i, counts);
   }
@@ -237,7 +237,16 @@ export function usageRead(copy) {
     const match = program === null ? undefined : matcherOf(shape, readPlans().deep_limit);
     shapes.unshift({ shape, program, template, match, born: instanceNumber });
   }
-  return { text };
+  return textRead(text);
+}
+
+/**
+ * A usage read as JSON text, as `usageRead` gives it. Its members, and a
+ * counted read's, are all its own (undefined where they do not apply), so
+ * that none is ever read from a polluted Object.prototype.
+ */
+export function textRead(text) {
+  return { text, program: undefined, template: undefined, counts: undefined, shape: undefined };
 }
 
 /**
@@ -247,7 +256,7 @@ export function usageRead(copy) {
 function countedRead(i, counts) {
   const held = shapes[i];
   if (i > 0) shapes.unshift(...shapes.splice(i, 1));
-  return { program: held.program, template: held.template, counts, shape: held.shape };
+  return { text: undefined, program: held.program, template: held.template, counts, shape: held.shape };
 }
 
 /** The JSON text of a usage `usageRead` or `usageOfResponse` gave. */
@@ -381,7 +390,9 @@ function matches(value, shape, counts) {
   if (!(shape instanceof ShapeMembers) || typeof value.toJSON === "function") return false;
   const { names, values } = shape;
   let i = 0;
-  for (const name in value) {
+  // Own members, as JSON.stringify writes them: an enumerable member of
+  // Object.prototype is no member of the copy.
+  for (const name of Object.keys(value)) {
     const member = value[name];
     if (leftOut(member)) continue;
     if (i >= names.length || names[i] !== name || !matches(member, values[i], counts)) return false;
@@ -422,7 +433,8 @@ function shapeOf(value, seen) {
   if (Object.getPrototypeOf(value) !== Object.prototype || typeof value.toJSON === "function") return undefined;
   const names = [];
   const values = [];
-  for (const name in value) {
+  // Own members only, as `matches` reads them.
+  for (const name of Object.keys(value)) {
     const member = value[name];
     if (leftOut(member)) continue;
     const shape = shapeOf(member, seen);

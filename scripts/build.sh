@@ -46,6 +46,11 @@ rm -rf pkg/generated
 mkdir -p pkg/generated
 cp js/generated/contract.mjs pkg/generated/
 cp README.md pkg/README.md
+# The pages the README links to, so that its links lead somewhere in the
+# installed package too.
+rm -rf pkg/docs
+mkdir -p pkg/docs
+cp docs/*.md pkg/docs/
 cp LICENSE pkg/LICENSE
 
 say "bundling the CommonJS entry"

@@ -50,7 +50,7 @@ if [[ ${1:-} == build ]]; then
   shift
 fi
 seconds=${1:-${FUZZ_SECONDS:-45}}
-targets=(${FUZZ_TARGETS:-rescue_json check_output compile_schema merge_usage})
+targets=(${FUZZ_TARGETS:-rescue_json check_output compile_schema merge_usage ecma_regex})
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 started=$SECONDS
 

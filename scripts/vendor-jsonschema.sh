@@ -21,6 +21,10 @@
 # accepts unless it is longer than 253 bytes or has an A-label marker, so
 # only those are read again (natively, the small benchmark extraction's
 # whole check went from 11,125 to about 10,000 instructions).
+# email-smtp-mailbox makes `email` and `idn-email` what the specification
+# names, an RFC 5321 (RFC 6531) Mailbox: `email_address` by default also takes
+# an RFC 5322 header's display text ("Name <a@b.co>"), and reads a quoted local
+# part by RFC 5322's rules (a tab inside the quotes, no quoted space).
 # external-schema-check adds ValidationOptions::with_schema_check and a
 # feature that leaves the built-in meta-schema validators (over
 # serde_json::Value) out, so that the package builds jsonschema's keyword
@@ -51,6 +55,12 @@
 # regex-syntax for the Unicode properties an ECMA-262 pattern can name, not
 # for all of them: `Age` and the grapheme, word and sentence break tables
 # are left out of the wasm module, since `pattern` is ECMA-262.
+# u-flag-dialect (jsonschema-regex) reads every pattern as ECMA-262 with the u
+# flag's meaning and writes it out for fancy-regex: the translation it
+# replaces rewrote only \d, \w, \s and `.`, and left patterns with
+# look-arounds or back-references untranslated (where \d then matched any
+# Unicode digit), read \b by Unicode word characters, and refused `[^]`
+# and \k<name>. `\p{…}` names are those ECMA-262 lists, for format: regex too.
 # pattern-budget (jsonschema) and step-budget (fancy-regex) give every match
 # a validation makes one shared allowance of work, so that a check bounds all
 # its pattern work, not each match's: the backtrack limit alone let a response
@@ -159,6 +169,10 @@ with these patches applied:
   \`--\` as its third and fourth bytes is accepted without reading the domain
   again as a host name, and the address's bytes are looked up in tables
   rather than matched.
+- \`patches/jsonschema-$VERSION-email-smtp-mailbox.patch\`: with the
+  default options, \`email\` and \`idn-email\` are RFC 5321 (RFC 6531)
+  Mailboxes: no display text, and a quoted local part holds what
+  \`Quoted-string\` allows (no tab; a quoted-pair may quote a space).
 - \`patches/jsonschema-$VERSION-external-schema-check.patch\`:
   \`ValidationOptions::with_schema_check\` checks schemas against their
   meta-schema with a caller's function, and the \`external-schema-check\`
@@ -274,6 +288,11 @@ crates.io, with these patches applied:
   regex-syntax with only the Unicode properties an ECMA-262 pattern can name
   instead of its default features, which would bring in every Unicode table
   (\`Age\`, grapheme, word and sentence breaks) for all regex users.
+- \`patches/jsonschema-regex-$VERSION-u-flag-dialect.patch\`:
+  \`translate_ecma_regex\` (behind \`to_rust_regex\`) reads a pattern as
+  ECMA-262 with the \`u\` flag's meaning (its module \`ecma\`) and writes it for
+  fancy-regex, or says why it cannot; \`is_valid_ecma_regex\` takes only the
+  \`\\p{…}\` names ECMA-262 lists.
 
 Nothing else differs from the published source except that the manifest
 drops dev-dependency and lint sections. MIT licensed: the published crate

@@ -7,8 +7,8 @@
 //! and the JavaScript side imports them from `js/generated/contract.mjs`,
 //! which `error/tests.rs` renders from this file (`UPDATE_CONTRACT=1 cargo
 //! test contract` rewrites it). The same tests compare the unions of
-//! `js/index.d.ts` and the lists in README.md and the API contract with
-//! these, so none of them can drift.
+//! `js/index.d.ts` and the lists in README.md and the user pages of `docs/`
+//! with these, so none of them can drift.
 
 use std::fmt;
 

@@ -26,7 +26,7 @@ fn as_map(options: &Value) -> Result<Option<&Map<String, Value>>, ArgumentError>
 }
 
 /// The options `compileSchema` takes.
-pub const COMPILE_OPTION_NAMES: [&str; 7] = [
+pub const COMPILE_OPTION_NAMES: [&str; 8] = [
     "formats",
     "draft",
     "rejectUnknownFields",
@@ -34,6 +34,7 @@ pub const COMPILE_OPTION_NAMES: [&str; 7] = [
     "resources",
     "customFormats",
     "dialect",
+    "baseUri",
 ];
 
 /// The options `checkOutput` takes besides `compileSchema`'s.
@@ -46,7 +47,7 @@ pub const CHECK_OPTION_NAMES: [&str; 5] = [
 ];
 
 /// The options `guardedCall` takes besides `checkOutput`'s.
-pub const GUARD_OPTION_NAMES: [&str; 12] = [
+pub const GUARD_OPTION_NAMES: [&str; 13] = [
     "schema",
     "strict",
     "hasTools",
@@ -59,6 +60,7 @@ pub const GUARD_OPTION_NAMES: [&str; 12] = [
     "budgets",
     "deadlineMs",
     "stats",
+    "telemetry",
 ];
 
 /// The options `guardedStream` takes besides `guardedCall`'s (whose
@@ -185,7 +187,19 @@ pub fn compile_options(options: &Value) -> Result<CompileOptions, ArgumentError>
         resources: resources(map)?,
         custom_formats: custom_formats(map)?,
         dialect: choice(map, "dialect", &["json-schema", "gemini"])?.and_then(Dialect::parse),
+        base_uri: base_uri(map)?,
     })
+}
+
+/// `baseUri`: an absolute URI, the schema's initial base URI.
+fn base_uri(map: Option<&Map<String, Value>>) -> Result<Option<String>, ArgumentError> {
+    match member(map, "baseUri") {
+        None => Ok(None),
+        Some(Value::String(uri)) if crate::schema::is_absolute_uri(uri) => Ok(Some(uri.clone())),
+        Some(other) => Err(ArgumentError::new(format!(
+            "options.baseUri must be an absolute URI (with a scheme, such as \"https://example.com/schema.json\"), not {other}"
+        ))),
+    }
 }
 
 fn object_member<'a>(
@@ -361,6 +375,8 @@ mod tests {
             (json!({"unknownFormats": "warn"}), "options.unknownFormats must be one of \"ignore\", \"error\", not \"warn\""),
             (json!({"dialect": "openapi"}), "options.dialect must be one of \"json-schema\", \"gemini\", not \"openapi\""),
             (json!({"rules": "none"}), "options.rules must be an array of rules, not a string"),
+            (json!({"baseUri": "schemas/root.json"}), "options.baseUri must be an absolute URI (with a scheme, such as \"https://example.com/schema.json\"), not \"schemas/root.json\""),
+            (json!({"baseUri": 7}), "options.baseUri must be an absolute URI (with a scheme, such as \"https://example.com/schema.json\"), not 7"),
         ];
         for (input, message) in cases {
             assert_eq!(

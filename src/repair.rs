@@ -193,8 +193,13 @@ fn str_member<'a>(issue: &'a Map<String, Value>, key: &str) -> &'a str {
     issue.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
-/// `- /observations/0/type (enum): must be one of: fact, decision, question`
+/// `- /observations/0/type (enum): must be one of: fact, decision, question`,
+/// safe to print (the path is the model's, the schema's words anyone's).
 fn line(issue: &Map<String, Value>, schema: Option<&Value>) -> String {
+    crate::display::escape_for_display(&unescaped_line(issue, schema))
+}
+
+fn unescaped_line(issue: &Map<String, Value>, schema: Option<&Value>) -> String {
     let path = str_member(issue, "path");
     let place = if path.is_empty() {
         "the top-level object".to_owned()

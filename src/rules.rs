@@ -196,7 +196,7 @@ pub fn check_rules(rules: &[Rule], instance: &Tape<'_>, max_errors: usize) -> (V
             path,
             schema_path: format!("/rules/{}/then{schema_path}", rule.index),
             code: crate::error::RULE_ISSUE_CODE.to_owned(),
-            message: redact_secrets(&rule.message).into_owned(),
+            message: crate::display::escape_for_display(&redact_secrets(&rule.message)),
             rule: Some(rule.name.clone()),
             params: None,
         });

@@ -46,6 +46,20 @@ impl FeedbackShape {
             FeedbackShape::Gemini => "gemini",
         }
     }
+
+    /// The provider and the operation the OpenTelemetry GenAI semantic
+    /// conventions name for a request of this shape (`gen_ai.provider.name`,
+    /// `gen_ai.operation.name`): the API the request is written for, which
+    /// the conventions accept for servers that speak another's API (an
+    /// OpenAI-compatible server is "openai"); Gemini's shape is any Google
+    /// endpoint's, Gemini API or Vertex AI.
+    pub fn telemetry_names(self) -> (&'static str, &'static str) {
+        match self {
+            FeedbackShape::OpenAiChat | FeedbackShape::OpenAiResponses => ("openai", "chat"),
+            FeedbackShape::Anthropic => ("anthropic", "chat"),
+            FeedbackShape::Gemini => ("gcp.gen_ai", "generate_content"),
+        }
+    }
 }
 
 /// What a request member is, as the wrapper's reader saw it.

@@ -456,6 +456,7 @@ impl StreamCheck {
     ) {
         self.rejection = Some(Rejection {
             failure,
+            // Fixed words, or issue messages, which are safe to print already.
             message,
             errors,
             more_errors,

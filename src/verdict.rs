@@ -544,9 +544,11 @@ pub(crate) fn resolve_schema(
     })
 }
 
+/// The verdict failed as `failure`, with `message` made safe to print (it
+/// may name a rule, quote a finish reason or a schema's words).
 fn fail(mut verdict: Verdict, failure: Failure, message: String) -> Verdict {
     verdict.failure = Some(failure);
-    verdict.message = message;
+    verdict.message = crate::display::escape_for_display(&message);
     verdict
 }
 
@@ -576,7 +578,10 @@ fn rule_message(errors: &[Issue], more: bool) -> String {
     match errors.first() {
         Some(first) => format!(
             "The response breaks {count}; first: {} ({}).",
-            crate::redact::redact_secrets(first.rule.as_deref().unwrap_or_default()),
+            // The rule's name is the caller's: safe to print, as every message is.
+            crate::display::escape_for_display(&crate::redact::redact_secrets(
+                first.rule.as_deref().unwrap_or_default()
+            )),
             first.message
         ),
         None => format!("The response breaks {count}."),

@@ -38,7 +38,8 @@ fn start() {
 
 /// An `Error` carrying a stable `code` the facade maps to its error classes.
 fn coded_error(code: &str, message: &str) -> JsValue {
-    let error = js_sys::Error::new(message);
+    // Made safe to print: an error's message may quote a schema or an option.
+    let error = js_sys::Error::new(&crate::display::escape_for_display(message));
     // Setting a property on a fresh Error object cannot fail.
     let _ = js_sys::Reflect::set(&error, &"code".into(), &code.into());
     error.into()
@@ -1050,6 +1051,24 @@ pub fn request_plan() -> Result<JsValue, JsValue> {
     )))
 }
 
+/// The telemetry names of a request, as JSON text `{"provider","operation"}`
+/// (see `FeedbackShape::telemetry_names`), from the kinds of its
+/// `SHAPE_MEMBERS` (the codes of the session's `shape`) and its model;
+/// undefined for a request of no shape the core knows.
+#[wasm_bindgen(js_name = requestTelemetryNames)]
+pub fn request_telemetry_names(kinds: &[u8], model: Option<String>) -> Option<String> {
+    use crate::session::{feedback_shape_for, Kind, RequestShape};
+    let mut request = RequestShape {
+        model,
+        ..RequestShape::default()
+    };
+    for (kind, code) in request.kinds.iter_mut().zip(kinds) {
+        *kind = Kind::from_code(*code);
+    }
+    let (provider, operation) = feedback_shape_for(&request)?.telemetry_names();
+    Some(format!("{{\"provider\":\"{provider}\",\"operation\":\"{operation}\"}}"))
+}
+
 /// Feedback for a failed verdict; `schema_json` is undefined without a schema.
 #[wasm_bindgen(js_name = repairFeedback)]
 pub fn repair_feedback(verdict_json: &str, schema_json: Option<String>) -> Result<String, JsValue> {
@@ -1061,12 +1080,27 @@ pub fn repair_feedback(verdict_json: &str, schema_json: Option<String>) -> Resul
     crate::repair::repair_feedback(&verdict, schema.as_ref()).map_err(argument_error)
 }
 
-/// A JSON Pointer with every segment that looks like a credential redacted,
-/// for the audit's tables (an issue's path names the output's own keys,
-/// which the model wrote).
-#[wasm_bindgen(js_name = redactPointer)]
-pub fn redact_pointer(pointer: &str) -> String {
-    crate::redact::redact_pointer(pointer).into_owned()
+/// Text as the package shows it. With `pointer`, `text` is a JSON Pointer
+/// whose segments that look like a credential are redacted (an issue's path
+/// names the output's own keys, which the model wrote: the audit's tables
+/// keep them so). With `escape`, every character a terminal or log viewer
+/// would act on (C0 and C1 controls, DEL, the bidirectional overrides and
+/// isolates) is then written as `\uXXXX`: the one function every message
+/// of the package passes through (see `crate::display`), for the facade's
+/// own messages, the matchers and the command line. One export for both,
+/// as each export's glue costs the package's size budget.
+#[wasm_bindgen(js_name = shownText)]
+pub fn shown_text(text: &str, pointer: bool, escape: bool) -> String {
+    let text = if pointer {
+        crate::redact::redact_pointer(text)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
+    if escape {
+        crate::display::escape_for_display(&text)
+    } else {
+        text.into_owned()
+    }
 }
 
 /// What checked a response, for audit records.

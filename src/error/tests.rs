@@ -1,6 +1,7 @@
 //! The contract's names and defaults against every other place that states
 //! them: the generated JavaScript module, `js/index.d.ts`, README.md, the
-//! API reference (`docs/api.md`), and the engine's keyword names.
+//! user pages (`docs/api.md`, `docs/governance.md`), and the engine's
+//! keyword names.
 //! Every test here is named `contract_…`, so `cargo test contract` runs
 //! them all.
 
@@ -212,27 +213,33 @@ fn quoted_words(text: &str, from: &str, to: &str) -> Vec<String> {
     words
 }
 
+/// The user pages' lists and defaults, each where a reader looks it up: the
+/// failure classes, the exported functions' table and the issue codes in
+/// `docs/api.md`, the stop reasons and budget bounds in `docs/governance.md`,
+/// and the classes a guarded call throws in the README's example.
 #[test]
-fn contract_lists_of_the_readme() {
+fn contract_lists_of_the_user_pages() {
     let readme = read("README.md");
-    assert_eq!(table_names(&readme, "| failure | meaning |"), failure_classes());
-    assert_eq!(table_names(&readme, "| `stoppedBy` | when |"), stop_reasons());
+    let api = read("docs/api.md");
+    let governance = read("docs/governance.md");
+    assert_eq!(table_names(&api, "| failure | meaning |"), failure_classes());
+    assert_eq!(table_names(&governance, "| `stoppedBy` | when |"), stop_reasons());
     let mut thrown = failure_classes();
     thrown.push(StopReason::Deadline.as_str());
     assert_eq!(literals_after(&readme, "// error.failure:", "README example"), thrown);
     assert_eq!(
-        quoted_words(&readme, "| `checkOutput(output, schema, options?)` |", "; returns"),
+        quoted_words(&api, "| `checkOutput(output, schema, options?)` |", "; returns"),
         [&["checkOutput(output, schema, options?)"][..], &failure_classes()].concat()
     );
-    let mut codes = quoted_words(&readme, "`code` is the JSON Schema keyword that failed", "Issues are ordered");
+    let mut codes = quoted_words(&api, "`code` is the JSON Schema keyword that failed", "Issues are ordered");
     codes.retain(|w| w != "code" && w != "dependentRequired");
     assert_eq!(codes, ISSUE_CODES);
+    assert!(api.contains(&format!("`maxErrors` ({DEFAULT_MAX_ERRORS})")), "docs/api.md does not say the maxErrors default");
     for default in [
-        format!("`maxErrors` ({DEFAULT_MAX_ERRORS})"),
         format!("`budgets.total` (default {DEFAULT_TOTAL_RETRIES})"),
         format!("every budget is 0 to {MAX_RETRIES}"),
     ] {
-        assert!(readme.contains(&default), "README.md does not say {default}");
+        assert!(governance.contains(&default), "docs/governance.md does not say {default}");
     }
 }
 

@@ -59,7 +59,7 @@ fn budget_sets() -> Vec<Budgets> {
 
 /// Every combination of history (up to two failed attempts), current
 /// outcome, budget set and situation, checked against the rules written out
-/// plainly, one by one, as the README states them.
+/// plainly, one by one, as docs/governance.md states them.
 #[test]
 fn exhaustive_rules() {
     let histories = histories(2);

@@ -20,8 +20,9 @@
 //! - an object: the listed `members` that are present (not undefined), each
 //!   read with its node, in the order listed, and a member that throws when
 //!   read taken as absent; a member named in `unless` only when none of the
-//!   members listed with it was copied before it, an empty list counting as
-//!   not copied (reading the answer where
+//!   members listed with it was copied before it, an empty list, and a
+//!   string where the node is not a text one (an error's `message`), counting
+//!   as not copied (reading the answer where
 //!   a provider's own reader would, and no further: @google/genai's `text`
 //!   getter, say, logs a warning when a response has parts that are not
 //!   text); with `primitives`, also every own enumerable member whose value
@@ -347,8 +348,8 @@ pub static OUTPUT_PLAN: Node = Node {
         ("output", &OUTPUT),
         ("candidates", &CANDIDATES),
         ("message", &MESSAGE),
-        ("response", &TEXT),
         ("text", &TEXT),
+        ("response", &TEXT),
         ("timing", &TIMING),
         ("timeSegments", &SEGMENTS),
         ("stop_reason", &LEAF),
@@ -362,11 +363,13 @@ pub static OUTPUT_PLAN: Node = Node {
         ("object", &WHOLE),
     ],
     each: Some(&ROOT_ITEM),
-    // Ollama's `response` and the AI SDK's `text` are read only where no
-    // provider's own content is.
+    // The AI SDK's `text` and Ollama's `response` are read only where no
+    // provider's own content is. `text` comes first: the AI SDK's
+    // NoObjectGeneratedError (and its results) keep the call's metadata, an
+    // object, in `response`, and the error's answer is its `text`.
     unless: &[
-        ("response", &EARLIER_ANSWERS),
-        ("text", &EARLIER_ANSWERS_AND_RESPONSE),
+        ("text", &EARLIER_ANSWERS),
+        ("response", &EARLIER_ANSWERS_AND_TEXT),
     ],
     ..node()
 };
@@ -379,14 +382,14 @@ const EARLIER_ANSWERS: [&str; 6] = [
     "candidates",
     "message",
 ];
-const EARLIER_ANSWERS_AND_RESPONSE: [&str; 7] = [
+const EARLIER_ANSWERS_AND_TEXT: [&str; 7] = [
     "content",
     "choices",
     "output_text",
     "output",
     "candidates",
     "message",
-    "response",
+    "text",
 ];
 
 static CHOICES: Node = Node {

@@ -314,3 +314,43 @@ fn the_missing_property_is_read_from_the_issue_not_its_message() {
     assert!(text.contains("(required): must have the property \""), "{text}");
     assert!(!text.contains("all of the properties"), "{text}");
 }
+
+#[test]
+fn control_characters_and_bidirectional_marks_in_paths_and_rules_print_as_escapes() {
+    // The model's own keys, a terminal title and clear, a CSI in one
+    // character, and a right-to-left override.
+    let schema = json!({"additionalProperties": {"type": "integer"}});
+    let output = r#"{"\u001b]0;PWNED\u0007\u001b[2J":"s","a\u009b2Jb":"t","user\u202enimda":"u"}"#;
+    let verdict = check_content(output, None, SchemaInput::Json(&schema), &CheckOptions::default())
+        .unwrap()
+        .to_json();
+    // The paths stay the data they are.
+    let paths: Vec<&str> = verdict["errors"].as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
+    assert!(paths.contains(&"/\u{1b}]0;PWNED\u{7}\u{1b}[2J"), "{paths:?}");
+    let words = format!(
+        "{}\n{}\n{}",
+        verdict["message"].as_str().unwrap(),
+        verdict["errors"].as_array().unwrap().iter().map(|e| e["message"].as_str().unwrap()).collect::<Vec<_>>().join("\n"),
+        repair_feedback(&verdict, Some(&schema)).unwrap()
+    );
+    for c in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}'] {
+        assert!(!words.contains(c), "{:#x} printed raw in:\n{words}", u32::from(c));
+    }
+    for escaped in ["\\u001b]0;PWNED\\u0007\\u001b[2J", "a\\u009b2Jb", "user\\u202enimda"] {
+        assert!(words.contains(escaped), "missing {escaped} in:\n{words}");
+    }
+    // A business rule's name and message are the caller's, printed safely too.
+    let options = CheckOptions {
+        rules: crate::rules::parse_rules(Some(&json!([{
+            "name": "r\u{1b}[2J",
+            "if": true,
+            "then": {"required": ["z"]},
+            "message": "z is needed\u{9b}1A"
+        }])))
+        .unwrap(),
+        ..Default::default()
+    };
+    let ruled = check_content(r#"{"a":1}"#, None, SchemaInput::None, &options).unwrap().to_json();
+    let text = format!("{ruled}{}", repair_feedback(&ruled, None).unwrap());
+    assert!(!text.contains('\u{1b}') && !text.contains('\u{9b}'), "{text}");
+}

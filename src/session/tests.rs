@@ -701,3 +701,14 @@ fn a_single_attempts_summary_usage_is_its_merged_usage() {
         assert_eq!(s.summary(None)["usage"], crate::usage::merge_usage(&[response]), "{usage}");
     }
 }
+
+#[test]
+fn the_telemetry_names_of_each_request_shape() {
+    assert_eq!(FeedbackShape::OpenAiChat.telemetry_names(), ("openai", "chat"));
+    assert_eq!(FeedbackShape::OpenAiResponses.telemetry_names(), ("openai", "chat"));
+    assert_eq!(FeedbackShape::Anthropic.telemetry_names(), ("anthropic", "chat"));
+    assert_eq!(
+        FeedbackShape::Gemini.telemetry_names(),
+        ("gcp.gen_ai", "generate_content")
+    );
+}

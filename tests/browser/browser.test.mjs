@@ -63,6 +63,8 @@ test("the browser entry loads with ready() and gives the same verdicts", async (
     // guardedStream stops the same stream early (aborting its signal), resamples and accepts;
     // the stopped attempt never reached its usage part.
     assert.deepEqual(report.guardedStream, { value: { d: "2024-01-01" }, attempts: 2, stoppedEarly: [true, false], firstAborted: true, input: 3 });
+    // The optional peer dependency is never needed to load; asked for without it, a typed error.
+    assert.deepEqual(report.telemetry, { name: "TypeError", code: "invalid_argument", names: true, calls: 0 });
   } finally {
     await browser.close();
     server.close();

@@ -494,12 +494,18 @@ describe("JS values JSON cannot carry, inside outputs, instances, schemas and op
 
   test("as an instance: judged exactly as its JSON form, or a typed error", () => {
     const problems = [];
+    // A value JSON holds as it is is judged; one JSON.stringify would
+    // change (NaN to null, a Date to a string, a Map to {}) is a typed error.
+    const json = new Set(["-0", "an object without prototype"]);
     for (const [name] of hostileValues()) {
       for (const wrap of [(v) => v, (v) => ({ a: v }), (v) => [v]]) {
         const value = wrap(hostileValues().find(([n]) => n === name)[1]);
         const view = jsonView(value);
         const result = outcome(() => validator.validate(value), `validate(${name})`, problems);
-        if (result.error && !isTyped(result.error)) continue;
+        if (result.error) {
+          assert.ok(!json.has(name), `validate(${name}) is JSON, but threw ${result.error?.message}`);
+          continue;
+        }
         if (view.fails) {
           assert.ok(result.error, `validate(${name}) has no JSON form but returned ${JSON.stringify(result.value)}`);
         } else {

@@ -1,6 +1,6 @@
 // The contract's names and defaults as the package behaves, against the
 // module generated from src/error.rs (whose Rust tests check it, the type
-// declarations and the README against the Rust definitions): every failure
+// declarations and the user pages against the Rust definitions): every failure
 // class, action and stop reason the package produces is one of them, in
 // their order, and the defaults are the ones it applies.
 import { describe, test } from "node:test";

@@ -219,7 +219,7 @@ export function assertArgumentError(error, message) {
  * checked to be one sentence naming the path (and to match `message`, a
  * RegExp, when given), not compared verbatim.
  */
-/** The parameter each keyword's issue carries (README, "Issue codes"); the others carry none. */
+/** The parameter each keyword's issue carries (docs/api.md, "Issue codes"); the others carry none. */
 const PARAM_OF = {
   required: "missingProperty",
   minLength: "limit",

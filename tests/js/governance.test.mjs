@@ -41,7 +41,7 @@ const role = (name) => ({
   maxContains: 1,
 });
 
-/** The three rules from the README. */
+/** The three rules from docs/governance.md. */
 const RULES = [
   {
     name: "fail-needs-low-confidence",

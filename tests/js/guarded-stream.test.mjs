@@ -3,6 +3,8 @@
 // cases run on scripted streams; each provider's events come from its real
 // SDK, driven against a local server streaming server-sent events.
 import { describe, test } from "node:test";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
@@ -206,6 +208,62 @@ describe("guardedStream on scripted streams", () => {
     assert.equal(modelSignal.reason.name, "TimeoutError");
     await new Promise((resolve) => setTimeout(resolve, 0));
     assert.equal(log.closed, true);
+  });
+
+  describe("a stream that never yields to the event loop is still bounded by the deadline and the caller's signal", () => {
+    /** The scenario of tests/js/runaway-stream.mjs run in its own process (killed after 10 s), and how it settled. */
+    function runaway(scenario) {
+      const child = spawnSync(process.execPath, [fileURLToPath(new URL("./runaway-stream.mjs", import.meta.url)), scenario], { encoding: "utf8", timeout: 10_000 });
+      assert.equal(child.signal, null, `"${scenario}" did not settle within 10 s: the stream kept the call from ever settling`);
+      assert.equal(child.status, 0, child.stderr);
+      return JSON.parse(child.stdout);
+    }
+
+    for (const scenario of ["never yields, deadline", "a plain iterable without end", "nothing but values that are not events", "empty text, forever"]) {
+      test(`${scenario}: failure deadline, within the deadline and a turn`, () => {
+        const outcome = runaway(scenario);
+        assert.equal(outcome.settled, "rejected");
+        assert.equal(outcome.name, "StructuredOutputError");
+        assert.equal(outcome.failure, "deadline");
+        assert.equal(outcome.stoppedBy, "deadline");
+        assert.ok(outcome.ms >= 195 && outcome.ms < 1500, `settled after ${outcome.ms} ms`);
+      });
+    }
+
+    test("the usage reported before the stream ran away counts", () => {
+      const outcome = runaway("never yields, usage reported first");
+      assert.equal(outcome.failure, "deadline");
+      assert.equal(outcome.usage.tokens.input, 1200);
+      assert.ok(outcome.ms < 1500, `settled after ${outcome.ms} ms`);
+    });
+
+    test("the caller's abort, from a timer, stops it with the caller's reason", () => {
+      const outcome = runaway("never yields, caller's abort");
+      assert.equal(outcome.settled, "rejected");
+      assert.equal(outcome.message, "the caller gave up");
+      assert.ok(outcome.ms >= 195 && outcome.ms < 1500, `settled after ${outcome.ms} ms`);
+    });
+  });
+
+  test("a usage report that cannot be read is read around: the answer is accepted, the counts that can be read count", async () => {
+    const throwing = { prompt_tokens: 11, completion_tokens: 4 };
+    Object.defineProperty(throwing, "prompt_tokens_details", { enumerable: true, get() { throw new Error("hostile getter"); } });
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    for (const [usage, input] of [[throwing, 11], [revoked.proxy, undefined]]) {
+      const chunks = [
+        ...pieces(good, 8).map((text) => ({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })),
+        { object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] },
+        { object: "chat.completion.chunk", choices: [], usage },
+      ];
+      const result = await guard.guardedStream({ model: "m", messages: [] }, async function* () {
+        yield* chunks;
+      }, { schema });
+      assert.deepEqual(result.value, JSON.parse(good));
+      assert.equal(result.attempts, 1);
+      assert.equal(result.usage.tokens?.input, input);
+      assert.equal(result.audit.attempts[0].usageReported, true);
+    }
   });
 
   test("a stream that throws propagates its error unchanged, no resample", async () => {

@@ -83,6 +83,36 @@ describe("hostile input", { timeout: 20000 }, () => {
     stillWorks();
   });
 
+  test("a value nested 100,000 levels deep is refused in time proportional to the depth limit, by every value check", () => {
+    const deep = JSON.parse("[".repeat(1e5) + "]".repeat(1e5));
+    const v = guard.compileSchema({ type: "array" });
+    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+    const call = { choices: [{ index: 0, finish_reason: "tool_calls", message: { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: { a: deep } } }] } }] };
+    const anthropicCall = { type: "message", role: "assistant", content: [{ type: "tool_use", id: "t1", name: "f", input: { a: deep } }], stop_reason: "tool_use" };
+    const checks = {
+      validate: () => throwsTyped(() => v.validate(deep), TypeError, "invalid_argument", /nests deeper than 127 levels/),
+      isValid: () => throwsTyped(() => v.isValid(deep), TypeError, "invalid_argument", /nests deeper than 127 levels/),
+      "~standard.validate": () => assert.match(v["~standard"].validate(deep).issues[0].message, /nests deeper than 127 levels/),
+      "checkToolCalls, OpenAI Chat": () => throwsTyped(() => guard.checkToolCalls(call, tools), TypeError, "invalid_argument", /nests too deeply/),
+      "checkToolCalls, Anthropic": () => throwsTyped(() => guard.checkToolCalls(anthropicCall, tools), TypeError, "invalid_argument", /nests too deeply/),
+      // A hostile server's tool declarations (an MCP tools/list) nest as deep.
+      "checkToolCalls, the tools": () =>
+        throwsTyped(() => guard.checkToolCalls(call, [{ name: "f", inputSchema: { type: "object", properties: { a: { enum: [deep] } } } }]), TypeError, "invalid_argument", /nests too deeply/),
+    };
+    for (const [name, check] of Object.entries(checks)) {
+      check();
+      const started = performance.now();
+      for (let i = 0; i < 5; i++) check();
+      const ms = (performance.now() - started) / 5;
+      assert.ok(ms < 50, `${name}: ${ms.toFixed(1)} ms a call`);
+    }
+    // The same limit as the text path: 127 levels are read, 128 are not.
+    const array = (n) => JSON.parse("[".repeat(n) + "]".repeat(n));
+    assert.equal(v.isValid(array(127)), true);
+    throwsTyped(() => v.isValid(array(128)), TypeError, "invalid_argument", /nests deeper than 127 levels/);
+    stillWorks();
+  });
+
   test("a schema that is not an object or a boolean is a SchemaError naming the problem", () => {
     throwsTyped(() => guard.compileSchema(42), guard.SchemaError, "invalid_schema", /must be an object or a boolean, not a number/);
     throwsTyped(() => guard.compileSchema("[1, 2]"), guard.SchemaError, "invalid_schema", /not an array/);

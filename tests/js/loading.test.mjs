@@ -20,6 +20,7 @@ const PUBLIC_NAMES = [
   "createGuardStats",
   "createStreamCheck",
   "detectTruncation",
+  "escapeForDisplay",
   "guardedCall",
   "guardedStream",
   "mergeUsage",

@@ -7,6 +7,8 @@ import { generateObject, generateText, Output } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import * as guard from "../../pkg/node.mjs";
 
+const { compileSchema } = guard;
+
 const CONTACT = {
   type: "object",
   required: ["name", "email", "tags"],
@@ -55,6 +57,95 @@ describe("Validator['~standard']", () => {
     assert.equal(JSON.stringify(bad).includes(secret) || JSON.stringify(bad).includes("nope"), false);
     // A value JSON cannot carry is an issue, not an exception.
     assert.equal(standard.validate({ name: 1n }).issues.length, 1);
+  });
+
+  test("the value is read once: what is checked is what is returned, and the issues' paths are the checked value's", () => {
+    const roles = compileSchema({ type: "object", required: ["role"], properties: { role: { const: "user" }, n: { type: "integer" } } });
+    let reads = 0;
+    const live = {
+      get role() {
+        reads += 1;
+        return reads === 1 ? "user" : "admin";
+      },
+      n: 1,
+    };
+    const result = roles["~standard"].validate(live);
+    assert.equal(reads, 1);
+    assert.notEqual(result.value, live);
+    assert.deepEqual(result.value, { role: "user", n: 1 });
+    // A getter or a Proxy that throws on a second read: the issue's path is
+    // built from what was read, never by reading again.
+    let second = 0;
+    const once = {
+      get n() {
+        if (second++ > 0) throw "a bare string";
+        return "x";
+      },
+      role: "user",
+    };
+    assert.deepEqual(roles["~standard"].validate(once), { issues: [{ message: "The value at /n must be an integer.", path: ["n"] }] });
+    let gets = 0;
+    const proxy = new Proxy({ role: "user", n: [1] }, {
+      get(target, key) {
+        if (key === "n" && gets++ > 0) throw new Error("second read");
+        return target[key];
+      },
+    });
+    assert.deepEqual(roles["~standard"].validate(proxy).issues.map((issue) => issue.path), [["n"]]);
+    for (const method of ["validate", "isValid"]) {
+      reads = 0;
+      roles[method](live);
+      assert.equal(reads, 1, `${method} reads each member once`);
+    }
+  });
+
+  test("a value that is not JSON is an issue at its path, never accepted as what JSON.stringify makes of it", () => {
+    const any = compileSchema({ type: "object", properties: { x: { type: ["null", "string", "object", "number"] }, list: { type: "array" } } });
+    class Point {
+      constructor() {
+        this.x = 1;
+      }
+    }
+    const cyclic = { list: [] };
+    cyclic.list.push(cyclic);
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const cases = [
+      [{ x: NaN }, ["x"], /the number NaN is not a JSON value/],
+      [{ x: -Infinity }, ["x"], /the number -Infinity is not a JSON value/],
+      [{ x: new Date(0) }, ["x"], /a Date is not a JSON value/],
+      [{ x: new Map([["a", 1]]) }, ["x"], /a Map is not a JSON value/],
+      [{ list: [1, new Set([1])] }, ["list", 1], /a Set is not a JSON value/],
+      [{ x: new Point() }, ["x"], /an instance of Point is not a JSON value/],
+      [{ x: Promise.resolve({}) }, ["x"], /a Promise \(was it awaited\?\) is not a JSON value/],
+      [{ x: 1n }, ["x"], /a BigInt is not a JSON value/],
+      [{ list: [1, undefined] }, ["list", 1], /undefined is not a JSON value/],
+      [cyclic, ["list", 0], /contains itself/],
+      [{ x: { toJSON: () => "written instead" } }, ["x"], /an object with a toJSON method is not a JSON value/],
+      [{ get x() { throw new Error("boom"); } }, ["x"], /reading it threw Error/],
+      [{ get x() { throw "a bare string"; } }, ["x"], /reading it threw an error/],
+      [{ x: revoked.proxy }, ["x"], /reading it threw TypeError/],
+      [new Map(), [], /a Map is not a JSON value/],
+    ];
+    for (const [value, path, words] of cases) {
+      const result = any["~standard"].validate(value);
+      assert.equal(result.issues?.length, 1, `${words}: ${JSON.stringify(result)}`);
+      assert.deepEqual(result.issues[0].path, path, String(words));
+      assert.match(result.issues[0].message, words);
+      for (const method of ["validate", "isValid"]) {
+        let error;
+        try {
+          any[method](value);
+        } catch (caught) {
+          error = caught;
+        }
+        assert.ok(error instanceof TypeError && error.code === "invalid_argument", `${method} ${words}: ${error}`);
+        assert.match(error.message, /^the instance cannot be serialised to JSON: /);
+        assert.match(error.message, words);
+      }
+    }
+    // Members JSON leaves out of an object are left out, as before.
+    assert.deepEqual(any["~standard"].validate({ x: "a", skip: undefined, f() {} }), { value: { x: "a" } });
   });
 
   test("jsonSchema.input and output for draft-2020-12 and draft-07; other targets are TypeErrors", () => {

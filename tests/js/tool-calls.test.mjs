@@ -9,6 +9,7 @@ import { GoogleGenAI } from "@google/genai";
 import { jsonSchema, tool } from "ai";
 import * as guard from "../../pkg/node.mjs";
 import * as internals from "../../pkg/testing.mjs";
+import { thrown } from "./fixtures.mjs";
 import { withWireServer } from "./wire-server.mjs";
 
 const WEATHER = { type: "object", required: ["city"], additionalProperties: false, properties: { city: { type: "string", minLength: 1 }, unit: { enum: ["C", "F"] } } };
@@ -119,9 +120,57 @@ describe("checkToolCalls", () => {
     assert.equal(guard.checkToolCalls(aiSdkResult, mcp).ok, false);
   });
 
+  test("a tool whose schema cannot be compiled: its calls are checked for parse and shape only, and say so", async () => {
+    // `required` must be an array: the schema is refused.
+    const REFUSED = { type: "object", properties: { a: { type: "string", required: true } }, required: ["a"] };
+    const request = {
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "?" }],
+      tools: [
+        { type: "function", function: { name: "refused", parameters: REFUSED } },
+        { type: "function", function: { name: "get_weather", parameters: WEATHER } },
+      ],
+    };
+    const replies = [
+      chatWithCalls([["refused", '{"a":5}']]),
+      chatWithCalls([["refused", '{"a":5}'], ["get_weather", '{"city":"Oslo"}'], ["refused", "[1]"]]),
+      chatWithCalls([["get_weather", '{"city":"Oslo"}']]),
+    ];
+    await withWireServer(replies, async (server) => {
+      const client = new OpenAI({ apiKey: "test", baseURL: `${server.url}/v1` });
+      const only = await client.chat.completions.create(request);
+      const verdict = guard.checkToolCalls(only, request);
+      assert.equal(verdict.ok, true);
+      assert.equal(verdict.degraded, true);
+      assert.equal(verdict.calls[0].degraded, true);
+      assert.deepEqual(verdict.calls[0].value, { a: 5 });
+      assert.match(verdict.calls[0].message, /schema could not be compiled/);
+      assert.doesNotMatch(verdict.calls[0].message, /match/);
+      assert.match(verdict.message, /1 of them .*not checked against its tool's schema/);
+      assert.deepEqual(guard.checkToolCalls(only, request, { onInvalidSchema: "degrade" }), verdict);
+      const error = thrown(() => guard.checkToolCalls(only, request, { onInvalidSchema: "throw" }));
+      assert.ok(error instanceof guard.SchemaError, String(error));
+      assert.match(error.message, /\/properties\/a\/required/);
+
+      const mixed = guard.checkToolCalls(await client.chat.completions.create(request), request);
+      assert.deepEqual(mixed.calls.map((c) => [c.name, c.ok, c.degraded, c.failure ?? null]), [
+        ["refused", true, true, null],
+        ["get_weather", true, false, null],
+        ["refused", false, true, "not_object"],
+      ]);
+      assert.equal(mixed.degraded, true);
+      assert.match(mixed.calls[2].message, /schema could not be compiled/);
+
+      const whole = guard.checkToolCalls(await client.chat.completions.create(request), request);
+      assert.equal(whole.degraded, false);
+      assert.equal(whole.calls[0].degraded, false);
+      assert.equal(whole.message, "All 1 tool call(s) match their tools' schemas.");
+    });
+  });
+
   test("no tool calls is ok; bad arguments are typed errors", () => {
     const verdict = guard.checkToolCalls({ choices: [{ message: { content: "hi" }, finish_reason: "stop" }] }, []);
-    assert.deepEqual(verdict, { ok: true, message: "The response makes no tool calls.", calls: [] });
+    assert.deepEqual(verdict, { ok: true, degraded: false, message: "The response makes no tool calls.", calls: [] });
     for (const bad of [() => guard.checkToolCalls("x", []), () => guard.checkToolCalls({}, null), () => guard.checkToolCalls({}, [], { toolName: "a" })]) {
       assert.throws(bad, (error) => error instanceof TypeError && error.code === "invalid_argument");
     }
@@ -362,5 +411,138 @@ describe("telling the model its tool call was refused", () => {
     assert.equal(geminiNext.contents.length, 3);
     assert.equal(geminiNext.contents[2].parts[0].functionResponse.name, "get_weather");
     assert.match(geminiNext.contents[2].parts[0].functionResponse.response.error, /minLength/);
+  });
+
+  test("the calls that ran are answered with their results, so the model never asks for them again (Anthropic, the real client)", async () => {
+    // docs/tool-calls.md's loop: the calls that pass run, the refused ones are told
+    // the model; then the model answers with only the corrected call.
+    const corrected = {
+      ...refusedTurn,
+      id: "msg_2",
+      content: [{ type: "tool_use", id: "toolu_3", name: "get_weather", input: { city: "Oslo", unit: "C" } }],
+    };
+    const sideEffects = [];
+    await withWireServer([refusedTurn, corrected], async (server) => {
+      const client = new Anthropic({ apiKey: "test", baseURL: server.url });
+      const response = await client.messages.create(request);
+      const toolCalls = guard.checkToolCalls(response, request);
+      const ran = [];
+      for (const call of toolCalls.calls) {
+        if (call.ok) {
+          sideEffects.push(call.id);
+          ran.push({ id: call.id, result: { sent: true, to: call.value.to } });
+        }
+      }
+      assert.deepEqual(sideEffects, ["toolu_2"]);
+      const next = guard.appendAnthropicFeedback(request, { response, toolCalls, tools: request, ran });
+      const again = await client.messages.create(next);
+      const results = server.requests[1].body.messages[2].content;
+      assert.deepEqual(results.map((r) => [r.tool_use_id, r.is_error ?? false]), [["toolu_1", true], ["toolu_2", false]]);
+      assert.match(results[0].content, /\/unit \(enum\)/);
+      assert.equal(results[1].content, '{"sent":true,"to":"a@example.com"}', "the call that ran is answered with its result");
+      assert.equal(JSON.stringify(next).includes("Not run"), false, "no call that ran is asked for again");
+      // The next turn is checked the same way: only the corrected call runs.
+      const second = guard.checkToolCalls(again, request);
+      for (const call of second.calls) if (call.ok) sideEffects.push(call.id);
+      assert.deepEqual(sideEffects, ["toolu_2", "toolu_3"], "each side effect happened once");
+    });
+  });
+
+  test("a call that passed but did not run is still answered as not run", () => {
+    const verdict = guard.checkToolCalls(refusedTurn, request);
+    const next = guard.appendAnthropicFeedback(request, { response: refusedTurn, toolCalls: verdict, tools: request, ran: [] });
+    assert.match(next.messages[2].content[1].content, /^Not run/);
+  });
+
+  test("the results of the calls that ran in OpenAI Chat, Responses and Gemini shapes", () => {
+    const tools = [{ type: "function", function: { name: "get_weather", parameters: WEATHER } }, { type: "function", function: { name: "send_mail", parameters: SEND } }];
+    const chatRequest = { model: "m", messages: [{ role: "user", content: "?" }], tools };
+    const chat = chatWithCalls([["get_weather", '{"city":"Oslo","unit":"K"}'], ["send_mail", '{"to":"a@example.com"}']]);
+    const chatNext = guard.appendOpenAIChatFeedback(chatRequest, {
+      response: chat,
+      toolCalls: guard.checkToolCalls(chat, chatRequest),
+      tools: chatRequest,
+      ran: [{ id: "call_1", result: "queued as #12" }],
+    });
+    assert.deepEqual(chatNext.messages.slice(2).map((m) => [m.role, m.tool_call_id]), [["tool", "call_0"], ["tool", "call_1"]]);
+    assert.match(chatNext.messages[2].content, /\/unit \(enum\)/);
+    assert.equal(chatNext.messages[3].content, "queued as #12", "a string result is sent as it is");
+
+    const responsesRequest = { model: "m", input: "?", tools: [{ type: "function", name: "get_weather", parameters: WEATHER }, { type: "function", name: "send_mail", parameters: SEND }] };
+    const responses = {
+      object: "response",
+      output: [
+        { type: "function_call", call_id: "call_7", name: "get_weather", arguments: "{}" },
+        { type: "function_call", call_id: "call_8", name: "send_mail", arguments: '{"to":"a@example.com"}' },
+      ],
+    };
+    const responsesNext = guard.appendOpenAIResponsesFeedback(responsesRequest, {
+      response: responses,
+      toolCalls: guard.checkToolCalls(responses, responsesRequest),
+      tools: responsesRequest,
+      ran: [{ id: "call_8", result: [1, 2] }],
+    });
+    const outputs = responsesNext.input.filter((i) => i.type === "function_call_output");
+    assert.deepEqual(outputs.map((o) => o.call_id), ["call_7", "call_8"]);
+    assert.equal(outputs[1].output, "[1,2]", "anything else is sent as its JSON text");
+
+    // Gemini gives no ids: the results are matched in order among the
+    // accepted calls without one.
+    const geminiRequest = { model: "g", contents: "?", config: { tools: [{ functionDeclarations: [{ name: "get_weather", parametersJsonSchema: WEATHER }, { name: "send_mail", parametersJsonSchema: SEND }] }] } };
+    const gemini = {
+      candidates: [{
+        content: {
+          role: "model",
+          parts: [
+            { functionCall: { name: "send_mail", args: { to: "a@example.com" } } },
+            { functionCall: { name: "get_weather", args: { city: "" } } },
+            { functionCall: { name: "send_mail", args: { to: "b@example.com" } } },
+          ],
+        },
+        finishReason: "STOP",
+      }],
+    };
+    const geminiCalls = guard.checkToolCalls(gemini, geminiRequest);
+    assert.deepEqual(geminiCalls.calls.map((c) => [c.id, c.ok]), [[null, true], [null, false], [null, true]]);
+    const geminiNext = guard.appendGeminiFeedback(geminiRequest, {
+      response: gemini,
+      toolCalls: geminiCalls,
+      tools: geminiRequest,
+      ran: [{ id: null, result: { sent: "a" } }, { id: null, result: "sent b" }],
+    });
+    const answers = geminiNext.contents[2].parts.map((p) => p.functionResponse);
+    assert.deepEqual(answers.map((a) => a.name), ["send_mail", "get_weather", "send_mail"]);
+    assert.deepEqual(answers[0].response, { sent: "a" }, "a plain object is the function response itself");
+    assert.match(answers[1].response.error, /minLength/);
+    assert.deepEqual(answers[2].response, { output: "sent b" });
+  });
+
+  test("refused calls without ids each get their own feedback (Gemini)", () => {
+    const geminiRequest = { model: "g", contents: "?", config: { tools: [{ functionDeclarations: [{ name: "get_weather", parametersJsonSchema: WEATHER }, { name: "send_mail", parametersJsonSchema: SEND }] }] } };
+    const gemini = {
+      candidates: [{
+        content: { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "" } } }, { functionCall: { name: "send_mail", args: { to: "nobody" } } }] },
+        finishReason: "STOP",
+      }],
+    };
+    const toolCalls = guard.checkToolCalls(gemini, geminiRequest);
+    assert.deepEqual(toolCalls.calls.map((c) => [c.id, c.failure]), [[null, "schema"], [null, "schema"]]);
+    const next = guard.appendGeminiFeedback(geminiRequest, { response: gemini, toolCalls, tools: geminiRequest });
+    const errors = next.contents[2].parts.map((p) => p.functionResponse.response.error);
+    assert.match(errors[0], /"get_weather"[\s\S]*minLength/);
+    assert.match(errors[1], /"send_mail"[\s\S]*format/);
+  });
+
+  test("`ran` that does not fit the verdict is a TypeError with a code", () => {
+    const verdict = guard.checkToolCalls(refusedTurn, request);
+    const append = (ran) => guard.appendAnthropicFeedback(request, { response: refusedTurn, toolCalls: verdict, tools: request, ran });
+    const invalid = (pattern) => (error) => error instanceof TypeError && error.code === "invalid_argument" && pattern.test(error.message);
+    assert.throws(() => append({ id: "toolu_2", result: 1 }), invalid(/list/));
+    assert.throws(() => append([{ id: "toolu_9", result: 1 }]), invalid(/toolu_9/));
+    assert.throws(() => append([{ id: "toolu_1", result: 1 }]), invalid(/refused/));
+    assert.throws(() => append([{ id: "toolu_2", result: 1 }, { id: "toolu_2", result: 2 }]), invalid(/twice/));
+    assert.throws(() => append([{ id: null, result: 1 }]), invalid(/without an id/));
+    assert.throws(() => append([{ id: "toolu_2", result: 1n }]), invalid(/JSON/));
+    assert.throws(() => append([null]), invalid(/\{ id, result \}/));
   });
 });

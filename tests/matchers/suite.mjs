@@ -98,6 +98,31 @@ export function defineMatcherSuite({ describe, test, expect }) {
       expect(schemaCacheSize()).toBe(before + 1);
     });
 
+    test("refuses what is not JSON: a Map, a Set or a Date fails, an un-awaited Promise throws, under .not too", () => {
+      const object = { type: "object" };
+      expectFailure(() => expect(new Map([["observations", []]])).toSatisfySchema(object), "not a JSON value", "a Map");
+      expectFailure(() => expect(new Set()).toSatisfySchema(object), "a Set");
+      expectFailure(() => expect({ when: new Date(0) }).toSatisfySchema(object), "a Date", "/when");
+      expect(new Map()).not.toSatisfySchema(object);
+      const promise = Promise.resolve(valid);
+      for (const assertion of [() => expect(promise).toSatisfySchema(object), () => expect(promise).not.toSatisfySchema(object)]) {
+        const error = failureOf(assertion);
+        expect(error).toBeInstanceOf(TypeError);
+        expect(String(error.message)).toContain("await");
+      }
+    });
+
+    test("prints the value's own keys as escapes: a test log is never retitled, cleared or reordered", () => {
+      const hostile = { "\u001b]0;PWNED\u0007\u001b[2J": "s", "a\u009b2Jb": "t", "user\u202enimda": "u" };
+      const error = expectFailure(
+        () => expect(hostile).toSatisfySchema({ additionalProperties: { type: "integer" } }),
+        "/\\u001b]0;PWNED\\u0007\\u001b[2J  type",
+        "/a\\u009b2Jb",
+        "/user\\u202enimda",
+      );
+      expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u.test(String(error.message))).toBe(false);
+    });
+
     test("works as an asymmetric matcher", () => {
       expect({ id: 1, data: valid }).toEqual({ id: 1, data: expect.toSatisfySchema(observationSchema) });
       expectFailure(() => expect({ id: 1, data: invalid }).toEqual({ id: 1, data: expect.toSatisfySchema(observationSchema) }));
@@ -135,6 +160,26 @@ export function defineMatcherSuite({ describe, test, expect }) {
       expectFailure(() => expect("   ").toBeAcceptedOutput(observationSchema), 'failed "empty"');
       expectFailure(() => expect("[1, 2]").toBeAcceptedOutput(), 'failed "not_object"');
       expect("[1, 2]").toBeAcceptedOutput(undefined, { requireObject: false });
+    });
+
+    test("prints the output's keys and the finish reason as escapes", () => {
+      const text = JSON.stringify({ "\u001b]0;PWNED\u0007\u001b[2J": "s", "user\u202enimda": "u" });
+      for (const [output, part] of [
+        [text, "/\\u001b]0;PWNED\\u0007\\u001b[2J  type"],
+        [{ content: text, finishReason: "length\u009b2J" }, "finish reason: length\\u009b2J"],
+      ]) {
+        const error = expectFailure(() => expect(output).toBeAcceptedOutput({ additionalProperties: { type: "integer" } }), part);
+        expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u.test(String(error.message))).toBe(false);
+      }
+    });
+
+    test("an un-awaited Promise throws, under .not too, naming the await", () => {
+      const promise = Promise.resolve(JSON.stringify(valid));
+      for (const assertion of [() => expect(promise).toBeAcceptedOutput(observationSchema), () => expect(promise).not.toBeAcceptedOutput(observationSchema)]) {
+        const error = failureOf(assertion);
+        expect(error).toBeInstanceOf(TypeError);
+        expect(String(error.message)).toContain("await");
+      }
     });
 
     test("a broken schema throws SchemaError unless the caller asks to degrade", () => {

@@ -6,27 +6,14 @@
 // publint checks pkg/ first, with warnings counted as errors.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { installPacked, pkgDir, repo, run } from "./install.mjs";
 
-const repo = fileURLToPath(new URL("../..", import.meta.url));
-const pkgDir = join(repo, "pkg");
 const fixtures = fileURLToPath(new URL("./consumer/", import.meta.url));
 const bin = (name) => join(repo, "node_modules", ".bin", name);
 const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
-
-/** Runs a command; fails the test with its output unless it exits 0. */
-function run(command, args, cwd, { allowFailure = false } = {}) {
-  const result = spawnSync(command, args, { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
-  if (result.error) throw result.error;
-  if (!allowFailure) {
-    assert.equal(result.status, 0, `${command} ${args.join(" ")} exited ${result.status}\n${result.stdout}\n${result.stderr}`);
-  }
-  return result;
-}
 
 /** Every file an `exports` map (or a bin map) points at. */
 function targets(value) {
@@ -40,21 +27,14 @@ let project;
 let packed;
 
 before(() => {
-  work = mkdtempSync(join(tmpdir(), "sog-pack-"));
-  const [info] = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], pkgDir).stdout);
-  packed = info;
-  project = join(work, "project");
-  mkdirSync(project);
-  writeFileSync(join(project, "package.json"), `${JSON.stringify({ name: "fresh-consumer", private: true, version: "0.0.0" }, null, 2)}\n`);
-  run("npm", ["install", "--offline", "--no-audit", "--no-fund", join(work, info.filename)], project);
+  // The fresh project gets this repository's Vitest by link, so nothing is
+  // downloaded; structured-output-guard itself is the installed copy.
+  ({ work, project, packed } = installPacked({ links: ["vitest"] }));
   for (const file of ["esm.mjs", "cjs.cjs", "tsconfig.json", "types-esm.mts", "types-cjs.cts", "vitest.config.mjs", "bunfig.toml"]) {
     copyFileSync(join(fixtures, file), join(project, file));
   }
   copyFileSync(join(fixtures, "bun-matchers.fixture.mjs"), join(project, "bun-matchers.test.mjs"));
   copyFileSync(join(fixtures, "vitest-matchers.fixture.mjs"), join(project, "vitest-matchers.test.mjs"));
-  // The fresh project gets this repository's Vitest by link, so nothing is
-  // downloaded; structured-output-guard itself is the installed copy.
-  symlinkSync(join(repo, "node_modules", "vitest"), join(project, "node_modules", "vitest"), "dir");
 });
 
 after(() => {
@@ -96,6 +76,24 @@ describe("the packed tarball", () => {
       }
     }
     assert.ok(existsSync(join(project, "node_modules", "structured-output-guard", "package.json")));
+  });
+
+  test("the README's links, and the pages' links to each other, lead to pages in the tarball", () => {
+    const files = new Set(packed.files.map((f) => f.path));
+    const installed = join(project, "node_modules", "structured-output-guard");
+    const pages = [...files].filter((f) => f.endsWith(".md"));
+    assert.ok(pages.length > 1, `the tarball holds only ${pages.join(", ")}`);
+    const missing = [];
+    for (const page of pages) {
+      const text = readFileSync(join(installed, page), "utf8").replace(/^```[\s\S]*?^```/gm, "");
+      // Links, not images (the pages' screenshots stay in the repository).
+      for (const [, href] of text.matchAll(/(?<!!)\[[^\]]*\]\(([^)\s#]+)(?:#[^)\s]*)?\)/g)) {
+        if (/^[a-z][a-z+.-]*:/i.test(href)) continue;
+        const target = join(dirname(page), href).replace(/\\/g, "/");
+        if (!files.has(target)) missing.push(`${page}: ${href}`);
+      }
+    }
+    assert.deepEqual(missing, []);
   });
 });
 

@@ -1,5 +1,5 @@
 // Typed usage of rules, repair, budgets, deadlines, audit and stats.
-// `tsc -p tests/types` must accept every line; the @ts-expect-error lines
+// Every line must type-check (see types.test.mjs); the expected errors
 // prove the types also reject misuse.
 import {
   StructuredOutputError,

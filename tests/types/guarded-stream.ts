@@ -1,5 +1,5 @@
-// Typed usage of guardedStream. `tsc -p tests/types` must accept every line;
-// the @ts-expect-error lines prove the types also reject misuse.
+// Typed usage of guardedStream. Every line must type-check (see
+// types.test.mjs); the expected errors prove the types also reject misuse.
 import {
   compileSchema,
   guardedStream,

@@ -1,6 +1,6 @@
 // A Validator<T> is a Standard Schema whose type flows into the frameworks:
-// the AI SDK infers its output as T. `tsc -p tests/types` must accept every
-// line; the @ts-expect-error lines prove the types reject misuse.
+// the AI SDK infers its output as T. Every line must type-check (see
+// types.test.mjs); the expected errors prove the types reject misuse.
 import { generateText, Output } from "ai";
 import { compileSchema } from "structured-output-guard";
 

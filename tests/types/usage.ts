@@ -1,6 +1,7 @@
-// Typed usage of the public API. `tsc -p tests/types` must accept every line;
-// the @ts-expect-error lines prove the types also reject misuse.
+// Typed usage of the public API. Every line must type-check (see
+// types.test.mjs); the expected errors prove the types also reject misuse.
 import {
+  escapeForDisplay,
   StructuredOutputError,
   SchemaError,
   checkOutput,
@@ -163,10 +164,43 @@ async function main(): Promise<void> {
   createStreamCheck(schema).end(null);
   const released: void = createStreamCheck(schema).free();
   void released;
+  if (state.status === "rejected") {
+    // @ts-expect-error a state is frozen
+    state.atByte = 0;
+    // @ts-expect-error and so are its issues
+    state.errors.push({ path: "", schemaPath: "", code: "type", message: "" });
+  }
   // @ts-expect-error push takes text
   stream.push(new Uint8Array(1));
   // @ts-expect-error a pending state has no issues
   void (state.status === "pending" && state.errors);
+
+  // A request written inline keeps its literal types, arrays mutable, as
+  // an SDK's request type asks for them.
+  const delivered = await guardedCall(
+    { model: "m", messages: [{ role: "user", content: "hi" }], stream: false },
+    (req, { signal }) => send(req, { signal }),
+    { schema: typed },
+  );
+  const reply: string = delivered.response.reply;
+  const sentKind: Observation["type"] = delivered.value.type;
+  void [reply, sentKind];
+  // @ts-expect-error the request's role is one send() does not take
+  await guardedCall({ model: "m", messages: [{ role: "system", content: "hi" }] }, (req) => send(req), { schema: typed });
+  // The value's type written out.
+  const written = await guardedCall<Observation>({ model: "m", messages: [] }, (req, { signal }) => send(req, { signal }), { schema });
+  const writtenKind: Observation["type"] = written.value.type;
+  void writtenKind;
+  // @ts-expect-error with the type written out, the request can be passed on but not read
+  await guardedCall<Observation>({ model: "m", messages: [] }, (req) => send({ ...req, model: req.model }), { schema });
+  // @ts-expect-error an appender gets and returns the request
+  await guardedCall({ model: "m", messages: [] }, (req) => send(req), { schema, retry: "repair", appendFeedback: (req: string) => req });
+  // Any object is a model output; a number is not.
+  checkOutput(new Map(), schema);
+  // @ts-expect-error a number is no model output
+  checkOutput(42, schema);
+  // @ts-expect-error a number is no schema
+  checkOutput("{}", 42);
 
   // @ts-expect-error formats takes "assert" or "annotate" only
   checkOutput("{}", schema, { formats: "strict" });
@@ -182,3 +216,15 @@ async function main(): Promise<void> {
 }
 
 void main;
+
+// escapeForDisplay: a string in, a string out.
+const printable: string = escapeForDisplay("/\u001b]0;title\u0007");
+void printable;
+// @ts-expect-error it takes a string
+escapeForDisplay(1);
+
+/** An SDK's method as the request's type asks for it. */
+declare function send(
+  body: { model: string; messages: { role: "user" | "assistant"; content: string }[]; stream?: false },
+  options?: { signal?: AbortSignal },
+): Promise<{ reply: string }>;

@@ -11,6 +11,7 @@
 //! under the same names, so `crate::tape`, `crate::schema` and so on mean
 //! the same there as here.
 
+pub mod display;
 pub mod hash;
 pub mod json_text;
 pub mod redact;

@@ -92,7 +92,14 @@ fn members_into(out: &mut Map<String, Value>, map: &Map<String, Value>, node: &N
             && node.unless.iter().any(|(name, others)| {
                 name == key
                     && others.iter().any(|other| {
-                        out.get(*other).is_some_and(|copied| copied != &json!([]))
+                        out.get(*other).is_some_and(|copied| match copied {
+                            Value::Array(items) => !items.is_empty(),
+                            Value::String(_) => node
+                                .members
+                                .iter()
+                                .any(|(name, child)| name == other && child.text),
+                            _ => true,
+                        })
                     })
             });
         if skipped {
@@ -216,6 +223,17 @@ fn responses() -> Vec<Value> {
         json!({ "object": { "colour": "red", "deep": [[[{ "a": 1 }]]] }, "finishReason": "stop",
                 "response": { "id": "r", "headers": { "h": "v" } }, "usage": { "inputTokens": 1 } }),
         json!({ "object": "red", "finishReason": "length" }),
+        // The AI SDK's NoObjectGeneratedError (generateObject, streamObject,
+        // Output.object): the text it could not parse or validate, with the
+        // call's response metadata, usage and finish reason.
+        json!({
+            "name": "AI_NoObjectGeneratedError", "message": "No object generated: could not parse the response.",
+            "cause": { "name": "AI_JSONParseError", "text": "Here you go: {}" },
+            "text": "Here you go: {\"a\":1}",
+            "response": { "id": "r", "timestamp": "2026-01-01T00:00:00.000Z", "modelId": "m", "headers": { "h": "v" } },
+            "usage": { "inputTokens": 3, "outputTokens": 4, "totalTokens": 7, "inputTokenDetails": { "cacheReadTokens": 1 } },
+            "finishReason": "stop"
+        }),
         json!({ "text": "{}", "usage": { "inputTokens": 1, "outputTokens": 2 }, "totalUsage": { "inputTokens": 3, "outputTokens": 5 },
                 "steps": [{ "text": "prompt and answer", "usage": { "inputTokens": 2 } }] }),
         // An executor's record.
@@ -359,6 +377,22 @@ fn a_class_instance_is_read_no_further_than_its_answer() {
     assert!(prune(&json!({ "text": "{}" }), &OUTPUT_PLAN)
         .get("text")
         .is_some());
+}
+
+/// The AI SDK's NoObjectGeneratedError keeps its call's metadata in
+/// `response`, an object, where Ollama keeps its answer text: its own `text`
+/// is the answer.
+#[test]
+fn an_ai_sdk_error_is_read_for_its_text() {
+    let error = json!({
+        "name": "AI_NoObjectGeneratedError",
+        "text": "Here you go: {}",
+        "response": { "id": "r", "modelId": "m", "headers": { "h": "v" } },
+        "finishReason": "stop"
+    });
+    let copy = prune(&error, &OUTPUT_PLAN);
+    assert_eq!(read_output(&copy).content.as_deref(), Some("Here you go: {}"), "{copy}");
+    assert_eq!(read_output(&copy).finish_reason.as_deref(), Some("stop"));
 }
 
 #[test]

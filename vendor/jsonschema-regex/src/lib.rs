@@ -1,298 +1,40 @@
+mod ecma;
 mod repetition;
 mod sequence;
 mod syntax;
 
-use std::{borrow::Cow, fmt::Write};
+use std::borrow::Cow;
 
-use regex_syntax::{
-    ast::{
-        self, parse::Parser, Ast, ClassPerl, ClassPerlKind, ClassSetItem, ErrorKind, Literal,
-        LiteralKind, Span, SpecialLiteralKind, Visitor,
-    },
-    hir::{Class, Hir, HirKind},
-};
+use regex_syntax::hir::{Class, Hir, HirKind};
 
 pub use repetition::{search_form, RepeatedClass, Search};
 pub use sequence::Sequence;
+pub use ecma::{property as ecma_property, Refusal};
 pub use syntax::is_valid_ecma_regex;
 
-/// Convert ECMA Script 262 regex to Rust regex on the best effort basis.
+/// An ECMA-262 pattern (with the `u` flag's meaning) written for fancy-regex: see
+/// [`ecma::translate`].
 ///
-/// NOTE: Patterns with look arounds and backreferences are not supported.
+/// # Errors
+///
+/// A [`Refusal`] naming the problem: a pattern that is not ECMA-262, or one the engines would
+/// read differently.
+pub fn translate_ecma_regex(pattern: &str) -> Result<String, Refusal> {
+    if !is_valid_ecma_regex(pattern) {
+        return Err(Refusal("is not an ECMA-262 regular expression".to_owned()));
+    }
+    ecma::translate(pattern)
+}
+
+/// An ECMA-262 pattern written for the Rust engines: [`translate_ecma_regex`], for the callers
+/// that only need to know whether it translates.
 ///
 /// # Errors
 ///
 /// Errors are returned on unsupported or invalid regular expressions.
 #[allow(clippy::result_unit_err)]
 pub fn to_rust_regex(pattern: &str) -> Result<Cow<'_, str>, ()> {
-    let mut pattern = escape_class_set_syntax(pattern);
-    let ast = loop {
-        match Parser::new().parse(&pattern) {
-            Ok(ast) => break ast,
-            Err(error) if *error.kind() == ErrorKind::EscapeUnrecognized => {
-                let Span { start, end } = error.span();
-                let source = error.pattern();
-                if &source[start.offset..end.offset] == r"\c" {
-                    if let Some(letter) = &source[end.offset..].chars().next() {
-                        if letter.is_ascii_alphabetic() {
-                            let start = start.offset;
-                            let end = end.offset + 1;
-                            let replacement = ((*letter as u8) % 32) as char;
-                            match pattern {
-                                Cow::Borrowed(_) => {
-                                    let prefix = &source[..start];
-                                    let suffix = &source[end..];
-                                    pattern = Cow::Owned(format!("{prefix}{replacement}{suffix}"));
-                                }
-                                Cow::Owned(ref mut buffer) => {
-                                    let mut char_buffer = [0; 4];
-                                    let replacement = replacement.encode_utf8(&mut char_buffer);
-                                    buffer.replace_range(start..end, replacement);
-                                }
-                            }
-                            continue;
-                        }
-                    }
-                }
-                return Err(());
-            }
-            Err(error)
-                if matches!(
-                    error.kind(),
-                    ErrorKind::UnsupportedLookAround | ErrorKind::UnsupportedBackreference
-                ) =>
-            {
-                // Can't translate patterns with look arounds & backreferences
-                return Ok(pattern);
-            }
-            Err(_) => {
-                return Err(());
-            }
-        };
-    };
-    ast::visit(&ast, Ecma262Translator::new(pattern)).map_err(|_| ())
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum ClassState {
-    AtItemStart,
-    AfterRangeStart,
-    ExpectRangeEnd,
-}
-
-impl ClassState {
-    fn consume_atom(&mut self) {
-        *self = match self {
-            Self::ExpectRangeEnd => Self::AtItemStart,
-            Self::AtItemStart | Self::AfterRangeStart => Self::AfterRangeStart,
-        };
-    }
-}
-
-fn escape_class_set_syntax(pattern: &str) -> Cow<'_, str> {
-    let mut escapes = Vec::new();
-    let mut in_class = false;
-    let mut escaped = false;
-    let mut class_state = ClassState::AtItemStart;
-    let mut previous_atom_is_class_escape = false;
-    let mut class_initial = false;
-    let mut chars = pattern.char_indices().peekable();
-    while let Some((offset, c)) = chars.next() {
-        if escaped {
-            escaped = false;
-            if in_class {
-                class_state.consume_atom();
-                previous_atom_is_class_escape = matches!(c, 'd' | 'D' | 's' | 'S' | 'w' | 'W');
-                class_initial = false;
-            }
-            continue;
-        }
-        if c == '\\' {
-            escaped = true;
-            continue;
-        }
-        if c == '[' {
-            if in_class {
-                escapes.push(offset);
-                class_state.consume_atom();
-                previous_atom_is_class_escape = false;
-                class_initial = false;
-            } else {
-                in_class = true;
-                class_state = ClassState::AtItemStart;
-                previous_atom_is_class_escape = false;
-                class_initial = true;
-            }
-            continue;
-        }
-        if c == ']' && in_class {
-            in_class = false;
-            class_state = ClassState::AtItemStart;
-            previous_atom_is_class_escape = false;
-            continue;
-        }
-        if !in_class {
-            continue;
-        }
-        if c == '^' && class_initial {
-            class_initial = false;
-            continue;
-        }
-        if c == '-'
-            && previous_atom_is_class_escape
-            && chars.peek().is_some_and(|(_, next)| *next == '-')
-        {
-            // Without the Unicode flag, a class escape cannot participate in a range. Annex B
-            // treats both hyphens in forms such as `[\w--z]` as literals.
-            escapes.push(offset);
-            let (next_offset, _) = chars.next().expect("the next character was peeked");
-            escapes.push(next_offset);
-            class_state.consume_atom();
-            previous_atom_is_class_escape = false;
-            class_initial = false;
-            continue;
-        }
-        if c == '-'
-            && class_state == ClassState::AfterRangeStart
-            && chars.peek().is_some_and(|(_, next)| *next != ']')
-        {
-            // This hyphen is an ECMAScript range delimiter. Keep it unescaped so ranges such as
-            // the `--b` part of `[a-z--b]` preserve their meaning.
-            class_state = ClassState::ExpectRangeEnd;
-            previous_atom_is_class_escape = false;
-            continue;
-        }
-        if matches!(c, '&' | '~') && chars.peek().is_some_and(|(_, next)| *next == c) {
-            escapes.push(offset);
-            let (next_offset, _) = chars.next().expect("the next character was peeked");
-            escapes.push(next_offset);
-            class_state.consume_atom();
-        } else if c == '-'
-            && (pattern.as_bytes().get(offset.wrapping_sub(1)) == Some(&b'-')
-                || chars.peek().is_some_and(|(_, next)| *next == '-'))
-        {
-            // Only escape literal hyphens. At least one hyphen in every valid adjacent pair is a
-            // class atom, and escaping that atom is sufficient to avoid Rust's `--` operator.
-            escapes.push(offset);
-        }
-        class_state.consume_atom();
-        previous_atom_is_class_escape = false;
-        class_initial = false;
-    }
-    if escapes.is_empty() {
-        return Cow::Borrowed(pattern);
-    }
-    let mut translated = String::with_capacity(pattern.len() + escapes.len());
-    let mut escapes = escapes.into_iter().peekable();
-    for (offset, c) in pattern.char_indices() {
-        if escapes.next_if_eq(&offset).is_some() {
-            translated.push('\\');
-        }
-        translated.push(c);
-    }
-    Cow::Owned(translated)
-}
-
-struct Ecma262Translator<'a> {
-    pattern: Cow<'a, str>,
-    offset: usize,
-}
-
-impl<'a> Ecma262Translator<'a> {
-    fn new(input: Cow<'a, str>) -> Self {
-        Self {
-            pattern: input,
-            offset: 0,
-        }
-    }
-
-    fn replace_impl(&mut self, span: &Span, replacement: &str) {
-        let Span { start, end } = span;
-        match self.pattern {
-            Cow::Borrowed(pattern) => {
-                let prefix = &pattern[..start.offset];
-                let suffix = &pattern[end.offset..];
-                self.pattern = Cow::Owned(format!("{prefix}{replacement}{suffix}"));
-            }
-            Cow::Owned(ref mut buffer) => {
-                buffer.replace_range(
-                    start.offset + self.offset..end.offset + self.offset,
-                    replacement,
-                );
-            }
-        }
-        self.offset += replacement.len() - (end.offset - start.offset);
-    }
-
-    fn replace(&mut self, cls: &ClassPerl) {
-        match cls.kind {
-            ClassPerlKind::Digit => {
-                let replacement = if cls.negated { "[^0-9]" } else { "[0-9]" };
-                self.replace_impl(&cls.span, replacement);
-            }
-            ClassPerlKind::Word => {
-                let replacement = if cls.negated {
-                    "[^A-Za-z0-9_]"
-                } else {
-                    "[A-Za-z0-9_]"
-                };
-                self.replace_impl(&cls.span, replacement);
-            }
-            ClassPerlKind::Space => {
-                let mut replacement = String::from(if cls.negated { "[^" } else { "[" });
-                for (start, end) in ECMA_WHITESPACE_RANGES {
-                    // Writing to a `String` cannot fail.
-                    let _ = write!(
-                        replacement,
-                        "\\x{{{:x}}}-\\x{{{:x}}}",
-                        start as u32, end as u32
-                    );
-                }
-                replacement.push(']');
-                self.replace_impl(&cls.span, &replacement);
-            }
-        }
-    }
-}
-
-impl<'a> Visitor for Ecma262Translator<'a> {
-    type Output = Cow<'a, str>;
-    type Err = ast::Error;
-
-    fn finish(self) -> Result<Self::Output, Self::Err> {
-        Ok(self.pattern)
-    }
-
-    fn visit_class_set_item_pre(&mut self, item: &ast::ClassSetItem) -> Result<(), Self::Err> {
-        if let ClassSetItem::Perl(cls) = item {
-            self.replace(cls);
-        }
-        Ok(())
-    }
-    fn visit_post(&mut self, ast: &Ast) -> Result<(), Self::Err> {
-        match ast {
-            Ast::ClassPerl(perl) => {
-                self.replace(perl);
-            }
-            // ECMA-262 `.` rejects every line terminator, Rust's only `\n`.
-            Ast::Dot(span) => {
-                self.replace_impl(span, r"[^\n\r\x{2028}\x{2029}]");
-            }
-            Ast::Literal(literal) => {
-                if let Literal {
-                    kind: LiteralKind::Special(SpecialLiteralKind::Bell),
-                    ..
-                } = literal.as_ref()
-                {
-                    // Not possible to create a custom error, hence throw an arbitrary one from a
-                    // known invalid pattern.
-                    return Parser::new().parse("[").map(|_| ());
-                }
-            }
-            _ => (),
-        }
-        Ok(())
-    }
+    translate_ecma_regex(pattern).map(Cow::Owned).map_err(|_| ())
 }
 
 /// The result of analyzing a regex pattern for literal-match optimizations.
@@ -608,38 +350,6 @@ mod tests {
             split_leading_lookaheads(pattern),
             expected.map(|parts| parts.into_iter().map(String::from).collect::<Vec<_>>())
         );
-    }
-
-    #[test_case(r"\d", "[0-9]"; "digit class")]
-    #[test_case(r"\D", "[^0-9]"; "non-digit class")]
-    #[test_case(r"\w", "[A-Za-z0-9_]"; "word class")]
-    #[test_case(r"\W", "[^A-Za-z0-9_]"; "non-word class")]
-    #[test_case(r"[\d]", "[[0-9]]"; "digit class in character set")]
-    #[test_case(r"[\D]", "[[^0-9]]"; "non-digit class in character set")]
-    #[test_case(r"[\w]", "[[A-Za-z0-9_]]"; "word class in character set")]
-    #[test_case(r"[\W]", "[[^A-Za-z0-9_]]"; "non-word class in character set")]
-    #[test_case(r"\d+\w*", "[0-9]+[A-Za-z0-9_]*"; "combination of digit and word classes")]
-    #[test_case(r"\D*\W+", "[^0-9]*[^A-Za-z0-9_]+"; "combination of non-digit and non-word classes")]
-    #[test_case(r"[\d\w]", "[[0-9][A-Za-z0-9_]]"; "digit and word classes in character set")]
-    #[test_case(r"[^\d\w]", "[^[0-9][A-Za-z0-9_]]"; "negated digit and word classes in character set")]
-    #[test_case(r"[\d\w\d\w]", "[[0-9][A-Za-z0-9_][0-9][A-Za-z0-9_]]"; "multiple replacements")]
-    #[test_case(r"\cA\cB\cC", "\x01\x02\x03"; "multiple control characters")]
-    #[test_case(r"foo\cIbar\cXbaz", "foo\x09bar\x18baz"; "control characters mixed with text")]
-    #[test_case(r"\ca\cb\cc", "\x01\x02\x03"; "lowercase control characters")]
-    #[test_case(r"^[a-z&&^b]+$", r"^[a-z\&\&^b]+$"; "class intersection syntax is literal")]
-    #[test_case(r"^[a-z--b]$", r"^[a-z\--b]$"; "class difference syntax preserves ranges")]
-    #[test_case(r"^[\w--z]$", r"^[[A-Za-z0-9_]\-\-z]$"; "word class escape before doubled hyphen")]
-    #[test_case(r"^[\d--z]$", r"^[[0-9]\-\-z]$"; "digit class escape before doubled hyphen")]
-    #[test_case(r"^[a~~b]$", r"^[a\~\~b]$"; "class symmetric difference syntax is literal")]
-    #[test_case(r"^[[a]]$", r"^[\[a]]$"; "nested class opener is literal")]
-    #[test_case(r"[a-z]", r"[a-z]"; "ordinary class is unchanged")]
-    #[test_case(r"[\[\]]", r"[\[\]]"; "escaped brackets are unchanged")]
-    #[test_case(r"[^&]", r"[^&]"; "single ampersand is unchanged")]
-    #[test_case(r"a&&b", r"a&&b"; "operator syntax outside a class is unchanged")]
-    #[test_case(r"\d.[\w.]\D.", r"[0-9][^\n\r\x{2028}\x{2029}][[A-Za-z0-9_].][^0-9][^\n\r\x{2028}\x{2029}]"; "dots mixed with class escapes")]
-    fn test_ecma262_to_rust_regex(input: &str, expected: &str) {
-        let result = to_rust_regex(input).unwrap();
-        assert_eq!(result, expected);
     }
 
     const ECMA_WHITESPACE: [char; 25] = [

@@ -4,7 +4,7 @@
 //! including the pattern modifiers of ES2025, widened with the identity escapes that patterns
 //! without the `u` flag allow: a backslash before any character that is not alphanumeric. Drafts 4
 //! to 2019-09 cite the ES5.1 dialect, which has no `u` flag. Unicode property names and values are
-//! checked for shape only, not against the Unicode tables.
+//! those ECMA-262 lists (see [`crate::ecma::property`]).
 
 use std::{borrow::Cow, cmp::Ordering};
 
@@ -425,14 +425,17 @@ impl<'a> Parser<'a> {
         Ok(value)
     }
 
-    /// `{Name}` or `{Name=Value}` after `\p` or `\P`.
+    /// `{Name}` or `{Name=Value}` after `\p` or `\P`, naming a property ECMA-262 has.
     fn unicode_property(&mut self) -> Parsed<()> {
         self.expect('{')?;
+        let start = self.position;
         self.property_word()?;
         if self.eat('=') {
             self.property_word()?;
         }
-        self.expect('}')
+        let text = &self.pattern[start..self.position];
+        self.expect('}')?;
+        crate::ecma::property(text).map(|_| ()).ok_or(SyntaxError)
     }
 
     fn property_word(&mut self) -> Parsed<()> {

@@ -266,7 +266,9 @@ fn to_issue(error: &ValidationError<'_>) -> Issue {
         format!("The value at {}", crate::redact::redact_pointer(&path))
     };
     let sentence = format!("{subject} {}.", describe(error.kind(), 0));
-    let message = crate::redact::redact_secrets(&sentence);
+    // Redacted, then made safe to print: the path is the model's, and the
+    // schema's words (a pattern, a format's name) may be anyone's.
+    let message = crate::display::escape_for_display(&crate::redact::redact_secrets(&sentence));
     Issue {
         schema_path: error.schema_path().as_str().to_owned(),
         code: error.kind().keyword().to_owned(),

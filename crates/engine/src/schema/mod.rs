@@ -9,6 +9,8 @@ mod closed;
 mod depth;
 mod issues;
 mod meta;
+mod patterns;
+mod references;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -105,6 +107,9 @@ pub struct CompileOptions {
     /// main crate); a compiled schema's options hold the dialect it was
     /// read in.
     pub dialect: Option<Dialect>,
+    /// The initial base URI (the retrieval URI): what the schema's relative
+    /// references resolve against where no `$id` sets a base.
+    pub base_uri: Option<String>,
 }
 
 impl CompileOptions {
@@ -135,6 +140,9 @@ impl CompileOptions {
         for (uri, schema) in resources {
             key.push_str(&format!("|r{}:{uri}:{}", uri.len(), content_hash(schema)));
         }
+        if let Some(base) = &self.base_uri {
+            key.push_str(&format!("|b{}:{base}", base.len()));
+        }
         let mut formats: Vec<&(String, String)> = self.custom_formats.iter().collect();
         formats.sort();
         for (name, source) in formats {
@@ -146,6 +154,16 @@ impl CompileOptions {
         }
         key
     }
+}
+
+/// Whether `text` is an absolute URI (RFC 3986 `absolute-URI` with an
+/// optional fragment): what a base URI must be.
+pub fn is_absolute_uri(text: &str) -> bool {
+    let scheme = text.split_once(':').map_or("", |(scheme, _)| scheme);
+    let mut bytes = scheme.bytes();
+    bytes.next().is_some_and(|first| first.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+        && jsonschema::uri::from_str(text).is_ok()
 }
 
 pub fn parse_draft(name: &str) -> Option<Draft> {
@@ -541,12 +559,16 @@ fn check_nesting(schema: &Value) -> Result<(), SchemaError> {
 /// How deep validation can recurse through the schema's references (see
 /// `depth`).
 fn check_depth(schema: &Value, options: &CompileOptions) -> Result<(), SchemaError> {
-    let resources: Vec<(&str, &Value)> = options
+    let encoded: Vec<(&str, std::borrow::Cow<'_, Value>)> = options
         .resources
         .iter()
-        .map(|(uri, resource)| (uri.as_str(), resource))
+        .map(|(uri, resource)| (uri.as_str(), references::encode_references(resource)))
         .collect();
-    let references = depth::reference_depth(schema, &resources);
+    let resources: Vec<(&str, &Value)> = encoded
+        .iter()
+        .map(|(uri, resource)| (*uri, resource.as_ref()))
+        .collect();
+    let references = depth::reference_depth(&references::encode_references(schema), &resources);
     if references > MAX_REFERENCE_DEPTH {
         return Err(SchemaError::new(format!(
             "the schema's references can nest about {references} subschemas deep, more than the \
@@ -657,12 +679,14 @@ pub fn collect_issues(
     issues::collect(validator, instance, max_errors)
 }
 
-/// The schema as validated: with `rejectUnknownFields`, its objects closed.
+/// The schema as validated: its `$ref`s URI references (see
+/// `references`) and, with `rejectUnknownFields`, its objects closed.
 pub fn effective_schema<'s>(schema: &'s Value, options: &CompileOptions) -> std::borrow::Cow<'s, Value> {
+    let encoded = references::encode_references(schema);
     if options.reject_unknown_fields {
-        std::borrow::Cow::Owned(closed::close_objects(schema, options.draft))
+        std::borrow::Cow::Owned(closed::close_objects(&encoded, options.draft))
     } else {
-        std::borrow::Cow::Borrowed(schema)
+        encoded
     }
 }
 
@@ -677,6 +701,10 @@ fn build(
 ) -> Result<CompiledSchema, SchemaError> {
     let effective = effective_schema(schema, options);
     let validator = configure(schema, options)?.build(&effective).map_err(|e| {
+        // A pattern the guard does not support says so, and where.
+        if let Err(pattern) = patterns::check_patterns(&effective) {
+            return pattern;
+        }
         let at = e.instance_path().as_str();
         let detail = e.masked().to_string();
         let problem = if detail.is_empty() {
@@ -708,7 +736,7 @@ fn configure(schema: &Value, options: &CompileOptions) -> Result<Builder, Schema
         resources: options
             .resources
             .iter()
-            .map(|(uri, schema)| (resource_key(uri), schema.clone()))
+            .map(|(uri, schema)| (resource_key(uri), references::encode_references(schema).into_owned()))
             .collect(),
     };
     let mut builder = jsonschema::options_for::<TapeJson>()
@@ -717,6 +745,9 @@ fn configure(schema: &Value, options: &CompileOptions) -> Result<Builder, Schema
         .with_schema_check(meta::check_against_meta_schema)
         .with_pattern_cache(shared_patterns())
         .with_retriever(retriever);
+    if let Some(base) = &options.base_uri {
+        builder = builder.with_base_uri(base.clone());
+    }
     for (name, source) in &options.custom_formats {
         let pattern = regex::RegexBuilder::new(source)
             .size_limit(1 << 20)
@@ -826,5 +857,7 @@ mod email_format_tests;
 mod idna2008_tests;
 #[cfg(test)]
 mod pattern_budget_tests;
+#[cfg(test)]
+mod regex_dialect_tests;
 #[cfg(test)]
 pub(crate) mod test_rng;

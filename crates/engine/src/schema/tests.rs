@@ -631,3 +631,68 @@ fn schemas_share_compiled_patterns_without_changing_answers() {
         assert!(compile(&for_schema(i, "^(unclosed"), &options).is_err());
     }
 }
+
+/// A `$ref` holding characters a URI reference cannot (`<`, `>`, a space,
+/// `|`, non-ASCII letters) is percent-encoded, then resolved, as ajv does:
+/// real-world schemas name definitions after generic types.
+#[test]
+fn a_ref_with_characters_a_uri_cannot_hold_is_encoded_then_resolved() {
+    let schema = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {
+            "Foo<Bar>": { "type": "object", "required": ["bar"] },
+            "Map<string, number>": { "additionalProperties": { "type": "number" } },
+            "Größe|{x}^`\"": { "type": "integer" },
+            "100%": { "const": 1 }
+        },
+        "properties": {
+            "foo": { "$ref": "#/definitions/Foo<Bar>" },
+            "map": { "$ref": "#/definitions/Map<string, number>" },
+            "size": { "$ref": "#/definitions/Größe|{x}^`\"" },
+            "encoded": { "$ref": "#/definitions/Foo%3CBar%3E" },
+            "percent": { "$ref": "#/definitions/100%25" },
+            "const": { "const": { "$ref": "#/a b" } }
+        }
+    });
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    assert!(compiled.is_valid(&json!({ "foo": { "bar": 1 }, "map": { "a": 1 }, "size": 3, "encoded": { "bar": 1 }, "percent": 1 })));
+    assert!(!compiled.is_valid(&json!({ "foo": {} })));
+    assert!(!compiled.is_valid(&json!({ "map": { "a": "1" } })));
+    assert!(!compiled.is_valid(&json!({ "size": 3.5 })));
+    assert!(!compiled.is_valid(&json!({ "encoded": {} })));
+    assert!(!compiled.is_valid(&json!({ "percent": 2 })));
+    // Data is left as it is: a `const` holding a `$ref` member still means that value.
+    assert!(compiled.is_valid(&json!({ "const": { "$ref": "#/a b" } })));
+    assert!(!compiled.is_valid(&json!({ "const": { "$ref": "#/a%20b" } })));
+}
+
+/// `baseUri` is the initial base URI (the retrieval URI): a root whose
+/// `$id` draft 7 ignores beside `$ref` resolves its relative references
+/// against it; it is part of the cache key.
+#[test]
+fn base_uri_is_the_initial_base_uri() {
+    let root = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": "https://example.com/schemas/root.json",
+        "$ref": "item.json"
+    });
+    let item = json!({ "type": "object", "required": ["name"] });
+    let other = json!({ "type": "string" });
+    let resources = vec![
+        ("https://example.com/schemas/item.json".to_owned(), item),
+        ("https://example.org/item.json".to_owned(), other),
+    ];
+    let options = |base: Option<&str>| CompileOptions {
+        resources: resources.clone(),
+        base_uri: base.map(str::to_owned),
+        ..CompileOptions::default()
+    };
+    assert!(compile(&root, &options(None)).is_err());
+    let com = compile(&root, &options(Some("https://example.com/schemas/root.json"))).unwrap();
+    assert!(com.is_valid(&json!({ "name": "x" })));
+    assert!(!com.is_valid(&json!({})));
+    assert!(!com.is_valid(&json!("text")));
+    let org = compile(&root, &options(Some("https://example.org/root.json"))).unwrap();
+    assert!(org.is_valid(&json!("text")));
+    assert!(!org.is_valid(&json!({ "name": "x" })));
+}

@@ -270,13 +270,19 @@ struct Watcher {
     alike: Option<LocId>,
 }
 
-/// `The response` or `The value at /a/b`: how an issue's message begins.
+/// `The response` or `The value at /a/b`: how an issue's message begins
+/// (the path redacted and made safe to print, as in every message).
 fn subject(path: &str) -> String {
     if path.is_empty() {
         "The response".to_owned()
     } else {
-        format!("The value at {}", crate::redact::redact_pointer(path))
+        format!("The value at {}", shown_pointer(path))
     }
+}
+
+/// A path as a message shows it: redacted, and safe to print.
+fn shown_pointer(path: &str) -> String {
+    crate::display::escape_for_display(&crate::redact::redact_pointer(path))
 }
 
 /// A message's "alternative N at /path" (the first problem of each anyOf
@@ -285,7 +291,7 @@ fn rebase_branches(message: &str, base: &str) -> String {
     if base.is_empty() {
         return message.to_owned();
     }
-    let base = crate::redact::redact_pointer(base);
+    let base = shown_pointer(base);
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
     while let Some(at) = rest.find("alternative ") {

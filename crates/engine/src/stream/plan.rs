@@ -130,11 +130,16 @@ impl Plan {
         let targets = by_location(&schema, draft)?;
         let mut options = options.clone();
         options.reject_unknown_fields = false;
-        let base = schema
-            .get("$id")
-            .and_then(Value::as_str)
-            .unwrap_or(DEFAULT_BASE)
-            .to_owned();
+        let base = match (schema.get("$id").and_then(Value::as_str), &options.base_uri) {
+            (Some(id), None) => id,
+            (None, Some(base)) => base.as_str(),
+            (None, None) => DEFAULT_BASE,
+            // Whether the `$id` or the caller's base places the document
+            // depends on the draft and the `$id`'s siblings: left to the
+            // whole schema.
+            (Some(_), Some(_)) => return None,
+        }
+        .to_owned();
         let mut node_options = options.clone();
         node_options.resources.push((base.clone(), schema.clone()));
         // Replacing is sound only when nothing outside the schema refers

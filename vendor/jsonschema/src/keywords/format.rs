@@ -512,9 +512,46 @@ fn parse_email(email: &str, options: Option<&EmailAddressOptions>) -> Option<Ema
     if let Some(opts) = options {
         EmailAddress::parse_with_options(email, *opts)
     } else {
-        EmailAddress::from_str(email)
+        // An RFC 5321 `Mailbox` (RFC 6531 for `idn-email`) is the address alone: the display
+        // text `email_address` allows by default belongs to RFC 5322 headers.
+        EmailAddress::parse_with_options(email, EmailAddressOptions::default().without_display_text())
     }
     .ok()
+}
+
+/// What a local part written as an RFC 5321 `Quoted-string` leaves for `email_address` to
+/// parse: `None` when `email` starts with one that RFC 5321 (RFC 6531 when `non_ascii`) does
+/// not allow, or that an `@` does not follow; otherwise `email` with each `quoted-pairSMTP`
+/// written as `\a`, which `email_address` reads as RFC 5322 does (it accepts a tab in quotes,
+/// which `qtextSMTP` does not, and refuses a quoted space, which `quoted-pairSMTP` allows).
+/// An address whose local part is not quoted is returned as it is.
+fn smtp_quoted_local_part(email: &str, non_ascii: bool) -> Option<Cow<'_, str>> {
+    let Some(rest) = email.strip_prefix('"') else {
+        return Some(Cow::Borrowed(email));
+    };
+    let mut masked = String::with_capacity(email.len());
+    masked.push('"');
+    let mut chars = rest.char_indices();
+    while let Some((_, c)) = chars.next() {
+        match c {
+            '"' => {
+                masked.push('"');
+                let after = chars.as_str();
+                return after.starts_with('@').then(|| {
+                    masked.push_str(after);
+                    Cow::Owned(masked)
+                });
+            }
+            '\\' => match chars.next() {
+                Some((_, ' '..='~')) => masked.push_str("\\a"),
+                _ => return None,
+            },
+            ' '..='~' => masked.push(c),
+            _ if non_ascii && !c.is_ascii() => masked.push(c),
+            _ => return None,
+        }
+    }
+    None
 }
 
 const IPV6_TAG: &str = "IPv6:";
@@ -651,6 +688,10 @@ where
             return validate_email_domain(domain, &is_valid_hostname_impl);
         }
     }
+    let Some(email) = smtp_quoted_local_part(email, allow_non_ascii_local_part) else {
+        return false;
+    };
+    let email = email.as_ref();
     // `email_address` 0.2.9 rejects an empty quoted local part, which RFC 5321 allows.
     if let Some(domain) = email.strip_prefix("\"\"@") {
         return is_valid_email_impl(
