@@ -70,7 +70,7 @@
 # idna2008 checks idn-hostname, idn-email and the A-labels of hostname by
 # IDNA2008 (RFC 5890-5893) with packed tables of its own (RFC 5892's derived
 # property, Bidi_Class and Joining_Type, from ICU4X's Unicode data; the
-# engine's src/schema/idna2008_tests.rs holds them to that data and writes
+# engine's crates/engine/src/schema/idna2008_tests.rs holds them to that data and writes
 # them again) instead of the idna crate's UTS 46 and the general categories
 # of unicode-general-category: those were 57 KB gzip of the wasm module, the
 # new check and its tables about 3 KB.
@@ -195,7 +195,7 @@ with these patches applied:
   name; no \`Age\`, no grapheme, word or sentence break tables.
 - \`patches/jsonschema-$VERSION-idna2008.patch\`: \`idn-hostname\`,
   \`idn-email\` and the A-labels of \`hostname\` are checked as IDNA2008
-  (RFC 5890-5893) defines host names, by \`src/idna2008.rs\` and its
+  (RFC 5890-5893) defines host names, by \`vendor/jsonschema/src/idna2008.rs\` and its
   packed tables of RFC 5892's derived property, Bidi_Class and
   Joining_Type (from ICU4X's Unicode data), instead of the \`idna\`
   crate's UTS 46 and \`unicode-general-category\`: the \`idna\` feature
@@ -266,7 +266,7 @@ crates.io (the version Cargo.lock holds), with this patch applied:
 - \`patches/regex-syntax-$REGEX_SYNTAX_VERSION-packed-unicode-tables.patch\`:
   the general category, script, script extension and binary property
   tables, and the simple case folding table, are packed by the compiler
-  (\`src/unicode_tables/packed.rs\`: each range as its distance from the
+  (\`vendor/regex-syntax/src/unicode_tables/packed.rs\`: each range as its distance from the
   previous one and its length, in LEB128) and unpacked when a pattern asks
   for a class; the case folding table is unpacked once, when a
   case-insensitive pattern first needs it. The generated tables are
