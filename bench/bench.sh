@@ -4,7 +4,9 @@
 # Builds pkg/, measures structured-output-guard against ajv + ajv-formats
 # (allErrors true and false) and @cfworker/json-schema under Node and under
 # Bun (bench/run.mjs, which spawns fresh processes for load time and memory),
-# and writes bench/RESULTS.md, then the user path, the stream check,
+# and writes bench/RESULTS.md, then the user path, the load to first
+# verdict in headless Chromium (bench/load-browser.mjs), what each part of
+# the wasm costs (bench/size.sh), the stream check,
 # telemetry, the tool calls on a public corpus (bench/tool-calls.mjs) and
 # accepted and rejected documents on real schemas (bench/real-schemas.mjs)
 # under both runtimes; then the cost table (bench/cost-table.mjs: every
@@ -34,6 +36,10 @@ node bench/report.mjs "$tmp/node.json" "$tmp/bun.json"
   node bench/user-path.mjs | sed 's/^### /#### /'
   echo
   node_modules/.bin/bun bench/user-path.mjs | sed 's/^### /#### /'
+  printf '\n## Module load to first verdict in a browser\n\n`node bench/load-browser.mjs --markdown`.\n\n'
+  node bench/load-browser.mjs --markdown
+  printf '\n## wasm size, per part\n\n`bash bench/size.sh`: the package'"'"'s module named by its function names, each part costed as the gzip and brotli bytes its removal saves.\n\n'
+  bash bench/size.sh
   printf '\n## Stream check\n\n`node bench/stream.mjs`, `node bench/guarded-stream.mjs`, `node bench/stream-tools.mjs`, then all under bun.\n\n'
   for runtime in node node_modules/.bin/bun; do
     "$runtime" bench/stream.mjs | sed 's/^# /### /'

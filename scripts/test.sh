@@ -39,6 +39,10 @@ bash scripts/build-trap.sh || { echo "tests: 0 passed, 1 failed (the trap-test b
 step "Rust tests (cargo test)"
 cargo test --quiet 2>&1 | tee "$logdir/cargo.log"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+# The vendored regex-syntax's Unicode tables, packed by its patch, against
+# the generated tables they are packed from.
+cargo test --quiet -p regex-syntax --lib unicode_tables::packed 2>&1 | tee -a "$logdir/cargo.log"
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 while read -r p f; do tally "$p" "$f"; done < <(sed -nE 's/^test result: [a-zA-Z]+\. ([0-9]+) passed; ([0-9]+) failed.*/\1 \2/p' "$logdir/cargo.log")
 
 # One run for the wasm32 target covers the library as the package builds it

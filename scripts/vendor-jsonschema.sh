@@ -4,7 +4,9 @@
 # vendor/jsonschema-regex, the crate jsonschema reads ECMA-262 patterns with,
 # with patches/jsonschema-regex-$VERSION-*.patch; and vendor/fancy-regex, the
 # engine jsonschema matches patterns with, with
-# patches/fancy-regex-$FANCY_REGEX_VERSION-*.patch. Run it after changing a
+# patches/fancy-regex-$FANCY_REGEX_VERSION-*.patch; and vendor/regex-syntax, the
+# parser both read patterns with and the Unicode tables they use, with
+# patches/regex-syntax-$REGEX_SYNTAX_VERSION-*.patch. Run it after changing a
 # pinned version or a patch; the result is committed so that a build needs
 # nothing but Cargo.
 #
@@ -27,9 +29,10 @@
 # feature that leaves the built-in meta-schema validators (over
 # serde_json::Value) out, so that the package builds jsonschema's keyword
 # validators for its tape representation only (crates/engine/src/schema/meta.rs).
-# lean-regex-engines leaves regex's literal prefilters and bounded
-# backtracker out: schema patterns match short strings, and they were about
-# 100 KB of the wasm module.
+# lean-regex-engines (jsonschema and fancy-regex) leaves regex's literal
+# prefilters, bounded backtracker and one-pass DFA out: schema patterns
+# match short strings, and the first two were about 100 KB of the wasm
+# module; the one-pass DFA 7 KB gzip, with no measured change in speed.
 # no-evaluate adds a feature that leaves `Validator::evaluate` (structured
 # output) out, and with it every keyword's `evaluate`: the package never
 # evaluates, but the validators' trait-object vtables kept that code in the
@@ -67,14 +70,29 @@
 # with many subjects each just under it cost minutes. The steps count the work
 # the backtrack limit missed as well (each instruction, the text a
 # backreference compares, the text a lookaround's inner engine may scan).
+# idna2008 checks idn-hostname, idn-email and the A-labels of hostname by
+# IDNA2008 (RFC 5890-5893) with packed tables of its own (RFC 5892's derived
+# property, Bidi_Class and Joining_Type, from ICU4X's Unicode data; the
+# engine's crates/engine/src/schema/idna2008_tests.rs holds them to that data and writes
+# them again) instead of the idna crate's UTS 46 and the general categories
+# of unicode-general-category: those were 57 KB gzip of the wasm module, the
+# new check and its tables about 3 KB.
 # work-reference-budget bounds the references a check follows: subschemas
 # that each refer twice to the next made validation itself exponential in
 # the schema's size.
+# packed-unicode-tables (regex-syntax) keeps the Unicode tables a pattern's
+# `\p{…}` classes and case folding read packed into bytes by the compiler
+# instead of as arrays of `(char, char)` pairs: 154 KB raw and 40 KB gzip
+# less of the wasm module, for the same classes (a unit test unpacks every
+# table and compares it with the generated one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
 # The version jsonschema $VERSION locks (see Cargo.lock).
 FANCY_REGEX_VERSION=0.20.2
+# The version Cargo.lock holds (regex, regex-automata, fancy-regex and
+# jsonschema-regex all read patterns with it).
+REGEX_SYNTAX_VERSION=0.8.12
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -130,6 +148,11 @@ vendor_crate jsonschema "$VERSION" "$src" "$src/LICENSE"
 vendor_crate jsonschema-regex "$VERSION" "$(registry_src "jsonschema-regex-$VERSION")" "$src/LICENSE"
 fancy=$(registry_src "fancy-regex-$FANCY_REGEX_VERSION")
 vendor_crate fancy-regex "$FANCY_REGEX_VERSION" "$fancy" "$fancy/LICENSE"
+# regex-syntax is dual licensed (MIT or Apache-2.0): both license files.
+syntax=$(registry_src "regex-syntax-$REGEX_SYNTAX_VERSION")
+vendor_crate regex-syntax "$REGEX_SYNTAX_VERSION" "$syntax" "$syntax/LICENSE-MIT"
+mv vendor/regex-syntax/LICENSE vendor/regex-syntax/LICENSE-MIT
+cp "$syntax/LICENSE-APACHE" vendor/regex-syntax/
 cat > vendor/jsonschema/VENDORED.md <<MD
 # jsonschema $VERSION, vendored with patches
 
@@ -173,9 +196,18 @@ with these patches applied:
 - \`patches/jsonschema-$VERSION-ecma-unicode.patch\` (manifest only): regex
   and fancy-regex with only the Unicode properties an ECMA-262 pattern can
   name; no \`Age\`, no grapheme, word or sentence break tables.
+- \`patches/jsonschema-$VERSION-idna2008.patch\`: \`idn-hostname\`,
+  \`idn-email\` and the A-labels of \`hostname\` are checked as IDNA2008
+  (RFC 5890-5893) defines host names, by \`vendor/jsonschema/src/idna2008.rs\` and its
+  packed tables of RFC 5892's derived property, Bidi_Class and
+  Joining_Type (from ICU4X's Unicode data), instead of the \`idna\`
+  crate's UTS 46 and \`unicode-general-category\`: the \`idna\` feature
+  needs neither crate. A host name is mapped only as far as the label
+  separators U+3002, U+FF0E and U+FF61 (read as \`.\`) and uppercase
+  letters (read as lowercase); U-labels are checked as written.
 - \`patches/jsonschema-$VERSION-lean-regex-engines.patch\` (manifest only):
-  regex and fancy-regex without the literal prefilters (aho-corasick, memchr)
-  and the bounded backtracker; the lazy DFA and the one-pass DFA stay.
+  regex and fancy-regex without the literal prefilters (aho-corasick, memchr),
+  the bounded backtracker and the one-pass DFA; the lazy DFA stays.
 - \`patches/jsonschema-$VERSION-pattern-budget.patch\`:
   \`with_pattern_budget(steps, run)\` gives every pattern match validation
   makes inside \`run\` one allowance of fancy-regex steps (see
@@ -206,10 +238,10 @@ the published source except that the manifest drops test, bench,
 dev-dependency and lint sections. MIT licensed (LICENSE).
 MD
 cat > vendor/fancy-regex/VENDORED.md <<MD
-# fancy-regex $FANCY_REGEX_VERSION, vendored with a patch
+# fancy-regex $FANCY_REGEX_VERSION, vendored with patches
 
 Made by \`scripts/vendor-jsonschema.sh\` from the crate published on
-crates.io (the version jsonschema $VERSION locks), with this patch applied:
+crates.io (the version jsonschema $VERSION locks), with these patches applied:
 
 - \`patches/fancy-regex-$FANCY_REGEX_VERSION-step-budget.patch\`:
   \`Regex::is_match_within(text, &mut steps)\` spends the backtracking VM's
@@ -220,10 +252,34 @@ crates.io (the version jsonschema $VERSION locks), with this patch applied:
   the longest text the delegated pattern can match and a character more, or
   the rest of the text when its matches are unbounded. Every other entry
   point runs with an unlimited allowance, as before.
+- \`patches/fancy-regex-$FANCY_REGEX_VERSION-lean-regex-engines.patch\`
+  (manifest only): regex-automata without the one-pass DFA, as jsonschema's
+  own lean-regex-engines patch asks of regex.
 
 Nothing else differs from the published source except that the manifest
 drops test, bench, example and dev-dependency sections. MIT licensed
 (LICENSE, the crate's own).
+MD
+cat > vendor/regex-syntax/VENDORED.md <<MD
+# regex-syntax $REGEX_SYNTAX_VERSION, vendored with a patch
+
+Made by \`scripts/vendor-jsonschema.sh\` from the crate published on
+crates.io (the version Cargo.lock holds), with this patch applied:
+
+- \`patches/regex-syntax-$REGEX_SYNTAX_VERSION-packed-unicode-tables.patch\`:
+  the general category, script, script extension and binary property
+  tables, and the simple case folding table, are packed by the compiler
+  (\`vendor/regex-syntax/src/unicode_tables/packed.rs\`: each range as its distance from the
+  previous one and its length, in LEB128) and unpacked when a pattern asks
+  for a class; the case folding table is unpacked once, when a
+  case-insensitive pattern first needs it. The generated tables are
+  unchanged and read only while compiling. The manifest declares the
+  crate's \`docsrs_regex\` cfg, as the published manifest's lint section
+  does.
+
+Nothing else differs from the published source except that the manifest
+drops test, bench and dev-dependency sections. Licensed MIT or Apache-2.0
+(LICENSE-MIT, LICENSE-APACHE, the crate's own).
 MD
 cat > vendor/jsonschema-regex/VENDORED.md <<MD
 # jsonschema-regex $VERSION, vendored with patches

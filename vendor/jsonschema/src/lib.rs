@@ -1346,6 +1346,10 @@ pub mod json {
     };
 }
 mod http;
+/// IDNA2008 host names (`idn-hostname`, `idn-email`, the A-labels of
+/// `hostname`); public for the tests that check its tables.
+#[doc(hidden)]
+pub mod idna2008;
 mod keywords;
 #[cfg(all(feature = "macros", not(target_family = "wasm")))]
 mod meta_codegen;

@@ -887,6 +887,8 @@ mod content_encoding_tests;
 #[cfg(test)]
 mod email_format_tests;
 #[cfg(test)]
+mod idna2008_tests;
+#[cfg(test)]
 mod pattern_budget_tests;
 #[cfg(test)]
 mod regex_dialect_tests;

@@ -10,7 +10,6 @@ use std::{
 use email_address::{EmailAddress, Options as EmailAddressOptions};
 use serde_json::{Map, Value};
 use strum::VariantArray;
-use unicode_general_category::{get_general_category, GeneralCategory};
 use uuid_simd::{parse_hyphenated, Out};
 
 use crate::{
@@ -830,7 +829,7 @@ fn punycode_adapt(mut delta: u32, count: u32, first: bool) -> u32 {
 /// Decode a Punycode payload, the part of an A-label after the `xn--` prefix.
 ///
 /// RFC 3492, section 6.2: <https://www.rfc-editor.org/rfc/rfc3492#section-6.2>
-fn decode_punycode(input: &str) -> Option<String> {
+pub(crate) fn decode_punycode(input: &str) -> Option<String> {
     let bytes = input.as_bytes();
     // The delimiter is consumed only when it is preceded by basic code points; a leading
     // `-` is part of the encoded portion and makes the label invalid.
@@ -911,103 +910,37 @@ pub fn is_valid_hostname(hostname: &str) -> bool {
     true
 }
 
-// RFC 5892 derives the PVALID property primarily from these general categories.
-fn is_idna_pvalid_category(category: GeneralCategory) -> bool {
-    matches!(
-        category,
-        GeneralCategory::UppercaseLetter
-            | GeneralCategory::LowercaseLetter
-            | GeneralCategory::TitlecaseLetter
-            | GeneralCategory::ModifierLetter
-            | GeneralCategory::OtherLetter
-            | GeneralCategory::NonspacingMark
-            | GeneralCategory::SpacingMark
-            | GeneralCategory::DecimalNumber
-    )
-}
+/// Whether the code points of a U-label are valid in their places (RFC
+/// 5892: its derived property, and the rules of Appendix A for CONTEXTJ and
+/// CONTEXTO code points), and it starts with no combining mark. ASCII code
+/// points are the caller's to check.
+pub(crate) fn validate_unicode_label(label: &str) -> bool {
+    use crate::idna2008::{is_mark, property, zwj_allowed, zwnj_allowed, Property};
 
-fn validate_unicode_label(label: &str) -> bool {
-    let mut chars = label.chars().peekable();
-    if let Some(&first) = chars.peek() {
-        let category = get_general_category(first);
-        if matches!(
-            category,
-            GeneralCategory::SpacingMark
-                | GeneralCategory::NonspacingMark
-                | GeneralCategory::EnclosingMark
-        ) {
-            return false;
-        }
+    let all: Vec<char> = label.chars().collect();
+    if all.first().is_some_and(|&first| is_mark(first)) {
+        return false;
     }
+    let mut chars = label.chars().peekable();
     let mut previous = None;
     let mut has_katakana_middle_dot = false;
     let mut has_hiragana_katakana_han = false;
     let mut has_arabic_indic_digits = false;
     let mut has_extended_arabic_indic_digits = false;
 
+    let mut at = 0;
     while let Some(current) = chars.next() {
+        // RFC 5892's derived property: the code points neither PVALID nor CONTEXTJ
+        // nor CONTEXTO are disallowed.
+        if !current.is_ascii() && property(current) == Property::Disallowed {
+            return false;
+        }
         match current {
-            // ZERO WIDTH JOINER
+            // ZERO WIDTH JOINER and ZERO WIDTH NON-JOINER
+            // https://www.rfc-editor.org/rfc/rfc5892#appendix-A.1
             // https://www.rfc-editor.org/rfc/rfc5892#appendix-A.2
-            '\u{200D}'
-                if !previous.is_some_and(|prev| {
-                    matches!(
-                        prev,
-                        '\u{094D}'
-                            | '\u{09CD}'
-                            | '\u{0A4D}'
-                            | '\u{0ACD}'
-                            | '\u{0B4D}'
-                            | '\u{0BCD}'
-                            | '\u{0C4D}'
-                            | '\u{0CCD}'
-                            | '\u{0D4D}'
-                            | '\u{0DCA}'
-                            | '\u{0E3A}'
-                            | '\u{0F84}'
-                            | '\u{1039}'
-                            | '\u{1714}'
-                            | '\u{1734}'
-                            | '\u{17D2}'
-                            | '\u{1A60}'
-                            | '\u{1B44}'
-                            | '\u{1BAA}'
-                            | '\u{1BF2}'
-                            | '\u{1BF3}'
-                            | '\u{2D7F}'
-                            | '\u{A806}'
-                            | '\u{A8C4}'
-                            | '\u{A953}'
-                            | '\u{ABED}'
-                            | '\u{10A3F}'
-                            | '\u{11046}'
-                            | '\u{1107F}'
-                            | '\u{110B9}'
-                            | '\u{11133}'
-                            | '\u{111C0}'
-                            | '\u{11235}'
-                            | '\u{112EA}'
-                            | '\u{1134D}'
-                            | '\u{11442}'
-                            | '\u{114C2}'
-                            | '\u{115BF}'
-                            | '\u{1163F}'
-                            | '\u{116B6}'
-                            | '\u{1172B}'
-                            | '\u{11839}'
-                            | '\u{119E0}'
-                            | '\u{11A34}'
-                            | '\u{11A47}'
-                            | '\u{11A99}'
-                            | '\u{11C3F}'
-                            | '\u{11D44}'
-                            | '\u{11D45}'
-                            | '\u{11D97}'
-                    )
-                }) =>
-            {
-                return false;
-            }
+            '\u{200D}' if !zwj_allowed(&all, at) => return false,
+            '\u{200C}' if !zwnj_allowed(&all, at) => return false,
             // MIDDLE DOT
             // https://www.rfc-editor.org/rfc/rfc5892#appendix-A.3
             '\u{00B7}' if previous != Some('l') || chars.peek() != Some(&'l') => return false,
@@ -1048,15 +981,10 @@ fn validate_unicode_label(label: &str) -> bool {
             // PVALID exceptions whose general category would otherwise be disallowed.
             '\u{200C}' | '\u{200D}' | '\u{00B7}' | '\u{0375}' | '\u{05F3}' | '\u{05F4}'
             | '\u{06FD}' | '\u{06FE}' | '\u{0F0B}' | '\u{3007}' => {}
-            // Per RFC 5892 a code point is PVALID only when it is a letter, a combining
-            // mark, or a decimal digit; any other decoded code point is disallowed.
-            other if !other.is_ascii() && !is_idna_pvalid_category(get_general_category(other)) => {
-                return false;
-            }
-
             _ => {}
         }
         previous = Some(current);
+        at += 1;
     }
 
     if (has_katakana_middle_dot && !has_hiragana_katakana_han)
@@ -1068,34 +996,11 @@ fn validate_unicode_label(label: &str) -> bool {
     true
 }
 
+/// An internationalized host name (see [`crate::idna2008`]).
 #[cfg(feature = "idna")]
 #[must_use]
 pub fn is_valid_idn_hostname(hostname: &str) -> bool {
-    use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
-
-    let Ok(ascii_hostname) = Uts46::new().to_ascii(
-        hostname.as_bytes(),
-        AsciiDenyList::STD3,
-        // Prohibit hyphens in the first, third, fourth, and last position in the label
-        Hyphens::Check,
-        DnsLength::Verify,
-    ) else {
-        return false;
-    };
-
-    if !is_valid_hostname(&ascii_hostname) {
-        return false;
-    }
-
-    let (unicode_hostname, _) = Uts46::new().to_unicode(
-        ascii_hostname.as_bytes(),
-        AsciiDenyList::EMPTY,
-        Hyphens::Allow,
-    );
-
-    unicode_hostname
-        .split('.')
-        .all(|label| !label.is_empty() && validate_unicode_label(label))
+    crate::idna2008::is_valid_idn_hostname(hostname)
 }
 
 #[inline]

@@ -1,0 +1,136 @@
+// Module load to first verdict in a real browser: headless Chromium
+// (playwright-core driving the system's chromium, or CHROMIUM=path), the
+// page served from 127.0.0.1 by this process, each load in a fresh browser
+// context (an empty cache). Ours: import the package's browser entry,
+// `await ready()` (fetch + WebAssembly.instantiateStreaming of the wasm,
+// served as application/wasm), compileSchema, checkOutput of the small
+// workload. ajv: import one bundle of ajv + ajv-formats (esbuild, minified),
+// new Ajv2020, addFormats, compile, validate of the same document. Each time
+// runs from just before the import to the first verdict; "from navigation"
+// adds the page's own load. A third row loads the package's browser entry
+// bundled into one file, which tells the module graph's requests apart.
+//   node bench/load-browser.mjs [--repeats N] [--markdown]
+import { createServer } from "node:http";
+import { readFileSync, mkdtempSync, rmSync, existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join, extname, normalize } from "node:path";
+import { chromium } from "playwright-core";
+import { smallWorkload } from "./workloads.mjs";
+import { median } from "./median.mjs";
+
+const args = process.argv.slice(2);
+const repeatsAt = args.indexOf("--repeats");
+const REPEATS = repeatsAt >= 0 ? Number(args[repeatsAt + 1]) : 11;
+const MARKDOWN = args.includes("--markdown");
+const root = new URL("../", import.meta.url).pathname;
+if (!existsSync(join(root, "pkg/browser.mjs"))) {
+  console.error("pkg/ is not built (bash scripts/build.sh)");
+  process.exit(2);
+}
+
+const dir = mkdtempSync(join(tmpdir(), "load-browser-"));
+const bundle = join(dir, "ajv.mjs");
+{
+  const entry = join(dir, "ajv-entry.mjs");
+  const { writeFileSync } = await import("node:fs");
+  writeFileSync(entry, `export { default as Ajv2020 } from "ajv/dist/2020.js";\nexport { default as addFormats } from "ajv-formats";\n`);
+  execFileSync(join(root, "node_modules/.bin/esbuild"), [entry, "--bundle", "--minify", "--format=esm", "--platform=browser",
+    `--outfile=${bundle}`, "--log-level=warning"], { cwd: root, env: { ...process.env, NODE_PATH: join(root, "node_modules") } });
+}
+// The package's browser entry as one file too (served beside browser.mjs, so
+// that the wasm's URL resolves the same): how much of the load is the
+// module graph's requests.
+const oursBundle = join(dir, "bundle.mjs");
+execFileSync(join(root, "node_modules/.bin/esbuild"), [join(root, "pkg/browser.mjs"), "--bundle", "--minify", "--format=esm",
+  "--platform=browser", `--outfile=${oursBundle}`, "--log-level=warning"], { cwd: root });
+
+const { schema, text } = smallWorkload();
+const page = (lib) => `<!doctype html><meta charset="utf-8"><script type="module">
+const schema = ${JSON.stringify(schema)};
+const text = ${JSON.stringify(text)};
+const start = performance.now();
+let valid;
+if (${JSON.stringify(lib)} !== "ajv") {
+  const { ready, compileSchema, checkOutput } = await import(${JSON.stringify(lib)} === "ours" ? "/pkg/browser.mjs" : "/pkg/bundle.mjs");
+  window.__imported = performance.now() - start;
+  await ready();
+  window.__ready = performance.now() - start;
+  valid = checkOutput(text, compileSchema(schema), { maxErrors: 5 }).ok;
+} else {
+  const { Ajv2020, addFormats } = await import("/ajv/ajv.mjs");
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  valid = ajv.compile(schema)(JSON.parse(text));
+}
+const end = performance.now();
+window.__result = { valid, ms: end - start, fromNavigation: end, imported: window.__imported, ready: window.__ready };
+</script>`;
+
+const TYPES = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+const bytesServed = new Map();
+const server = createServer((req, res) => {
+  const url = new URL(req.url, "http://localhost");
+  let file = null;
+  if (url.pathname === "/page.html") {
+    res.writeHead(200, { "content-type": "text/html", "cache-control": "no-store" });
+    res.end(page(url.searchParams.get("lib")));
+    return;
+  }
+  if (url.pathname === "/pkg/bundle.mjs") file = oursBundle;
+  else if (url.pathname.startsWith("/pkg/")) file = join(root, normalize(url.pathname));
+  else if (url.pathname === "/ajv/ajv.mjs") file = bundle;
+  if (!file || !file.startsWith(root.replace(/\/$/, "")) && file !== bundle && file !== oursBundle || !existsSync(file)) {
+    res.writeHead(404);
+    res.end();
+    return;
+  }
+  const body = readFileSync(file);
+  bytesServed.set(url.pathname, body.length);
+  res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+  res.end(body);
+});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true });
+const samples = { ours: [], bundled: [], ajv: [] };
+const phases = { imported: [], ready: [] };
+const navigation = { ours: [], bundled: [], ajv: [] };
+try {
+  for (let i = 0; i < REPEATS + 1; i++) {
+    for (const lib of i % 2 ? ["ours", "bundled", "ajv"] : ["ajv", "bundled", "ours"]) {
+      const context = await browser.newContext();
+      const tab = await context.newPage();
+      await tab.goto(`${origin}/page.html?lib=${lib}`);
+      const result = await tab.waitForFunction(() => window.__result, null, { timeout: 30_000 }).then((h) => h.jsonValue());
+      await context.close();
+      if (result.valid !== true) throw new Error(`${lib}: wrong first verdict`);
+      // The first round warms the server and the browser process, not a cache.
+      if (i === 0) continue;
+      samples[lib].push(result.ms);
+      navigation[lib].push(result.fromNavigation);
+      if (lib === "ours") { phases.imported.push(result.imported); phases.ready.push(result.ready); }
+    }
+  }
+} finally {
+  await browser.close();
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const version = browser.version();
+const ours = median(samples.ours), ajv = median(samples.ajv);
+const lines = [
+  `Headless Chromium ${version}, ${REPEATS} fresh contexts per library (empty cache), medians in ms:`,
+  "",
+  "| library | import to first verdict | from navigation | ours/ajv |",
+  "| --- | ---: | ---: | ---: |",
+  `| ours (fetch + instantiateStreaming + compileSchema + checkOutput) | ${ours.toFixed(1)} | ${median(navigation.ours).toFixed(1)} | ${(ours / ajv).toFixed(2)}x |`,
+  `| ours, the same modules bundled into one file (esbuild) | ${median(samples.bundled).toFixed(1)} | ${median(navigation.bundled).toFixed(1)} | ${(median(samples.bundled) / ajv).toFixed(2)}x |`,
+  `| ajv allErrors:true + ajv-formats (one minified bundle) | ${ajv.toFixed(1)} | ${median(navigation.ajv).toFixed(1)} | — |`,
+  "",
+  `The first row in parts (medians): its JavaScript modules imported ${median(phases.imported).toFixed(1)} ms, the wasm fetched, compiled and instantiated by ${median(phases.ready).toFixed(1)} ms, the first verdict at ${ours.toFixed(1)} ms.`,
+  ""
+];
+console.log(MARKDOWN ? lines.join("\n") : lines.join("\n").replace(/\|/g, " "));
