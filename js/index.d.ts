@@ -522,6 +522,12 @@ export interface GuardStatsSnapshot {
   failedAttemptCost: number;
   tokens: TokenCounts;
   cost: number;
+  /**
+   * checkToolCalls verdicts given this collector as `options.stats`: the
+   * checks, their calls, the calls refused, and the calls checked for parse
+   * and shape only because their tool's schema could not be compiled.
+   */
+  toolCalls: { checks: number; calls: number; refused: number; degraded: number };
 }
 
 export declare function createGuardStats(): GuardStats;
@@ -1060,11 +1066,6 @@ export interface RefusedToolCalls {
 }
 
 /**
- * Every tool call in `response` checked against the input schema of the
- * tool it names, before it runs. `tools`: the request's tool declarations in
- * any provider's or SDK's shape, or the whole request.
- */
-/**
  * `text` with every character a terminal or a log viewer would act on
  * instead of showing it (the C0 controls U+0000–U+001F, DEL, the C1
  * controls U+0080–U+009F, the bidirectional overrides and isolates
@@ -1075,7 +1076,14 @@ export interface RefusedToolCalls {
  */
 export declare function escapeForDisplay(text: string): string;
 
-export declare function checkToolCalls(response: object, tools: object, options?: Omit<CheckOptions, "toolName" | "rules">): ToolCallsVerdict;
+/**
+ * Every tool call in `response` checked against the input schema of the
+ * tool it names, before it runs. `tools`: the request's tool declarations in
+ * any provider's or SDK's shape, or the whole request.
+ * `options.stats`, a createGuardStats() collector, counts the verdict's
+ * calls (`snapshot().toolCalls`).
+ */
+export declare function checkToolCalls(response: object, tools: object, options?: Omit<CheckOptions, "toolName" | "rules"> & { stats?: GuardStats }): ToolCallsVerdict;
 
 /** A streamed tool call, decided (once per call), narrowed by `status`. */
 export type ToolCallEvent = AcceptedToolCallEvent | RejectedToolCallEvent;

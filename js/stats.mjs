@@ -6,6 +6,8 @@ import { FAILURE_CLASSES } from "./generated/contract.mjs";
 // Registered, so a collector made by one copy of the package (ESM beside
 // CJS) is recognised by the other.
 export const RECORD = Symbol.for("structured-output-guard.stats-record");
+/** The same, for one checkToolCalls verdict. */
+export const RECORD_TOOL_CALLS = Symbol.for("structured-output-guard.stats-record-tool-calls");
 
 function tokensOf(usage) {
   const t = usage?.tokens;
@@ -39,6 +41,7 @@ function emptyState() {
     failedAttemptCost: 0,
     tokens: { input: 0, output: 0, total: 0 },
     cost: 0,
+    toolCalls: { checks: 0, calls: 0, refused: 0, degraded: 0 },
   };
 }
 
@@ -67,6 +70,19 @@ export function createGuardStats() {
      * a response that could not be checked) and usage; `degraded`, whether
      * the call's schema could not be applied (only the parse-level checks ran).
      */
+    /**
+     * One checkToolCalls verdict: its calls, those refused, and those
+     * checked without their tool's schema, which could not be compiled.
+     */
+    [RECORD_TOOL_CALLS](verdict) {
+      const counts = state.toolCalls;
+      counts.checks += 1;
+      for (const call of verdict.calls) {
+        counts.calls += 1;
+        if (!call.ok) counts.refused += 1;
+        if (call.degraded) counts.degraded += 1;
+      }
+    },
     [RECORD]({ outcome, attempts, stoppedBy, degraded }) {
       state.calls += 1;
       if (degraded) state.degraded += 1;
@@ -98,6 +114,15 @@ export function createGuardStats() {
       }
     },
   };
+}
+
+/** The collector's record function for checkToolCalls verdicts, or a typed error for anything else. */
+export function toolCallsRecorder(stats) {
+  if (stats === undefined) return undefined;
+  if (stats === null || typeof stats !== "object" || typeof stats[RECORD_TOOL_CALLS] !== "function") {
+    throw argumentError("options.stats must be a collector from createGuardStats()");
+  }
+  return (verdict) => stats[RECORD_TOOL_CALLS](verdict);
 }
 
 /** The collector's record function, or a typed error for anything else. */

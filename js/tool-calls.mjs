@@ -13,6 +13,7 @@ import { declaredTools } from "./declarations.mjs";
 import { callRaw, encodeCopy, rawGlue } from "./instance.mjs";
 import { argumentsValue, calledId } from "./read.mjs";
 import { recordOf } from "./schemas.mjs";
+import { toolCallsRecorder } from "./stats.mjs";
 
 /** The failure classes of a call's check, from its arguments' verdict. */
 export const CALL_FAILURE = { truncated: "truncated", empty: "unparseable", unparseable: "unparseable", not_object: "not_object", schema: "schema" };
@@ -27,9 +28,18 @@ export function checkToolCalls(response, tools, options) {
   if (options?.toolName !== undefined || options?.rules !== undefined) {
     throw argumentError("checkToolCalls checks every call against its own tool's schema: toolName and rules do not apply");
   }
+  // `stats` counts the verdict; the check itself takes the other options.
+  let record;
+  if (options !== undefined && options !== null && typeof options === "object" && Object.hasOwn(options, "stats")) {
+    record = toolCallsRecorder(options.stats);
+    const { stats: _, ...rest } = options;
+    options = rest;
+  }
   const raw = rawGlue();
   const read = readCalls(response, raw);
-  return callsVerdict(read, declaredTools(tools), options);
+  const verdict = callsVerdict(read, declaredTools(tools), options);
+  record?.(verdict);
+  return verdict;
 }
 
 /**

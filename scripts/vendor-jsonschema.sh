@@ -64,6 +64,10 @@
 # view-sequence-parts (jsonschema-regex) gives a Sequence's form (its
 # classes and state tables) as data: the package's check programs run the
 # same matcher in JavaScript for a pattern that is one (src/check_program.rs).
+# wrapped-empty-repeats (jsonschema-regex) writes a repeated atom that
+# fancy-regex reads as nothing or as one look-around (`(?:)+`, `(?:(?=a))*`,
+# which ECMA-262 repeats and fancy-regex refuses to) with a character
+# repeated no times beside it: the same match, and one fancy-regex takes.
 # pattern-budget (jsonschema) and step-budget (fancy-regex) give every match
 # a validation makes one shared allowance of work, so that a check bounds all
 # its pattern work, not each match's: the backtrack limit alone let a response
@@ -300,6 +304,10 @@ crates.io, with these patches applied:
   \`Sequence::parts\` gives a sequence's form (its classes and state tables)
   as data, so that the package's check programs can run the same matcher in
   JavaScript.
+- \`patches/jsonschema-regex-$VERSION-wrapped-empty-repeats.patch\`: a
+  repeated atom that fancy-regex reads as nothing or as one look-around
+  (\`(?:)+\`, \`(?:(?=a))*\`) is written with a character repeated no times
+  beside it, so that fancy-regex repeats it as ECMA-262 does.
 
 Nothing else differs from the published source except that the manifest
 drops dev-dependency and lint sections. MIT licensed: the published crate

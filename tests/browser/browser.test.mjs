@@ -56,9 +56,12 @@ test("the browser entry loads with ready() and gives the same verdicts", async (
     assert.deepEqual(report.truncated, { truncated: true, finishReason: "MAX_TOKENS" });
     assert.deepEqual(report.schemaError, { isSchemaError: true, isError: true, code: "invalid_schema" });
     assert.deepEqual(report.guarded, { value: { d: "2024-01-01" }, attempts: 2, calls: 2 });
-    // A stream check, rejected as it streams (an impossible date closes early), ends with checkOutput's verdict.
+    // A stream check, rejected as it streams (an impossible date closes early), ends with its
+    // rejection: checkOutput's verdict, and the byte at which the stream was stopped.
     assert.deepEqual(report.streamStates, ["pending", "rejected"]);
-    assert.deepEqual(report.streamEnd, report.streamExpected);
+    const { atByte, ...streamVerdict } = report.streamEnd;
+    assert.equal(typeof atByte, "number");
+    assert.deepEqual(streamVerdict, report.streamExpected);
     assert.equal(report.streamEnd.failure, "schema");
     // guardedStream stops the same stream early (aborting its signal), resamples and accepts;
     // the stopped attempt never reached its usage part.

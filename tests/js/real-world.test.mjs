@@ -71,6 +71,22 @@ describe("one regex dialect: ECMA-262 with the u flag", () => {
     assert.equal(props.isValid({ "x\n": "one" }), false);
   });
 
+  test("a repeated group that matches nothing, or only looks around, repeats as ECMA-262 repeats it", () => {
+    for (const [pattern, subjects] of [
+      ["^(?:)+$", ["", "a"]],
+      ["^a(?:(?:))*b$", ["ab", "a b"]],
+      ["^(?:)?x(?:){2,}$", ["x", "xx"]],
+      ["^(?:(?=a))+a$", ["a", "b"]],
+      ["^(?:(?!b))*\\w$", ["a", "b"]],
+      ["^(?:(?<=a))?b", ["b", "ab"]],
+    ]) {
+      for (const subject of subjects) {
+        const expected = new RegExp(pattern, "u").test(subject);
+        assert.deepEqual(decide(pattern, subject), [expected, expected], `${pattern} on ${JSON.stringify(subject)}`);
+      }
+    }
+  });
+
   test("named groups and named back-references", () => {
     for (const [subject, expected] of [["abab", true], ["abba", false]]) {
       assert.deepEqual(decide("^(?<pair>ab)\\k<pair>$", subject), [expected, expected], subject);

@@ -165,7 +165,37 @@ describe("checkToolCalls", () => {
       assert.equal(whole.degraded, false);
       assert.equal(whole.calls[0].degraded, false);
       assert.equal(whole.message, "All 1 tool call(s) match their tools' schemas.");
+
+      // The stats collector counts the calls checked without their schema.
+      const stats = guard.createGuardStats();
+      assert.deepEqual(guard.checkToolCalls(only, request, { stats }), verdict);
+      assert.deepEqual(stats.snapshot().toolCalls, { checks: 1, calls: 1, refused: 0, degraded: 1 });
     });
+  });
+
+  test("options.stats counts each verdict's calls, those refused and those checked without their schema", () => {
+    const REFUSED = { type: "object", properties: { a: { type: "string", required: true } } };
+    const tools = [
+      { type: "function", function: { name: "refused", parameters: REFUSED } },
+      { type: "function", function: { name: "get_weather", parameters: WEATHER } },
+    ];
+    const response = (calls) => ({
+      choices: [{ message: { role: "assistant", content: null, tool_calls: calls.map(([name, args], i) => ({ id: `c${i}`, type: "function", function: { name, arguments: args } })) }, finish_reason: "tool_calls" }],
+    });
+    const stats = guard.createGuardStats();
+    guard.checkToolCalls(response([["refused", '{"a":5}'], ["get_weather", '{"city":"Oslo"}']]), tools, { stats });
+    guard.checkToolCalls(response([["refused", "[1]"], ["get_weather", "{}"], ["nowhere", "{}"]]), tools, { stats, maxErrors: 1 });
+    assert.deepEqual(stats.snapshot().toolCalls, { checks: 2, calls: 5, refused: 3, degraded: 2 });
+    // Guarded calls are counted apart.
+    assert.equal(stats.snapshot().calls, 0);
+    // The same options without stats give the same verdict.
+    const plain = guard.checkToolCalls(response([["get_weather", "{}"]]), tools, { maxErrors: 1 });
+    assert.deepEqual(guard.checkToolCalls(response([["get_weather", "{}"]]), tools, { maxErrors: 1, stats }), plain);
+    stats.reset();
+    assert.deepEqual(stats.snapshot().toolCalls, { checks: 0, calls: 0, refused: 0, degraded: 0 });
+    for (const bad of [{}, null, 1, { snapshot() {} }]) {
+      assert.throws(() => guard.checkToolCalls(response([]), tools, { stats: bad }), (error) => error instanceof TypeError && error.code === "invalid_argument");
+    }
   });
 
   test("no tool calls is ok; bad arguments are typed errors", () => {

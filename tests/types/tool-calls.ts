@@ -3,6 +3,7 @@
 import {
   checkOutput,
   checkToolCalls,
+  createGuardStats,
   repairFeedback,
   setSchemaCacheCapacity,
   type AcceptedToolCall,
@@ -95,5 +96,13 @@ void onEachCall;
 // The schema cache of an agent with thousands of tools: bounded by memory, or by a count.
 setSchemaCacheCapacity({ maxBytes: 64 * 1024 * 1024 });
 setSchemaCacheCapacity(4096);
+
+// A stats collector counts the verdicts' calls.
+const toolStats = createGuardStats();
+checkToolCalls(response, tools, { stats: toolStats, maxErrors: 3 });
+const degradedCalls: number = toolStats.snapshot().toolCalls.degraded;
+void degradedCalls;
+// @ts-expect-error stats is a collector from createGuardStats()
+checkToolCalls(response, tools, { stats: {} });
 // @ts-expect-error the memory bound is maxBytes
 setSchemaCacheCapacity({ bytes: 1024 });

@@ -314,6 +314,15 @@ impl Translator {
         } else {
             first_group
         };
+        // fancy-regex refuses to repeat what it reads as nothing or as a
+        // look-around alone (`(?:)`, `(?:(?=a))`), which ECMA-262 repeats: a
+        // character repeated no times matches nothing too, and makes the atom
+        // one fancy-regex repeats.
+        let atom = if repeats_nothing(&atom) {
+            format!("(?:{atom}\\x{{0}}{{0}})")
+        } else {
+            atom
+        };
         let _ = write!(self.out, "(?:{atom}){written}");
         if self.eat('?') {
             self.out.push('?');
@@ -684,4 +693,55 @@ pub fn property(text: &str) -> Option<String> {
         .parse(&format!("\\p{{{written}}}"))
         .ok()
         .map(|_| written)
+}
+
+/// Whether fancy-regex reads `atom`, written out, as nothing or as one
+/// look-around: non-capturing groups around no text, or around a single
+/// look-around.
+fn repeats_nothing(atom: &str) -> bool {
+    let mut inner = atom;
+    loop {
+        if inner.is_empty() {
+            return true;
+        }
+        let look = ["(?=", "(?!", "(?<=", "(?<!"]
+            .iter()
+            .any(|open| inner.starts_with(open));
+        if !look && !inner.starts_with("(?:") {
+            return false;
+        }
+        if closing(inner) != Some(inner.len() - 1) {
+            return false;
+        }
+        if look {
+            return true;
+        }
+        inner = inner.get(3..inner.len() - 1).unwrap_or_default();
+    }
+}
+
+/// The byte index of the parenthesis that closes the group `text` opens,
+/// past escapes and character classes.
+fn closing(text: &str) -> Option<usize> {
+    let mut depth = 0_usize;
+    let mut class = 0_usize;
+    let mut bytes = text.bytes().enumerate();
+    while let Some((at, byte)) = bytes.next() {
+        match byte {
+            b'\\' => {
+                bytes.next();
+            }
+            b'[' => class += 1,
+            b']' if class > 0 => class -= 1,
+            b'(' if class == 0 => depth += 1,
+            b')' if class == 0 => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
