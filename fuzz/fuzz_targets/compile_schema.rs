@@ -6,8 +6,9 @@
 //!
 //! With default options the guard compiles exactly the schemas jsonschema
 //! over `serde_json` compiles (with the meta-schema check done over
-//! `serde_json` too), and the compiled validator agrees with it on the same
-//! instances (read as the guard reads JSON text, see `js_view`).
+//! `serde_json` too), a schema in another dialect as the JSON Schema it
+//! means, and the compiled validator agrees with it on the same instances
+//! (read as the guard reads JSON text, see `js_view`).
 
 #![no_main]
 
@@ -20,7 +21,7 @@ use structured_output_guard::schema::{
     compile, depth_exceeds, parse_schema_text, CompileOptions, CompiledSchema, FormatMode,
     OfflineRetriever, MAX_SCHEMA_DEPTH,
 };
-use structured_output_guard::tape;
+use structured_output_guard::{dialect, tape};
 use structured_output_guard_fuzz::{check_schema_over_serde, js_view};
 
 /// Where the option set that serves the schema as a resource finds it.
@@ -121,15 +122,23 @@ fuzz_target!(|data: &[u8]| {
     let within_shape = matches!(schema, Value::Object(_) | Value::Bool(_))
         && !depth_exceeds(&schema, MAX_SCHEMA_DEPTH);
     let instances = instances(&schema);
+    // The JSON Schema the guard reads the text as (Gemini's Schema, OpenAPI's
+    // `nullable`: see src/dialect.rs), which jsonschema is held to; none when
+    // the guard refuses to read it so.
+    let meant = match dialect::translate(&schema, dialect::detect(&schema)) {
+        Ok(Some(translated)) => Some(translated.schema),
+        Ok(None) => Some(schema.clone()),
+        Err(_) => None,
+    };
     for (set, options) in option_sets(&schema).iter().enumerate() {
         // jsonschema over serde_json, with the options of the first set.
-        let plain = (set == 0).then(|| {
+        let plain = meant.as_ref().filter(|_| set == 0).map(|meant| {
             jsonschema::options()
                 .should_validate_formats(true)
                 .should_ignore_unknown_formats(true)
                 .with_schema_check(check_schema_over_serde)
                 .with_retriever(OfflineRetriever::default())
-                .build(&schema)
+                .build(meant)
         });
         let compiled = match compile(&schema, options) {
             Ok(compiled) => compiled,
