@@ -13,18 +13,9 @@ import * as guard from "../../pkg/node.mjs";
 import { checkProgramText, checksWithProgram, coreCheckOutput, coreIsValid, runCheckProgram, useCheckPrograms } from "../../pkg/testing.mjs";
 import { DRAFTS, loadDraft, loadRemotes, suiteRoot } from "../conformance/suite.mjs";
 import { STORE, loadCases, resourcesOf } from "../corpus/differential.mjs";
+// A seeded generator, so every run checks the same values.
+import { prng as rng } from "./fixtures.mjs";
 
-/** A small seeded PRNG (mulberry32), so every run checks the same values. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const root = suiteRoot();
 const resources = loadRemotes(root);

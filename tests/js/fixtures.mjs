@@ -57,6 +57,43 @@ export const CITY_SCHEMA = {
 // Provider responses
 // ---------------------------------------------------------------------------
 
+/**
+ * A document of rows, as the stream tests stream it: `{ rows: [{ id, status }] }`
+ * with at most `maxItems` rows.
+ */
+export function rowsSchema(maxItems) {
+  return {
+    type: "object",
+    required: ["rows"],
+    additionalProperties: false,
+    properties: {
+      rows: {
+        type: "array",
+        maxItems,
+        items: {
+          type: "object",
+          required: ["id", "status"],
+          properties: { id: { type: "integer" }, status: { enum: ["open", "closed"] } },
+        },
+      },
+    },
+  };
+}
+
+/** The text of a rows document with `count` rows; row `bad` (1-based) has a status outside the enum. */
+export function rowsText(count, bad = 0) {
+  const rows = [];
+  for (let i = 1; i <= count; i++) rows.push(JSON.stringify({ id: i, status: i === bad ? "bogus" : i % 2 ? "open" : "closed" }));
+  return `{"rows":[${rows.join(",")}]}`;
+}
+
+/** The text cut into pieces of `size` characters, as a model streams it. */
+export function pieces(text, size = 16) {
+  const out = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
 /** OpenAI Chat Completions response. */
 export function openaiChat(content, { finishReason = "stop", usage = { prompt_tokens: 120, completion_tokens: 30 }, model = "gpt-4.1-mini" } = {}) {
   return {

@@ -13,37 +13,11 @@ import { streamText } from "ai";
 import { createOpenAI } from "@ai-sdk/openai";
 import * as guard from "../../pkg/node.mjs";
 import { sse, withWireServer } from "./wire-server.mjs";
+import { pieces, rowsSchema, rowsText } from "./fixtures.mjs";
 
-const schema = {
-  type: "object",
-  required: ["rows"],
-  additionalProperties: false,
-  properties: {
-    rows: {
-      type: "array",
-      maxItems: 50,
-      items: {
-        type: "object",
-        required: ["id", "status"],
-        properties: { id: { type: "integer" }, status: { enum: ["open", "closed"] } },
-      },
-    },
-  },
-};
+const schema = rowsSchema(50);
 
-/** The document's text with `count` rows; row `bad` (1-based) has a status outside the enum. */
-function documentText(count, bad = 0) {
-  const rows = [];
-  for (let i = 1; i <= count; i++) rows.push(JSON.stringify({ id: i, status: i === bad ? "bogus" : i % 2 ? "open" : "closed" }));
-  return `{"rows":[${rows.join(",")}]}`;
-}
-
-/** The text cut into pieces of `size` characters, as a model streams it. */
-function pieces(text, size = 16) {
-  const out = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
-}
+const documentText = rowsText;
 
 const good = documentText(4);
 const doomed = documentText(40, 3);

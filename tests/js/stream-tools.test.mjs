@@ -13,37 +13,12 @@ import { jsonSchema, streamText } from "ai";
 import { createOpenAI } from "@ai-sdk/openai";
 import * as guard from "../../pkg/node.mjs";
 import { sse, withWireServer } from "./wire-server.mjs";
+import { pieces, rowsSchema, rowsText } from "./fixtures.mjs";
 
 const TOOL = "record_rows";
-const schema = {
-  type: "object",
-  required: ["rows"],
-  additionalProperties: false,
-  properties: {
-    rows: {
-      type: "array",
-      maxItems: 200,
-      items: {
-        type: "object",
-        required: ["id", "status"],
-        properties: { id: { type: "integer" }, status: { enum: ["open", "closed"] } },
-      },
-    },
-  },
-};
+const schema = rowsSchema(200);
 
-/** The arguments' text with `count` rows; row `bad` (1-based) has a status outside the enum. */
-function argumentsText(count, bad = 0) {
-  const rows = [];
-  for (let i = 1; i <= count; i++) rows.push(JSON.stringify({ id: i, status: i === bad ? "bogus" : i % 2 ? "open" : "closed" }));
-  return `{"rows":[${rows.join(",")}]}`;
-}
-
-function pieces(text, size = 16) {
-  const out = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
-}
+const argumentsText = rowsText;
 
 const frame = (data, event) => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
 const good = argumentsText(4);
