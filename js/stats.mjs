@@ -116,22 +116,28 @@ export function createGuardStats() {
   };
 }
 
+/**
+ * `stats` if it is a collector from createGuardStats() that records with
+ * `record` (RECORD or RECORD_TOOL_CALLS), or the typed error.
+ */
+function collector(stats, record) {
+  if (stats === null || typeof stats !== "object" || typeof stats[record] !== "function") {
+    throw argumentError("options.stats must be a collector from createGuardStats()");
+  }
+  return stats;
+}
+
 /** The collector's record function for checkToolCalls verdicts, or a typed error for anything else. */
 export function toolCallsRecorder(stats) {
   if (stats === undefined) return undefined;
-  if (stats === null || typeof stats !== "object" || typeof stats[RECORD_TOOL_CALLS] !== "function") {
-    throw argumentError("options.stats must be a collector from createGuardStats()");
-  }
-  return (verdict) => stats[RECORD_TOOL_CALLS](verdict);
+  const checked = collector(stats, RECORD_TOOL_CALLS);
+  return (verdict) => checked[RECORD_TOOL_CALLS](verdict);
 }
 
 /** The collector's record function, or a typed error for anything else. */
 export function statsRecorder(stats) {
   if (stats === undefined) return undefined;
-  if (stats === null || typeof stats !== "object" || typeof stats[RECORD] !== "function") {
-    throw argumentError("options.stats must be a collector from createGuardStats()");
-  }
-  return recorderOf(stats);
+  return recorderOf(collector(stats, RECORD));
 }
 
 /**
