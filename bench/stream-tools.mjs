@@ -13,7 +13,7 @@
 // median of the rounds' ratios, the cases of a round measured back to back.
 import * as guard from "../pkg/node.mjs";
 import { workloads } from "./workloads.mjs";
-import { median } from "./median.mjs";
+import { interleavedRounds, median } from "./median.mjs";
 
 const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node ${process.versions.node}`;
 const ROUNDS = 9;
@@ -25,25 +25,7 @@ function chunks(text, size) {
   return out;
 }
 
-function measure(cases) {
-  const rounds = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-  for (const fn of Object.values(cases)) for (let i = 0; i < 3; i++) fn();
-  const entries = Object.entries(cases);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, fn] of round % 2 === 0 ? entries : [...entries].reverse()) {
-      const start = performance.now();
-      let calls = 0;
-      let now = start;
-      while (now - start < ROUND_MS) {
-        fn();
-        calls++;
-        now = performance.now();
-      }
-      rounds[name].push((now - start) / calls);
-    }
-  }
-  return rounds;
-}
+const measure = (cases) => interleavedRounds(cases, ROUNDS, ROUND_MS);
 
 const ratio = (rounds, a, b) => median(rounds[a].map((x, i) => x / rounds[b][i]));
 const ms = (rounds, a) => median(rounds[a]);

@@ -9,7 +9,7 @@
 // as a stream delivers them.
 import * as guard from "../pkg/node.mjs";
 import { rowsSchema, workloads } from "./workloads.mjs";
-import { median } from "./median.mjs";
+import { interleavedRounds, median } from "./median.mjs";
 
 const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node ${process.versions.node}`;
 const ROUNDS = 9;
@@ -40,22 +40,7 @@ function waitedFor(pieces, schema) {
  * `rounds` keeps each case's means by round, for `roundRatio`.
  */
 function measure(cases) {
-  const perRound = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-  for (const fn of Object.values(cases)) for (let i = 0; i < 3; i++) fn();
-  const entries = Object.entries(cases);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, fn] of round % 2 === 0 ? entries : [...entries].reverse()) {
-      const start = performance.now();
-      let calls = 0;
-      let now = start;
-      while (now - start < ROUND_MS) {
-        fn();
-        calls++;
-        now = performance.now();
-      }
-      perRound[name].push((now - start) / calls);
-    }
-  }
+  const perRound = interleavedRounds(cases, ROUNDS, ROUND_MS);
   const medians = Object.fromEntries(Object.entries(perRound).map(([k, v]) => [k, median(v)]));
   return { ...medians, rounds: perRound };
 }
