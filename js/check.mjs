@@ -203,6 +203,16 @@ export function checkArguments(text, schema, finishReason, options) {
   if (found !== undefined) {
     const content = wellFormed(text);
     const reason = finishReason ?? null;
+    // No options beyond the two the lane takes as numbers, and no token
+    // limit to judge: the schema's check program answers accepted
+    // arguments without the core, as it answers an accepted text.
+    if (lane.text === undefined && !tokenLimit(reason)) {
+      const verdict = programVerdict(content, found.handle, found.hash, lane.requireObject);
+      if (verdict !== undefined) {
+        verdict.finishReason = reason;
+        return verdict;
+      }
+    }
     const code = laneStatus(content, found.handle, lane.maxErrors, lane.requireObject, lane.text, reason);
     if (code !== 3) return laneResult(code, content, found.hash, reason);
   }
