@@ -366,7 +366,11 @@ function findIn(list, name) {
     else at = (reading.byName = readAll(list, r)).get(name);
     if (at !== undefined) {
       const found = declarationAt(list, at, name, r);
-      if (found !== undefined) return found;
+      if (found !== undefined) {
+        const known = placed.get(name);
+        if (known === undefined || known.at !== at || known.length !== list.length) place(name, list.length, at, found);
+        return found;
+      }
     }
   }
   // A list met for the first time, rebuilt from the same declarations: the
