@@ -203,33 +203,10 @@ export function checkArguments(text, schema, finishReason, options) {
   if (found !== undefined) {
     const content = wellFormed(text);
     const reason = finishReason ?? null;
-    // No options beyond the two the lane takes as numbers, and no token
-    // limit to judge: the schema's check program answers accepted
-    // arguments without the core, as it answers an accepted text.
-    if (lane.text === undefined && !tokenLimit(reason) && endsAsContainer(content)) {
-      const verdict = programVerdict(content, found.handle, found.hash, lane.requireObject);
-      if (verdict !== undefined) {
-        verdict.finishReason = reason;
-        return verdict;
-      }
-    }
     const code = laneStatus(content, found.handle, lane.maxErrors, lane.requireObject, lane.text, reason);
     if (code !== 3) return laneResult(code, content, found.hash, reason);
   }
   return checkOutput({ content: text, finishReason }, schema, options);
-}
-
-/**
- * Whether a text ends as a JSON object or array does (its last character
- * other than white space a brace or a bracket): arguments cut off before
- * their end go to the core at once, without a parse in JavaScript that
- * would only fail, and cost more failing than the core's whole answer.
- */
-function endsAsContainer(text) {
-  let end = text.length - 1;
-  while (end > 0 && text.charCodeAt(end) <= 0x20) end -= 1;
-  const last = text.charCodeAt(end);
-  return last === 0x7d || last === 0x5d;
 }
 
 /**

@@ -648,9 +648,10 @@ describe("telling the model its tool call was refused", () => {
   });
 });
 
-describe("a tool's arguments checked by its schema's check program", () => {
-  // Checked often, a schema's accepted arguments are answered in JavaScript
-  // (js/check-program.mjs); every verdict must stay the core's own, for
+describe("a tool's arguments checked often, the check programs on", () => {
+  // Checked often, a schema gets a check program (js/check-program.mjs),
+  // which outputs checked against it use; whichever way a call's
+  // arguments are checked, every verdict must stay the core's own, for
   // texts around and beside a JSON object, under every finish reason, and
   // for objects an SDK parsed.
   test("every verdict is the one the core gives alone", () => {

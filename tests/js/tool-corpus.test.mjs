@@ -80,10 +80,10 @@ describe("the public tool-call corpus", () => {
       assert.deepEqual([...kinds].sort(), expected.sort());
     });
 
-    // Checked often, a tool's schema is checked by its check program
-    // (js/check-program.mjs) where the core need not answer: every verdict,
-    // its issues and hashes included, must be the one the core gives alone,
-    // for the same request and for one built again per call.
+    // Checked often, a tool's schema gets a check program
+    // (js/check-program.mjs): whichever way a call is checked, every
+    // verdict, its issues and hashes included, must be the one the core
+    // gives alone, for the same request and for one built again per call.
     test(`${shape}: checked again and again, every verdict is the core's own`, () => {
       const docs = documentsFor(shape, tools, sample);
       const responses = docs.map((doc, i) => responseFor(shape, doc, `call_${i}`));
