@@ -79,10 +79,13 @@ export function acceptedByProgram(validator, snapshot) {
   return program !== null && valueAccepted(program, snapshot);
 }
 
+/** How a Validator's Standard Schema checks a value: its program, then the core (see standard-schema.mjs). */
+const STANDARD_CHECKS = { accepts: acceptedByProgram, validate: validateText };
+
 // A Validator is a Standard Schema (see standard-schema.mjs).
 Object.defineProperty(Validator.prototype, "~standard", {
   get() {
-    return standardFor(this);
+    return standardFor(this, this[SOURCE], STANDARD_CHECKS);
   },
   enumerable: false,
   configurable: true,
