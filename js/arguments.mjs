@@ -4,8 +4,8 @@
 // cannot be read or serialised is a typed error naming only its kind.
 import { SchemaError, argumentError } from "./errors.mjs";
 import { LIMITS } from "./generated/contract.mjs";
-import { callRaw, displayText, raw } from "./instance.mjs";
-import { copyAlong, loadPlans, matchCopy, nestsDeeper, sameCopy, shapeOf } from "./read.mjs";
+import { callRaw, displayText, raw } from "./wasm-instance.mjs";
+import { copyAlong, loadPlans, matchCopy, nestsDeeper, sameCopy, shapeOf } from "./response-copy.mjs";
 
 /** JSON text for a value, or a typed error naming what could not be serialised. */
 export function jsonText(what, value) {

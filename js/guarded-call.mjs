@@ -7,11 +7,11 @@
 // when the core says such an attempt does (`acceptFirst` in session.mjs).
 import { jsonText, readCopy, readPlans, rejectNonFinite } from "./arguments.mjs";
 import { NO_CHECK_OPTIONS, guardOptionNames, openSession, requestSchema, requestSchemaPlaces } from "./session.mjs";
-import { textRead, usageOfResponse } from "./usage-programs.mjs";
-import { memberOf } from "./read.mjs";
+import { textRead, usageOfResponse } from "./usage-readers.mjs";
+import { memberOf } from "./response-copy.mjs";
 import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
 import { appenderNamed } from "./feedback.mjs";
-import { displayText } from "./instance.mjs";
+import { displayText } from "./wasm-instance.mjs";
 import { statsRecorder } from "./stats.mjs";
 import { attachTelemetry, readTelemetry, traced } from "./telemetry.mjs";
 

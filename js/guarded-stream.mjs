@@ -11,7 +11,7 @@ import { jsonText, readCopy } from "./arguments.mjs";
 import { streamReaders } from "./session.mjs";
 import { argumentError, typedError } from "./errors.mjs";
 import { abortReason, attemptSignal, endings, now, prepare as prepareCall, readableCopy, repairedRequest } from "./guarded-call.mjs";
-import { memberOf } from "./read.mjs";
+import { memberOf } from "./response-copy.mjs";
 import { StreamedCalls, readEvent } from "./stream-read.mjs";
 import { ToolCallStreamCheck, toolsDeclared } from "./tool-call-stream.mjs";
 import { traced } from "./telemetry.mjs";

@@ -7,7 +7,7 @@ import { SchemaError, argumentError, withTypedErrors } from "./errors.mjs";
 import { standardFor } from "./standard-schema.mjs";
 import { programOf, valueAccepted } from "./check-program.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";
-import { cacheCapacity, callRaw, callRawJson, encodeInput, keepCacheCapacity, raw, whenReplaced } from "./instance.mjs";
+import { cacheCapacity, callRaw, callRawJson, encodeInput, keepCacheCapacity, raw, whenReplaced } from "./wasm-instance.mjs";
 
 // Validator → its handle in the current instance (replaced after a trap).
 export let rawOf = new WeakMap();

@@ -4,14 +4,14 @@
 // once per attempt (but for a first attempt the lane accepts, see
 // `acceptFirst`). guarded-call.mjs and guarded-stream.mjs drive it.
 import { jsonText, optionsText, outputCopy, serialisationProblem, wellFormed } from "./arguments.mjs";
-import { fromClass, functionFrom, hasMember, memberOf } from "./read.mjs";
+import { fromClass, functionFrom, hasMember, memberOf } from "./response-copy.mjs";
 import { laneOptions, laneWith, shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
-import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "./instance.mjs";
+import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "./wasm-instance.mjs";
 import { SOURCE, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf, recordStrict } from "./schemas.mjs";
 import { validatorVersion } from "./schema-tools.mjs";
 import { StreamCheck } from "./stream-check.mjs";
-import { countedUsage, usageText } from "./usage-programs.mjs";
+import { countedUsage, usageText } from "./usage-readers.mjs";
 
 /** Where requests declare tools, as the core lists them (src/providers/tools.rs). */
 let toolPaths;

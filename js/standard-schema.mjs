@@ -3,7 +3,7 @@
 // SDK's outputType) validate with it and send the model its JSON Schema.
 import { NotJsonValue, jsonText, serialisationProblem, valueSnapshot } from "./arguments.mjs";
 import { argumentError } from "./errors.mjs";
-import { callRawJson, raw } from "./instance.mjs";
+import { callRawJson, raw } from "./wasm-instance.mjs";
 
 const standards = new WeakMap();
 

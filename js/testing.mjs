@@ -2,8 +2,8 @@
 // file is built into pkg/ for them but left out of the published package
 // (see `files` in pkg/package.json and tests/package/pack.test.mjs).
 import { jsonText, matchesCopy, readCopy, readPlans } from "./arguments.mjs";
-import { callRaw, encoder, markLoaded, memory, raw, rawGlue, traps } from "./instance.mjs";
-import { membersAloneBy, shapeOf } from "./read.mjs";
+import { callRaw, encoder, markLoaded, memory, raw, rawGlue, traps } from "./wasm-instance.mjs";
+import { membersAloneBy, shapeOf } from "./response-copy.mjs";
 import { cacheState, defaultCacheBound, handleForAnyValidator } from "./schemas.mjs";
 import { declaredTools, declarationsWritten } from "./declarations.mjs";
 import { BAIL, TEXT, VALUE, makeProgram, programOf, useCheckPrograms, withoutPrograms } from "./check-program.mjs";
@@ -11,7 +11,7 @@ import { checkOutput } from "./check.mjs";
 import { openSessionCount, toolPathsReadBy } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
 import { acceptedValue, streamValue } from "./stream-value.mjs";
-import { fill, usageTemplate } from "./usage-programs.mjs";
+import { fill, usageTemplate } from "./usage-readers.mjs";
 
 export { cacheState, callRaw, declaredTools, declarationsWritten, defaultCacheBound, markLoaded, rawGlue, toolPathsReadBy, useCheckPrograms };
 

@@ -10,8 +10,8 @@ import { argumentError } from "./errors.mjs";
 import { boundedJsonText, jsonText, outputCopy, readText } from "./arguments.mjs";
 import { checkArguments } from "./check.mjs";
 import { declaredTools } from "./declarations.mjs";
-import { callRaw, encodeCopy, rawGlue } from "./instance.mjs";
-import { argumentsValue, calledId } from "./read.mjs";
+import { callRaw, encodeCopy, rawGlue } from "./wasm-instance.mjs";
+import { argumentsValue, calledId } from "./response-copy.mjs";
 import { recordOf } from "./schemas.mjs";
 import { toolCallsRecorder } from "./stats.mjs";
 

@@ -8,8 +8,8 @@
 // checking the response.
 import { jsonText, readCopy, readPlans } from "./arguments.mjs";
 import { LIMITS } from "./generated/contract.mjs";
-import { callRaw, instanceNumber, raw } from "./instance.mjs";
-import { functionFrom, membersAlone, primitive } from "./read.mjs";
+import { callRaw, instanceNumber, raw } from "./wasm-instance.mjs";
+import { functionFrom, membersAlone, primitive } from "./response-copy.mjs";
 
 /** In a shape, the place of a count. */
 const COUNT = Symbol("count");
