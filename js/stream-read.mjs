@@ -3,7 +3,7 @@
 // where the walk is specified), by property access: getters read as the
 // values they return, and members no reader lists are never touched.
 import { callRaw, raw } from "./wasm-instance.mjs";
-import { memberOf } from "./response-copy.mjs";
+import { memberOf } from "./member-access.mjs";
 
 /**
  * Where each provider's stream events keep the text, the finish reason,

@@ -187,7 +187,7 @@ function argumentsText(value) {
  * `arguments` the text to check, or the object or array an SDK parsed.
  * The response is read along the output plan with the calls' arguments,
  * ids and names among the texts (see `wholeForCalls` and `idReference` in
- * js/read.mjs), so the core reads the calls without parsing or writing back
+ * js/response-copy.mjs), so the core reads the calls without parsing or writing back
  * their arguments (`readToolCallsAt`), and what it answers for a copy holds
  * for every response that makes the same copy (see `callCopies`); a copy it cannot
  * take so is sent as text (`readToolCalls`).

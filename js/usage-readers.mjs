@@ -9,7 +9,8 @@
 import { jsonText, readCopy, readPlans } from "./arguments.mjs";
 import { LIMITS } from "./generated/contract.mjs";
 import { callRaw, instanceNumber, raw } from "./wasm-instance.mjs";
-import { functionFrom, membersAlone, primitive } from "./response-copy.mjs";
+import { functionFrom } from "./functions-from-source.mjs";
+import { membersAlone, primitive } from "./response-copy.mjs";
 
 /** In a shape, the place of a count. */
 const COUNT = Symbol("count");
@@ -37,7 +38,7 @@ const MOST_COUNTS = LIMITS.usageCounts;
 /**
  * `usageRead` of the usage plan's copy of `response`, for a response of a
  * usage shape held, without making the copy: the members the copy takes
- * (see `membersAlone`) are walked as `deepCopy` in js/read.mjs would copy
+ * (see `membersAlone`) are walked as `deepCopy` in js/response-copy.mjs would copy
  * them and compared with each held shape. Anything this walk does not vouch
  * for (another shape, a copy made another way, a shape without a program,
  * counts too large to sum here, a getter that throws) is read as ever.
@@ -82,7 +83,7 @@ export function usageOfResponse(response) {
  * completion's usage took 0.25 us, about a tenth of a guarded call's
  * attempt. Undefined for a shape with an array, or an object at the depth
  * where the copy stops, which `membersMatch` walks, and where no function
- * can be made from source (see `functionFrom` in js/read.mjs).
+ * can be made from source (see `functionFrom` in js/functions-from-source.mjs).
  */
 function matcherOf(shape, limit) {
   if (!(shape instanceof ShapeMembers)) return undefined;
@@ -306,7 +307,7 @@ export function usageTemplate(parsed, top = true) {
  * literal under 0.01. The names are written as JSON strings and the
  * steps are whole numbers, so the source holds nothing but the
  * template's shape. Undefined where no function can be made from source
- * (see `functionFrom` in js/read.mjs), or for a template
+ * (see `functionFrom` in js/functions-from-source.mjs), or for a template
  * with a member named `__proto__`, which a literal would define where
  * `fill` sets the prototype: `fill` builds those.
  */
