@@ -8,8 +8,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import * as guard from "../../pkg/node.mjs";
-import { openaiChat, thrown } from "./fixtures.mjs";
+import * as guard from "../../../pkg/node.mjs";
+import { openaiChat, thrown } from "../../support/fixtures.mjs";
 
 const LONG = { timeout: 180_000 };
 

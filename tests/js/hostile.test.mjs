@@ -3,10 +3,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import * as guard from "../../pkg/node.mjs";
-import * as internals from "../../pkg/testing.mjs";
-import { HEX64, rejected, thrown } from "./fixtures.mjs";
-import { badPropertyNames, hostileSet, manyRequired, sharedReferenceTree } from "./hostile-schemas.mjs";
+import * as guard from "../../../pkg/node.mjs";
+import * as internals from "../../../pkg/testing.mjs";
+import { HEX64, rejected, thrown } from "../../support/fixtures.mjs";
+import { badPropertyNames, hostileSet, manyRequired, sharedReferenceTree } from "../../support/hostile-schemas.mjs";
 
 function nested(depth, leaf, wrap) {
   let value = leaf;
@@ -131,7 +131,7 @@ describe("hostile input", { timeout: 20000 }, () => {
 describe("the compiled-schema cache", () => {
   test("memory stays flat while compiling 10,000 distinct schemas", () => {
     // The cache is bounded by the memory its schemas hold (see
-    // tests/js/schema-cache.test.mjs for the default bound); here 1 MiB,
+    // tests/js/checking/schema-cache.test.mjs for the default bound); here 1 MiB,
     // which the warm-up fills.
     guard.setSchemaCacheCapacity({ maxBytes: 1 << 20 });
     guard.clearSchemaCache();

@@ -1,8 +1,8 @@
 // Misuse throws typed errors, and the module keeps working afterwards.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import * as guard from "../../pkg/node.mjs";
-import { CITY_SCHEMA, assertArgumentError, thrown } from "./fixtures.mjs";
+import * as guard from "../../../pkg/node.mjs";
+import { CITY_SCHEMA, assertArgumentError, thrown } from "../../support/fixtures.mjs";
 
 const OSLO_TEXT = '{"city":"Oslo","population":709037}';
 

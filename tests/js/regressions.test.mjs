@@ -5,8 +5,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import * as guard from "../../pkg/node.mjs";
-import { CITY_SCHEMA, openaiChat, rejected, thrown } from "./fixtures.mjs";
+import * as guard from "../../../pkg/node.mjs";
+import { CITY_SCHEMA, openaiChat, rejected, thrown } from "../../support/fixtures.mjs";
 
 function counting(response) {
   const calls = [];
@@ -61,7 +61,7 @@ describe("regressions", () => {
   test(
     "a Validator from the CommonJS entry is not silently treated as an empty schema by the ESM entry",
     () => {
-      const cjs = createRequire(import.meta.url)("../../pkg/node.cjs");
+      const cjs = createRequire(import.meta.url)("../../../pkg/node.cjs");
       const foreign = cjs.compileSchema(CITY_SCHEMA);
       let verdict;
       try {
