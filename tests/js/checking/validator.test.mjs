@@ -380,3 +380,16 @@ describe("compileSchema: response-format wrappers", () => {
     assert.equal(guard.compileSchema(notWrapper).isValid({ schema: {} }), true);
   });
 });
+
+describe("a freed Validator", () => {
+  test(
+    "validate/isValid on a freed Validator throw the typed invalid_argument error, as checkOutput does",
+    () => {
+      const validator = guard.compileSchema(CITY_SCHEMA);
+      validator.free();
+      assert.equal(thrown(() => guard.checkOutput("{}", validator)).code, "invalid_argument");
+      assert.equal(thrown(() => validator.validate({})).code, "invalid_argument");
+      assert.equal(thrown(() => validator.isValid({})).code, "invalid_argument");
+    },
+  );
+});

@@ -121,3 +121,23 @@ describe("CommonJS (pkg/node.cjs)", () => {
     assert.deepEqual(result.value, { city: "Oslo", population: 1 });
   });
 });
+
+describe("a Validator from the other entry", () => {
+  test(
+    "a Validator from the CommonJS entry is not silently treated as an empty schema by the ESM entry",
+    () => {
+      const cjs = createRequire(import.meta.url)("../../../pkg/node.cjs");
+      const foreign = cjs.compileSchema(CITY_SCHEMA);
+      let verdict;
+      try {
+        verdict = guard.checkOutput('{"city":"","population":-1}', foreign);
+      } catch (error) {
+        // Refusing the foreign object with a typed error would be fine too.
+        assert.equal(error.code, "invalid_argument");
+        return;
+      }
+      assert.equal(verdict.ok, false, `accepted with schemaHash ${verdict.schemaHash}, not ${foreign.schemaHash}`);
+      assert.equal(verdict.failure, "schema");
+    },
+  );
+});
