@@ -199,18 +199,6 @@ export function openaiResponses(text, { status = "completed", reason = null } = 
 // Assertion helpers
 // ---------------------------------------------------------------------------
 
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A callModel that serves `responses` in order and records every request it saw. */
 export function scripted(...responses) {
   const calls = [];

@@ -14,7 +14,7 @@ import { checkProgramText, checksWithProgram, coreCheckOutput, coreIsValid, runC
 import { DRAFTS, loadDraft, loadRemotes, suiteRoot } from "../../conformance/suite.mjs";
 import { STORE, loadCases, resourcesOf } from "../../corpus/differential.mjs";
 // A seeded generator, so every run checks the same values.
-import { prng as rng } from "../../support/fixtures.mjs";
+import { prng as rng } from "../../support/random.mjs";
 
 
 const root = suiteRoot();

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import "../../../pkg/node.mjs";
 import * as internals from "../../../pkg/testing.mjs";
-import { prng as random } from "../../support/fixtures.mjs";
+import { prng as random } from "../../support/random.mjs";
 
 // Member names the output plan reads (and some it does not), so that the
 // generated responses go down the plan's paths.

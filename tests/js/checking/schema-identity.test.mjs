@@ -1,4 +1,4 @@
-// Schemas found by identity (issue 12, point 1): a schema object, a
+// Schemas found by identity: a schema object, a
 // response-format wrapper or JSON text is read and compiled once, then found
 // again by the object (or the text) on every later call, without being
 // serialised, parsed or hashed again. Reads are counted with a Proxy that

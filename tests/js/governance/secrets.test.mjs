@@ -13,7 +13,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../../pkg/node.mjs";
 import { Audit, formatReport, loadSchema } from "../../../pkg/audit.mjs";
-import { prng, thrown } from "../../support/fixtures.mjs";
+import { thrown } from "../../support/fixtures.mjs";
+import { prng } from "../../support/random.mjs";
 
 // ---------------------------------------------------------------------------
 // Generated credentials

@@ -7,7 +7,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../../pkg/node.mjs";
-import { prng } from "../../support/fixtures.mjs";
+import { prng } from "../../support/random.mjs";
 
 const SCHEMA = {
   type: "object",

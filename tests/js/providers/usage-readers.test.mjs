@@ -6,22 +6,14 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../../pkg/node.mjs";
 import * as internals from "../../../pkg/testing.mjs";
+import { prng } from "../../support/random.mjs";
 
 const OSLO_TEXT = JSON.stringify({ city: "Oslo", population: 709037 });
 const SCHEMA = { type: "object", required: ["city"], properties: { city: { type: "string" } } };
 const request = { model: "m", messages: [{ role: "user", content: "Oslo?" }] };
 
-/** A small seeded generator (mulberry32), so the counts never change. */
-function generator(seed) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = generator(20261202);
+// Seeded, so the counts never change.
+const random = prng(20261202);
 const count = () => [0, 1, 7, 512, 180_000, 2 ** 40 + 3][Math.floor(random() * 6)];
 
 /** Response builders: a usage shape each, with fresh counts on every call. */
@@ -261,7 +253,7 @@ const writes = (() => {
 })();
 
 test("a template's builder builds what fill builds, whatever its members' names", () => {
-  const next = generator(7);
+  const next = prng(7);
   let built = 0;
   let unwritten = 0;
   for (let i = 0; i < 300; i++) {

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import * as guard from "../../../pkg/node.mjs";
 import * as internals from "../../../pkg/testing.mjs";
 import { thrown } from "../../support/fixtures.mjs";
+import { prng as rng } from "../../support/random.mjs";
 import OpenAI from "openai";
 import { sse, withWireServer } from "../../support/wire-server.mjs";
 
@@ -18,20 +19,6 @@ function eachPiece(fn) {
   } finally {
     internals.setStreamBatch(previous);
   }
-}
-
-/** mulberry32, so that a failure reproduces from its seed. */
-function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  next.below = (n) => Math.floor(next() * n);
-  return next;
 }
 
 const ROWS_SCHEMA = {

@@ -9,6 +9,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import "../../../pkg/node.mjs";
 import * as internals from "../../../pkg/testing.mjs";
+import { prng } from "../../support/random.mjs";
 import { jsonSchema, tool } from "ai";
 
 /** What the core declares in the JSON text of `tools`, each name's first declaration, with its schema taken from the live value. */
@@ -84,13 +85,7 @@ describe("declarations read by the core's rules", () => {
   });
 
   test("seeded random lists of what declarations are made of", () => {
-    let seed = 0x5eed1;
-    const next = () => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return (seed >>> 0) / 2 ** 32;
-    };
+    const next = prng(0x5eed1);
     const pick = (items) => items[Math.floor(next() * items.length)];
     const SCHEMA_KEYS = ["parameters", "parametersJsonSchema", "input_schema", "inputSchema"];
     const name = () => pick(["a", "b", "c", "a", "b", "\ud800x", 7, null, undefined, ""]);

@@ -11,6 +11,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import * as guard from "../../../pkg/node.mjs";
 import { sse, withWireServer } from "../../support/wire-server.mjs";
+import { prng } from "../../support/random.mjs";
 
 const WEATHER = {
   type: "object",
@@ -140,12 +141,8 @@ describe("createToolCallStreamCheck", () => {
   });
 
   test("differential: generated calls in random chunkings, the end equals checkToolCalls and each event agrees with it", async () => {
-    let seed = 0x7001;
-    const next = () => {
-      seed = (seed * 1103515245 + 12345) >>> 0;
-      return seed / 2 ** 32;
-    };
-    const below = (n) => Math.floor(next() * n);
+    const next = prng(0x7001);
+    const below = next.below;
     const argsFor = (name) => {
       const bad = below(3) === 0;
       switch (name) {
