@@ -149,7 +149,7 @@ const { bodies, segments } = readModule(named);
 
 const lock = readFileSync(new URL("Cargo.lock", root), "utf8");
 const crates = new Set([...lock.matchAll(/^name = "([^"]+)"/gm)].map((m) => m[1].replaceAll("-", "_")));
-crates.add("guard_engine");
+crates.add("hot_path");
 const STD = new Set(["core", "alloc", "std", "compiler_builtins"]);
 
 function crateOf(name) {
@@ -171,7 +171,7 @@ const FAMILIES = [
   ["regex-automata, regex-syntax, regex, jsonschema-regex (code)", /^(regex|regex_automata|regex_syntax|jsonschema_regex)$/],
   ["idna, ICU4X (UTS 46)", /^(idna|idna_adapter|icu_\w+|zerovec|zerotrie|yoke|zerofrom|potential_utf|utf8_iter|tinystr|writeable|litemap|smallvec|utf16_iter|write16)$/],
   ["serde, serde_json", /^(serde|serde_core|serde_json|itoa|zmij|ryu|indexmap|memchr)$/],
-  ["the guard's own crates", /^(structured_output_guard|guard_engine|sha2|digest|block_buffer|crypto_common|generic_array|cpufeatures|lru|simdutf8|hashbrown|foldhash|equivalent)$|^structured_output_guard \(/],
+  ["the guard's own crates", /^(structured_output_guard|hot_path|sha2|digest|block_buffer|crypto_common|generic_array|cpufeatures|lru|simdutf8|hashbrown|foldhash|equivalent)$|^structured_output_guard \(/],
   ["wasm-bindgen glue", /^(wasm_bindgen|js_sys|console_error_panic_hook|getrandom|once_cell)$/],
   ["Rust standard library, allocator", /^(core|alloc|std|compiler_builtins|talc|dlmalloc)$/],
 ];

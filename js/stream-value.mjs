@@ -8,7 +8,7 @@ import { decoder, memory } from "./wasm-instance.mjs";
  * the large-object space, whose fresh pages cost about as much per byte as
  * parsing it: decoding 480 KB of rows and parsing the string took Node 20
  * 1.20 ms, and the same text decoded and parsed in parts of 32 KB (plan
- * from the core, see `guard_engine::stream::outline`) 0.85 ms, the parse of
+ * from the core, see `hot_path::stream::outline`) 0.85 ms, the parse of
  * an existing string 0.77 ms. Bun's engine has no such cost (parts took
  * it 0.93 ms against 0.64 whole), nor, presumably, other engines'; there
  * the value is read whole. `from` (UTF-8 bytes of JSON) says when a value

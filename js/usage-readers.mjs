@@ -2,7 +2,7 @@
 // copy as JSON text, for the core to normalise, or, for a usage of a shape
 // read before (an agent's calls to one provider differ only in their
 // counts), the counts alone, with the core's program for that shape
-// (crates/engine/src/usage/program.rs), which says what each count of the
+// (crates/hot-path/src/usage/program.rs), which says what each count of the
 // normalised usage sums. On Node, writing a small usage as JSON text,
 // normalising it in the core and parsing the result took as long as
 // checking the response.

@@ -24,8 +24,10 @@ use std::collections::HashMap;
 use jsonschema::Draft;
 use serde_json::{Map, Value};
 
-use crate::schema::{build_validator, effective_schema, CompileOptions, CompiledSchema, FormatMode};
-use crate::tape::TapeJson;
+use hot_path::schema::{
+    build_validator, effective_schema, CompileOptions, CompiledSchema, FormatMode,
+};
+use hot_path::tape::TapeJson;
 
 /// Integers past this are not doubles exactly; a program holds none.
 const EXACT_INTEGERS: u64 = 1 << 53;
@@ -142,10 +144,14 @@ const SCHEMA_MAPS: [&str; 6] = [
 /// reads it) has no program.
 fn unsupported(keyword: &str, draft: Draft) -> bool {
     match keyword {
-        "$dynamicRef" | "$dynamicAnchor" | "$recursiveRef" | "$recursiveAnchor"
-        | "unevaluatedItems" | "unevaluatedProperties" | "patternProperties" | "$vocabulary" => {
-            true
-        }
+        "$dynamicRef"
+        | "$dynamicAnchor"
+        | "$recursiveRef"
+        | "$recursiveAnchor"
+        | "unevaluatedItems"
+        | "unevaluatedProperties"
+        | "patternProperties"
+        | "$vocabulary" => true,
         "contentEncoding" | "contentMediaType" | "contentSchema" => {
             matches!(draft, Draft::Draft6 | Draft::Draft7)
         }
@@ -169,7 +175,11 @@ impl<'s> Writer<'s> {
         let Value::Object(map) = schema else {
             return Ok(());
         };
-        let id_keyword = if self.draft == Draft::Draft4 { "id" } else { "$id" };
+        let id_keyword = if self.draft == Draft::Draft4 {
+            "id"
+        } else {
+            "$id"
+        };
         if let Some(Value::String(id)) = map.get(id_keyword) {
             if !root || id.starts_with('#') {
                 return Err(Unsupported);
@@ -267,7 +277,8 @@ impl<'s> Writer<'s> {
                     (bound_priority(op), numeric(op, value)?)
                 }
                 "multipleOf" => (14, numeric("mul", value)?),
-                "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties" | "maxProperties" => {
+                "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties"
+                | "maxProperties" => {
                     let priority = match keyword.as_str() {
                         "minLength" => 20,
                         "maxLength" => 21,
@@ -287,7 +298,11 @@ impl<'s> Writer<'s> {
                 }
                 "dependentRequired" if modern(draft) => {
                     let members = value.as_object().ok_or(Unsupported)?;
-                    let pairs = list(members.iter().map(|(name, names)| format!("[{},{names}]", quote(name))));
+                    let pairs = list(
+                        members
+                            .iter()
+                            .map(|(name, names)| format!("[{},{names}]", quote(name))),
+                    );
                     (27, format!("[\"dependentRequired\",{pairs}]"))
                 }
                 "pattern" => {
@@ -324,11 +339,16 @@ impl<'s> Writer<'s> {
                     (43, format!("[\"propertyNames\",{}]", self.node_at(&here)?))
                 }
                 "items" => match value {
-                    Value::Array(items) => (44, format!("[\"prefixItems\",{}]", self.nodes_at(&here, items.len())?)),
+                    Value::Array(items) => (
+                        44,
+                        format!("[\"prefixItems\",{}]", self.nodes_at(&here, items.len())?),
+                    ),
                     Value::Bool(true) => continue,
                     _ => {
                         let from = match map.get("prefixItems") {
-                            Some(Value::Array(prefix)) if draft == Draft::Draft202012 => prefix.len(),
+                            Some(Value::Array(prefix)) if draft == Draft::Draft202012 => {
+                                prefix.len()
+                            }
                             _ => 0,
                         };
                         (44, format!("[\"items\",{},{from}]", self.node_at(&here)?))
@@ -336,13 +356,19 @@ impl<'s> Writer<'s> {
                 },
                 "prefixItems" if draft == Draft::Draft202012 => {
                     let items = value.as_array().ok_or(Unsupported)?;
-                    (45, format!("[\"prefixItems\",{}]", self.nodes_at(&here, items.len())?))
+                    (
+                        45,
+                        format!("[\"prefixItems\",{}]", self.nodes_at(&here, items.len())?),
+                    )
                 }
                 "additionalItems" if value.as_bool() != Some(true) => {
                     let Some(Value::Array(tuple)) = map.get("items") else {
                         continue;
                     };
-                    (46, format!("[\"items\",{},{}]", self.node_at(&here)?, tuple.len()))
+                    (
+                        46,
+                        format!("[\"items\",{},{}]", self.node_at(&here)?, tuple.len()),
+                    )
                 }
                 "contains" if draft != Draft::Draft4 => {
                     let node = self.node_at(&here)?;
@@ -355,7 +381,10 @@ impl<'s> Writer<'s> {
                         (None, None)
                     };
                     let max = max.map_or_else(|| "-1".to_owned(), |max| max.to_string());
-                    (47, format!("[\"contains\",{node},{},{max}]", min.unwrap_or(1)))
+                    (
+                        47,
+                        format!("[\"contains\",{node},{},{max}]", min.unwrap_or(1)),
+                    )
                 }
                 "dependencies" | "dependentSchemas" => {
                     if keyword == "dependentSchemas" && !modern(draft) {
@@ -373,7 +402,10 @@ impl<'s> Writer<'s> {
                         }
                     }
                     let priority = if keyword == "dependencies" { 48 } else { 49 };
-                    (priority, format!("[\"dependencies\",{},{}]", list(names), list(schemas)))
+                    (
+                        priority,
+                        format!("[\"dependencies\",{},{}]", list(names), list(schemas)),
+                    )
                 }
                 "allOf" | "anyOf" | "oneOf" => {
                     let items = value.as_array().ok_or(Unsupported)?;
@@ -382,7 +414,10 @@ impl<'s> Writer<'s> {
                         "anyOf" => 51,
                         _ => 52,
                     };
-                    (priority, format!("[\"{keyword}\",{}]", self.nodes_at(&here, items.len())?))
+                    (
+                        priority,
+                        format!("[\"{keyword}\",{}]", self.nodes_at(&here, items.len())?),
+                    )
                 }
                 "not" => (53, format!("[\"not\",{}]", self.node_at(&here)?)),
                 "if" if !matches!(draft, Draft::Draft4 | Draft::Draft6) => {
@@ -415,7 +450,12 @@ impl<'s> Writer<'s> {
     }
 
     /// The node of `then` or `else`, or -1 when the schema has none.
-    fn optional_node(&mut self, map: &Map<String, Value>, pointer: &str, keyword: &str) -> Built<i64> {
+    fn optional_node(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        keyword: &str,
+    ) -> Built<i64> {
         if !map.contains_key(keyword) {
             return Ok(-1);
         }
@@ -425,7 +465,12 @@ impl<'s> Writer<'s> {
 
     /// `$ref` as a `ref` check, unless it names the schema it is in (which
     /// the validator leaves out, as it would recurse forever).
-    fn reference(&mut self, parent: &Map<String, Value>, reference: &Value, checks: &mut Vec<(u8, String)>) -> Built<()> {
+    fn reference(
+        &mut self,
+        parent: &Map<String, Value>,
+        reference: &Value,
+        checks: &mut Vec<(u8, String)>,
+    ) -> Built<()> {
         let reference = reference.as_str().ok_or(Unsupported)?;
         if reference.is_empty() {
             return Ok(());
@@ -437,7 +482,10 @@ impl<'s> Writer<'s> {
             self.anchors.get(fragment).cloned().ok_or(Unsupported)?
         };
         let target = self.schema_at(&pointer)?;
-        if target.as_object().is_some_and(|target| std::ptr::eq(target, parent)) {
+        if target
+            .as_object()
+            .is_some_and(|target| std::ptr::eq(target, parent))
+        {
             return Ok(());
         }
         let node = self.node_at(&pointer)?;
@@ -486,7 +534,11 @@ impl<'s> Writer<'s> {
         if self.options.formats == FormatMode::Annotate {
             return Ok(None);
         }
-        let custom = self.options.custom_formats.iter().any(|(custom, _)| custom == name);
+        let custom = self
+            .options
+            .custom_formats
+            .iter()
+            .any(|(custom, _)| custom == name);
         if !custom && !builtin_format(self.draft, name) {
             return Ok(None);
         }
@@ -508,7 +560,8 @@ impl<'s> Writer<'s> {
     fn string_check(&mut self, keyword: &str, value: &Value) -> Built<usize> {
         let mut alone = Map::new();
         alone.insert(keyword.to_owned(), value.clone());
-        let validator = build_validator(&Value::Object(alone), self.options, None).ok_or(Unsupported)?;
+        let validator =
+            build_validator(&Value::Object(alone), self.options, None).ok_or(Unsupported)?;
         self.checks.push(validator);
         self.strings.push(format!("[{},{value}]", quote(keyword)));
         Ok(self.checks.len() - 1)
@@ -567,7 +620,10 @@ fn without_class_groups(translated: &str) -> String {
     let mut out = String::with_capacity(translated.len());
     let mut i = 0;
     while i < bytes.len() {
-        if translated.get(i..).is_some_and(|rest| rest.starts_with("(?:[")) {
+        if translated
+            .get(i..)
+            .is_some_and(|rest| rest.starts_with("(?:["))
+        {
             if let Some(end) = class_end(bytes, i + 3) {
                 if bytes.get(end + 1) == Some(&b')') {
                     out.push_str(translated.get(i + 3..=end).unwrap_or_default());
@@ -576,7 +632,10 @@ fn without_class_groups(translated: &str) -> String {
                 }
             }
         }
-        let len = translated.get(i..).and_then(|rest| rest.chars().next()).map_or(1, char::len_utf8);
+        let len = translated
+            .get(i..)
+            .and_then(|rest| rest.chars().next())
+            .map_or(1, char::len_utf8);
         out.push_str(translated.get(i..i + len).unwrap_or_default());
         i += len;
     }
@@ -596,7 +655,11 @@ fn class_end(bytes: &[u8], start: usize) -> Option<usize> {
             b'\\' => i += 1,
             b'[' => {
                 depth += 1;
-                literal_at = Some(if bytes.get(i + 1) == Some(&b'^') { i + 2 } else { i + 1 });
+                literal_at = Some(if bytes.get(i + 1) == Some(&b'^') {
+                    i + 2
+                } else {
+                    i + 1
+                });
             }
             b']' if literal_at == Some(i) => {}
             b']' => {
@@ -616,9 +679,12 @@ fn class_end(bytes: &[u8], start: usize) -> Option<usize> {
 fn builtin_format(draft: Draft, name: &str) -> bool {
     let at_least = |first: Draft| draft >= first;
     match name {
-        "date" | "date-time" | "email" | "hostname" | "idn-email" | "ipv4" | "ipv6" | "regex" | "time" | "uri" => true,
+        "date" | "date-time" | "email" | "hostname" | "idn-email" | "ipv4" | "ipv6" | "regex"
+        | "time" | "uri" => true,
         "duration" | "uuid" => at_least(Draft::Draft201909),
-        "idn-hostname" | "iri" | "iri-reference" | "relative-json-pointer" => at_least(Draft::Draft7),
+        "idn-hostname" | "iri" | "iri-reference" | "relative-json-pointer" => {
+            at_least(Draft::Draft7)
+        }
         "json-pointer" | "uri-reference" | "uri-template" => at_least(Draft::Draft6),
         _ => false,
     }
@@ -697,7 +763,8 @@ fn exact(value: &Value) -> Built<()> {
     match value {
         Value::Number(n) => {
             let too_large = n.as_u64().is_some_and(|u| u > EXACT_INTEGERS)
-                || n.as_i64().is_some_and(|i| i.unsigned_abs() > EXACT_INTEGERS);
+                || n.as_i64()
+                    .is_some_and(|i| i.unsigned_abs() > EXACT_INTEGERS);
             if too_large {
                 Err(Unsupported)
             } else {
@@ -740,21 +807,23 @@ impl CheckProgram {
     /// whole value, and says so).
     pub fn judge_strings(&self, batch: &str, verdicts: &mut Vec<u8>) -> Option<usize> {
         use jsonschema::json::{Array, Node};
-        let tape = crate::tape::parse(batch).ok()?;
-        let root = crate::tape::TapeNode::full(&tape);
+        let tape = hot_path::tape::parse(batch).ok()?;
+        let root = hot_path::tape::TapeNode::full(&tape);
         let array = root.as_array()?;
         verdicts.clear();
         let mut failed = 0;
         let mut check = None;
-        crate::schema::one_check(|| {
+        hot_path::schema::one_check(|| {
             for (i, item) in array.elements().enumerate() {
                 if i % 2 == 0 {
-                    check = item.as_number().and_then(|n| jsonschema::json::JsonNumber::as_u64(&n));
+                    check = item
+                        .as_number()
+                        .and_then(|n| jsonschema::json::JsonNumber::as_u64(&n));
                     continue;
                 }
                 let validator = self.checks.get(usize::try_from(check?).ok()?)?;
-                let ok = crate::schema::node_is_valid(validator, item);
-                if crate::schema::budget_spent() {
+                let ok = hot_path::schema::node_is_valid(validator, item);
+                if hot_path::schema::budget_spent() {
                     return None;
                 }
                 verdicts.push(u8::from(!ok));

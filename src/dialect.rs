@@ -45,15 +45,21 @@ use std::sync::Arc;
 use serde_json::{Map, Number, Value};
 
 use crate::provider_schema::{SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLE};
-use guard_engine::schema::{
-    compile_in_dialect, CompileOptions, CompiledSchema, Dialect, SchemaError, Translated, Unenforced,
+use hot_path::schema::{
+    compile_in_dialect, CompileOptions, CompiledSchema, Dialect, SchemaError, Translated,
+    Unenforced,
 };
 
 /// Compiles `schema` in the dialect the options name, or the one its shape
 /// tells (see the module docs), as the JSON Schema it means.
-pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Arc<CompiledSchema>, SchemaError> {
+pub fn compile(
+    schema: &Value,
+    options: &CompileOptions,
+) -> Result<Arc<CompiledSchema>, SchemaError> {
     let dialect = options.dialect.unwrap_or_else(|| detect(schema));
-    compile_in_dialect(schema, options, dialect, |schema| translate(schema, dialect))
+    compile_in_dialect(schema, options, dialect, |schema| {
+        translate(schema, dialect)
+    })
 }
 
 /// Gemini's type names, as `@google/genai`'s `Type` enum spells them.
@@ -138,7 +144,10 @@ fn for_each_subschema<'a>(map: &'a Map<String, Value>, mut visit: impl FnMut(&'a
     for (key, value) in map {
         if SCHEMA_MAPS.contains(&key.as_str()) || key == "dependencies" {
             if let Value::Object(members) = value {
-                members.values().filter(|sub| sub.is_object()).for_each(&mut visit);
+                members
+                    .values()
+                    .filter(|sub| sub.is_object())
+                    .for_each(&mut visit);
             }
         } else if SCHEMA_LISTS.contains(&key.as_str()) || (key == "items" && value.is_array()) {
             if let Value::Array(items) = value {
@@ -278,7 +287,10 @@ fn add_null_type(map: &mut Map<String, Value>) {
             let single = std::mem::take(t);
             map.insert(
                 "type".to_owned(),
-                Value::Array(vec![Value::String(single), Value::String("null".to_owned())]),
+                Value::Array(vec![
+                    Value::String(single),
+                    Value::String("null".to_owned()),
+                ]),
             );
         }
         Some(Value::Array(types)) if !types.iter().any(|t| t == "null") => {
@@ -357,7 +369,11 @@ fn number_of(value: &Value) -> Option<Value> {
 
 /// Gemini's `Schema` read as the JSON Schema it means (see the module
 /// docs), in this subschema and every one inside it.
-fn gemini_node(node: &mut Value, path: &str, unenforced: &mut Vec<Unenforced>) -> Result<(), SchemaError> {
+fn gemini_node(
+    node: &mut Value,
+    path: &str,
+    unenforced: &mut Vec<Unenforced>,
+) -> Result<(), SchemaError> {
     let Value::Object(map) = node else {
         return Ok(());
     };
@@ -407,7 +423,9 @@ fn gemini_node(node: &mut Value, path: &str, unenforced: &mut Vec<Unenforced>) -
         }
     }
     if let Some(format) = map.get("format") {
-        let checked = format.as_str().is_some_and(|f| CHECKED_FORMATS.contains(&f));
+        let checked = format
+            .as_str()
+            .is_some_and(|f| CHECKED_FORMATS.contains(&f));
         if format.as_str() != Some("enum") && !checked {
             note("format");
         }
@@ -416,9 +434,14 @@ fn gemini_node(node: &mut Value, path: &str, unenforced: &mut Vec<Unenforced>) -
         }
     }
     if let Some(ordering) = map.remove("propertyOrdering") {
-        let names = ordering.as_array().is_some_and(|names| names.iter().all(Value::is_string));
+        let names = ordering
+            .as_array()
+            .is_some_and(|names| names.iter().all(Value::is_string));
         if !names {
-            return Err(invalid(path, "\"propertyOrdering\" must be a list of property names"));
+            return Err(invalid(
+                path,
+                "\"propertyOrdering\" must be a list of property names",
+            ));
         }
         note("propertyOrdering");
     }
@@ -436,7 +459,11 @@ fn gemini_node(node: &mut Value, path: &str, unenforced: &mut Vec<Unenforced>) -
 
 /// An enum's values for the node's JSON types: Gemini writes them as
 /// strings, which mean numbers (or booleans) for those types.
-fn enum_values(values: &[Value], types: Option<&Value>, path: &str) -> Result<Vec<Value>, SchemaError> {
+fn enum_values(
+    values: &[Value],
+    types: Option<&Value>,
+    path: &str,
+) -> Result<Vec<Value>, SchemaError> {
     let names: Vec<&str> = match types {
         Some(Value::String(t)) => vec![t.as_str()],
         Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
@@ -453,10 +480,12 @@ fn enum_values(values: &[Value], types: Option<&Value>, path: &str) -> Result<Ve
             let Value::String(text) = value else {
                 return Ok(value.clone());
             };
-            let read = if numeric { number_of(value) } else { None }.or_else(|| match (boolean, text.as_str()) {
-                (true, "true") => Some(Value::Bool(true)),
-                (true, "false") => Some(Value::Bool(false)),
-                _ => None,
+            let read = if numeric { number_of(value) } else { None }.or_else(|| {
+                match (boolean, text.as_str()) {
+                    (true, "true") => Some(Value::Bool(true)),
+                    (true, "false") => Some(Value::Bool(false)),
+                    _ => None,
+                }
             });
             read.ok_or_else(|| {
                 invalid(
@@ -482,7 +511,10 @@ fn admit_null(map: &mut Map<String, Value>) {
     }
     if !map.contains_key("type") {
         if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
-            let null = Value::Object(Map::from_iter([("type".to_owned(), Value::String("null".to_owned()))]));
+            let null = Value::Object(Map::from_iter([(
+                "type".to_owned(),
+                Value::String("null".to_owned()),
+            )]));
             if !branches.contains(&null) {
                 branches.push(null);
             }

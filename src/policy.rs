@@ -10,8 +10,8 @@
 
 use serde::Serialize;
 
-pub use crate::error::{Action, StopReason, DEFAULT_TOTAL_RETRIES, MAX_RETRIES};
 use crate::error::Failure;
+pub use crate::error::{Action, StopReason, DEFAULT_TOTAL_RETRIES, MAX_RETRIES};
 
 /// Retries allowed after failures of each class, and in total.
 ///
@@ -38,7 +38,10 @@ impl Default for Budgets {
 impl Budgets {
     pub fn new(per_class: [Option<u32>; Failure::ALL.len()], total: Option<u32>) -> Self {
         let largest = per_class.iter().flatten().copied().max();
-        let total = total.or(largest).unwrap_or(DEFAULT_TOTAL_RETRIES).min(MAX_RETRIES);
+        let total = total
+            .or(largest)
+            .unwrap_or(DEFAULT_TOTAL_RETRIES)
+            .min(MAX_RETRIES);
         Budgets {
             per_class: per_class.map(|b| b.map(|n| n.min(MAX_RETRIES))),
             total,

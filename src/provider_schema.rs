@@ -66,9 +66,12 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::dialect::compile;
 use crate::error::ArgumentError;
-use crate::schema::{compile, type_name, CompileOptions, Dialect, SchemaError, Translated, MAX_SCHEMA_DEPTH};
 use crate::verdict::unwrap_response_format;
+use hot_path::schema::{
+    type_name, CompileOptions, Dialect, SchemaError, Translated, MAX_SCHEMA_DEPTH,
+};
 
 /// A provider's native structured-output mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -131,7 +134,7 @@ impl Provider {
 
 /// A constraint of the original schema that the provider will not enforce
 /// (the shape a Validator lists what its dialect cannot enforce in, too).
-pub use crate::schema::Unenforced;
+pub use hot_path::schema::Unenforced;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -311,7 +314,10 @@ pub fn to_provider_schema(
         Dialect::JsonSchema => None,
     };
     let (schema, root, mut unenforced) = match &translated {
-        Some(Translated { schema: meant @ Value::Object(map), unenforced }) => (meant, map, unenforced.clone()),
+        Some(Translated {
+            schema: meant @ Value::Object(map),
+            unenforced,
+        }) => (meant, map, unenforced.clone()),
         _ => (schema, root, Vec::new()),
     };
     let mut walker = Walker {
@@ -713,7 +719,10 @@ impl<'a> Walker<'a> {
                 outer.insert(key.to_owned(), value);
             }
         }
-        outer.insert("anyOf".to_owned(), Value::Array(vec![Value::Object(out), null_schema()]));
+        outer.insert(
+            "anyOf".to_owned(),
+            Value::Array(vec![Value::Object(out), null_schema()]),
+        );
         outer
     }
 

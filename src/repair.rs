@@ -10,11 +10,11 @@
 
 use serde_json::{Map, Value};
 
-use crate::error::Failure;
 use crate::error::ArgumentError;
-use crate::redact::{redact_pointer, redact_secrets};
-use crate::schema::{type_name, Dialect};
+use crate::error::Failure;
 use crate::verdict::unwrap_response_format;
+use hot_path::redact::{redact_pointer, redact_secrets};
+use hot_path::schema::{type_name, Dialect};
 
 /// At most this many problems are listed; the verdict's own cap usually
 /// keeps the list shorter.
@@ -63,7 +63,9 @@ pub fn repair_feedback_in(
     // A schema that does not translate was not the one checked: its own
     // words are better than none.
     let meant = schema.and_then(|s| {
-        crate::dialect::translate(s, dialect.unwrap_or_else(|| crate::dialect::detect(s))).ok().flatten()
+        crate::dialect::translate(s, dialect.unwrap_or_else(|| crate::dialect::detect(s)))
+            .ok()
+            .flatten()
     });
     let schema = meant.as_ref().map(|t| &t.schema).or(schema);
     let issues = match map.get("errors") {
@@ -196,7 +198,7 @@ fn str_member<'a>(issue: &'a Map<String, Value>, key: &str) -> &'a str {
 /// `- /observations/0/type (enum): must be one of: fact, decision, question`,
 /// safe to print (the path is the model's, the schema's words anyone's).
 fn line(issue: &Map<String, Value>, schema: Option<&Value>) -> String {
-    crate::display::escape_for_display(&unescaped_line(issue, schema))
+    hot_path::display::escape_for_display(&unescaped_line(issue, schema))
 }
 
 fn unescaped_line(issue: &Map<String, Value>, schema: Option<&Value>) -> String {
@@ -270,8 +272,12 @@ fn constraint(
         "type" => match value {
             Value::String(t) => format!("must be {}", article(t)),
             Value::Array(types) => {
-                let names: Vec<String> = types.iter().filter_map(Value::as_str).map(shorten).collect();
-                format!("must be {}", crate::schema::alternatives(&names))
+                let names: Vec<String> = types
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(shorten)
+                    .collect();
+                format!("must be {}", hot_path::schema::alternatives(&names))
             }
             _ => return None,
         },
@@ -295,7 +301,10 @@ fn constraint(
         "required" => {
             let names = value.as_array()?;
             // The issue names the property it misses; one the schema lists.
-            match params.and_then(|p| p.get("missingProperty")).filter(|n| names.contains(n)) {
+            match params
+                .and_then(|p| p.get("missingProperty"))
+                .filter(|n| names.contains(n))
+            {
                 Some(one) => format!("must have the property {}", quote(one)),
                 None => format!("must have all of the properties: {}", list(names)),
             }

@@ -14,7 +14,18 @@
 use std::path::{Path, PathBuf};
 
 /// The folders a citation begins with.
-const TOP: [&str; 10] = ["src/", "js/", "docs/", "tests/", "bench/", "scripts/", "crates/", "examples/", "fuzz/", "patches/"];
+const TOP: [&str; 10] = [
+    "src/",
+    "js/",
+    "docs/",
+    "tests/",
+    "bench/",
+    "scripts/",
+    "crates/",
+    "examples/",
+    "fuzz/",
+    "patches/",
+];
 
 /// What is not scanned: version control, build output, installed packages,
 /// and third-party material kept as published (vendored crates, the lock
@@ -32,7 +43,9 @@ const SKIP: [&str; 9] = [
 ];
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if SKIP.iter().any(|s| entry.file_name() == *s) {
@@ -75,7 +88,12 @@ fn citations(line: &str) -> Vec<(&str, bool)> {
 fn ignored_names(dir: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(dir.join(".gitignore")).unwrap_or_default();
     text.lines()
-        .map(|l| l.trim().trim_start_matches('/').trim_end_matches('*').trim_end_matches('/'))
+        .map(|l| {
+            l.trim()
+                .trim_start_matches('/')
+                .trim_end_matches('*')
+                .trim_end_matches('/')
+        })
         .filter(|l| !l.is_empty() && !l.contains(['!', '#', '*', '/']))
         .map(str::to_owned)
         .collect()
@@ -105,20 +123,37 @@ fn every_path_a_comment_or_document_cites_exists() {
     walk(root, &mut files);
     // This file names example paths of its own to test the scan.
     files.retain(|f| !f.ends_with("src/repository_tests.rs"));
-    assert!(files.len() > 100, "the walk found only {} files", files.len());
+    assert!(
+        files.len() > 100,
+        "the walk found only {} files",
+        files.len()
+    );
     let mut checked = 0;
     let mut missing = Vec::new();
     for file in &files {
-        let Ok(text) = std::fs::read_to_string(file) else { continue };
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
         let bases = bases(root, file);
-        let ignored: Vec<String> = bases.iter().flat_map(|b| ignored_names(b)).chain(ignored_names(&root.join("fuzz"))).collect();
+        let ignored: Vec<String> = bases
+            .iter()
+            .flat_map(|b| ignored_names(b))
+            .chain(ignored_names(&root.join("fuzz")))
+            .collect();
         for (n, line) in text.lines().enumerate() {
             for (cited, pattern) in citations(line) {
-                if cited.split('/').any(|part| ignored.iter().any(|name| name == part)) {
+                if cited
+                    .split('/')
+                    .any(|part| ignored.iter().any(|name| name == part))
+                {
                     continue;
                 }
                 // A placeholder or pattern must have its folder.
-                let cited = if pattern { &cited[..cited.rfind('/').map_or(0, |i| i + 1)] } else { cited };
+                let cited = if pattern {
+                    &cited[..cited.rfind('/').map_or(0, |i| i + 1)]
+                } else {
+                    cited
+                };
                 checked += 1;
                 if !bases.iter().any(|base| base.join(cited).exists()) {
                     let place = file.strip_prefix(root).unwrap_or(file).display();
@@ -127,16 +162,37 @@ fn every_path_a_comment_or_document_cites_exists() {
             }
         }
     }
-    assert!(checked > 100, "only {checked} citations found: is the scan reading the files?");
-    assert!(missing.is_empty(), "cited but not in the repository:\n{}", missing.join("\n"));
+    assert!(
+        checked > 100,
+        "only {checked} citations found: is the scan reading the files?"
+    );
+    assert!(
+        missing.is_empty(),
+        "cited but not in the repository:\n{}",
+        missing.join("\n")
+    );
 }
 
 #[test]
 fn a_citation_is_a_path_where_a_path_can_begin() {
-    let found = citations("see src/policy.rs. and `js/check.mjs`, ../tests/js/fixtures.mjs, https://a.b/docs/c.md, crates/engine/src/stream.rs");
-    assert_eq!(found, [("src/policy.rs", false), ("js/check.mjs", false), ("crates/engine/src/stream.rs", false)]);
-    assert_eq!(citations("one file each: src/providers/<provider>.rs"), [("src/providers/", true)]);
+    let found = citations("see src/policy.rs. and `js/check.mjs`, ../tests/js/fixtures.mjs, https://a.b/docs/c.md, crates/hot-path/src/stream.rs");
+    assert_eq!(
+        found,
+        [
+            ("src/policy.rs", false),
+            ("js/check.mjs", false),
+            ("crates/hot-path/src/stream.rs", false)
+        ]
+    );
+    assert_eq!(
+        citations("one file each: src/providers/<provider>.rs"),
+        [("src/providers/", true)]
+    );
     assert_eq!(citations("tests/js/*.test.mjs"), [("tests/js/", true)]);
     // Split so that no tool takes the test's own text for a citation.
-    assert!(citations(concat!("mydocs/a.md node_modules/x/src/", "y.rs @scope/js/z")).is_empty());
+    assert!(citations(concat!(
+        "mydocs/a.md node_modules/x/src/",
+        "y.rs @scope/js/z"
+    ))
+    .is_empty());
 }

@@ -19,13 +19,13 @@ use crate::providers::tools::{carries_tools, Found};
 use crate::repair::repair_feedback_in;
 use crate::rescue::Rescue;
 use crate::response::read_tool_calls;
-use crate::schema::{CompiledSchema, Issue, SchemaError};
 use crate::stream::StreamCheck;
-use crate::usage::{merge_normalized, overlay_usage, Usage};
 use crate::verdict::{
     check_content, check_output, push_json_opt, push_json_str, push_json_value, resolve_schema,
     tool_calls_message, CheckOptions, OnInvalidSchema, SchemaInput, Verdict,
 };
+use hot_path::schema::{CompiledSchema, Issue, SchemaError};
+use hot_path::usage::{merge_normalized, overlay_usage, Usage};
 
 /// The request shapes the built-in feedback appenders know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,10 +140,12 @@ pub fn feedback_shape_for(request: &RequestShape) -> Option<FeedbackShape> {
     if request.kind("messages") != Kind::Array {
         return None;
     }
-    let claude = request
-        .model
-        .as_deref()
-        .is_some_and(|model| model.as_bytes().windows(6).any(|w| w.eq_ignore_ascii_case(b"claude")));
+    let claude = request.model.as_deref().is_some_and(|model| {
+        model
+            .as_bytes()
+            .windows(6)
+            .any(|w| w.eq_ignore_ascii_case(b"claude"))
+    });
     let anthropic = request.present("anthropic_version")
         || claude
         || (request.present("system") && request.present("max_tokens"));
@@ -324,9 +326,9 @@ impl Session {
             }
             Ok(input) => match resolve_schema(input, &check) {
                 Ok((Some(compiled), _)) => SchemaInput::Compiled(compiled),
-                Ok((None, true)) => SchemaInput::Unreadable(SchemaError::new(
-                    "the schema could not be compiled",
-                )),
+                Ok((None, true)) => {
+                    SchemaInput::Unreadable(SchemaError::new("the schema could not be compiled"))
+                }
                 Ok((None, false)) => SchemaInput::None,
                 Err(e) => return Err(SetupError::Schema(e)),
             },
@@ -455,7 +457,7 @@ impl Session {
     }
 
     /// [`Session::record_unchecked`] of a usage already normalised (see
-    /// [`crate::usage::normalize_usage_text`]).
+    /// [`hot_path::usage::normalize_usage_text`]).
     pub fn record_normalized(&mut self, usage: Usage) {
         self.ledger.push(Entry {
             usage,
@@ -506,7 +508,12 @@ impl Session {
             return Err(bad());
         }
         let mut errors = Vec::new();
-        for issue in state.get("errors").and_then(Value::as_array).into_iter().flatten() {
+        for issue in state
+            .get("errors")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let field = |key: &str| issue.get(key).and_then(Value::as_str).map(str::to_owned);
             errors.push(Issue {
                 path: field("path").ok_or_else(bad)?,
@@ -514,7 +521,10 @@ impl Session {
                 code: field("code").ok_or_else(bad)?,
                 message: field("message").unwrap_or_default(),
                 rule: field("rule"),
-                params: issue.get("params").filter(|params| params.is_object()).cloned(),
+                params: issue
+                    .get("params")
+                    .filter(|params| params.is_object())
+                    .cloned(),
             });
         }
         let (rescue, schema_hash, degraded, finish_reason) = if rejected {
@@ -529,14 +539,25 @@ impl Session {
                 Some("code_fence") => Rescue::CodeFence,
                 _ => Rescue::None,
             };
-            let degraded = state.get("degraded").and_then(Value::as_bool).unwrap_or(false);
-            (rescue, text("schemaHash").map(Into::into), degraded, text("finishReason"))
+            let degraded = state
+                .get("degraded")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            (
+                rescue,
+                text("schemaHash").map(Into::into),
+                degraded,
+                text("finishReason"),
+            )
         };
         Ok(Verdict {
             failure,
             message: text("message").unwrap_or_default(),
             errors,
-            more_errors: state.get("moreErrors").and_then(Value::as_bool).unwrap_or(false),
+            more_errors: state
+                .get("moreErrors")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
             rescue,
             span: None,
             text: None,
@@ -594,7 +615,7 @@ impl Session {
     }
 
     /// [`Session::step`] with a usage already normalised (see
-    /// [`crate::usage::normalize_usage_text`]).
+    /// [`hot_path::usage::normalize_usage_text`]).
     pub fn step_normalized(
         &mut self,
         output: Output<'_>,
@@ -627,7 +648,11 @@ impl Session {
             entry.checked = Some(checked);
         }
         let mut history = Vec::with_capacity(self.ledger.len());
-        for c in self.ledger.iter().filter_map(|entry| entry.checked.as_ref()) {
+        for c in self
+            .ledger
+            .iter()
+            .filter_map(|entry| entry.checked.as_ref())
+        {
             history.push(Attempt {
                 failure: c.failure,
                 error_hash: c.error_hash.as_deref(),
@@ -795,7 +820,10 @@ impl Session {
         match self.ledger.as_slice() {
             // One attempt's usage, which its own text already says.
             [only] if only.usage.merges_to_itself() => out.push_str(only.usage_json()),
-            _ => push_json_value(out, &merge_normalized(self.ledger.iter().map(|entry| &entry.usage))),
+            _ => push_json_value(
+                out,
+                &merge_normalized(self.ledger.iter().map(|entry| &entry.usage)),
+            ),
         }
     }
 
@@ -806,7 +834,10 @@ impl Session {
     /// arguments, parts to join) is checked as the whole copy.
     fn check(&self, output: Output<'_>) -> Result<(Verdict, Option<usize>, bool), SchemaError> {
         let schema = self.schema.clone();
-        let Output { copy: copy_text, texts } = output;
+        let Output {
+            copy: copy_text,
+            texts,
+        } = output;
         // Without `toolName` the answer is read as the lane reads it, from
         // the copy's text, which a provider's responses repeat.
         let answer = match self.check.tool_name {
@@ -817,7 +848,8 @@ impl Session {
         // texts or the check needs the rest of the response. The reader
         // writes the copy; one that does not parse reads as nothing.
         let parsed = std::cell::OnceCell::new();
-        let copy = || parsed.get_or_init(|| serde_json::from_str::<Value>(copy_text).unwrap_or_default());
+        let copy =
+            || parsed.get_or_init(|| serde_json::from_str::<Value>(copy_text).unwrap_or_default());
         let answer = answer.or_else(|| {
             // A content string is checked as content, as checkOutput checks
             // a string, `toolName` or not.
@@ -830,7 +862,8 @@ impl Session {
         });
         if let Some((index, finish_reason)) = answer {
             if let Some(text) = texts.get(index).copied() {
-                let mut verdict = check_content(text, finish_reason.as_deref(), schema, &self.check)?;
+                let mut verdict =
+                    check_content(text, finish_reason.as_deref(), schema, &self.check)?;
                 if verdict.failure == Some(Failure::Empty) {
                     // As `check_output` words it: the response may carry tool calls instead.
                     let filled = crate::providers::read::with_texts(copy(), &texts);

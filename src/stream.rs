@@ -19,13 +19,13 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::rules::{compile_rules, Rule};
-use crate::schema::{CompiledSchema, Issue, SchemaError};
 use crate::verdict::{
     check_prepared, error_hash, json_type_phrase, parse_problem, resolve_schema, schema_message,
     CheckOptions, Failure, Prepared, SchemaInput, Verdict,
 };
-use guard_engine::stream::json::{JsonStream, Progress, Rejected};
-use guard_engine::stream::outline::Outline;
+use hot_path::schema::{CompiledSchema, Issue, SchemaError};
+use hot_path::stream::json::{JsonStream, Progress, Rejected};
+use hot_path::stream::outline::Outline;
 
 /// An early rejection: no continuation of the text can be accepted.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -159,7 +159,7 @@ impl Drop for StreamCheck {
         let mut text = std::mem::take(&mut self.text);
         if (1..=SPARE_TEXT).contains(&text.capacity()) {
             text.clear();
-            crate::spare::keep(&SPARE, text, String::capacity);
+            crate::buffer_pool::keep(&SPARE, text, String::capacity);
         }
     }
 }
@@ -171,7 +171,7 @@ impl StreamCheck {
         let (compiled, degraded) = resolve_schema(schema, &options)?;
         let rules = compile_rules(&options.rules, &options.compile)?;
         Ok(StreamCheck {
-            text: crate::spare::take(&SPARE),
+            text: crate::buffer_pool::take(&SPARE),
             cut: Vec::new(),
             received: 0,
             scan: 0,
@@ -546,7 +546,7 @@ impl StreamCheck {
         } else {
             prefix
         };
-        let problem = match crate::tape::parse(prefix) {
+        let problem = match hot_path::tape::parse(prefix) {
             Err(e) if !e.message.starts_with("EOF") => Some(parse_problem(&e)),
             _ => None,
         };

@@ -11,13 +11,14 @@ use jsonschema::json::Node;
 use jsonschema::types::JsonType;
 use serde_json::Value;
 
+use crate::dialect::compile;
 pub use crate::error::{Failure, DEFAULT_MAX_ERRORS};
 use crate::finish::is_token_limit;
-use crate::hash::hex_digest;
 use crate::rescue::{rescue_code_fence, Rescue};
 use crate::response::read_output;
 use crate::rules::{check_rules, compile_rules, Rule, RuleSpec};
-use crate::schema::{compile, CompileOptions, CompiledSchema, Issue, SchemaError};
+use hot_path::hash::hex_digest;
+use hot_path::schema::{CompileOptions, CompiledSchema, Issue, SchemaError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum OnInvalidSchema {
@@ -108,7 +109,7 @@ impl Verdict {
             out.push_str(",\"message\":");
             push_json_str(out, &self.message);
             out.push_str(",\"errors\":");
-            crate::schema::push_issues_json(out, &self.errors);
+            hot_path::schema::push_issues_json(out, &self.errors);
             out.push_str(",\"moreErrors\":");
             out.push_str(if self.more_errors { "true" } else { "false" });
             out.push_str(",\"errorHash\":");
@@ -166,7 +167,7 @@ pub fn push_json<T: serde::Serialize + ?Sized>(out: &mut String, value: &T) {
     });
 }
 
-pub use guard_engine::json_text::{push_json_number, push_json_str, push_json_value, push_usize};
+pub use hot_path::json_text::{push_json_number, push_json_str, push_json_value, push_usize};
 
 /// [`push_json_str`], or `null`.
 pub fn push_json_opt(out: &mut String, text: Option<&str>) {
@@ -361,7 +362,7 @@ fn check_stages(
 /// as always.
 pub(crate) struct Prepared<'t> {
     pub(crate) span: std::ops::Range<usize>,
-    pub(crate) tape: crate::tape::Tape<'t>,
+    pub(crate) tape: hot_path::tape::Tape<'t>,
     /// The schema passed, with this many pattern steps left for the rules.
     pub(crate) schema_passed: Option<usize>,
 }
@@ -383,7 +384,7 @@ pub(crate) fn accepted<'c>(
         return Err(None);
     }
     let span = span_within(content, rescued.text);
-    let Ok(tape) = crate::tape::parse(rescued.text) else {
+    let Ok(tape) = hot_path::tape::parse(rescued.text) else {
         return Err(None);
     };
     if (!require_object || tape.root().json_type() == JsonType::Object)
@@ -451,7 +452,7 @@ pub(crate) fn check_prepared<'c>(
     let (tape, schema_passed) = match &prepared {
         Some(prepared) if prepared.span == span => (&prepared.tape, prepared.schema_passed),
         _ => {
-            parsed = crate::tape::parse(rescued.text);
+            parsed = hot_path::tape::parse(rescued.text);
             match &parsed {
                 Ok(tape) => (tape, None),
                 Err(e) => {
@@ -493,7 +494,7 @@ pub(crate) fn check_prepared<'c>(
     };
     let failed = match schema_passed {
         Some(steps_left) => jsonschema::with_pattern_budget(steps_left, check),
-        None => crate::schema::one_check(check),
+        None => hot_path::schema::one_check(check),
     };
     if let Some((failure, errors, more_errors)) = failed {
         verdict.errors = errors;
@@ -548,18 +549,18 @@ pub(crate) fn resolve_schema(
 /// may name a rule, quote a finish reason or a schema's words).
 fn fail(mut verdict: Verdict, failure: Failure, message: String) -> Verdict {
     verdict.failure = Some(failure);
-    verdict.message = crate::display::escape_for_display(&message);
+    verdict.message = hot_path::display::escape_for_display(&message);
     verdict
 }
 
 /// The parser's message with its position; it never quotes the input.
-pub(crate) fn parse_problem(e: &crate::tape::ParseError) -> String {
+pub(crate) fn parse_problem(e: &hot_path::tape::ParseError) -> String {
     if e.message.starts_with("EOF") {
         format!("it ends early at line {} column {}", e.line, e.column)
     } else if e.message.starts_with("recursion limit exceeded") {
         format!(
             "it nests deeper than {} levels, at line {} column {}",
-            crate::schema::MAX_SCHEMA_DEPTH,
+            hot_path::schema::MAX_SCHEMA_DEPTH,
             e.line,
             e.column
         )
@@ -579,7 +580,7 @@ fn rule_message(errors: &[Issue], more: bool) -> String {
         Some(first) => format!(
             "The response breaks {count}; first: {} ({}).",
             // The rule's name is the caller's: safe to print, as every message is.
-            crate::display::escape_for_display(&crate::redact::redact_secrets(
+            hot_path::display::escape_for_display(&hot_path::redact::redact_secrets(
                 first.rule.as_deref().unwrap_or_default()
             )),
             first.message

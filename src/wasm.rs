@@ -24,12 +24,13 @@ use crate::options::{
     check_options, compile_options, max_errors, reject_unknown, ArgumentError, CHECK_OPTION_NAMES,
     COMPILE_OPTION_NAMES, GUARD_OPTION_NAMES, STREAM_OPTION_NAMES,
 };
-use crate::redact::redact_secrets;
-use crate::schema::{self, parse_schema_text, CompiledSchema, SchemaError};
 use crate::verdict::{
-    check_content, check_output, push_json_opt, push_json_str, push_usize, CheckOptions, SchemaInput,
-    Verdict,
+    check_content, check_output, push_json_opt, push_json_str, push_usize, CheckOptions,
+    SchemaInput, Verdict,
 };
+use hot_path::redact::redact_secrets;
+use hot_path::schema;
+use hot_path::schema::{parse_schema_text, CompiledSchema, SchemaError};
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -42,7 +43,7 @@ fn start() {
 /// An `Error` carrying a stable `code` the facade maps to its error classes.
 fn coded_error(code: &str, message: &str) -> JsValue {
     // Made safe to print: an error's message may quote a schema or an option.
-    let error = js_sys::Error::new(&crate::display::escape_for_display(message));
+    let error = js_sys::Error::new(&hot_path::display::escape_for_display(message));
     // Setting a property on a fresh Error object cannot fail.
     let _ = js_sys::Reflect::set(&error, &"code".into(), &code.into());
     error.into()
@@ -75,8 +76,8 @@ fn parse_argument(what: &str, text: &str) -> Result<Value, JsValue> {
 }
 
 /// An instance the facade serialised, read as a tape.
-fn read_instance(text: &str) -> Result<crate::tape::Tape<'_>, JsValue> {
-    crate::tape::parse(text).map_err(|e| {
+fn read_instance(text: &str) -> Result<hot_path::tape::Tape<'_>, JsValue> {
+    hot_path::tape::parse(text).map_err(|e| {
         coded_error(
             "invalid_argument",
             &format!("the instance could not be read as JSON ({e})"),
@@ -144,7 +145,7 @@ impl RawValidator {
     #[wasm_bindgen(js_name = validateInput)]
     pub fn validate_input(&self, len: usize, max_errors: u32) -> u32 {
         with_input(len, |text| {
-            let Ok(instance) = crate::tape::parse(text) else {
+            let Ok(instance) = hot_path::tape::parse(text) else {
                 return LANE_UNAVAILABLE;
             };
             let cap = usize::try_from(max_errors).unwrap_or(usize::MAX);
@@ -163,7 +164,7 @@ impl RawValidator {
     /// `LANE_UNAVAILABLE` when `isValid` must read the text itself.
     #[wasm_bindgen(js_name = isValidInput)]
     pub fn is_valid_input(&self, len: usize) -> u32 {
-        with_input(len, |text| match crate::tape::parse(text) {
+        with_input(len, |text| match hot_path::tape::parse(text) {
             Ok(instance) => u32::from(self.compiled.is_valid_tape(&instance)),
             Err(_) => LANE_UNAVAILABLE,
         })
@@ -242,7 +243,7 @@ pub fn compile_schema(schema_json: &str, options_json: &str) -> Result<RawValida
     // A response-format wrapper compiles to its schema, as checkOutput reads
     // it: taken as a schema itself it would accept everything.
     let (inner, _) = crate::verdict::unwrap_response_format(&schema);
-    let compiled = schema::compile(inner, &compile).map_err(schema_error)?;
+    let compiled = crate::dialect::compile(inner, &compile).map_err(schema_error)?;
     Ok(RawValidator {
         compiled,
         program: std::cell::OnceCell::new(),
@@ -257,8 +258,12 @@ pub fn compile_schema(schema_json: &str, options_json: &str) -> Result<RawValida
 /// compile options allowed beside them.
 fn read_check_options(options_json: &str, what: &str) -> Result<CheckOptions, JsValue> {
     let options = parse_argument("options", options_json)?;
-    reject_unknown(&options, &[&COMPILE_OPTION_NAMES, &CHECK_OPTION_NAMES], what)
-        .map_err(argument_error)?;
+    reject_unknown(
+        &options,
+        &[&COMPILE_OPTION_NAMES, &CHECK_OPTION_NAMES],
+        what,
+    )
+    .map_err(argument_error)?;
     check_options(&options).map_err(argument_error)
 }
 
@@ -359,7 +364,12 @@ pub fn check_output_js(
     options_json: &str,
 ) -> Result<JsValue, JsValue> {
     let schema = schema_json.map(|text| parse_schema_text(&text));
-    run_check(output_json, output_is_text, schema_input(schema.as_ref()), options_json)
+    run_check(
+        output_json,
+        output_is_text,
+        schema_input(schema.as_ref()),
+        options_json,
+    )
 }
 
 /// The same check against an already compiled validator.
@@ -431,7 +441,9 @@ pub fn check_input_lane(
         require_object,
         json: options_json.as_deref(),
     };
-    with_input(len, |text| check_text_lane(text, None, validator, options, false))
+    with_input(len, |text| {
+        check_text_lane(text, None, validator, options, false)
+    })
 }
 
 /// `lane` over the first `len` bytes of the input buffer as text, or
@@ -441,10 +453,12 @@ pub fn check_input_lane(
 /// 32-bit word at a time in wasm: on a 425 KB response the check was about
 /// 6% of the call.
 fn with_input(len: usize, lane: impl FnOnce(&str) -> u32) -> u32 {
-    INPUT.with(|input| match input.borrow().get(..len).map(simdutf8::basic::from_utf8) {
-        Some(Ok(text)) => lane(text),
-        _ => LANE_UNAVAILABLE,
-    })
+    INPUT.with(
+        |input| match input.borrow().get(..len).map(simdutf8::basic::from_utf8) {
+            Some(Ok(text)) => lane(text),
+            _ => LANE_UNAVAILABLE,
+        },
+    )
 }
 
 /// The lane for a response object whose read the facade already has: the
@@ -466,9 +480,11 @@ pub fn check_input_lane_with_reason(
         require_object,
         json: options_json.as_deref(),
     };
-    with_input(len.saturating_add(reason_len), |both| match both.split_at_checked(len) {
-        Some((text, reason)) => check_text_lane(text, Some(reason), validator, options, true),
-        None => LANE_UNAVAILABLE,
+    with_input(len.saturating_add(reason_len), |both| {
+        match both.split_at_checked(len) {
+            Some((text, reason)) => check_text_lane(text, Some(reason), validator, options, true),
+            None => LANE_UNAVAILABLE,
+        }
     })
 }
 
@@ -509,10 +525,12 @@ pub fn check_read_lane(
     };
     let mut reason_read = None;
     let status = with_input(copy_start.saturating_add(copy_len), |whole| {
-        let Some((texts, copy_text)) = crate::providers::read::split_texts(whole, copy_start) else {
+        let Some((texts, copy_text)) = crate::providers::read::split_texts(whole, copy_start)
+        else {
             return LANE_UNAVAILABLE;
         };
-        let Some((index, reason)) = crate::providers::read::answer_of(copy_text, texts.len()) else {
+        let Some((index, reason)) = crate::providers::read::answer_of(copy_text, texts.len())
+        else {
             return LANE_UNAVAILABLE;
         };
         let Some(text) = texts.get(index).copied() else {
@@ -569,7 +587,7 @@ impl LaneOptions<'_> {
                 ..Default::default()
             });
         };
-        crate::recent::remembered(
+        crate::read_memo::remembered(
             &LANE_OPTIONS,
             json,
             |_| true,
@@ -688,7 +706,7 @@ fn open_stream(input: SchemaInput<'_>, options_json: &str) -> Result<RawStream, 
     let check = crate::stream::StreamCheck::new(input, check).map_err(schema_error)?;
     Ok(RawStream {
         check,
-        staging: crate::spare::take(&SPARE_STAGING),
+        staging: crate::buffer_pool::take(&SPARE_STAGING),
         accepted: None,
     })
 }
@@ -710,7 +728,7 @@ impl Drop for RawStream {
     fn drop(&mut self) {
         let staging = std::mem::take(&mut self.staging);
         if (1..=SPARE_STAGING_BYTES).contains(&staging.capacity()) {
-            crate::spare::keep(&SPARE_STAGING, staging, Vec::capacity);
+            crate::buffer_pool::keep(&SPARE_STAGING, staging, Vec::capacity);
         }
     }
 }
@@ -741,7 +759,7 @@ impl RawStream {
     /// pushed (what was written there before stays). The pointer is valid
     /// until the next call into the module.
     pub fn staging(&mut self, capacity: usize) -> *mut u8 {
-        guard_engine::stream::grow_zeroed(&mut self.staging, capacity);
+        hot_path::stream::grow_zeroed(&mut self.staging, capacity);
         self.staging.as_mut_ptr()
     }
 
@@ -769,7 +787,11 @@ impl RawStream {
     /// The whole response's verdict, as `checkOutput` shapes it (without
     /// the value: see `json_at`); after a rejection the caller was shown
     /// (`reported`), that rejection (see `StreamCheck::end`).
-    pub fn end(&mut self, finish_reason: Option<String>, reported: bool) -> Result<JsValue, JsValue> {
+    pub fn end(
+        &mut self,
+        finish_reason: Option<String>,
+        reported: bool,
+    ) -> Result<JsValue, JsValue> {
         if !reported {
             self.check.set_aside_rejection();
         }
@@ -811,7 +833,7 @@ impl RawStream {
     }
 
     /// The plan for reading the accepted JSON text in parts of about
-    /// `part` bytes (see `guard_engine::stream::outline`), its offsets from
+    /// `part` bytes (see `hot_path::stream::outline`), its offsets from
     /// `json_at`; undefined when it is to be read whole.
     #[wasm_bindgen(js_name = valueParts)]
     pub fn value_parts(&self, part: usize) -> Option<String> {
@@ -844,7 +866,7 @@ pub fn wrapper_strict(schema_json: &str) -> Option<bool> {
 #[wasm_bindgen(js_name = normalizeUsage)]
 pub fn normalize_usage(usage_json: &str) -> Result<JsValue, JsValue> {
     let usage = parse_argument("the usage", usage_json)?;
-    to_js(&crate::usage::normalize_usage(&usage))
+    to_js(&hot_path::usage::normalize_usage(&usage))
 }
 
 #[wasm_bindgen(js_name = mergeUsage)]
@@ -854,7 +876,7 @@ pub fn merge_usage(usages_json: &str) -> Result<JsValue, JsValue> {
         Value::Array(items) => items,
         other => vec![other],
     };
-    to_js(&crate::usage::merge_usage(&list))
+    to_js(&hot_path::usage::merge_usage(&list))
 }
 
 /// Every option name `guardedCall` takes, as JSON text: `{ own, check }`,
@@ -900,13 +922,15 @@ pub fn read_plans() -> String {
 #[wasm_bindgen(js_name = readToolCalls)]
 pub fn read_tool_calls(response_json: &str) -> Result<JsValue, JsValue> {
     let response = parse_argument("the response", response_json)?;
-    Ok(JsValue::from_str(&tool_calls_read((&response).into(), 0).to_json()))
+    Ok(JsValue::from_str(
+        &tool_calls_read((&response).into(), 0).to_json(),
+    ))
 }
 
 /// The calls `readToolCalls` and `readToolCallsAt` give, with the finish
 /// reason: each call's arguments as text, or, when they are a reference to
 /// one of `texts` strings, its index (`text`).
-fn tool_calls_read(response: crate::view::JsonRef<'_>, texts: usize) -> CallsRead {
+fn tool_calls_read(response: crate::json_view::JsonRef<'_>, texts: usize) -> CallsRead {
     let calls = crate::response::read_tool_calls(response)
         .into_iter()
         .map(|call| {
@@ -993,11 +1017,12 @@ impl CallsRead {
 pub fn read_tool_calls_at(copy_start: usize, copy_len: usize) -> Option<String> {
     INPUT.with(|input| {
         let input = input.borrow();
-        let whole = simdutf8::basic::from_utf8(input.get(..copy_start.checked_add(copy_len)?)?).ok()?;
+        let whole =
+            simdutf8::basic::from_utf8(input.get(..copy_start.checked_add(copy_len)?)?).ok()?;
         let (texts, copy_text) = crate::providers::read::split_texts(whole, copy_start)?;
         // Read in place: a `Value` of the copy cost several times the reading.
-        let copy = crate::tape::parse(copy_text).ok()?;
-        let root = crate::tape::TapeNode::full(&copy);
+        let copy = hot_path::tape::parse(copy_text).ok()?;
+        let root = hot_path::tape::TapeNode::full(&copy);
         Some(tool_calls_read(root.into(), texts.len()).to_json())
     })
 }
@@ -1007,7 +1032,9 @@ pub fn read_tool_calls_at(copy_start: usize, copy_len: usize) -> Option<String> 
 /// js/tool-calls.mjs).
 fn text_reference(arguments: &crate::response::ToolArguments, count: usize) -> Option<usize> {
     match arguments {
-        crate::response::ToolArguments::Value(value) => crate::providers::read::reference_index(value, count),
+        crate::response::ToolArguments::Value(value) => {
+            crate::providers::read::reference_index(value, count)
+        }
         _ => None,
     }
 }
@@ -1032,7 +1059,7 @@ pub fn standard_json_schema(
     let dialect = options
         .get("dialect")
         .and_then(Value::as_str)
-        .and_then(crate::schema::Dialect::parse)
+        .and_then(hot_path::schema::Dialect::parse)
         .unwrap_or_else(|| crate::dialect::detect(inner));
     let meant = crate::dialect::translate(inner, dialect).map_err(schema_error)?;
     let schema = meant.map_or(schema, |t| t.schema);
@@ -1063,19 +1090,19 @@ pub fn tool_calls_feedback(verdict_json: &str, schemas_json: &str) -> Result<JsV
 /// of its own.
 #[wasm_bindgen(js_name = beginCheck)]
 pub fn begin_check() {
-    crate::schema::begin_check();
+    hot_path::schema::begin_check();
 }
 
 #[wasm_bindgen(js_name = endCheck)]
 pub fn end_check() {
-    crate::schema::end_check();
+    hot_path::schema::end_check();
 }
 
 /// The error hash of a failure that carries no issues (a call of a tool
 /// nobody declared), as a verdict's `errorHash` would be.
 #[wasm_bindgen(js_name = failureHash)]
 pub fn failure_hash(failure: &str) -> String {
-    crate::hash::hex_digest(failure.as_bytes())
+    hot_path::hash::hex_digest(failure.as_bytes())
 }
 
 /// The tools declared in `tools_json` (declarations in any shape, or a
@@ -1095,7 +1122,9 @@ pub fn declared_tools_in(list_json: &str) -> Result<JsValue, JsValue> {
     declared_json(crate::providers::declarations::declared_in(&list))
 }
 
-fn declared_json(declared: Vec<crate::providers::declarations::Declared>) -> Result<JsValue, JsValue> {
+fn declared_json(
+    declared: Vec<crate::providers::declarations::Declared>,
+) -> Result<JsValue, JsValue> {
     let declared: Vec<Value> = declared
         .into_iter()
         .map(|d| serde_json::json!({ "name": d.name, "schemaPointer": d.schema_pointer }))
@@ -1117,7 +1146,8 @@ fn declared_json(declared: Vec<crate::providers::declarations::Declared>) -> Res
 pub fn request_plan() -> Result<JsValue, JsValue> {
     // Written around the two lists' own JSON: `json!` would serialise the
     // tool paths into a Value first, a serialiser the wasm has no other use for.
-    let text = |e: serde_json::Error| coded_error("internal", &format!("could not build the result: {e}"));
+    let text =
+        |e: serde_json::Error| coded_error("internal", &format!("could not build the result: {e}"));
     let tools = serde_json::to_string(&crate::providers::tools::TOOL_PATHS).map_err(text)?;
     let members = serde_json::to_string(&crate::session::SHAPE_MEMBERS).map_err(text)?;
     let declarations =
@@ -1146,7 +1176,9 @@ pub fn request_telemetry_names(kinds: &[u8], model: Option<String>) -> Option<St
         *kind = Kind::from_code(*code);
     }
     let (provider, operation) = feedback_shape_for(&request)?.telemetry_names();
-    Some(format!("{{\"provider\":\"{provider}\",\"operation\":\"{operation}\"}}"))
+    Some(format!(
+        "{{\"provider\":\"{provider}\",\"operation\":\"{operation}\"}}"
+    ))
 }
 
 /// Feedback for a failed verdict; `schema_json` is undefined without a schema.
@@ -1166,18 +1198,18 @@ pub fn repair_feedback(verdict_json: &str, schema_json: Option<String>) -> Resul
 /// keep them so). With `escape`, every character a terminal or log viewer
 /// would act on (C0 and C1 controls, DEL, the bidirectional overrides and
 /// isolates) is then written as `\uXXXX`: the one function every message
-/// of the package passes through (see `crate::display`), for the facade's
+/// of the package passes through (see `hot_path::display`), for the facade's
 /// own messages, the matchers and the command line. One export for both,
 /// as each export's glue costs the package's size budget.
 #[wasm_bindgen(js_name = shownText)]
 pub fn shown_text(text: &str, pointer: bool, escape: bool) -> String {
     let text = if pointer {
-        crate::redact::redact_pointer(text)
+        hot_path::redact::redact_pointer(text)
     } else {
         std::borrow::Cow::Borrowed(text)
     };
     if escape {
-        crate::display::escape_for_display(&text)
+        hot_path::display::escape_for_display(&text)
     } else {
         text.into_owned()
     }
@@ -1250,19 +1282,19 @@ pub struct RawSession {
     pending: String,
 }
 
-/// The program of a usage shape (see `crate::usage::UsageProgram`), which
+/// The program of a usage shape (see `hot_path::usage::UsageProgram`), which
 /// the wrapper keeps by the shape and hands to `stepCounted` with a
 /// response's counts.
 #[wasm_bindgen(js_name = RawUsageProgram)]
 pub struct RawUsageProgram {
-    program: crate::usage::UsageProgram,
+    program: hot_path::usage::UsageProgram,
 }
 
 /// The program of the usage in `usage_json` (the usage plan's copy of a
 /// response, as JSON text), or undefined when it has none.
 #[wasm_bindgen(js_name = usageProgram)]
 pub fn usage_program(usage_json: &str) -> Option<RawUsageProgram> {
-    crate::usage::UsageProgram::of(usage_json).map(|program| RawUsageProgram { program })
+    hot_path::usage::UsageProgram::of(usage_json).map(|program| RawUsageProgram { program })
 }
 
 #[wasm_bindgen(js_class = RawUsageProgram)]
@@ -1298,17 +1330,17 @@ fn setup_error(e: crate::session::SetupError) -> JsValue {
 /// `appendFeedback`; and `feedbackSchema`, the schema's source when the
 /// call repairs.
 fn read_setup(setup_json: &str) -> Result<crate::session::Setup, JsValue> {
-    crate::recent::remembered(&SETUPS, setup_json, |_| true, || parse_setup(setup_json))
+    crate::read_memo::remembered(&SETUPS, setup_json, |_| true, || parse_setup(setup_json))
 }
 
 thread_local! {
     /// The last setups read (4, of up to 4 KiB): an agent's guarded calls
     /// repeat the same options and request shape call after call.
-    static SETUPS: std::cell::RefCell<crate::recent::Recent<crate::session::Setup>> =
-        const { std::cell::RefCell::new(crate::recent::Recent::new(4, 4096)) };
+    static SETUPS: std::cell::RefCell<crate::read_memo::ReadMemo<crate::session::Setup>> =
+        const { std::cell::RefCell::new(crate::read_memo::ReadMemo::new(4, 4096)) };
     /// The last check options the lanes read (4, of up to 4 KiB).
-    static LANE_OPTIONS: std::cell::RefCell<crate::recent::Recent<CheckOptions>> =
-        const { std::cell::RefCell::new(crate::recent::Recent::new(4, 4096)) };
+    static LANE_OPTIONS: std::cell::RefCell<crate::read_memo::ReadMemo<CheckOptions>> =
+        const { std::cell::RefCell::new(crate::read_memo::ReadMemo::new(4, 4096)) };
 }
 
 /// [`read_setup`] of a setup not read before.
@@ -1335,8 +1367,16 @@ fn parse_setup(setup_json: &str) -> Result<crate::session::Setup, JsValue> {
         ..RequestShape::default()
     };
     let shape = take("shape");
-    for (kind, code) in request.kinds.iter_mut().zip(shape.as_array().into_iter().flatten()) {
-        *kind = Kind::from_code(code.as_u64().and_then(|c| u8::try_from(c).ok()).unwrap_or(4));
+    for (kind, code) in request
+        .kinds
+        .iter_mut()
+        .zip(shape.as_array().into_iter().flatten())
+    {
+        *kind = Kind::from_code(
+            code.as_u64()
+                .and_then(|c| u8::try_from(c).ok())
+                .unwrap_or(4),
+        );
     }
     Ok(Setup {
         check: take("check"),
@@ -1367,7 +1407,9 @@ fn step_json(raw: &RawSession, step: crate::session::Step, texts: &[&str]) -> St
     let session = &raw.session;
     use crate::error::Action;
     let offsets = match (step.text, step.verdict.span.clone()) {
-        (Some(index), Some(span)) => texts.get(index).map(|text| (index, utf16_offsets(text, span))),
+        (Some(index), Some(span)) => texts
+            .get(index)
+            .map(|text| (index, utf16_offsets(text, span))),
         _ => None,
     };
     // Written as it is built: a guarded call takes this once per attempt,
@@ -1430,7 +1472,10 @@ fn step_json(raw: &RawSession, step: crate::session::Step, texts: &[&str]) -> St
 /// The error of a step whose input is not as the wrapper writes it (see
 /// `crate::providers::read::read_step`).
 fn unreadable_input() -> JsValue {
-    coded_error("internal", "the response could not be read from the input buffer")
+    coded_error(
+        "internal",
+        "the response could not be read from the input buffer",
+    )
 }
 
 /// `f` over the step the wrapper wrote into the input buffer's first
@@ -1465,13 +1510,14 @@ impl RawSession {
         aborted: bool,
         deadline_passed: bool,
         lean: bool,
-        counted: Option<crate::usage::Usage>,
+        counted: Option<hot_path::usage::Usage>,
     ) -> Result<u32, JsValue> {
         with_step_input(copy_start, copy_len, |texts, copy, usage_text| {
             let write_usage = counted.is_none();
             let usage = match counted {
                 Some(usage) => usage,
-                None => crate::usage::normalize_usage_text(usage_text).ok_or_else(unreadable_input)?,
+                None => hot_path::usage::normalize_usage_text(usage_text)
+                    .ok_or_else(unreadable_input)?,
             };
             let output = crate::session::Output {
                 copy,
@@ -1481,7 +1527,10 @@ impl RawSession {
                 .session
                 .step_normalized(output, usage, aborted, deadline_passed)
                 .map_err(schema_error)?;
-            if let Some(status) = lean.then(|| self.lean_status(&step, &texts, write_usage)).flatten() {
+            if let Some(status) = lean
+                .then(|| self.lean_status(&step, &texts, write_usage))
+                .flatten()
+            {
                 return Ok(status);
             }
             self.pending = step_json(self, step, &texts);
@@ -1492,7 +1541,12 @@ impl RawSession {
     /// The status of a lean step (see `stepLean`), with its reason and,
     /// with `write_usage`, the summary's usage left in `pending`; `None`
     /// when the step is not the lean case.
-    fn lean_status(&mut self, step: &crate::session::Step, texts: &[&str], write_usage: bool) -> Option<u32> {
+    fn lean_status(
+        &mut self,
+        step: &crate::session::Step,
+        texts: &[&str],
+        write_usage: bool,
+    ) -> Option<u32> {
         use crate::error::{Action, StopReason};
         use crate::rescue::Rescue;
         let verdict = &step.verdict;
@@ -1510,8 +1564,12 @@ impl RawSession {
         let span = verdict.span.clone()?;
         let reason = verdict.finish_reason.as_deref();
         let reason_len = reason.map_or(0, str::len);
-        let index_bits = u32::try_from(index).ok().filter(|&i| i < LANE_FIELD_LIMIT)?;
-        let reason_bits = u32::try_from(reason_len).ok().filter(|&n| n < LANE_FIELD_LIMIT)?;
+        let index_bits = u32::try_from(index)
+            .ok()
+            .filter(|&i| i < LANE_FIELD_LIMIT)?;
+        let reason_bits = u32::try_from(reason_len)
+            .ok()
+            .filter(|&n| n < LANE_FIELD_LIMIT)?;
         if !reason.is_none_or(str::is_ascii) {
             return None;
         }
@@ -1605,7 +1663,8 @@ impl RawSession {
     ) -> Result<String, JsValue> {
         if unchecked {
             return with_step_input(copy_start, copy_len, |_, _, usage| {
-                let usage = crate::usage::normalize_usage_text(usage).ok_or_else(unreadable_input)?;
+                let usage =
+                    hot_path::usage::normalize_usage_text(usage).ok_or_else(unreadable_input)?;
                 self.session.record_normalized(usage);
                 Ok(String::new())
             });
@@ -1642,7 +1701,7 @@ impl RawSession {
     }
 
     /// `stepLean` with the attempt's usage given as `program`'s counts (see
-    /// `crate::usage::UsageProgram`), read from the response in their
+    /// `hot_path::usage::UsageProgram`), read from the response in their
     /// order; the usage text in the input buffer is not read. The lean
     /// case's `takeStep` then gives only the finish reason: the wrapper
     /// builds the usage from the program's template and the counts.
@@ -1669,7 +1728,14 @@ impl RawSession {
             whole.push(count as i64);
         }
         let usage = program.program.apply(&whole).ok_or_else(unreadable)?;
-        self.step_with(copy_start, copy_len, aborted, deadline_passed, lean, Some(usage))
+        self.step_with(
+            copy_start,
+            copy_len,
+            aborted,
+            deadline_passed,
+            lean,
+            Some(usage),
+        )
     }
 
     /// What `stepLean` or `stepCounted` left: see there.
@@ -1727,7 +1793,10 @@ impl RawSession {
             return Ok(String::new());
         };
         let state = parse_argument("the stream's verdict", &state_json)?;
-        let verdict = self.session.stream_verdict(&state).map_err(argument_error)?;
+        let verdict = self
+            .session
+            .stream_verdict(&state)
+            .map_err(argument_error)?;
         let step = self
             .session
             .step_stream(verdict, &reports, facts, aborted, deadline_passed)
@@ -1778,7 +1847,9 @@ impl RawSession {
     /// still waiting), the summary of a call whose deadline passed: stopped
     /// by the deadline, with the rejection's `message`.
     pub fn summary(&self, deadline_ms: Option<String>, running: u32) -> Result<String, JsValue> {
-        let stopped_by = deadline_ms.as_ref().map(|_| crate::error::StopReason::Deadline);
+        let stopped_by = deadline_ms
+            .as_ref()
+            .map(|_| crate::error::StopReason::Deadline);
         let mut summary = self.session.summary_json(stopped_by, true);
         if let Some(ms) = deadline_ms {
             let running = usize::try_from(running).unwrap_or(usize::MAX);
@@ -1791,5 +1862,3 @@ impl RawSession {
         Ok(summary)
     }
 }
-
-

@@ -18,8 +18,9 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
 use structured_output_guard::finish::is_token_limit;
 use structured_output_guard::rescue::rescue_code_fence;
-use structured_output_guard::schema::{compile, CompileOptions, CompiledSchema, OfflineRetriever};
-use structured_output_guard::tape::{self, TapeJson};
+use hot_path::schema::{CompileOptions, CompiledSchema, OfflineRetriever};
+use hot_path::tape::{self, TapeJson};
+use structured_output_guard::dialect::compile;
 use structured_output_guard::verdict::{
     check_content, check_output, CheckOptions, Failure, SchemaInput, Verdict, DEFAULT_MAX_ERRORS,
 };

@@ -17,11 +17,12 @@ use std::sync::Arc;
 use jsonschema::Draft;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
-use structured_output_guard::schema::{
-    compile, depth_exceeds, parse_schema_text, CompileOptions, CompiledSchema, FormatMode,
+use hot_path::schema::{
+    depth_exceeds, parse_schema_text, CompileOptions, CompiledSchema, FormatMode,
     OfflineRetriever, MAX_SCHEMA_DEPTH,
 };
-use structured_output_guard::{dialect, tape};
+use hot_path::tape;
+use structured_output_guard::dialect::{self, compile};
 use structured_output_guard_fuzz::{check_schema_over_serde, js_view};
 
 /// Where the option set that serves the schema as a resource finds it.

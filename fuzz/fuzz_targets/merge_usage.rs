@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Number, Value};
-use structured_output_guard::usage::{merge_usage, normalize_usage};
+use hot_path::usage::{merge_usage, normalize_usage};
 
 const USAGE_MEMBERS: [&str; 3] = ["tokens", "cost", "timing"];
 

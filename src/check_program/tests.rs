@@ -1,9 +1,15 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 use serde_json::{json, Value};
 
 use super::program_of;
-use crate::schema::{compile, CompileOptions};
+use crate::dialect::compile;
+use hot_path::schema::CompileOptions;
 
 fn program(schema: Value) -> Option<Value> {
     let compiled = compile(&schema, &CompileOptions::default()).ok()?;
@@ -54,7 +60,8 @@ fn formats_the_javascript_side_lacks_are_string_checks_of_the_core() {
 
 #[test]
 fn draft_4_integers_are_not_decided_from_parsed_text() {
-    let p = program(json!({ "$schema": "http://json-schema.org/draft-04/schema#", "type": "integer" }));
+    let p =
+        program(json!({ "$schema": "http://json-schema.org/draft-04/schema#", "type": "integer" }));
     assert_eq!(p.map(|p| p["textSafe"].clone()), Some(json!(false)));
 }
 
@@ -74,7 +81,10 @@ fn anchored_class_sequences_are_matched_in_javascript() {
 #[test]
 fn a_group_of_one_class_is_written_as_the_class() {
     use super::without_class_groups as plain;
-    assert_eq!(plain(r"^a(?:[\x{30}-\x{39}]){6}$"), r"^a[\x{30}-\x{39}]{6}$");
+    assert_eq!(
+        plain(r"^a(?:[\x{30}-\x{39}]){6}$"),
+        r"^a[\x{30}-\x{39}]{6}$"
+    );
     assert_eq!(plain(r"(?:[\]a])+"), r"[\]a]+");
     assert_eq!(plain(r"(?:[a[b]])x"), r"[a[b]]x");
     // A group holding more than the class is kept.
@@ -95,7 +105,9 @@ fn email_is_a_string_check_the_javascript_side_may_accept_first() {
         custom_formats: vec![("email".to_owned(), "^[a-z]+$".to_owned())],
         ..CompileOptions::default()
     };
-    let compiled = compile(&json!({ "type": "string", "format": "email" }), &options).expect("compiles");
-    let p = program_of(&compiled).map(|p| serde_json::from_str::<Value>(&p.text).unwrap_or(Value::Null));
+    let compiled =
+        compile(&json!({ "type": "string", "format": "email" }), &options).expect("compiles");
+    let p = program_of(&compiled)
+        .map(|p| serde_json::from_str::<Value>(&p.text).unwrap_or(Value::Null));
     assert_eq!(p.expect("a program")["nodes"][0][1][0], json!("string"));
 }

@@ -5,7 +5,12 @@
 //! Every test here is named `contract_…`, so `cargo test contract` runs
 //! them all.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use std::path::{Path, PathBuf};
 
@@ -79,8 +84,8 @@ fn rendered_contract() -> String {
         max_errors = DEFAULT_MAX_ERRORS,
         total = DEFAULT_TOTAL_RETRIES,
         max_retries = MAX_RETRIES,
-        schema_depth = crate::schema::MAX_SCHEMA_DEPTH,
-        usage_counts = guard_engine::usage::MOST_COUNTS,
+        schema_depth = hot_path::schema::MAX_SCHEMA_DEPTH,
+        usage_counts = hot_path::usage::MOST_COUNTS,
     )
 }
 
@@ -115,7 +120,11 @@ fn contract_names_are_the_serialised_names() {
     let mut codes = ISSUE_CODES.to_vec();
     codes.sort_unstable();
     codes.dedup();
-    assert_eq!(codes.len(), ISSUE_CODES.len(), "an issue code is listed twice");
+    assert_eq!(
+        codes.len(),
+        ISSUE_CODES.len(),
+        "an issue code is listed twice"
+    );
 }
 
 /// The string literals of the text from `marker` to the end of its statement
@@ -137,7 +146,9 @@ fn literals_after(text: &str, marker: &str, what: &str) -> Vec<String> {
 /// The member names of `interface <name> { ... }` in a declaration file.
 fn interface_members(text: &str, name: &str) -> Vec<String> {
     let marker = format!("export interface {name} {{");
-    let start = text.find(&marker).unwrap_or_else(|| panic!("no interface {name}"));
+    let start = text
+        .find(&marker)
+        .unwrap_or_else(|| panic!("no interface {name}"));
     let body = &text[start + marker.len()..];
     let body = &body[..body.find("\n}").unwrap()];
     body.lines()
@@ -160,25 +171,38 @@ fn contract_unions_of_the_type_declarations() {
         stop_reasons()
     );
     let event = &dts[dts.find("export interface AttemptEvent {").unwrap()..];
-    assert_eq!(literals_after(event, "action:", "AttemptEvent.action"), actions());
+    assert_eq!(
+        literals_after(event, "action:", "AttemptEvent.action"),
+        actions()
+    );
     let mut budgets = failure_classes();
     budgets.push("total");
     assert_eq!(interface_members(&dts, "Budgets"), budgets);
     // StructuredOutputError.failure: a failure class, or the stop reason
     // when no attempt finished in time.
-    let error = &dts[dts.find("export declare class StructuredOutputError").unwrap()..];
+    let error = &dts[dts
+        .find("export declare class StructuredOutputError")
+        .unwrap()..];
     assert_eq!(
-        literals_after(error, "failure: FailureClass |", "StructuredOutputError.failure"),
+        literals_after(
+            error,
+            "failure: FailureClass |",
+            "StructuredOutputError.failure"
+        ),
         [StopReason::Deadline.as_str()]
     );
     let tool_calls = literals_after(&dts, "export type ToolCallFailure =", "ToolCallFailure");
     assert!(
-        tool_calls.iter().all(|f| f == "unknown_tool" || Failure::parse(f).is_some()),
+        tool_calls
+            .iter()
+            .all(|f| f == "unknown_tool" || Failure::parse(f).is_some()),
         "ToolCallFailure names something that is no failure class: {tool_calls:?}"
     );
     let max_errors = format!("Default {DEFAULT_MAX_ERRORS}.");
     assert!(
-        dts.contains(&format!("Caps the issue list and the work spent building it. {max_errors}")),
+        dts.contains(&format!(
+            "Caps the issue list and the work spent building it. {max_errors}"
+        )),
         "index.d.ts does not give maxErrors' default as {DEFAULT_MAX_ERRORS}"
     );
     assert!(
@@ -190,7 +214,9 @@ fn contract_unions_of_the_type_declarations() {
 /// The first backquoted word of each row of the markdown table whose
 /// header row is `header`.
 fn table_names(text: &str, header: &str) -> Vec<String> {
-    let start = text.find(header).unwrap_or_else(|| panic!("no table `{header}`"));
+    let start = text
+        .find(header)
+        .unwrap_or_else(|| panic!("no table `{header}`"));
     text[start..]
         .lines()
         .skip(2)
@@ -201,7 +227,9 @@ fn table_names(text: &str, header: &str) -> Vec<String> {
 
 /// The backquoted words between `from` and `to`, each once, in order.
 fn quoted_words(text: &str, from: &str, to: &str) -> Vec<String> {
-    let start = text.find(from).unwrap_or_else(|| panic!("`{from}` not found"));
+    let start = text
+        .find(from)
+        .unwrap_or_else(|| panic!("`{from}` not found"));
     let rest = &text[start..];
     let rest = &rest[..rest.find(to).unwrap_or_else(|| panic!("`{to}` not found"))];
     let mut words: Vec<String> = Vec::new();
@@ -222,24 +250,51 @@ fn contract_lists_of_the_user_pages() {
     let readme = read("README.md");
     let api = read("docs/api.md");
     let governance = read("docs/governance.md");
-    assert_eq!(table_names(&api, "| failure | meaning |"), failure_classes());
-    assert_eq!(table_names(&governance, "| `stoppedBy` | when |"), stop_reasons());
+    assert_eq!(
+        table_names(&api, "| failure | meaning |"),
+        failure_classes()
+    );
+    assert_eq!(
+        table_names(&governance, "| `stoppedBy` | when |"),
+        stop_reasons()
+    );
     let mut thrown = failure_classes();
     thrown.push(StopReason::Deadline.as_str());
-    assert_eq!(literals_after(&readme, "// error.failure:", "README example"), thrown);
     assert_eq!(
-        quoted_words(&api, "| `checkOutput(output, schema, options?)` |", "; returns"),
-        [&["checkOutput(output, schema, options?)"][..], &failure_classes()].concat()
+        literals_after(&readme, "// error.failure:", "README example"),
+        thrown
     );
-    let mut codes = quoted_words(&api, "`code` is the JSON Schema keyword that failed", "Issues are ordered");
+    assert_eq!(
+        quoted_words(
+            &api,
+            "| `checkOutput(output, schema, options?)` |",
+            "; returns"
+        ),
+        [
+            &["checkOutput(output, schema, options?)"][..],
+            &failure_classes()
+        ]
+        .concat()
+    );
+    let mut codes = quoted_words(
+        &api,
+        "`code` is the JSON Schema keyword that failed",
+        "Issues are ordered",
+    );
     codes.retain(|w| w != "code" && w != "dependentRequired");
     assert_eq!(codes, ISSUE_CODES);
-    assert!(api.contains(&format!("`maxErrors` ({DEFAULT_MAX_ERRORS})")), "docs/api.md does not say the maxErrors default");
+    assert!(
+        api.contains(&format!("`maxErrors` ({DEFAULT_MAX_ERRORS})")),
+        "docs/api.md does not say the maxErrors default"
+    );
     for default in [
         format!("`budgets.total` (default {DEFAULT_TOTAL_RETRIES})"),
         format!("every budget is 0 to {MAX_RETRIES}"),
     ] {
-        assert!(governance.contains(&default), "docs/governance.md does not say {default}");
+        assert!(
+            governance.contains(&default),
+            "docs/governance.md does not say {default}"
+        );
     }
 }
 
@@ -250,9 +305,16 @@ fn contract_names_of_the_api_document() {
     let api = read("docs/api.md");
     // The verdict's union, in the order the stages run.
     let first = literals_after(&api, "| { ok: false, failure:", "docs/api.md Verdict");
-    assert_eq!(first, failure_classes()[..first.len()], "docs/api.md's failure union");
+    assert_eq!(
+        first,
+        failure_classes()[..first.len()],
+        "docs/api.md's failure union"
+    );
     for class in failure_classes() {
-        assert!(api.contains(&format!("`{class}`")), "docs/api.md never names the failure class {class}");
+        assert!(
+            api.contains(&format!("`{class}`")),
+            "docs/api.md never names the failure class {class}"
+        );
     }
     for part in [
         format!("`maxErrors` defaults to {DEFAULT_MAX_ERRORS}"),
@@ -260,11 +322,20 @@ fn contract_names_of_the_api_document() {
     ] {
         assert!(api.contains(&part), "docs/api.md does not say {part}");
     }
-    let streamed = literals_after(&api, "{ status: \"rejected\", failure:", "docs/api.md StreamState");
-    assert!(streamed.iter().all(|f| Failure::parse(f).is_some()), "{streamed:?}");
+    let streamed = literals_after(
+        &api,
+        "{ status: \"rejected\", failure:",
+        "docs/api.md StreamState",
+    );
+    assert!(
+        streamed.iter().all(|f| Failure::parse(f).is_some()),
+        "{streamed:?}"
+    );
     let tool_calls = literals_after(&api, "ToolCallFailure =", "docs/api.md ToolCallFailure");
     assert!(
-        tool_calls.iter().all(|f| f == "unknown_tool" || Failure::parse(f).is_some()),
+        tool_calls
+            .iter()
+            .all(|f| f == "unknown_tool" || Failure::parse(f).is_some()),
         "{tool_calls:?}"
     );
 }
@@ -279,7 +350,11 @@ fn contract_issue_codes_are_the_engines_keywords() {
     let body = &body[..body.find("\n    }\n").unwrap()];
     let mut engine: Vec<&str> = body.split('"').skip(1).step_by(2).collect();
     engine.sort_unstable();
-    let mut ours: Vec<&str> = ISSUE_CODES.iter().copied().filter(|c| *c != RULE_ISSUE_CODE).collect();
+    let mut ours: Vec<&str> = ISSUE_CODES
+        .iter()
+        .copied()
+        .filter(|c| *c != RULE_ISSUE_CODE)
+        .collect();
     ours.sort_unstable();
     assert_eq!(engine, ours);
 }

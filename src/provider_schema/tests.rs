@@ -1287,12 +1287,28 @@ fn openapi_nullable_is_sent_as_a_null_type_and_listed() {
     });
     for provider in [Provider::OpenAi, Provider::Gemini, Provider::Ollama] {
         let sent = to_provider_schema(&schema, provider).unwrap();
-        assert_eq!(sent.schema["properties"]["note"], json!({"type": ["string", "null"], "enum": ["a", null]}), "{provider:?}");
-        assert!(sent.changes.contains(&Change { path: "/properties/note".into(), change: ChangeKind::NullableKeyword }), "{provider:?}");
-        assert!(!sent.schema.to_string().contains("nullable"), "{provider:?}");
+        assert_eq!(
+            sent.schema["properties"]["note"],
+            json!({"type": ["string", "null"], "enum": ["a", null]}),
+            "{provider:?}"
+        );
+        assert!(
+            sent.changes.contains(&Change {
+                path: "/properties/note".into(),
+                change: ChangeKind::NullableKeyword
+            }),
+            "{provider:?}"
+        );
+        assert!(
+            !sent.schema.to_string().contains("nullable"),
+            "{provider:?}"
+        );
     }
     let sent = to_provider_schema(&schema, Provider::Anthropic).unwrap();
-    assert_eq!(sent.schema["properties"]["note"], json!({"anyOf": [{"type": "string", "enum": ["a", null]}, {"type": "null"}]}));
+    assert_eq!(
+        sent.schema["properties"]["note"],
+        json!({"anyOf": [{"type": "string", "enum": ["a", null]}, {"type": "null"}]})
+    );
     // Where the guard refuses it (no type), so does the conversion.
     assert!(to_provider_schema(&json!({"type": "object", "properties": {"u": {"anyOf": [{"type": "string"}], "nullable": true}}}), Provider::OpenAi).is_err());
 }
@@ -1301,6 +1317,12 @@ fn openapi_nullable_is_sent_as_a_null_type_and_listed() {
 fn a_gemini_schema_is_converted_as_the_json_schema_it_means() {
     let schema = json!({"type": "OBJECT", "properties": {"rooms": {"type": "ARRAY", "minItems": "1", "items": {"type": "INTEGER", "format": "enum", "enum": ["101"]}}}, "required": ["rooms"], "propertyOrdering": ["rooms"]});
     let sent = to_provider_schema(&schema, Provider::OpenAi).unwrap();
-    assert_eq!(sent.schema["properties"]["rooms"], json!({"type": "array", "minItems": 1, "items": {"type": "integer", "enum": [101]}}));
-    assert!(sent.unenforced.contains(&Unenforced { path: String::new(), keyword: "propertyOrdering".into() }));
+    assert_eq!(
+        sent.schema["properties"]["rooms"],
+        json!({"type": "array", "minItems": 1, "items": {"type": "integer", "enum": [101]}})
+    );
+    assert!(sent.unenforced.contains(&Unenforced {
+        path: String::new(),
+        keyword: "propertyOrdering".into()
+    }));
 }

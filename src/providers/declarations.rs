@@ -180,24 +180,27 @@ fn declaration(tool: &Value, at: &str) -> Option<Declared> {
     for (holder, path) in RULES.holders {
         if let Some(inner) = tool.get(*holder).filter(|h| h.is_object()) {
             let name = inner.get(RULES.name)?.as_str()?.to_owned();
-            let schema_pointer = path
-                .iter()
-                .try_fold(inner, |node, key| node.get(*key))
-                .map(|_| {
-                    let mut pointer = format!("{at}/{}", escape(holder));
-                    for key in *path {
-                        pointer.push('/');
-                        pointer.push_str(&escape(key));
-                    }
-                    pointer
-                });
+            let schema_pointer =
+                path.iter()
+                    .try_fold(inner, |node, key| node.get(*key))
+                    .map(|_| {
+                        let mut pointer = format!("{at}/{}", escape(holder));
+                        for key in *path {
+                            pointer.push('/');
+                            pointer.push_str(&escape(key));
+                        }
+                        pointer
+                    });
             return Some(Declared {
                 name,
                 schema_pointer,
             });
         }
     }
-    let name = tool.get(RULES.name).and_then(Value::as_str).map(str::to_owned);
+    let name = tool
+        .get(RULES.name)
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     for key in RULES.schema_keys {
         if let Some(schema) = tool.get(*key) {
             let name = name?;
@@ -246,97 +249,4 @@ fn ai_sdk_inner(schema: &Value) -> Option<&'static str> {
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn pairs(tools: &Value) -> Vec<(String, Option<String>)> {
-        declared_tools(tools)
-            .into_iter()
-            .map(|d| (d.name, d.schema_pointer))
-            .collect()
-    }
-
-    fn one(name: &str, pointer: &str) -> Vec<(String, Option<String>)> {
-        vec![(name.to_owned(), Some(pointer.to_owned()))]
-    }
-
-    #[test]
-    fn every_shape() {
-        let s = json!({ "type": "object" });
-        assert_eq!(
-            pairs(&json!([{ "type": "function", "function": { "name": "a", "parameters": s } }])),
-            one("a", "/0/function/parameters")
-        );
-        assert_eq!(
-            pairs(&json!([{ "type": "function", "name": "a", "parameters": s }])),
-            one("a", "/0/parameters")
-        );
-        assert_eq!(
-            pairs(&json!([{ "name": "a", "input_schema": s }])),
-            one("a", "/0/input_schema")
-        );
-        assert_eq!(
-            pairs(
-                &json!([{ "functionDeclarations": [{ "name": "a", "parametersJsonSchema": s }] }])
-            ),
-            one("a", "/0/functionDeclarations/0/parametersJsonSchema")
-        );
-        assert_eq!(
-            pairs(&json!([{ "toolSpec": { "name": "a", "inputSchema": { "json": s } } }])),
-            one("a", "/0/toolSpec/inputSchema/json")
-        );
-        assert_eq!(
-            pairs(&json!([{ "name": "a", "inputSchema": s }])),
-            one("a", "/0/inputSchema")
-        );
-        assert_eq!(
-            pairs(&json!({ "a": { "inputSchema": { "jsonSchema": s } } })),
-            one("a", "/a/inputSchema/jsonSchema")
-        );
-        assert_eq!(
-            pairs(&json!({ "a/b": { "inputSchema": s } })),
-            one("a/b", "/a~1b/inputSchema")
-        );
-    }
-
-    #[test]
-    fn whole_requests() {
-        let s = json!({ "type": "object" });
-        assert_eq!(
-            pairs(&json!({ "model": "m", "tools": [{ "name": "a", "input_schema": s }] })),
-            one("a", "/tools/0/input_schema")
-        );
-        assert_eq!(
-            pairs(&json!({ "functions": [{ "name": "a", "parameters": s }] })),
-            one("a", "/functions/0/parameters")
-        );
-        assert_eq!(
-            pairs(
-                &json!({ "toolConfig": { "tools": [{ "toolSpec": { "name": "a", "inputSchema": { "json": s } } }] } })
-            ),
-            one("a", "/toolConfig/tools/0/toolSpec/inputSchema/json")
-        );
-        assert_eq!(
-            pairs(
-                &json!({ "config": { "tools": [{ "functionDeclarations": [{ "name": "a", "parameters": s }] }] } })
-            ),
-            one("a", "/config/tools/0/functionDeclarations/0/parameters")
-        );
-        // One declaration on its own.
-        assert_eq!(
-            pairs(&json!({ "name": "a", "input_schema": s })),
-            one("a", "/input_schema")
-        );
-    }
-
-    #[test]
-    fn tools_without_parameters_and_things_that_are_not_tools() {
-        assert_eq!(
-            pairs(&json!([{ "type": "function", "function": { "name": "now" } }])),
-            vec![("now".to_owned(), None)]
-        );
-        assert!(pairs(&json!([{ "type": "web_search" }, 3, "x"])).is_empty());
-        assert!(pairs(&json!(null)).is_empty());
-    }
-}
+mod tests;

@@ -228,7 +228,11 @@ static PART: Node = Node {
 };
 
 static BEDROCK_TOOL_USE: Node = Node {
-    members: &[("toolUseId", &CALL_ID), ("name", &CALL_NAME), ("input", &ARGUMENTS)],
+    members: &[
+        ("toolUseId", &CALL_ID),
+        ("name", &CALL_NAME),
+        ("input", &ARGUMENTS),
+    ],
     ..node()
 };
 
@@ -431,11 +435,11 @@ pub static USAGE_PLAN: Node = Node {
         ("timing", &DEEP),
     ],
     primitives: true,
-    deep_unless: &crate::usage::RESPONSE_MARKERS,
+    deep_unless: &hot_path::usage::RESPONSE_MARKERS,
     // A usage found there is all `normalize_usage` reads (beside the
     // executor members, which are listed): the response's own numbers and
     // markers only count without one.
-    members_alone_with: &crate::usage::EMBEDDED_USAGE,
+    members_alone_with: &hot_path::usage::EMBEDDED_USAGE,
     ..node()
 };
 
@@ -493,8 +497,8 @@ thread_local! {
     /// copy holds no text, only references to it, so one provider's
     /// responses make the same few copies (one per finish reason) call after
     /// call, and their read is not parsed again.
-    static ANSWERS: std::cell::RefCell<crate::recent::Recent<Answer>> =
-        const { std::cell::RefCell::new(crate::recent::Recent::new(16, 1024)) };
+    static ANSWERS: std::cell::RefCell<crate::read_memo::ReadMemo<Answer>> =
+        const { std::cell::RefCell::new(crate::read_memo::ReadMemo::new(16, 1024)) };
 }
 
 /// The index of the answer's text and the finish reason in the copy
@@ -509,7 +513,12 @@ pub fn answer_of(copy_text: &str, texts: usize) -> Option<(usize, Option<std::rc
         let index = read.content.as_deref().and_then(text_index)?;
         (index < texts).then(|| (texts, index, read.finish_reason.map(Into::into)))
     };
-    let answer = crate::recent::remembered(&ANSWERS, copy_text, |answer| answer.0 == texts, || read().ok_or(()));
+    let answer = crate::read_memo::remembered(
+        &ANSWERS,
+        copy_text,
+        |answer| answer.0 == texts,
+        || read().ok_or(()),
+    );
     answer.ok().map(|(_, index, reason)| (index, reason))
 }
 

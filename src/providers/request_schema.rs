@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 
-use crate::schema::Dialect;
+use hot_path::schema::Dialect;
 
 /// A forced tool choice: where the choice is, what it says, and where the
 /// tool it names keeps its name, schema and strict flag.
@@ -133,10 +133,20 @@ pub const SCHEMA_SOURCES: [SchemaSource; 10] = [
         Dialect::JsonSchema,
     ),
     // @google/genai generateContent.
-    member("config.responseJsonSchema", &["config", "responseJsonSchema"], None, Dialect::JsonSchema),
+    member(
+        "config.responseJsonSchema",
+        &["config", "responseJsonSchema"],
+        None,
+        Dialect::JsonSchema,
+    ),
     SchemaSource {
         json_schema_with: Some("$schema"),
-        ..member("config.responseSchema", &["config", "responseSchema"], None, Dialect::Gemini)
+        ..member(
+            "config.responseSchema",
+            &["config", "responseSchema"],
+            None,
+            Dialect::Gemini,
+        )
     },
     // The Gemini REST API's request body.
     member(
@@ -156,20 +166,4 @@ pub const SCHEMA_SOURCES: [SchemaSource; 10] = [
 ];
 
 #[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
-    use super::*;
-
-    #[test]
-    fn the_table_serialises_as_the_reader_walks_it() {
-        let json = serde_json::to_value(SCHEMA_SOURCES).unwrap();
-        assert_eq!(json[0]["forced"]["choiceType"], "tool");
-        assert_eq!(json[6]["dialect"], "gemini");
-        assert_eq!(json[6]["jsonSchemaWith"], "$schema");
-        assert_eq!(json[9]["schema"], serde_json::json!(["format"]));
-        assert!(json[9]["strict"].is_null());
-        // Forced tools come first: their call, not the text, carries the output.
-        let first_member = SCHEMA_SOURCES.iter().position(|s| s.forced.is_none()).unwrap();
-        assert!(SCHEMA_SOURCES[first_member..].iter().all(|s| s.forced.is_none()));
-    }
-}
+mod tests;

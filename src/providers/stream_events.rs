@@ -23,7 +23,7 @@
 //! - `text`, `finish`: alternatives, the first path that reaches a string
 //!   gives it (a text that is empty gives nothing);
 //! - `usage`: alternatives, the first path that reaches an object gives the
-//!   report, keyed by that path (see [`crate::usage::overlay_usage`] for how
+//!   report, keyed by that path (see [`hot_path::usage::overlay_usage`] for how
 //!   an attempt's reports make its usage);
 //! - `error`: the event reports a failure of the stream itself: what the
 //!   path reaches (or the event, when nothing) is thrown, as a stream that
@@ -146,7 +146,12 @@ pub static READERS: [Reader; 25] = [
             name: &[&[Member("function"), Member("name")]],
             arguments: &[&[Member("function"), Member("arguments")]],
             ..calls(
-                &[Member("choices"), First, Member("delta"), Member("tool_calls")],
+                &[
+                    Member("choices"),
+                    First,
+                    Member("delta"),
+                    Member("tool_calls"),
+                ],
                 &[Member("index")],
             )
         }),
@@ -166,7 +171,10 @@ pub static READERS: [Reader; 25] = [
     // the item's `output_index`.
     Reader {
         calls: Some(Calls {
-            id: &[&[Member("item"), Member("call_id")], &[Member("item"), Member("id")]],
+            id: &[
+                &[Member("item"), Member("call_id")],
+                &[Member("item"), Member("id")],
+            ],
             name: &[&[Member("item"), Member("name")]],
             arguments: &[&[Member("item"), Member("arguments")]],
             ..calls(&[], &[Member("output_index")])
@@ -175,7 +183,10 @@ pub static READERS: [Reader; 25] = [
             "openai_responses_function_call_added",
             &[
                 (TYPE, Expect::Is("response.output_item.added")),
-                (&[Member("item"), Member("type")], Expect::Is("function_call")),
+                (
+                    &[Member("item"), Member("type")],
+                    Expect::Is("function_call"),
+                ),
             ],
         )
     },
@@ -308,7 +319,12 @@ pub static READERS: [Reader; 25] = [
             name: &[&[Member("functionCall"), Member("name")]],
             whole: &[&[Member("functionCall"), Member("args")]],
             ..calls(
-                &[Member("candidates"), First, Member("content"), Member("parts")],
+                &[
+                    Member("candidates"),
+                    First,
+                    Member("content"),
+                    Member("parts"),
+                ],
                 &[],
             )
         }),
@@ -327,18 +343,27 @@ pub static READERS: [Reader; 25] = [
             name: &[&[Member("toolName")]],
             ..calls(&[], &[Member("id")])
         }),
-        ..reader("ai_sdk_tool_input_start", &[(TYPE, Expect::Is("tool-input-start"))])
+        ..reader(
+            "ai_sdk_tool_input_start",
+            &[(TYPE, Expect::Is("tool-input-start"))],
+        )
     },
     Reader {
         calls: Some(Calls {
             arguments: &[&[Member("delta")]],
             ..calls(&[], &[Member("id")])
         }),
-        ..reader("ai_sdk_tool_input_delta", &[(TYPE, Expect::Is("tool-input-delta"))])
+        ..reader(
+            "ai_sdk_tool_input_delta",
+            &[(TYPE, Expect::Is("tool-input-delta"))],
+        )
     },
     Reader {
         calls: Some(call_end(&[], &[Member("id")])),
-        ..reader("ai_sdk_tool_input_end", &[(TYPE, Expect::Is("tool-input-end"))])
+        ..reader(
+            "ai_sdk_tool_input_end",
+            &[(TYPE, Expect::Is("tool-input-end"))],
+        )
     },
     Reader {
         calls: Some(Calls {
@@ -374,7 +399,10 @@ pub static READERS: [Reader; 25] = [
         calls: Some(Calls {
             id: &[&[Member("start"), Member("toolUse"), Member("toolUseId")]],
             name: &[&[Member("start"), Member("toolUse"), Member("name")]],
-            ..calls(&[Member("contentBlockStart")], &[Member("contentBlockIndex")])
+            ..calls(
+                &[Member("contentBlockStart")],
+                &[Member("contentBlockIndex")],
+            )
         }),
         ..reader(
             "bedrock_content_block_start",
@@ -385,7 +413,10 @@ pub static READERS: [Reader; 25] = [
         text: &[&[Member("contentBlockDelta"), Member("delta"), Member("text")]],
         calls: Some(Calls {
             arguments: &[&[Member("delta"), Member("toolUse"), Member("input")]],
-            ..calls(&[Member("contentBlockDelta")], &[Member("contentBlockIndex")])
+            ..calls(
+                &[Member("contentBlockDelta")],
+                &[Member("contentBlockIndex")],
+            )
         }),
         ..reader(
             "bedrock_content_block_delta",
@@ -393,7 +424,10 @@ pub static READERS: [Reader; 25] = [
         )
     },
     Reader {
-        calls: Some(call_end(&[Member("contentBlockStop")], &[Member("contentBlockIndex")])),
+        calls: Some(call_end(
+            &[Member("contentBlockStop")],
+            &[Member("contentBlockIndex")],
+        )),
         ..reader(
             "bedrock_content_block_stop",
             &[(&[Member("contentBlockStop")], Expect::Object)],
@@ -408,7 +442,10 @@ pub static READERS: [Reader; 25] = [
     },
     Reader {
         usage: &[&[Member("metadata"), Member("usage")]],
-        ..reader("bedrock_metadata", &[(&[Member("metadata")], Expect::Object)])
+        ..reader(
+            "bedrock_metadata",
+            &[(&[Member("metadata")], Expect::Object)],
+        )
     },
 ];
 

@@ -1,8 +1,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use super::*;
-use crate::redact::planted::PLANTED;
 use crate::verdict::{check_content, CheckOptions, SchemaInput};
+use hot_path::redact::planted::PLANTED;
 use serde_json::json;
 
 fn schema() -> Value {
@@ -141,7 +141,10 @@ fn planted_secrets_never_reach_the_feedback() {
             }
             assert!(!shown.contains(&secret.to_uppercase()[4..]), "{shown}");
         }
-        assert!(text.contains(crate::redact::REDACTED), "{secret}: {text}");
+        assert!(
+            text.contains(hot_path::redact::REDACTED),
+            "{secret}: {text}"
+        );
     }
 }
 
@@ -304,14 +307,25 @@ fn the_missing_property_is_read_from_the_issue_not_its_message() {
     let long = "a_property_name_that_runs_on_past_what_an_issue_message_quotes_of_it_in_full_x";
     let long = format!("{long}{long}");
     let schema = json!({ "type": "object", "required": ["short", long] });
-    let verdict = check_content(r#"{"short":1}"#, None, SchemaInput::Json(&schema), &CheckOptions::default())
-        .unwrap()
-        .to_json();
+    let verdict = check_content(
+        r#"{"short":1}"#,
+        None,
+        SchemaInput::Json(&schema),
+        &CheckOptions::default(),
+    )
+    .unwrap()
+    .to_json();
     let issue = &verdict["errors"][0];
     assert_eq!(issue["params"], json!({ "missingProperty": long }));
-    assert!(!issue["message"].as_str().unwrap().contains(&long), "the message shortens the name");
+    assert!(
+        !issue["message"].as_str().unwrap().contains(&long),
+        "the message shortens the name"
+    );
     let text = repair_feedback(&verdict, Some(&schema)).unwrap();
-    assert!(text.contains("(required): must have the property \""), "{text}");
+    assert!(
+        text.contains("(required): must have the property \""),
+        "{text}"
+    );
     assert!(!text.contains("all of the properties"), "{text}");
 }
 
@@ -321,22 +335,49 @@ fn control_characters_and_bidirectional_marks_in_paths_and_rules_print_as_escape
     // character, and a right-to-left override.
     let schema = json!({"additionalProperties": {"type": "integer"}});
     let output = r#"{"\u001b]0;PWNED\u0007\u001b[2J":"s","a\u009b2Jb":"t","user\u202enimda":"u"}"#;
-    let verdict = check_content(output, None, SchemaInput::Json(&schema), &CheckOptions::default())
-        .unwrap()
-        .to_json();
+    let verdict = check_content(
+        output,
+        None,
+        SchemaInput::Json(&schema),
+        &CheckOptions::default(),
+    )
+    .unwrap()
+    .to_json();
     // The paths stay the data they are.
-    let paths: Vec<&str> = verdict["errors"].as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
-    assert!(paths.contains(&"/\u{1b}]0;PWNED\u{7}\u{1b}[2J"), "{paths:?}");
+    let paths: Vec<&str> = verdict["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        paths.contains(&"/\u{1b}]0;PWNED\u{7}\u{1b}[2J"),
+        "{paths:?}"
+    );
     let words = format!(
         "{}\n{}\n{}",
         verdict["message"].as_str().unwrap(),
-        verdict["errors"].as_array().unwrap().iter().map(|e| e["message"].as_str().unwrap()).collect::<Vec<_>>().join("\n"),
+        verdict["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["message"].as_str().unwrap())
+            .collect::<Vec<_>>()
+            .join("\n"),
         repair_feedback(&verdict, Some(&schema)).unwrap()
     );
     for c in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}'] {
-        assert!(!words.contains(c), "{:#x} printed raw in:\n{words}", u32::from(c));
+        assert!(
+            !words.contains(c),
+            "{:#x} printed raw in:\n{words}",
+            u32::from(c)
+        );
     }
-    for escaped in ["\\u001b]0;PWNED\\u0007\\u001b[2J", "a\\u009b2Jb", "user\\u202enimda"] {
+    for escaped in [
+        "\\u001b]0;PWNED\\u0007\\u001b[2J",
+        "a\\u009b2Jb",
+        "user\\u202enimda",
+    ] {
         assert!(words.contains(escaped), "missing {escaped} in:\n{words}");
     }
     // A business rule's name and message are the caller's, printed safely too.
@@ -350,7 +391,12 @@ fn control_characters_and_bidirectional_marks_in_paths_and_rules_print_as_escape
         .unwrap(),
         ..Default::default()
     };
-    let ruled = check_content(r#"{"a":1}"#, None, SchemaInput::None, &options).unwrap().to_json();
+    let ruled = check_content(r#"{"a":1}"#, None, SchemaInput::None, &options)
+        .unwrap()
+        .to_json();
     let text = format!("{ruled}{}", repair_feedback(&ruled, None).unwrap());
-    assert!(!text.contains('\u{1b}') && !text.contains('\u{9b}'), "{text}");
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{9b}'),
+        "{text}"
+    );
 }

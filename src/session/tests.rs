@@ -8,7 +8,8 @@
 use serde_json::json;
 
 use super::*;
-use crate::schema::{compile, CompileOptions};
+use crate::dialect::compile;
+use hot_path::schema::CompileOptions;
 
 fn city() -> Arc<CompiledSchema> {
     let schema = json!({
@@ -55,8 +56,16 @@ fn chat(content: &str, prompt: u64, completion: u64) -> Value {
 /// One step on a whole chat completion, which carries its own usage.
 fn step(s: &mut Session, content: &str) -> Step {
     let response = chat(content, 10, 5);
-    s.step(Output { copy: &response.to_string(), texts: vec![] }, &response, false, false)
-        .unwrap()
+    s.step(
+        Output {
+            copy: &response.to_string(),
+            texts: vec![],
+        },
+        &response,
+        false,
+        false,
+    )
+    .unwrap()
 }
 
 #[test]
@@ -80,7 +89,13 @@ fn an_accepted_first_attempt_is_accepted_in_every_setup_the_policy_knows() {
     let mut repair = setup();
     repair.retry = json!("repair");
     repair.append_feedback = true;
-    for (name, made) in [("default", setup()), ("tools", with_tools), ("lenient", lenient), ("no retries", no_retries), ("repair", repair)] {
+    for (name, made) in [
+        ("default", setup()),
+        ("tools", with_tools),
+        ("lenient", lenient),
+        ("no retries", no_retries),
+        ("repair", repair),
+    ] {
         let s = session(made.clone());
         assert!(s.accepts_first_accepted(), "{name}");
         // What the session's own first step decides, aborted and past the deadline too.
@@ -88,10 +103,22 @@ fn an_accepted_first_attempt_is_accepted_in_every_setup_the_policy_knows() {
             let mut s = session(made.clone());
             let response = chat(r#"{"city":"Oslo"}"#, 10, 5);
             let out = s
-                .step(Output { copy: &response.to_string(), texts: vec![] }, &response, aborted, deadline_passed)
+                .step(
+                    Output {
+                        copy: &response.to_string(),
+                        texts: vec![],
+                    },
+                    &response,
+                    aborted,
+                    deadline_passed,
+                )
                 .unwrap();
             assert_eq!(out.decision.action, Action::Accept, "{name}");
-            assert_eq!(out.decision.stopped_by, Some(StopReason::Accepted), "{name}");
+            assert_eq!(
+                out.decision.stopped_by,
+                Some(StopReason::Accepted),
+                "{name}"
+            );
         }
     }
 }
@@ -205,12 +232,28 @@ fn abort_and_deadline_stop_a_failed_attempt() {
     let mut s = session(setup());
     let response = chat("nope", 1, 1);
     let aborted = s
-        .step(Output { copy: &response.to_string(), texts: vec![] }, &response, true, false)
+        .step(
+            Output {
+                copy: &response.to_string(),
+                texts: vec![],
+            },
+            &response,
+            true,
+            false,
+        )
         .unwrap();
     assert_eq!(aborted.decision.stopped_by, Some(StopReason::Aborted));
     let mut s = session(setup());
     let late = s
-        .step(Output { copy: &response.to_string(), texts: vec![] }, &response, false, true)
+        .step(
+            Output {
+                copy: &response.to_string(),
+                texts: vec![],
+            },
+            &response,
+            false,
+            true,
+        )
         .unwrap();
     assert_eq!(late.decision.stopped_by, Some(StopReason::Deadline));
     assert!(late.message.unwrap().contains("the deadline passed"));
@@ -347,7 +390,10 @@ fn the_lenient_path_returns_the_object_it_found() {
     let mut s = session(lenient);
     let out = s
         .step(
-            Output { copy: r#"["\u0000",0]"#, texts: vec!["  \n{\"city\":\"a\"}"] },
+            Output {
+                copy: r#"["\u0000",0]"#,
+                texts: vec!["  \n{\"city\":\"a\"}"],
+            },
             &Value::Null,
             false,
             false,
@@ -363,7 +409,15 @@ fn usage_is_merged_across_attempts_the_failed_one_included() {
     let mut s = session(setup());
     let first = chat("nope", 300, 4096);
     let out = s
-        .step(Output { copy: &first.to_string(), texts: vec![] }, &first, false, false)
+        .step(
+            Output {
+                copy: &first.to_string(),
+                texts: vec![],
+            },
+            &first,
+            false,
+            false,
+        )
         .unwrap();
     assert_eq!(out.decision.action, Action::Resample);
     assert_eq!(
@@ -371,8 +425,16 @@ fn usage_is_merged_across_attempts_the_failed_one_included() {
         json!({ "tokens": { "input": 300, "output": 4096, "total": 4396 } })
     );
     let second = chat(r#"{"city":"Oslo"}"#, 300, 12);
-    s.step(Output { copy: &second.to_string(), texts: vec![] }, &second, false, false)
-        .unwrap();
+    s.step(
+        Output {
+            copy: &second.to_string(),
+            texts: vec![],
+        },
+        &second,
+        false,
+        false,
+    )
+    .unwrap();
     let summary = s.summary(Some(StopReason::Accepted));
     assert_eq!(
         summary["usage"],
@@ -394,8 +456,16 @@ fn usage_is_merged_across_attempts_the_failed_one_included() {
 fn an_attempt_without_a_verdict_still_counts_its_usage() {
     let mut s = session(setup());
     let first = chat("nope", 10, 5);
-    s.step(Output { copy: &first.to_string(), texts: vec![] }, &first, false, false)
-        .unwrap();
+    s.step(
+        Output {
+            copy: &first.to_string(),
+            texts: vec![],
+        },
+        &first,
+        false,
+        false,
+    )
+    .unwrap();
     // The caller's usage reader, in the Usage shape already.
     s.record_unchecked(&json!({ "tokens": { "input": 7, "output": 3 }, "cost": { "total": 0.5 } }));
     assert_eq!(s.attempts(), 2);
@@ -411,7 +481,8 @@ fn an_attempt_without_a_verdict_still_counts_its_usage() {
 #[test]
 fn a_read_copy_is_checked_where_its_answer_lies() {
     let answer = "```json\n{\"city\":\"Oslo\"}\n```";
-    let copy = json!({ "choices": [{ "message": { "content": ["\u{0}", 0] }, "finish_reason": "stop" }] });
+    let copy =
+        json!({ "choices": [{ "message": { "content": ["\u{0}", 0] }, "finish_reason": "stop" }] });
     let mut s = session(setup());
     let out = s
         .step(
@@ -437,16 +508,20 @@ fn a_read_copy_is_checked_where_its_answer_lies() {
     let usage = "{\"prompt_tokens\":2}";
     let tail = format!("[[{},{}],{copy}]", answer.len(), usage.len());
     let whole = format!("{answer}{usage}{tail}");
-    let (texts, read, usage) = crate::providers::read::read_step(&whole, answer.len() + usage.len()).unwrap();
+    let (texts, read, usage) =
+        crate::providers::read::read_step(&whole, answer.len() + usage.len()).unwrap();
     assert_eq!(texts, vec![answer]);
     assert_eq!(serde_json::from_str::<Value>(read).unwrap(), copy);
     assert_eq!(usage, "{\"prompt_tokens\":2}");
-    let usage = crate::usage::normalize_usage_text(usage).unwrap();
+    let usage = hot_path::usage::normalize_usage_text(usage).unwrap();
     let out = s
         .step_normalized(Output { copy: read, texts }, usage, false, false)
         .unwrap();
     assert_eq!(out.decision.action, Action::Accept);
-    assert_eq!(last_usage(&s), json!({ "tokens": { "input": 2, "total": 2 } }));
+    assert_eq!(
+        last_usage(&s),
+        json!({ "tokens": { "input": 2, "total": 2 } })
+    );
 
     // An empty answer beside a tool call says so, as checkOutput does.
     let copy = json!({ "choices": [{ "message": { "content": ["\u{0}", 0], "tool_calls": [{ "id": "c1", "type": "function", "function": { "name": "lookup", "arguments": ["\u{0}", 1] } }] } }] });
@@ -518,7 +593,10 @@ fn a_schema_that_cannot_compile_degrades_unless_asked_to_throw() {
         let out = step(&mut s, r#"{"anything":true}"#);
         assert_eq!(out.decision.action, Action::Accept);
         assert!(out.verdict.degraded);
-        assert_eq!(s.summary(Some(StopReason::Accepted))["audit"]["degraded"], json!(true));
+        assert_eq!(
+            s.summary(Some(StopReason::Accepted))["audit"]["degraded"],
+            json!(true)
+        );
     }
     let mut unreadable = Session::new(setup(), Err(SchemaError::new("not JSON"))).unwrap();
     assert!(step(&mut unreadable, "{}").verdict.degraded);
@@ -532,7 +610,10 @@ fn a_schema_that_cannot_compile_degrades_unless_asked_to_throw() {
 fn a_rule_that_cannot_compile_is_refused_before_any_attempt() {
     let mut ruled = setup();
     ruled.check = json!({ "onInvalidSchema": "degrade", "rules": [{ "name": "x", "then": { "minimum": "zero" }, "message": "m" }] });
-    assert!(matches!(Session::with_compiled(ruled, city()), Err(SetupError::Schema(_))));
+    assert!(matches!(
+        Session::with_compiled(ruled, city()),
+        Err(SetupError::Schema(_))
+    ));
 }
 
 #[test]
@@ -540,7 +621,10 @@ fn a_content_string_is_checked_as_content_even_with_a_tool_name() {
     let mut named = setup();
     named.check = json!({ "toolName": "answer" });
     let mut s = session(named);
-    let text = Output { copy: r#"["\u0000",0]"#, texts: vec![r#"{"city":"Oslo"}"#] };
+    let text = Output {
+        copy: r#"["\u0000",0]"#,
+        texts: vec![r#"{"city":"Oslo"}"#],
+    };
     let out = s.step(text, &Value::Null, false, false).unwrap();
     assert_eq!(out.decision.action, Action::Accept, "{:?}", out.verdict);
     assert_eq!(out.text, Some(0));
@@ -576,13 +660,17 @@ fn a_stream_stopped_early_is_resampled_as_a_whole_failed_response_would_be() {
     assert_eq!(verdict.error_hash(), whole.verdict.error_hash());
 
     let reports = [json!({ "prompt_tokens": 10, "completion_tokens": 3 })];
-    let out = s.step_stream(verdict, &reports, facts(12, true, true), false, false).unwrap();
+    let out = s
+        .step_stream(verdict, &reports, facts(12, true, true), false, false)
+        .unwrap();
     assert_eq!(out.decision.action, Action::Resample);
     assert_eq!(last_usage(&s)["tokens"]["output"], 3);
     let accepted = json!({ "ok": true, "rescue": "none", "schemaHash": "h", "degraded": false, "finishReason": "stop" });
     let verdict = s.stream_verdict(&accepted).unwrap();
     // The second attempt reported no usage: counted as nothing, not guessed.
-    let out = s.step_stream(verdict, &[], facts(15, false, false), false, false).unwrap();
+    let out = s
+        .step_stream(verdict, &[], facts(15, false, false), false, false)
+        .unwrap();
     assert_eq!(out.decision.action, Action::Accept);
     let summary = s.summary(out.decision.stopped_by);
     assert_eq!(summary["usage"]["tokens"]["output"], 3);
@@ -598,26 +686,42 @@ fn a_stream_stopped_early_is_resampled_as_a_whole_failed_response_would_be() {
 fn a_stream_follows_the_same_policy_as_a_call() {
     let stopped = |s: &mut Session, aborted: bool, deadline: bool| {
         let verdict = s.stream_verdict(&rejection()).unwrap();
-        s.step_stream(verdict, &[], facts(12, true, false), aborted, deadline).unwrap().decision
+        s.step_stream(verdict, &[], facts(12, true, false), aborted, deadline)
+            .unwrap()
+            .decision
     };
     let mut with_tools = setup();
     with_tools.tools[0] = Found::Tools;
-    assert_eq!(stopped(&mut session(with_tools), false, false).stopped_by, Some(StopReason::Tools));
-    assert_eq!(stopped(&mut session(setup()), true, false).stopped_by, Some(StopReason::Aborted));
-    assert_eq!(stopped(&mut session(setup()), false, true).stopped_by, Some(StopReason::Deadline));
+    assert_eq!(
+        stopped(&mut session(with_tools), false, false).stopped_by,
+        Some(StopReason::Tools)
+    );
+    assert_eq!(
+        stopped(&mut session(setup()), true, false).stopped_by,
+        Some(StopReason::Aborted)
+    );
+    assert_eq!(
+        stopped(&mut session(setup()), false, true).stopped_by,
+        Some(StopReason::Deadline)
+    );
     // The same rejection twice in a row.
     let mut budgets = setup();
     budgets.budgets = json!({ "total": 3 });
     let mut s = session(budgets);
     assert_eq!(stopped(&mut s, false, false).action, Action::Resample);
-    assert_eq!(stopped(&mut s, false, false).stopped_by, Some(StopReason::RepeatedError));
+    assert_eq!(
+        stopped(&mut s, false, false).stopped_by,
+        Some(StopReason::RepeatedError)
+    );
     // Repair feedback is made from the stopped stream's issues.
     let mut repair = setup();
     repair.retry = json!("repair");
     repair.append_feedback = true;
     let mut s = session(repair);
     let verdict = s.stream_verdict(&rejection()).unwrap();
-    let out = s.step_stream(verdict, &[], facts(12, true, false), false, false).unwrap();
+    let out = s
+        .step_stream(verdict, &[], facts(12, true, false), false, false)
+        .unwrap();
     assert_eq!(out.decision.action, Action::Repair);
     assert!(out.feedback.unwrap().contains("/city"));
 }
@@ -633,10 +737,17 @@ fn a_lenient_session_never_stops_a_stream() {
 fn a_stream_verdict_that_cannot_be_read_is_refused() {
     let s = session(setup());
     assert!(s.stream_verdict(&json!({ "status": "rejected" })).is_err());
-    assert!(s.stream_verdict(&json!({ "ok": false, "failure": "bogus" })).is_err());
-    assert!(s.stream_verdict(&json!({ "ok": false, "failure": "schema", "errors": [{ "code": "x" }] })).is_err());
+    assert!(s
+        .stream_verdict(&json!({ "ok": false, "failure": "bogus" }))
+        .is_err());
+    assert!(s
+        .stream_verdict(&json!({ "ok": false, "failure": "schema", "errors": [{ "code": "x" }] }))
+        .is_err());
     let truncated = s.stream_verdict(&json!({ "ok": false, "failure": "truncated", "message": "cut", "finishReason": "length", "rescue": "none" })).unwrap();
-    assert_eq!((truncated.failure, truncated.finish_reason.as_deref()), (Some(Failure::Truncated), Some("length")));
+    assert_eq!(
+        (truncated.failure, truncated.finish_reason.as_deref()),
+        (Some(Failure::Truncated), Some("length"))
+    );
 }
 
 #[test]
@@ -675,7 +786,16 @@ fn the_lenient_path_checks_a_streams_whole_text_and_returns_its_object() {
     let copy = json!({ "content": ["\u{0}", 0], "finishReason": "stop" });
     let reports = [json!({ "prompt_tokens": 4 })];
     let out = s
-        .step_stream_text(Output { copy: &copy.to_string(), texts: vec![r#"{"city":"O"}"#] }, &reports, facts(12, false, true), false, false)
+        .step_stream_text(
+            Output {
+                copy: &copy.to_string(),
+                texts: vec![r#"{"city":"O"}"#],
+            },
+            &reports,
+            facts(12, false, true),
+            false,
+            false,
+        )
         .unwrap();
     assert_eq!(out.decision.action, Action::ReturnWithWarning);
     assert!(out.lenient_value);
@@ -695,18 +815,39 @@ fn a_single_attempts_summary_usage_is_its_merged_usage() {
         let mut s = session(setup());
         let response = json!({ "choices": [{ "message": { "content": r#"{"city":"Oslo"}"# }, "finish_reason": "stop" }], "usage": usage });
         let out = s
-            .step(Output { copy: &response.to_string(), texts: vec![] }, &response, false, false)
+            .step(
+                Output {
+                    copy: &response.to_string(),
+                    texts: vec![],
+                },
+                &response,
+                false,
+                false,
+            )
             .unwrap();
         assert_eq!(out.decision.action, Action::Accept);
-        assert_eq!(s.summary(None)["usage"], crate::usage::merge_usage(&[response]), "{usage}");
+        assert_eq!(
+            s.summary(None)["usage"],
+            hot_path::usage::merge_usage(&[response]),
+            "{usage}"
+        );
     }
 }
 
 #[test]
 fn the_telemetry_names_of_each_request_shape() {
-    assert_eq!(FeedbackShape::OpenAiChat.telemetry_names(), ("openai", "chat"));
-    assert_eq!(FeedbackShape::OpenAiResponses.telemetry_names(), ("openai", "chat"));
-    assert_eq!(FeedbackShape::Anthropic.telemetry_names(), ("anthropic", "chat"));
+    assert_eq!(
+        FeedbackShape::OpenAiChat.telemetry_names(),
+        ("openai", "chat")
+    );
+    assert_eq!(
+        FeedbackShape::OpenAiResponses.telemetry_names(),
+        ("openai", "chat")
+    );
+    assert_eq!(
+        FeedbackShape::Anthropic.telemetry_names(),
+        ("anthropic", "chat")
+    );
     assert_eq!(
         FeedbackShape::Gemini.telemetry_names(),
         ("gcp.gen_ai", "generate_content")

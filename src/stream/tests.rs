@@ -10,8 +10,9 @@
 )]
 
 use super::*;
-use crate::schema::{compile, CompileOptions};
+use crate::dialect::compile;
 use crate::verdict::check_content;
+use hot_path::schema::CompileOptions;
 use serde_json::json;
 
 /// xorshift64*, so that a failure reproduces from its seed.
@@ -1134,8 +1135,11 @@ fn an_item_the_piece_holds_whole_is_judged_whole_when_it_closes() {
     let second = text.find(r#"{"type":"fcat""#).unwrap();
     let closes = text.rfind(",{").unwrap();
     let open = |compiled: &Arc<CompiledSchema>| {
-        StreamCheck::new(SchemaInput::Compiled(Arc::clone(compiled)), CheckOptions::default())
-            .unwrap()
+        StreamCheck::new(
+            SchemaInput::Compiled(Arc::clone(compiled)),
+            CheckOptions::default(),
+        )
+        .unwrap()
     };
     // In one piece: the second item is read through, then checked whole
     // as it closes, so every issue it has is reported there.
@@ -1413,10 +1417,10 @@ fn the_end_spends_the_one_budget_a_check_has_for_patterns() {
     let schema = json!({"type": "object", "properties": {"l": {"type": "array", "items": {"type": "string", "pattern": COSTLY}}}});
     let compiled = compile(&schema, &CompileOptions::default()).unwrap();
     let one = format!("{}!", "a".repeat(18));
-    let (_, left) = crate::schema::with_own_budget(usize::MAX, || {
+    let (_, left) = hot_path::schema::with_own_budget(usize::MAX, || {
         compiled.is_valid(&json!({"l": [one.clone()]}))
     });
-    let over = crate::schema::PATTERN_STEPS_PER_CHECK / (usize::MAX - left) + 1;
+    let over = hot_path::schema::PATTERN_STEPS_PER_CHECK / (usize::MAX - left) + 1;
     for count in [over - 1, over] {
         let text = format!(
             r#"{{"l":[{}]}}"#,

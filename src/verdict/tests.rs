@@ -400,7 +400,10 @@ fn push_json_appends_what_serde_json_writes() {
     for value in &values {
         let mut out = String::from("before:");
         push_json(&mut out, value);
-        assert_eq!(out, format!("before:{}", serde_json::to_string(value).unwrap()));
+        assert_eq!(
+            out,
+            format!("before:{}", serde_json::to_string(value).unwrap())
+        );
         let mut by_hand = String::from("before:");
         push_json_value(&mut by_hand, value);
         assert_eq!(by_hand, out);
@@ -424,15 +427,28 @@ fn push_json_appends_what_serde_json_writes() {
 
 #[test]
 fn push_json_str_escapes_as_serde_json_does() {
-    let mut texts: Vec<String> = (0u8..0x80).map(|b| format!("a{}b", char::from(b))).collect();
+    let mut texts: Vec<String> = (0u8..0x80)
+        .map(|b| format!("a{}b", char::from(b)))
+        .collect();
     texts.extend(
-        ["", "plain", "\"\\\"", "é 漢字 😀 \u{2028} \u{7f}", "\u{0}\u{1f}\n\r\t\u{8}\u{c}", r#"{"a":"b\"c"}"#]
-            .map(str::to_owned),
+        [
+            "",
+            "plain",
+            "\"\\\"",
+            "é 漢字 😀 \u{2028} \u{7f}",
+            "\u{0}\u{1f}\n\r\t\u{8}\u{c}",
+            r#"{"a":"b\"c"}"#,
+        ]
+        .map(str::to_owned),
     );
     for text in &texts {
         let mut out = String::from("x");
         push_json_str(&mut out, text);
-        assert_eq!(out, format!("x{}", serde_json::to_string(text).unwrap()), "{text:?}");
+        assert_eq!(
+            out,
+            format!("x{}", serde_json::to_string(text).unwrap()),
+            "{text:?}"
+        );
     }
     let mut out = String::new();
     push_json_opt(&mut out, None);
@@ -471,7 +487,7 @@ fn the_lean_acceptance_agrees_with_the_whole_check() {
         .iter()
         .flat_map(|schema| [(schema, true), (schema, false)])
         .map(|(schema, require_object)| {
-            let compiled = crate::schema::compile(schema, &CompileOptions::default()).unwrap();
+            let compiled = crate::dialect::compile(schema, &CompileOptions::default()).unwrap();
             (compiled, require_object)
         })
     {
@@ -489,12 +505,19 @@ fn the_lean_acceptance_agrees_with_the_whole_check() {
             .unwrap();
             match accepted(content, &compiled, require_object) {
                 Ok((span, rescue)) => {
-                    assert!(whole.ok(), "{content:?}: accepted, but the check says {:?}", whole.failure);
+                    assert!(
+                        whole.ok(),
+                        "{content:?}: accepted, but the check says {:?}",
+                        whole.failure
+                    );
                     assert_eq!(whole.span, Some(span), "{content:?}");
                     assert_eq!(whole.rescue, rescue, "{content:?}");
                 }
                 Err(prepared) => {
-                    assert!(!whole.ok(), "{content:?}: the check accepts what the lean path refused");
+                    assert!(
+                        !whole.ok(),
+                        "{content:?}: the check accepts what the lean path refused"
+                    );
                     // A parse handed back is of the JSON the whole check found there.
                     if let Some(prepared) = prepared {
                         assert_eq!(whole.span, Some(prepared.span.clone()), "{content:?}");

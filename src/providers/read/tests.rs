@@ -7,7 +7,7 @@
 use super::*;
 use crate::finish::finish_reason_of;
 use crate::response::{read_output, read_tool_calls};
-use crate::usage::normalize_usage;
+use hot_path::usage::normalize_usage;
 use serde_json::{json, Map, Value};
 
 fn prune(value: &Value, node: &Node) -> Value {
@@ -321,8 +321,8 @@ fn a_tape_reads_what_a_value_reads() {
         for given in [response.clone(), with_decoys(response.clone())] {
             for value in [prune_as(&given, &OUTPUT_PLAN, false), given.clone()] {
                 let text = value.to_string();
-                let tape = crate::tape::parse(&text).unwrap();
-                let node = crate::tape::TapeNode::full(&tape);
+                let tape = hot_path::tape::parse(&text).unwrap();
+                let node = hot_path::tape::TapeNode::full(&tape);
                 assert_eq!(
                     finish_reason_of(node),
                     finish_reason_of(&value),
@@ -391,7 +391,11 @@ fn an_ai_sdk_error_is_read_for_its_text() {
         "finishReason": "stop"
     });
     let copy = prune(&error, &OUTPUT_PLAN);
-    assert_eq!(read_output(&copy).content.as_deref(), Some("Here you go: {}"), "{copy}");
+    assert_eq!(
+        read_output(&copy).content.as_deref(),
+        Some("Here you go: {}"),
+        "{copy}"
+    );
     assert_eq!(read_output(&copy).finish_reason.as_deref(), Some("stop"));
 }
 
@@ -467,9 +471,20 @@ fn a_reference_is_a_pair_and_nothing_else_is_one() {
         with_texts(&copy, &texts).unwrap(),
         json!({ "content": "the answer", "tool": { "input": { "\u{0}": 1, "list": ["\u{0}", 1, 2], "pair": ["x", 1] } }, "args": "{\"a\":1}" })
     );
-    assert_eq!(with_stand_ins(&copy, 2).unwrap()["content"], json!("\u{0}0"));
+    assert_eq!(
+        with_stand_ins(&copy, 2).unwrap()["content"],
+        json!("\u{0}0")
+    );
     // A pair naming no string, or not by a whole number, refuses the copy.
-    for bad in [r#"["\u0000",2]"#, r#"["\u0000",-1]"#, r#"["\u0000",0.5]"#, r#"["\u0000","0"]"#] {
-        assert!(with_texts(&serde_json::from_str(bad).unwrap(), &texts).is_none(), "{bad}");
+    for bad in [
+        r#"["\u0000",2]"#,
+        r#"["\u0000",-1]"#,
+        r#"["\u0000",0.5]"#,
+        r#"["\u0000","0"]"#,
+    ] {
+        assert!(
+            with_texts(&serde_json::from_str(bad).unwrap(), &texts).is_none(),
+            "{bad}"
+        );
     }
 }

@@ -220,21 +220,30 @@ fn the_table_as_the_reader_loads_it() {
         readers[0]["text"],
         json!([["choices", 0, "delta", "content"]])
     );
-    let gemini = readers.iter().find(|r| r["name"] == "gemini_chunk").unwrap();
+    let gemini = readers
+        .iter()
+        .find(|r| r["name"] == "gemini_chunk")
+        .unwrap();
     assert_eq!(
         gemini["text"],
         json!([["candidates", 0, "content", "parts", { "each": "thought" }, "text"]])
     );
     assert_eq!(gemini["calls"]["whole"], json!([["functionCall", "args"]]));
     assert_eq!(
-        readers.iter().find(|r| r["name"] == "openai_responses_done").unwrap()["when"][0][1],
+        readers
+            .iter()
+            .find(|r| r["name"] == "openai_responses_done")
+            .unwrap()["when"][0][1],
         json!([
             "response.completed",
             "response.incomplete",
             "response.failed"
         ])
     );
-    let error = readers.iter().find(|r| r["name"] == "ai_sdk_error").unwrap();
+    let error = readers
+        .iter()
+        .find(|r| r["name"] == "ai_sdk_error")
+        .unwrap();
     assert_eq!(error["error"], json!(["error"]));
     assert!(readers[1].get("error").is_none());
 }
@@ -244,21 +253,18 @@ fn the_table_as_the_reader_loads_it() {
 type Piece = (Option<Value>, Option<String>, Option<String>, Option<Value>);
 
 fn calls_of(event: &Value) -> (&'static str, Vec<Piece>) {
-    let Some(r) = READERS
-        .iter()
-        .find(|r| {
-            r.when.iter().all(|(path, expect)| {
-                let mut found = Vec::new();
-                walk(event, path, &mut found);
-                found.first().is_some_and(|v| match expect {
-                    Expect::Is(word) => v.as_str() == Some(*word),
-                    Expect::OneOf(words) => v.as_str().is_some_and(|s| words.contains(&s)),
-                    Expect::Array => v.is_array(),
-                    Expect::Object => v.is_object(),
-                })
+    let Some(r) = READERS.iter().find(|r| {
+        r.when.iter().all(|(path, expect)| {
+            let mut found = Vec::new();
+            walk(event, path, &mut found);
+            found.first().is_some_and(|v| match expect {
+                Expect::Is(word) => v.as_str() == Some(*word),
+                Expect::OneOf(words) => v.as_str().is_some_and(|s| words.contains(&s)),
+                Expect::Array => v.is_array(),
+                Expect::Object => v.is_object(),
             })
         })
-    else {
+    }) else {
         return ("", Vec::new());
     };
     let Some(c) = r.calls else {
@@ -282,7 +288,11 @@ fn calls_of(event: &Value) -> (&'static str, Vec<Piece>) {
     let pieces = elements
         .into_iter()
         .map(|e| {
-            let key = if c.key.is_empty() { None } else { first(e, &[c.key]) };
+            let key = if c.key.is_empty() {
+                None
+            } else {
+                first(e, &[c.key])
+            };
             (
                 key,
                 first(e, c.name).and_then(|v| v.as_str().map(str::to_owned)),
@@ -316,36 +326,77 @@ fn tool_call_pieces_of_every_provider() {
         )
     );
     assert_eq!(
-        read(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})).unwrap().finish,
+        read(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}))
+            .unwrap()
+            .finish,
         s("tool_calls")
     );
     // Responses: the item, then its arguments by output_index.
     let added = json!({"type": "response.output_item.added", "output_index": 1, "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "a", "arguments": ""}});
-    assert_eq!(calls_of(&added).1, vec![(Some(json!(1)), s("a"), s(""), None)]);
+    assert_eq!(
+        calls_of(&added).1,
+        vec![(Some(json!(1)), s("a"), s(""), None)]
+    );
     let delta = json!({"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 1, "delta": "{\"x\":"});
-    assert_eq!(calls_of(&delta).1, vec![(Some(json!(1)), None, s("{\"x\":"), None)]);
+    assert_eq!(
+        calls_of(&delta).1,
+        vec![(Some(json!(1)), None, s("{\"x\":"), None)]
+    );
     // A message item is no call.
     let message = json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "message"}});
     assert!(calls_of(&message).1.is_empty());
     // Anthropic: tool_use blocks by index.
     let start = json!({"type": "content_block_start", "index": 1, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "a", "input": {}}});
-    assert_eq!(calls_of(&start), ("anthropic_tool_use_start", vec![(Some(json!(1)), s("a"), None, None)]));
+    assert_eq!(
+        calls_of(&start),
+        (
+            "anthropic_tool_use_start",
+            vec![(Some(json!(1)), s("a"), None, None)]
+        )
+    );
     let input = json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": "{\"x"}});
-    assert_eq!(calls_of(&input).1, vec![(Some(json!(1)), None, s("{\"x"), None)]);
+    assert_eq!(
+        calls_of(&input).1,
+        vec![(Some(json!(1)), None, s("{\"x"), None)]
+    );
     // Bedrock ConverseStream.
     let start = json!({"contentBlockStart": {"start": {"toolUse": {"toolUseId": "t1", "name": "a"}}, "contentBlockIndex": 0}});
-    assert_eq!(calls_of(&start), ("bedrock_content_block_start", vec![(Some(json!(0)), s("a"), None, None)]));
-    let delta = json!({"contentBlockDelta": {"delta": {"toolUse": {"input": "{\"x\":1}"}}, "contentBlockIndex": 0}});
-    assert_eq!(calls_of(&delta).1, vec![(Some(json!(0)), None, s("{\"x\":1}"), None)]);
-    assert_eq!(read(&json!({"contentBlockDelta": {"delta": {"text": "hi"}, "contentBlockIndex": 0}})).unwrap().text, s("hi"));
-    assert_eq!(read(&json!({"messageStop": {"stopReason": "tool_use"}})).unwrap().finish, s("tool_use"));
     assert_eq!(
-        read(&json!({"metadata": {"usage": {"inputTokens": 3, "outputTokens": 4}}})).unwrap().usage,
+        calls_of(&start),
+        (
+            "bedrock_content_block_start",
+            vec![(Some(json!(0)), s("a"), None, None)]
+        )
+    );
+    let delta = json!({"contentBlockDelta": {"delta": {"toolUse": {"input": "{\"x\":1}"}}, "contentBlockIndex": 0}});
+    assert_eq!(
+        calls_of(&delta).1,
+        vec![(Some(json!(0)), None, s("{\"x\":1}"), None)]
+    );
+    assert_eq!(
+        read(&json!({"contentBlockDelta": {"delta": {"text": "hi"}, "contentBlockIndex": 0}}))
+            .unwrap()
+            .text,
+        s("hi")
+    );
+    assert_eq!(
+        read(&json!({"messageStop": {"stopReason": "tool_use"}}))
+            .unwrap()
+            .finish,
+        s("tool_use")
+    );
+    assert_eq!(
+        read(&json!({"metadata": {"usage": {"inputTokens": 3, "outputTokens": 4}}}))
+            .unwrap()
+            .usage,
         Some(json!({"inputTokens": 3, "outputTokens": 4}))
     );
     // Gemini: whole calls, no key.
     let chunk = json!({"candidates": [{"content": {"parts": [{"text": "x"}, {"functionCall": {"name": "a", "args": {"x": 1}}}]}, "finishReason": "STOP"}]});
-    assert_eq!(calls_of(&chunk).1, vec![(None, s("a"), None, Some(json!({"x": 1})))]);
+    assert_eq!(
+        calls_of(&chunk).1,
+        vec![(None, s("a"), None, Some(json!({"x": 1})))]
+    );
     // The AI SDK.
     assert_eq!(
         calls_of(&json!({"type": "tool-input-start", "id": "c1", "toolName": "a"})).1,
@@ -357,15 +408,31 @@ fn tool_call_pieces_of_every_provider() {
     );
     assert_eq!(
         calls_of(&json!({"type": "tool-input-end", "id": "c1"})),
-        ("ai_sdk_tool_input_end", vec![(Some(json!("c1")), None, None, None)])
+        (
+            "ai_sdk_tool_input_end",
+            vec![(Some(json!("c1")), None, None, None)]
+        )
     );
     assert_eq!(
         calls_of(&json!({"type": "content_block_stop", "index": 1})),
-        ("anthropic_content_block_stop", vec![(Some(json!(1)), None, None, None)])
+        (
+            "anthropic_content_block_stop",
+            vec![(Some(json!(1)), None, None, None)]
+        )
     );
-    assert!(READERS.iter().filter_map(|r| r.calls).filter(|c| c.ends).count() >= 5);
+    assert!(
+        READERS
+            .iter()
+            .filter_map(|r| r.calls)
+            .filter(|c| c.ends)
+            .count()
+            >= 5
+    );
     assert_eq!(
-        calls_of(&json!({"type": "tool-call", "toolCallId": "c1", "toolName": "a", "input": {"x": 1}})).1,
+        calls_of(
+            &json!({"type": "tool-call", "toolCallId": "c1", "toolName": "a", "input": {"x": 1}})
+        )
+        .1,
         vec![(Some(json!("c1")), s("a"), None, Some(json!({"x": 1})))]
     );
 }
