@@ -1,5 +1,5 @@
 // The read lane compares a response with the copy the core read last
-// without making a copy (js/read.mjs, `matchAlong`): it may only say "the
+// without making a copy (js/copy-match.mjs, `matchAlong`): it may only say "the
 // same" when the copy's JSON text would be the same, and its texts must be
 // the ones the copy refers to.
 import { test } from "node:test";
@@ -195,7 +195,7 @@ test("a response changed in one place is the same as the earlier copy only when 
 });
 
 // After a first match, a response is walked by a function written for the
-// copy's shape (js/read.mjs, `walkOf`); these are the differences it must
+// copy's shape (js/copy-match.mjs, `walkOf`); these are the differences it must
 // still see, each against a shape that a response has matched before.
 test("the walk written for a shape sees what the copy would show", () => {
   const cases = [

@@ -68,8 +68,8 @@ describe("the import graph of js/", () => {
     assert.deepEqual(circleIn(new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]]])), ["a", "b", "c", "a"]);
     assert.equal(circleIn(new Map([["a", ["b"]], ["b", ["c"]], ["c", []]])), null);
     assert.deepEqual(
-      importsOf('import { x } from "./b.mjs";\nexport { y } from "./c.mjs";\nimport "./d.mjs";\nconst s = "import z from \'./e.mjs\'";', join(js, "a.mjs")),
-      ["js/b.mjs", "js/c.mjs", "js/d.mjs"],
+      importsOf('import { x } from "./b.mjs";\nexport { y } from "./c.mjs";\nimport "./d.mjs";\nconst s = "import z from \'./e.mjs\'";', join(root, "lib", "a.mjs")),
+      ["lib/b.mjs", "lib/c.mjs", "lib/d.mjs"],
     );
   });
 

@@ -1,6 +1,6 @@
 // A guarded call reads a response's usage as JSON text the first time it
 // meets its shape, and afterwards as its counts alone, with the core's
-// program for the shape (js/usage-programs.mjs). Either way the usage must
+// program for the shape (js/usage-readers.mjs). Either way the usage must
 // be what normalizeUsage, which always reads the text, makes of it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -227,7 +227,7 @@ for (const [name, make] of Object.entries(tricky)) {
 }
 
 // The usage of a counted read is built by its template's own builder, an
-// object literal written from the template (js/usage-programs.mjs,
+// object literal written from the template (js/usage-readers.mjs,
 // `builderOf`), which must build exactly what `fill` builds, whatever the
 // member names a provider's usage brings.
 const ODD_NAMES = ["input", "output", "__proto__", "constructor", "toString", 'q"uote\\', "\u2028", "</script>", "", "0", "10", "2", "a b", "${x}", "`", "'", "\ud800", "é", "x".repeat(300)];
