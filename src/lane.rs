@@ -12,7 +12,9 @@ use crate::options::check_options_of;
 use crate::read_memo::ReadMemo;
 use crate::rescue::Rescue;
 use crate::status;
-use crate::verdict::{check_content, utf16_offsets, utf16_range, write_with_offsets, CheckOptions, SchemaInput};
+use crate::verdict::{
+    check_content, utf16_offsets, utf16_range, write_with_offsets, CheckOptions, SchemaInput,
+};
 use hot_path::schema::CompiledSchema;
 
 /// A lane's check options as they cross: the defaults but `max_errors` and
@@ -44,9 +46,14 @@ impl LaneOptions<'_> {
                 ..Default::default()
             });
         };
-        crate::read_memo::remembered(&LANE_OPTIONS, json, |_| true, || read_options(json).ok_or(()))
-            .ok()
-            .filter(|options| !from_object || options.tool_name.is_none())
+        crate::read_memo::remembered(
+            &LANE_OPTIONS,
+            json,
+            |_| true,
+            || read_options(json).ok_or(()),
+        )
+        .ok()
+        .filter(|options| !from_object || options.tool_name.is_none())
     }
 }
 
@@ -64,7 +71,11 @@ pub enum Answer {
     Whole,
     /// Accepted, the JSON at these UTF-16 offsets of the text; `fenced`
     /// when it was rescued from a code fence.
-    Slice { fenced: bool, start: usize, end: usize },
+    Slice {
+        fenced: bool,
+        start: usize,
+        end: usize,
+    },
     /// Not accepted: the verdict as `checkOutput` writes it, with the JSON's
     /// offsets in the text.
     Failed(String),

@@ -30,10 +30,10 @@ mod buffer_pool;
 /// other modules build on.
 pub mod error;
 pub mod finish;
-/// The lanes: checks answered with a status instead of a result text.
-pub mod lane;
 /// Read-only access to a JSON document, as a `serde_json::Value` or a tape.
 pub mod json_view;
+/// The lanes: checks answered with a status instead of a result text.
+pub mod lane;
 /// Decoding of the options objects callers pass: the top layer, over the
 /// modules whose settings it builds.
 pub mod options;

@@ -32,7 +32,13 @@ fn a_whole_accepted_text_needs_no_offsets() {
 
 #[test]
 fn accepted_json_inside_a_text_is_named_by_utf16_offsets() {
-    let answer = check_text("```json\n{\"a\":\"é😀\"}\n```", None, &schema(), defaults(), false);
+    let answer = check_text(
+        "```json\n{\"a\":\"é😀\"}\n```",
+        None,
+        &schema(),
+        defaults(),
+        false,
+    );
     assert_eq!(
         answer,
         Answer::Slice {
@@ -48,7 +54,8 @@ fn accepted_json_inside_a_text_is_named_by_utf16_offsets() {
 
 #[test]
 fn a_failed_check_writes_the_verdict_with_the_finish_reason() {
-    let Answer::Failed(text) = check_text("{\"b\":1}", Some("stop"), &schema(), defaults(), true) else {
+    let Answer::Failed(text) = check_text("{\"b\":1}", Some("stop"), &schema(), defaults(), true)
+    else {
         panic!("not failed");
     };
     let verdict: Value = serde_json::from_str(&text).unwrap();
@@ -59,7 +66,8 @@ fn a_failed_check_writes_the_verdict_with_the_finish_reason() {
 
 #[test]
 fn a_token_limit_fails_the_check_as_truncated() {
-    let Answer::Failed(text) = check_text("{\"a\":1}", Some("length"), &schema(), defaults(), true) else {
+    let Answer::Failed(text) = check_text("{\"a\":1}", Some("length"), &schema(), defaults(), true)
+    else {
         panic!("not failed");
     };
     let verdict: Value = serde_json::from_str(&text).unwrap();
@@ -72,26 +80,42 @@ fn options_the_lane_cannot_read_go_to_the_general_path() {
         json: Some("{\"maxError\":1}"),
         ..defaults()
     };
-    assert_eq!(check_text("{\"b\":1}", None, &schema(), bad, false), Answer::Unavailable);
+    assert_eq!(
+        check_text("{\"b\":1}", None, &schema(), bad, false),
+        Answer::Unavailable
+    );
     // A tool call's arguments are not what a response object's lane reads.
     let tool = LaneOptions {
         json: Some("{\"toolName\":\"f\"}"),
         ..defaults()
     };
-    assert_eq!(check_text("{\"a\":1}", None, &schema(), tool, true), Answer::Unavailable);
-    assert_eq!(check_text("{\"a\":1}", None, &schema(), tool, false), Answer::Whole);
+    assert_eq!(
+        check_text("{\"a\":1}", None, &schema(), tool, true),
+        Answer::Unavailable
+    );
+    assert_eq!(
+        check_text("{\"a\":1}", None, &schema(), tool, false),
+        Answer::Whole
+    );
 }
 
 #[test]
 fn an_empty_answer_of_a_response_object_goes_to_the_general_path() {
-    assert_eq!(check_text("", None, &schema(), defaults(), true), Answer::Unavailable);
-    assert_eq!(check_text("", None, &schema(), defaults(), false).code(), status::FAILED);
+    assert_eq!(
+        check_text("", None, &schema(), defaults(), true),
+        Answer::Unavailable
+    );
+    assert_eq!(
+        check_text("", None, &schema(), defaults(), false).code(),
+        status::FAILED
+    );
 }
 
 #[test]
 fn a_response_objects_answer_carries_its_text_and_reason_in_the_status() {
     let texts = "x{\"a\":1}";
-    let copy = r#"[[1,7],{"choices":[{"message":{"content":["\u0000",1]},"finish_reason":"stop"}]}]"#;
+    let copy =
+        r#"[[1,7],{"choices":[{"message":{"content":["\u0000",1]},"finish_reason":"stop"}]}]"#;
     let whole = format!("{texts}{copy}");
     let read = check_copy(&whole, texts.len(), &schema(), defaults()).unwrap();
     assert_eq!(read.answer, Answer::Whole);

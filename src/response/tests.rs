@@ -576,10 +576,17 @@ fn tool_calls_are_written_with_their_arguments_or_the_text_they_refer_to() {
             { "type": "function", "function": { "name": "g", "arguments": ["\u{0}", 0] } }
         ] } }]
     });
-    let read: Value = serde_json::from_str(&CallsRead::of((&response).into(), 1).to_json()).unwrap();
+    let read: Value =
+        serde_json::from_str(&CallsRead::of((&response).into(), 1).to_json()).unwrap();
     assert_eq!(read["finishReason"], json!("tool_calls"));
-    assert_eq!(read["calls"][0], json!({ "id": "a", "name": "f", "arguments": "{\"x\":1}" }));
-    assert_eq!(read["calls"][1], json!({ "id": null, "name": "g", "text": 0 }));
+    assert_eq!(
+        read["calls"][0],
+        json!({ "id": "a", "name": "f", "arguments": "{\"x\":1}" })
+    );
+    assert_eq!(
+        read["calls"][1],
+        json!({ "id": null, "name": "g", "text": 0 })
+    );
     // Read from the facade's copy, the same.
     let texts = "{\"y\":2}";
     let copy = format!("[[7],{}]", response);

@@ -287,7 +287,6 @@ impl Session {
         }
         summary
     }
-
 }
 
 #[cfg(test)]

@@ -1546,7 +1546,13 @@ fn a_stopped_stream_ends_with_its_rejection_whatever_came_after() {
 fn the_end_written_for_the_facade_says_where_a_shown_rejection_was_decided() {
     let schema = json!({ "type": "object", "properties": { "a": { "type": "integer" } } });
     let compiled = compile(&schema, &CompileOptions::default()).unwrap();
-    let open = || StreamCheck::new(SchemaInput::Compiled(compiled.clone()), CheckOptions::default()).unwrap();
+    let open = || {
+        StreamCheck::new(
+            SchemaInput::Compiled(compiled.clone()),
+            CheckOptions::default(),
+        )
+        .unwrap()
+    };
     let mut accepted = open();
     assert!(accepted.push_str("{\"a\":1}").is_none());
     let (text, span) = accepted.end_json(Some("stop"), false);
@@ -1565,5 +1571,8 @@ fn the_end_written_for_the_facade_says_where_a_shown_rejection_was_decided() {
     let mut unshown = open();
     assert!(unshown.push_str("{\"a\":\"no\"").is_some());
     let (text, _) = unshown.end_json(None, false);
-    assert!(serde_json::from_str::<Value>(&text).unwrap().get("atByte").is_none());
+    assert!(serde_json::from_str::<Value>(&text)
+        .unwrap()
+        .get("atByte")
+        .is_none());
 }

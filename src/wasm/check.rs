@@ -7,9 +7,7 @@ use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 use super::schemas::RawValidator;
-use super::{
-    argument_error, parse_argument, schema_error, schema_input, with_input, write_input,
-};
+use super::{argument_error, parse_argument, schema_error, schema_input, with_input, write_input};
 use crate::lane::{Answer, LaneOptions};
 use crate::options::check_options_of;
 use crate::status;
@@ -154,7 +152,9 @@ pub fn check_input_lane(
     let compiled = &validator.compiled;
     let Some(reason_len) = reason_len else {
         return with_input(len, |text| {
-            answered(crate::lane::check_text(text, None, compiled, options, false))
+            answered(crate::lane::check_text(
+                text, None, compiled, options, false,
+            ))
         });
     };
     let reason_len = usize::try_from(reason_len).unwrap_or(usize::MAX);

@@ -246,9 +246,9 @@ impl RawSession {
         program: &RawUsageProgram,
         counts: &[f64],
     ) -> Result<u32, JsValue> {
-        let usage = program.apply(counts).ok_or_else(|| {
-            coded_error("internal", "the usage's counts do not fit its program")
-        })?;
+        let usage = program
+            .apply(counts)
+            .ok_or_else(|| coded_error("internal", "the usage's counts do not fit its program"))?;
         self.step_with(
             copy_start,
             copy_len,
@@ -346,7 +346,13 @@ impl RawSession {
             };
             let step = self
                 .session
-                .step_stream_text(output, &reports_of(reports), facts, aborted, deadline_passed)
+                .step_stream_text(
+                    output,
+                    &reports_of(reports),
+                    facts,
+                    aborted,
+                    deadline_passed,
+                )
                 .map_err(schema_error)?;
             Ok(step_json(&self.session, self.reads, step, &texts))
         })

@@ -32,7 +32,9 @@ fn step(session: &mut Session, text: &str, reason: &str) -> Step {
         copy: &copy,
         texts: vec![text],
     };
-    session.step_normalized(output, usage, false, false).unwrap()
+    session
+        .step_normalized(output, usage, false, false)
+        .unwrap()
 }
 
 #[test]
@@ -56,7 +58,9 @@ fn a_setup_is_read_with_its_codes() {
     assert_eq!(setup.request.model.as_deref(), Some("m"));
     assert!(setup.append_feedback && !setup.step_usage && setup.summary_attempts);
     let error = Setup::read("{").unwrap_err();
-    assert!(error.message.starts_with("the guarded call's setup could not be read as JSON"));
+    assert!(error
+        .message
+        .starts_with("the guarded call's setup could not be read as JSON"));
 }
 
 #[test]
@@ -79,14 +83,20 @@ fn a_step_that_is_not_lean_is_written_whole() {
     let text = "{\"town\":\"Oslo\"}";
     let step = step(&mut session, text, "stop");
     let mut pending = String::new();
-    assert_eq!(lean_status(&session, LEAN, &step, &[text], true, &mut pending), None);
+    assert_eq!(
+        lean_status(&session, LEAN, &step, &[text], true, &mut pending),
+        None
+    );
     let reads = Reads {
         step_usage: true,
         summary_attempts: false,
     };
     let written: Value = serde_json::from_str(&step_json(&session, reads, step, &[text])).unwrap();
     assert_eq!(written["verdict"]["failure"], json!("schema"));
-    assert_eq!((written["at"].clone(), written["textStart"].clone()), (json!(0), json!(0)));
+    assert_eq!(
+        (written["at"].clone(), written["textStart"].clone()),
+        (json!(0), json!(0))
+    );
     assert!(written.get("textEnd").is_none());
     assert!(written["usage"].is_object());
 }
@@ -108,7 +118,10 @@ fn the_request_plan_lists_the_paths_in_the_order_of_the_setups_codes() {
         plan["tools"].as_array().unwrap().len(),
         crate::providers::tools::TOOL_PATHS.len()
     );
-    assert_eq!(plan["shape"]["members"], json!(crate::session::SHAPE_MEMBERS));
+    assert_eq!(
+        plan["shape"]["members"],
+        json!(crate::session::SHAPE_MEMBERS)
+    );
     assert_eq!(plan["shape"]["text"], json!(crate::session::SHAPE_TEXT));
     for key in ["declarations", "declarationRules", "schemas"] {
         assert!(plan[key].is_array() || plan[key].is_object(), "{key}");
