@@ -138,7 +138,7 @@ fn contract_generated_module_matches() {
     let actual = std::fs::read_to_string(at_root(GENERATED)).unwrap_or_default();
     assert!(
         actual == expected,
-        "{GENERATED} is not what src/error.rs says; run `UPDATE_CONTRACT=1 cargo test contract`.\n\
+        "{GENERATED} is not what src/error.rs and src/status.rs say; run `UPDATE_CONTRACT=1 cargo test contract`.\n\
          It should read:\n{expected}"
     );
 }
