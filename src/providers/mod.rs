@@ -129,6 +129,7 @@ pub fn is_token_limit(reason: &str) -> bool {
 // compiler: an index out of range fails the build, never a run.
 
 /// How many stream readers the providers have.
+#[allow(clippy::indexing_slicing)]
 pub(crate) const fn stream_reader_count() -> usize {
     let mut count = 0;
     let mut i = 0;
@@ -158,13 +159,13 @@ pub(crate) const fn stream_readers() -> [Reader; stream_reader_count()] {
     out
 }
 
+#[allow(clippy::indexing_slicing)]
 const fn same_str(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
     }
     let mut i = 0;
-    #[allow(clippy::indexing_slicing)]
     while i < a.len() {
         if a[i] != b[i] {
             return false;
@@ -183,7 +184,7 @@ const fn same_word(a: &str, b: &str) -> bool {
     }
     let mut i = 0;
     while i < a.len() {
-        if a[i].to_ascii_lowercase() != b[i].to_ascii_lowercase() {
+        if !a[i].eq_ignore_ascii_case(&b[i]) {
             return false;
         }
         i += 1;
@@ -386,6 +387,7 @@ pub(crate) const fn declaration_paths() -> [&'static [&'static str]; declaration
 }
 
 /// How many places the providers keep a request's schema at.
+#[allow(clippy::indexing_slicing)]
 pub(crate) const fn schema_source_count() -> usize {
     let mut count = 0;
     let mut i = 0;

@@ -1,5 +1,10 @@
 //! Which members of a response the guard reads, for every provider and SDK
-//! shape: the one list behind the JavaScript reader.
+//! shape: the one list behind the JavaScript reader. The nodes shared by
+//! several shapes (a content part, a message) are here, with the root,
+//! whose members are every provider's `response_members` in the order the
+//! answer is looked for; the nodes of one provider's own shapes (OpenAI
+//! Chat's choices, Gemini's candidates, ...) are in its module,
+//! `src/providers/<provider>.rs`.
 //!
 //! A response handed to checkOutput is a live object: SDK class instances
 //! keep members as getters (the Vercel AI SDK's `text`, `finishReason` and
