@@ -72,7 +72,7 @@ pub const fn member(
 /// forced tool first (its call, not the text, carries the output), then
 /// the response formats, each provider's (`src/providers/<provider>.rs`,
 /// its `schema_sources`) in the order of [`super::PROVIDERS`]. The tests
-/// here and tests/js/request-schema.test.mjs have a case per shape.
+/// here and tests/js/providers/request-schema.test.mjs have a case per shape.
 pub const SCHEMA_SOURCES: [SchemaSource; super::schema_source_count()] = super::schema_sources();
 
 #[cfg(test)]
