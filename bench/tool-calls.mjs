@@ -35,6 +35,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { median } from "./median.mjs";
 import { SHAPES, catalogue, documentsFor, makeAjv, responseFor } from "../tests/corpus/tool-calls/corpus.mjs";
+import { prng } from "../tests/support/random.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -54,15 +55,12 @@ const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node ${p
 let sink = 0;
 const results = { runtime, calls: [], values: [] };
 
-/** A seeded shuffle (xorshift32), the same order on every run. */
+/** A seeded shuffle, the same order on every run. */
 function shuffled(items, seed) {
   const out = items.slice();
-  let state = seed >>> 0 || 1;
+  const random = prng(seed);
   for (let i = out.length - 1; i > 0; i--) {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    const j = (state >>> 0) % (i + 1);
+    const j = random.below(i + 1);
     [out[i], out[j]] = [out[j], out[i]];
   }
   return out;
@@ -211,11 +209,11 @@ for (const size of SIZES) {
       // wasm with the arguments, and parsing them on both sides.
       const floorRequest = spec.request(tools.map((tool) => ({ ...tool, parameters: FLOOR_SCHEMA })));
       const n = responses.length;
-      // Every verdict right before anything is timed; the schemas it
-      // compiled stay in the cache (as an agent's working set does), and
-      // their check programs are made (the core answers a schema's first
-      // few checks itself: a schema checked once or twice never pays for
-      // one), so that the rounds time an agent's steady state.
+      // Every verdict right before anything is timed, after two passes
+      // over the calls: the schemas compiled stay in the cache (as an
+      // agent's working set does), and whatever a schema's first checks
+      // make once is made before the rounds, so that they time an agent's
+      // steady state.
       guard.setSchemaCacheCapacity(2 * size);
       for (let pass = 0; pass < 2; pass++) for (const response of responses) guard.checkToolCalls(response, request);
       for (let i = 0; i < n; i++) {
