@@ -3,9 +3,10 @@
 // src/providers/declarations.rs, handed over in `requestPlan()`): a list's
 // schemas are never serialised, and a list rebuilt for every request from
 // the same schema objects (as executors map their registry into each
-// request) costs one walk over its names. What a list declares is kept by
-// the list, and a call's tool is found again at once, as long as the list
-// has the same length and the called declaration is still the one read.
+// request) is looked up where the called tool was declared before (see
+// `placed`). What a list declares is kept by the list, and a call's tool
+// is found again at once, as long as the list has the same length and the
+// called declaration is still the one read.
 // A list the rules cannot vouch for (a value JSON.stringify writes other
 // than as it reads: a toJSON, a boxed primitive) is read by the core from
 // its JSON, as is a single declaration or record given alone.
@@ -366,8 +367,18 @@ function findIn(list, name) {
     else at = (reading.byName = readAll(list, r)).get(name);
     if (at !== undefined) {
       const found = declarationAt(list, at, name, r);
-      if (found !== undefined) return found;
+      if (found !== undefined) {
+        const known = placed.get(name);
+        if (known === undefined || known.at !== at || known.length !== list.length) place(name, list.length, at, found);
+        return found;
+      }
     }
+  }
+  // A list met for the first time, rebuilt from the same declarations: the
+  // called tool where it was declared before (see `Placed`).
+  if (reading === undefined) {
+    const found = placedIn(list, name, r);
+    if (found !== undefined) return found;
   }
   // Read from the start: the list is new, or changed, or this name was not
   // among those it declared when read.
@@ -376,7 +387,56 @@ function findIn(list, name) {
   reading.firstName = name;
   reading.firstAt = scanFor(list, name, r);
   readings.set(list, reading);
-  return reading.firstAt === undefined ? undefined : declarationAt(list, reading.firstAt, name, r);
+  if (reading.firstAt === undefined) return undefined;
+  const found = declarationAt(list, reading.firstAt, name, r);
+  if (found !== undefined) place(name, list.length, reading.firstAt, found);
+  return found;
+}
+
+/**
+ * Where a name's declaration was found last, the list read up to it: `{
+ * length, at, schema }`, the list's length, the place (as `Reading` keeps
+ * it) and the schema object the declaration held. An executor that maps
+ * its registry into every request builds a new list of new declarations
+ * around the same schema objects, in the same order; such a list is not
+ * read up to the called tool again when, at the same length, the item at
+ * that place declares the name with the same schema object, and that
+ * object was only ever declared under this name (see `namedBy`). A list
+ * that declares the name twice (which providers refuse) with the later
+ * declaration so placed is then read as that declaration.
+ */
+const placed = new Map();
+
+/** Names kept in `placed` at most; past them it starts again. */
+const PLACED_NAMES = 65_536;
+
+/** Each schema object met in a declaration: the name declared with it, or SHARED where it was met under several. */
+const namedBy = new WeakMap();
+const SHARED = Symbol("declared under several names");
+
+/** Remembers where `name`'s declaration `found` was, in a list of `length` (see `placed`). */
+function place(name, length, at, found) {
+  if (found.path === null) return;
+  const schema = schemaAt(found.from, found.path);
+  if (schema === null || typeof schema !== "object") return;
+  const named = namedBy.get(schema);
+  if (named === undefined) namedBy.set(schema, name);
+  else if (named !== name) {
+    namedBy.set(schema, SHARED);
+    return;
+  }
+  if (placed.size >= PLACED_NAMES && !placed.has(name)) placed.clear();
+  placed.set(name, { length, at, schema });
+}
+
+/** The declaration of `name` in `list` at the place it had before (see `placed`), or undefined. */
+function placedIn(list, name, r) {
+  const known = placed.get(name);
+  if (known === undefined || known.length !== list.length || namedBy.get(known.schema) !== name) return undefined;
+  container(list);
+  const found = declarationAt(list, known.at, name, r);
+  if (found === undefined || found.path === null || schemaAt(found.from, found.path) !== known.schema) return undefined;
+  return found;
 }
 
 /** Every name `list` declares, in order, the first declaration of each. */

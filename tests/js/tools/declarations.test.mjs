@@ -126,6 +126,59 @@ describe("declarations read by the core's rules", () => {
     }
   });
 
+  test("a list rebuilt from the same schema objects is not read up to the called tool again", () => {
+    const schemas = Array.from({ length: 40 }, (_, i) => ({ type: "object", properties: { [`p${i}`]: { type: "integer" } } }));
+    let reads = 0;
+    // The declarations an executor maps its registry into, every item's
+    // `function` member counting its reads when `counted`.
+    const build = (order, counted = false) =>
+      order.map((i) => {
+        const declared = { name: `t${i}`, description: "d", parameters: schemas[i] };
+        if (!counted) return { type: "function", function: declared };
+        return Object.defineProperty({ type: "function" }, "function", {
+          get() {
+            reads += 1;
+            return declared;
+          },
+          enumerable: true,
+        });
+      });
+    const inOrder = schemas.map((_, i) => i);
+    // One list, two tools called (the second found by reading every name).
+    const first = internals.declaredTools(build(inOrder));
+    assert.equal(first.find("t30").schema, schemas[30]);
+    assert.equal(first.find("t12").schema, schemas[12]);
+    // Built again: only the called tool's item is read.
+    for (const name of ["t30", "t12"]) {
+      reads = 0;
+      const rebuilt = build(inOrder, true);
+      assert.equal(internals.declaredTools(rebuilt).find(name).schema, schemas[Number(name.slice(1))]);
+      assert.ok(reads <= 3, `the rebuilt list was read item by item for ${name}: ${reads} reads`);
+    }
+    // Anything else is read as the core reads it: another order, another
+    // length, a changed schema object at the same place, a name declared
+    // twice with a schema object declared under several names.
+    const reordered = build([...inOrder].reverse());
+    assertSame(reordered, "the list reversed");
+    assert.equal(internals.declaredTools(reordered).find("t30").schema, schemas[30]);
+    assertSame(build(inOrder.slice(1)), "one declaration fewer");
+    const changed = build(inOrder);
+    changed[30].function.parameters = { type: "object", required: ["x"] };
+    assert.equal(internals.declaredTools(changed).find("t30").schema, changed[30].function.parameters);
+    const twice = build(inOrder);
+    twice[3] = { type: "function", function: { name: "t30", parameters: schemas[30] } };
+    twice[30].function.parameters = schemas[3];
+    assertSame(twice, "a name declared twice");
+    // A schema object declared under two names is found by reading the
+    // list, wherever it was before.
+    const shared = build(inOrder);
+    shared[31].function.parameters = schemas[30];
+    assertSame(shared, "one schema object under two names");
+    const again = build(inOrder);
+    again[5] = { type: "function", function: { name: "t30", parameters: { type: "object" } } };
+    assertSame(again, "a name declared twice, its schema object declared under two names before");
+  });
+
   test("values JSON.stringify writes otherwise are read by the core", () => {
     const dated = { name: "a", parameters: S, description: new Date(0) };
     const boxed = [{ name: new String("a"), input_schema: S }, { function: new Date(0), name: "b", parameters: S }];

@@ -647,3 +647,53 @@ describe("telling the model its tool call was refused", () => {
     assert.throws(() => append([null]), invalid(/\{ id, result \}/));
   });
 });
+
+describe("a tool's arguments checked often, the check programs on", () => {
+  // Checked often, a schema gets a check program (js/check-program.mjs),
+  // which outputs checked against it use; whichever way a call's
+  // arguments are checked, every verdict must stay the core's own, for
+  // texts around and beside a JSON object, under every finish reason, and
+  // for objects an SDK parsed.
+  test("every verdict is the one the core gives alone", () => {
+    const request = { tools: [{ type: "function", function: { name: "weather", parameters: WEATHER } }] };
+    const texts = [
+      '{"city":"Oslo"}',
+      '  {"city":"Oslo","unit":"C"}\n\t ',
+      '{"city":""}',
+      '{"city":"Oslo","wind":3}',
+      '{"city":"Oslo"',
+      '{"city":"Oslo"} and more',
+      '```json\n{"city":"Oslo"}\n```',
+      '[{"city":"Oslo"}]',
+      '"Oslo"',
+      "",
+      "   ",
+      '{"city":"\\ud800"}',
+      '{"city":"Oslo","unit":1e400}',
+      '{"city":"Oslo","city":"Bergen"}',
+      "{",
+      "}",
+    ];
+    const responses = [];
+    for (const finish of ["tool_calls", "stop", "length", null]) {
+      for (const text of texts) {
+        responses.push({ choices: [{ finish_reason: finish, message: { role: "assistant", tool_calls: [{ id: "c1", type: "function", function: { name: "weather", arguments: text } }] } }] });
+      }
+    }
+    for (const input of [{ city: "Oslo" }, { city: "" }, { city: "Oslo", unit: NaN }, { city: "Oslo", when: new Date(0) }, [{ city: "Oslo" }]]) {
+      for (const stop of ["tool_use", "max_tokens"]) responses.push({ stop_reason: stop, content: [{ type: "tool_use", id: "t1", name: "weather", input }] });
+    }
+    const anthropicRequest = { tools: [{ name: "weather", input_schema: WEATHER }] };
+    const requestOf = (response) => (response.choices === undefined ? anthropicRequest : request);
+    internals.useCheckPrograms(false);
+    let expected;
+    try {
+      expected = responses.map((response) => guard.checkToolCalls(response, requestOf(response)));
+    } finally {
+      internals.useCheckPrograms(true);
+    }
+    for (let round = 0; round < 4; round++) {
+      responses.forEach((response, i) => assert.deepEqual(guard.checkToolCalls(response, requestOf(response)), expected[i], `round ${round}: ${JSON.stringify(response)}`));
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import * as guard from "../../../pkg/node.mjs";
+import { useCheckPrograms } from "../../../pkg/testing.mjs";
 import { SHAPES, ajvVerdict, catalogue, documentsFor, loadCorpus, makeAjv, responseFor } from "../../corpus/tool-calls/corpus.mjs";
 
 /**
@@ -77,6 +78,29 @@ describe("the public tool-call corpus", () => {
         ? ["valid", "required_dropped", "wrong_type", "number_as_string", "outside_enum", "cut_off_stop", "cut_off_limit"]
         : ["valid", "required_dropped", "wrong_type", "number_as_string", "outside_enum", "limit"];
       assert.deepEqual([...kinds].sort(), expected.sort());
+    });
+
+    // Checked often, a tool's schema gets a check program
+    // (js/check-program.mjs): whichever way a call is checked, every
+    // verdict, its issues and hashes included, must be the one the core
+    // gives alone, for the same request and for one built again per call.
+    test(`${shape}: checked again and again, every verdict is the core's own`, () => {
+      const docs = documentsFor(shape, tools, sample);
+      const responses = docs.map((doc, i) => responseFor(shape, doc, `call_${i}`));
+      const request = SHAPES[shape].request(tools);
+      useCheckPrograms(false);
+      let expected;
+      try {
+        expected = responses.map((response) => guard.checkToolCalls(response, request));
+      } finally {
+        useCheckPrograms(true);
+      }
+      for (let round = 0; round < 4; round++) {
+        for (let i = 0; i < responses.length; i++) {
+          const verdict = guard.checkToolCalls(responses[i], round % 2 === 0 ? request : SHAPES[shape].request(tools));
+          assert.deepEqual(verdict, expected[i], `round ${round}, the ${docs[i].kind} call of ${docs[i].name}`);
+        }
+      }
     });
   }
 });
