@@ -93,6 +93,9 @@ function assemble(events) {
   }
   for (const block of content) {
     if (!block.toolUse) continue;
+    // A tool called without arguments streams no input (or an empty
+    // piece); Converse gives it `{}`.
+    if (block.toolUse.input === "") block.toolUse.input = "{}";
     try {
       block.toolUse.input = JSON.parse(block.toolUse.input);
     } catch {
@@ -392,6 +395,44 @@ describe("Bedrock ConverseStream through the real SDK: every tool call checked a
       const cutVerdict = cutCheck.end();
       assert.deepEqual(cutVerdict, guard.checkToolCalls(assemble(cutEvents), callsRequest));
       assert.deepEqual(cutVerdict.calls.map((c) => c.failure), ["truncated"]);
+      bedrock.destroy();
+    });
+  });
+
+  test("a tool called without arguments: no input streamed, or an empty piece, is `{}`, as Converse gives it", async () => {
+    const tools = [{ toolSpec: { name: "list_rooms", inputSchema: { json: { type: "object", additionalProperties: false } } } }, ...callsRequest.toolConfig.tools];
+    const request = { ...callsRequest, toolConfig: { tools } };
+    const script = [
+      event("messageStart", { role: "assistant" }),
+      event("contentBlockStart", { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_r", name: "list_rooms" } } }),
+      event("contentBlockStop", { contentBlockIndex: 0 }),
+      event("contentBlockStart", { contentBlockIndex: 1, start: { toolUse: { toolUseId: "tooluse_r2", name: "list_rooms" } } }),
+      event("contentBlockDelta", { contentBlockIndex: 1, delta: { toolUse: { input: "" } } }),
+      event("contentBlockStop", { contentBlockIndex: 1 }),
+      event("contentBlockStart", { contentBlockIndex: 2, start: { toolUse: { toolUseId: "tooluse_n", name: "note" } } }),
+      event("contentBlockStop", { contentBlockIndex: 2 }),
+      event("messageStop", { stopReason: "tool_use" }),
+      event("metadata", { usage: { inputTokens: 5, outputTokens: 7, totalTokens: 12 }, metrics: { latencyMs: 9 } }),
+    ];
+    const converse = {
+      output: { message: { role: "assistant", content: [toolUse({}, "list_rooms", "tooluse_r"), toolUse({}, "list_rooms", "tooluse_r2"), toolUse({}, "note", "tooluse_n")] } },
+      stopReason: "tool_use",
+      usage: { inputTokens: 5, outputTokens: 7, totalTokens: 12 },
+      metrics: { latencyMs: 9 },
+    };
+    await withEventStreamServer([eventStream(script), converse], async (server) => {
+      const bedrock = client(server.url);
+      const { events } = await streamEvents(bedrock, request);
+      const response = await bedrock.send(new ConverseCommand(request));
+      const expected = guard.checkToolCalls(response, request);
+      assert.deepEqual(expected.calls.map((c) => [c.name, c.ok, c.failure]), [["list_rooms", true, undefined], ["list_rooms", true, undefined], ["note", false, "schema"]]);
+      const check = guard.createToolCallStreamCheck(request);
+      const decided = events.flatMap((e) => check.push(e));
+      assert.deepEqual(decided.map((e) => [e.index, e.status, e.value]), [[0, "accepted", {}], [1, "accepted", {}], [2, "rejected", undefined]]);
+      assert.deepEqual(check.end(), expected);
+      const forced = guard.createStreamCheck({ type: "object", additionalProperties: false }, { toolName: "list_rooms" });
+      for (const e of events) forced.push(e);
+      assert.deepEqual(forced.end(), guard.checkOutput(response, { type: "object", additionalProperties: false }, { toolName: "list_rooms" }));
       bedrock.destroy();
     });
   });
