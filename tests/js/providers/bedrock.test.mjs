@@ -40,14 +40,15 @@ const toolRequest = {
 // ---- what the server says ----
 
 /**
- * A ConverseStream reply: `blocks` (`{ text }` or `{ toolUse: { toolUseId,
- * name, input } }`, input as text) streamed in pieces of `size`, the tool
+ * A ConverseStream reply: `blocks` (`{ text }`, `{ reasoning }` or `{
+ * toolUse: { toolUseId, name, input } }`, input as text) streamed in
+ * pieces of `size`, the tool
  * blocks' pieces interleaved round-robin by block, then the stop reason and
  * the usage.
  */
 function converseStream(blocks, { stop = "end_turn", usage = { inputTokens: 12, outputTokens: 40, totalTokens: 52 }, size = 16 } = {}) {
   const out = [event("messageStart", { role: "assistant" })];
-  const rest = blocks.map((block) => pieces(block.text ?? block.toolUse.input, size));
+  const rest = blocks.map((block) => pieces(block.text ?? block.reasoning ?? block.toolUse.input, size));
   blocks.forEach((block, contentBlockIndex) => {
     if (block.toolUse) out.push(event("contentBlockStart", { contentBlockIndex, start: { toolUse: { toolUseId: block.toolUse.toolUseId, name: block.toolUse.name } } }));
   });
@@ -56,10 +57,11 @@ function converseStream(blocks, { stop = "end_turn", usage = { inputTokens: 12, 
       if (r.length === 0) return;
       const piece = r.shift();
       // Bedrock pads every event with `p`, which the SDK leaves out.
-      const delta = blocks[contentBlockIndex].toolUse ? { toolUse: { input: piece } } : { text: piece };
-      out.push(event("contentBlockDelta", { contentBlockIndex, delta, p: "abcdefghij".slice(0, 1 + (piece.length % 10)) }));
-      // A text block streams whole before the next block.
-      if (!blocks[contentBlockIndex].toolUse) while (r.length > 0) out.push(event("contentBlockDelta", { contentBlockIndex, delta: { text: r.shift() } }));
+      const block = blocks[contentBlockIndex];
+      const deltaOf = (text) => (block.toolUse ? { toolUse: { input: text } } : block.reasoning !== undefined ? { reasoningContent: { text } } : { text });
+      out.push(event("contentBlockDelta", { contentBlockIndex, delta: deltaOf(piece), p: "abcdefghij".slice(0, 1 + (piece.length % 10)) }));
+      // A text or reasoning block streams whole before the next block.
+      if (!block.toolUse) while (r.length > 0) out.push(event("contentBlockDelta", { contentBlockIndex, delta: deltaOf(r.shift()) }));
     });
   }
   blocks.forEach((_, contentBlockIndex) => out.push(event("contentBlockStop", { contentBlockIndex })));
@@ -72,7 +74,7 @@ const toolUse = (input, name = TOOL, toolUseId = "tooluse_1") => ({ toolUse: { t
 
 /**
  * The Converse response that carries what a stream's events carried, as a
- * user assembles it: text joined, each tool block's input text joined and
+ * user assembles it: text and reasoning joined, each tool block's input text joined and
  * parsed (kept as text where it does not parse), the stop reason and the
  * usage.
  */
@@ -87,6 +89,10 @@ function assemble(events) {
     } else if (e.contentBlockDelta) {
       const { contentBlockIndex, delta } = e.contentBlockDelta;
       if (delta.text !== undefined) content[contentBlockIndex] = { text: (content[contentBlockIndex]?.text ?? "") + delta.text };
+      else if (delta.reasoningContent?.text !== undefined) {
+        const text = (content[contentBlockIndex]?.reasoningContent.reasoningText.text ?? "") + delta.reasoningContent.text;
+        content[contentBlockIndex] = { reasoningContent: { reasoningText: { text } } };
+      }
       else if (delta.toolUse) content[contentBlockIndex].toolUse.input += delta.toolUse.input;
     } else if (e.messageStop) stopReason = e.messageStop.stopReason;
     else if (e.metadata) usage = e.metadata.usage;
@@ -184,7 +190,8 @@ describe("Bedrock Converse through the real SDK", () => {
 
 describe("Bedrock ConverseStream through the real SDK: text", () => {
   test("guardedStream: invalid and truncated answers resampled, each verdict checkOutput's on the Converse response, until one is accepted", async () => {
-    const scripts = [converseStream([{ text: rowsText(6, 2) }]), converseStream([{ text: good.slice(0, 30) }], { stop: "max_tokens" }), converseStream([{ text: good }])];
+    // The accepted answer thinks first: its reasoning is not the answer.
+    const scripts = [converseStream([{ text: rowsText(6, 2) }]), converseStream([{ text: good.slice(0, 30) }], { stop: "max_tokens" }), converseStream([{ reasoning: 'The rows, as {"rows": [...]}.' }, { text: good }])];
     // Each script twice: once for guardedStream, once read whole here; each message cut across two writes.
     await withEventStreamServer([...scripts, ...scripts].map((s) => eventStream(s, { split: true })), async (server) => {
       const bedrock = client(server.url);
@@ -203,6 +210,7 @@ describe("Bedrock ConverseStream through the real SDK: text", () => {
       assert.equal(invalid.failure, "schema");
       assert.deepEqual([truncated.failure, truncated.finishReason], ["truncated", "max_tokens"]);
       assert.deepEqual([accepted.ok, accepted.finishReason], [true, "end_turn"]);
+      assert.deepEqual(accepted.value, JSON.parse(good));
       assert.deepEqual(result.audit.attempts.map((a) => [a.stoppedEarly, a.usageReported]), [[true, false], [false, true], [false, true]]);
       bedrock.destroy();
     });
