@@ -105,7 +105,9 @@ function firstValue(value, paths) {
 
 /**
  * The pieces of tool calls an event carries, along the table's `calls`:
- * `[{ key?, id?, name?, arguments?, whole? }]`, `key` a number or string.
+ * `[{ key?, id?, name?, arguments?, whole?, ends, empty? }]`, `key` a
+ * number or string, `empty` the argument text of a call the piece ends
+ * before any came.
  */
 function callsOf(event, calls) {
   let elements;
@@ -127,6 +129,7 @@ function callsOf(event, calls) {
       arguments: firstString(element, calls.arguments),
       whole: firstValue(element, calls.whole),
       ends: calls.ends,
+      empty: calls.empty,
     };
     if (piece.key !== undefined || piece.name !== undefined || piece.arguments !== undefined || piece.whole !== undefined) out.push(piece);
   }
@@ -180,6 +183,9 @@ export class StreamedCalls {
       } else if (piece.whole !== undefined && !call.streamed) {
         call.streamed = true;
         added = typeof piece.whole === "string" ? piece.whole : JSON.stringify(piece.whole);
+      } else if (piece.ends && piece.empty !== undefined && !call.streamed) {
+        call.streamed = true;
+        added = piece.empty;
       }
       visit(call, added, named, piece.ends || piece.whole !== undefined);
     }

@@ -7,7 +7,7 @@
 //! `input_schema`.
 
 use super::request_schema::{Forced, SchemaSource};
-use super::stream_events::{call_end, calls, reader, Calls, Expect, Reader, Step::Member, TYPE};
+use super::stream_events::{block_end, calls, reader, Calls, Expect, Reader, Step::Member, TYPE};
 use super::tools::{at, Leaf, ToolPath};
 use super::{provider, Provider};
 use hot_path::schema::Dialect;
@@ -79,7 +79,8 @@ const STREAM_READERS: [Reader; 6] = [
         )
     },
     Reader {
-        calls: Some(call_end(&[], &[Member("index")])),
+        // A tool called without arguments streams no input: `{}`.
+        calls: Some(block_end(&[], &[Member("index")])),
         ..reader(
             "anthropic_content_block_stop",
             &[(TYPE, Expect::Is("content_block_stop"))],

@@ -7,7 +7,7 @@
 //! Cohere's, Amazon Nova's) as JSON text or bytes.
 
 use super::read::{node, Node, ARGUMENTS, CALL_ID, CALL_NAME};
-use super::stream_events::{call_end, calls, reader, Calls, Expect, Reader, Step::Member};
+use super::stream_events::{block_end, calls, reader, Calls, Expect, Reader, Step::Member};
 use super::tools::{at, Leaf, ToolPath};
 use super::{provider, Provider};
 use hot_path::usage::keys;
@@ -73,7 +73,9 @@ const STREAM_READERS: [Reader; 5] = [
         )
     },
     Reader {
-        calls: Some(call_end(
+        // A tool called without arguments streams no input (or an empty
+        // piece), where Converse gives `{}`.
+        calls: Some(block_end(
             &[Member("contentBlockStop")],
             &[Member("contentBlockIndex")],
         )),

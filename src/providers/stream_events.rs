@@ -39,7 +39,11 @@
 //!   a call no piece reached (the AI SDK's `tool-call` part repeats what its
 //!   `tool-input-delta` parts streamed; Gemini sends each call whole), and
 //!   `ends`: the event ends the call at its key (a call given whole ends
-//!   there too, and a finish reason ends every call).
+//!   there too, and a finish reason ends every call), and `empty`, where
+//!   given, the argument text of a call it ends before any piece came
+//!   (Anthropic's `tool_use` and Bedrock's `toolUse` block of a tool called
+//!   without arguments stream none, or an empty piece, where the whole
+//!   response gives `{}`).
 //!   Which call is the output (`toolName`) and how the pieces add up is the
 //!   wrapper's walk; the first reader that reads the event also reads its
 //!   calls.
@@ -77,6 +81,7 @@ pub struct Calls {
     pub arguments: &'static [Path],
     pub whole: &'static [Path],
     pub ends: bool,
+    pub empty: Option<&'static str>,
 }
 
 /// Calls at `list`, continued by `key`, with no members read yet.
@@ -89,6 +94,7 @@ pub const fn calls(list: Path, key: Path) -> Calls {
         arguments: &[],
         whole: &[],
         ends: false,
+        empty: None,
     }
 }
 
@@ -97,6 +103,14 @@ pub const fn call_end(list: Path, key: Path) -> Calls {
     Calls {
         ends: true,
         ..calls(list, key)
+    }
+}
+
+/// The end of a content block that holds a call's input (see `Calls::empty`).
+pub const fn block_end(list: Path, key: Path) -> Calls {
+    Calls {
+        empty: Some("{}"),
+        ..call_end(list, key)
     }
 }
 
@@ -175,7 +189,7 @@ fn paths_json(paths: &[Path], out: &mut String) {
 
 /// The table as the reader loads it: `[{ name, when: [[path, expect]],
 /// text: [path], finish: [path], usage: [path], error?: path, calls?: {
-/// list: path, key: path, id, name, arguments, whole: [path], ends } }]`, where
+/// list: path, key: path, id, name, arguments, whole: [path], ends, empty? } }]`, where
 /// `expect` is a string, a list of strings, `true` for an array or `{}`
 /// for an object. Written
 /// by hand, like the read plans: the names need no escaping, and a derived
@@ -245,6 +259,12 @@ pub fn stream_readers_json() -> String {
             paths_json(c.whole, &mut out);
             out.push_str(",\"ends\":");
             out.push_str(if c.ends { "true" } else { "false" });
+            if let Some(text) = c.empty {
+                // `{}`: no escaping needed, like the names.
+                out.push_str(",\"empty\":\"");
+                out.push_str(text);
+                out.push('"');
+            }
             out.push('}');
         }
         out.push('}');

@@ -12,6 +12,7 @@
 //   off, so every .d.ts the package ships is checked too;
 // - the code a user writes with each SDK's real types: openai.ts
 //   (Chat Completions and Responses), anthropic.ts, gemini.ts (@google/genai),
+//   bedrock.ts (@aws-sdk/client-bedrock-runtime),
 //   ai-sdk.ts and standard-schema.ts (ai with @ai-sdk/openai), telemetry.ts
 //   (@opentelemetry/api's Tracer and Meter);
 // - the matchers under Vitest (matchers-vitest.ts) and bun:test
@@ -62,6 +63,7 @@ const LINKS = [
   "openai",
   "@anthropic-ai/sdk",
   "@google/genai",
+  "@aws-sdk/client-bedrock-runtime",
   "ai",
   "@ai-sdk/openai",
   "vitest",
@@ -104,8 +106,8 @@ const PROGRAMS = [
   },
   {
     id: "sdks",
-    title: "user code with the SDKs' types (openai, @anthropic-ai/sdk, @google/genai, ai + @ai-sdk/openai, @opentelemetry/api)",
-    files: ["openai.ts", "anthropic.ts", "gemini.ts", "ai-sdk.ts", "standard-schema.ts", "telemetry.ts"],
+    title: "user code with the SDKs' types (openai, @anthropic-ai/sdk, @google/genai, @aws-sdk/client-bedrock-runtime, ai + @ai-sdk/openai, @opentelemetry/api)",
+    files: ["openai.ts", "anthropic.ts", "gemini.ts", "bedrock.ts", "ai-sdk.ts", "standard-schema.ts", "telemetry.ts"],
     options: { types: ["node"] },
   },
   { id: "vitest", title: "the matchers under Vitest", files: ["matchers-vitest.ts"] },

@@ -436,3 +436,55 @@ fn tool_call_pieces_of_every_provider() {
         vec![(Some(json!("c1")), s("a"), None, Some(json!({"x": 1})))]
     );
 }
+
+#[test]
+fn a_tool_block_that_ends_with_no_argument_text_has_an_empty_object() {
+    // Anthropic's `tool_use` and Bedrock's `toolUse` blocks of a tool called
+    // without arguments stream no input (or an empty piece); the whole
+    // response gives them `{}`.
+    let empty_of = |event: Value| {
+        let name = calls_of(&event).0;
+        READERS
+            .iter()
+            .find(|r| r.name == name)
+            .and_then(|r| r.calls)
+            .and_then(|c| c.empty)
+    };
+    assert_eq!(
+        empty_of(json!({"type": "content_block_stop", "index": 1})),
+        Some("{}")
+    );
+    assert_eq!(
+        empty_of(json!({"contentBlockStop": {"contentBlockIndex": 0}})),
+        Some("{}")
+    );
+    // A call whose arguments stream as text says so itself: "" is none.
+    for event in [
+        json!({"type": "response.function_call_arguments.done", "item_id": "fc_1", "output_index": 0, "arguments": ""}),
+        json!({"type": "tool-input-end", "id": "c1"}),
+        json!({"contentBlockStart": {"start": {"toolUse": {"toolUseId": "t1", "name": "a"}}, "contentBlockIndex": 0}}),
+    ] {
+        assert_eq!(empty_of(event), None);
+    }
+    let table: Value = serde_json::from_str(&stream_readers_json()).unwrap();
+    let calls_of_reader = |name: &str| {
+        table
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap()["calls"]
+            .clone()
+    };
+    assert_eq!(
+        calls_of_reader("bedrock_content_block_stop")["empty"],
+        json!("{}")
+    );
+    assert_eq!(
+        calls_of_reader("anthropic_content_block_stop")["empty"],
+        json!("{}")
+    );
+    assert!(calls_of_reader("ai_sdk_tool_input_end")
+        .get("empty")
+        .is_none());
+}

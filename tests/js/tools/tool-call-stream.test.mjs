@@ -221,6 +221,19 @@ describe("createToolCallStreamCheck", () => {
     });
   });
 
+  test("a tool called without arguments streams none: its block ends as `{}`, as the SDK assembles it", async () => {
+    const request = { ...anthropicRequest, tools: [{ name: "list_rooms", input_schema: { type: "object", additionalProperties: false } }, ...anthropicRequest.tools] };
+    const calls = [{ name: "list_rooms", args: "" }, { name: "note", args: "" }];
+    await withWireServer([sse(anthropicStream(calls))], async (server) => {
+      const client = new Anthropic({ apiKey: "test", baseURL: server.url, maxRetries: 0 });
+      const { events, response } = await anthropicAssembled(client);
+      assert.deepEqual(response.content.map((block) => block.input), [{}, {}]);
+      const { decided, verdict } = checkAll(events, request);
+      assert.deepEqual(decided.map((e) => [e.index, e.status, e.failure]), [[0, "accepted", undefined], [1, "rejected", "schema"]]);
+      assert.deepEqual(verdict, guard.checkToolCalls(response, request));
+    });
+  });
+
   test("misuse is a typed error", () => {
     for (const bad of [null, 5, "tools"]) {
       assert.throws(() => guard.createToolCallStreamCheck(bad), (e) => e instanceof TypeError && e.code === "invalid_argument");
