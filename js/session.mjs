@@ -212,7 +212,7 @@ function memberSchema(request, source) {
 function forcedSchema(request, source) {
   const { forced } = source;
   const choice = walk(request, forced.choice);
-  if (!schemaObject(choice) || memberIn(choice, "type") !== forced.choiceType) return undefined;
+  if (!schemaObject(choice) || (forced.choiceType !== null && memberIn(choice, "type") !== forced.choiceType)) return undefined;
   const name = walk(choice, forced.choiceName);
   const tools = walk(request, forced.tools);
   if (typeof name !== "string" || !Array.isArray(tools)) return undefined;

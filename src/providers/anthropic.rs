@@ -122,7 +122,7 @@ const SCHEMA_SOURCES: [SchemaSource; 1] = [
         strict: Some(&["strict"]),
         forced: Some(Forced {
             choice: &["tool_choice"],
-            choice_type: "tool",
+            choice_type: Some("tool"),
             choice_name: &["name"],
             tools: &["tools"],
             tool_name: &["name"],

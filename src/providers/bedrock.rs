@@ -7,9 +7,11 @@
 //! Cohere's, Amazon Nova's) as JSON text or bytes.
 
 use super::read::{node, Node, ARGUMENTS, CALL_ID, CALL_NAME};
+use super::request_schema::{Forced, SchemaSource};
 use super::stream_events::{block_end, calls, reader, Calls, Expect, Reader, Step::Member};
 use super::tools::{at, Leaf, ToolPath};
 use super::{provider, Provider};
+use hot_path::schema::Dialect;
 use hot_path::usage::keys;
 
 /// What the guard reads of this provider's responses and requests;
@@ -24,6 +26,7 @@ pub const PROVIDER: Provider = Provider {
     stream_readers: &STREAM_READERS,
     tool_paths: &TOOL_PATHS,
     declaration_paths: &[&["toolConfig", "tools"]],
+    schema_sources: &SCHEMA_SOURCES,
     ..provider("bedrock")
 };
 
@@ -109,3 +112,22 @@ const TOOL_PATHS: [ToolPath; 3] = [
     // `input.body`: an InvokeModelCommand of the AWS SDK, whose request sits in `input`.
     at(&["input", "body"], Leaf::RequestText),
 ];
+
+/// Where its requests keep the schema (see `super::request_schema`):
+/// Converse's `toolConfig.toolChoice: { tool: { name } }` forces the tool
+/// of that name, whose `toolSpec.inputSchema.json` is the schema (a choice
+/// of `auto` or `any` forces none).
+const SCHEMA_SOURCES: [SchemaSource; 1] = [SchemaSource {
+    name: "toolConfig.toolChoice (Bedrock's forced tool's inputSchema.json)",
+    schema: &["toolSpec", "inputSchema", "json"],
+    strict: None,
+    forced: Some(Forced {
+        choice: &["toolConfig", "toolChoice", "tool"],
+        choice_type: None,
+        choice_name: &["name"],
+        tools: &["toolConfig", "tools"],
+        tool_name: &["toolSpec", "name"],
+    }),
+    dialect: Dialect::JsonSchema,
+    json_schema_with: None,
+}];

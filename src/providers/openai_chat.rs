@@ -122,7 +122,7 @@ const SCHEMA_SOURCES: [SchemaSource; 2] = [
         strict: Some(&["function", "strict"]),
         forced: Some(Forced {
             choice: &["tool_choice"],
-            choice_type: "function",
+            choice_type: Some("function"),
             choice_name: &["function", "name"],
             tools: &["tools"],
             tool_name: &["function", "name"],

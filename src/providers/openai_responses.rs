@@ -147,7 +147,7 @@ const SCHEMA_SOURCES: [SchemaSource; 2] = [
         strict: Some(&["strict"]),
         forced: Some(Forced {
             choice: &["tool_choice"],
-            choice_type: "function",
+            choice_type: Some("function"),
             choice_name: &["name"],
             tools: &["tools"],
             tool_name: &["name"],

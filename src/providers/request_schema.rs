@@ -20,8 +20,9 @@ use hot_path::schema::Dialect;
 pub struct Forced {
     /// The choice, from the request.
     pub choice: &'static [&'static str],
-    /// The choice's `type` when it forces one tool.
-    pub choice_type: &'static str,
+    /// The choice's `type` when it forces one tool; `None` where the
+    /// choice's place alone says that (Bedrock's `toolChoice.tool`).
+    pub choice_type: Option<&'static str>,
     /// The forced tool's name, within the choice.
     pub choice_name: &'static [&'static str],
     /// The list of tools, from the request.

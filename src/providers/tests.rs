@@ -181,6 +181,7 @@ fn the_request_tables_are_the_providers_places() {
             "tool_choice (OpenAI Chat's forced function's parameters)",
             "tool_choice (OpenAI Responses' forced function's parameters)",
             "tool_choice (Anthropic's forced tool's input_schema)",
+            "toolConfig.toolChoice (Bedrock's forced tool's inputSchema.json)",
             "response_format.json_schema.schema",
             "text.format.schema",
             "config.responseJsonSchema",

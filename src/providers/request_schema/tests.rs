@@ -11,10 +11,24 @@ fn the_table_serialises_as_the_reader_walks_it() {
         .find(|s| s["name"] == "tool_choice (Anthropic's forced tool's input_schema)")
         .unwrap();
     assert_eq!(anthropic["forced"]["choiceType"], "tool");
-    assert_eq!(json[6]["dialect"], "gemini");
-    assert_eq!(json[6]["jsonSchemaWith"], "$schema");
-    assert_eq!(json[9]["schema"], serde_json::json!(["format"]));
-    assert!(json[9]["strict"].is_null());
+    let named = |name: &str| {
+        json.as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()
+    };
+    // Bedrock's choice says which tool by its place alone: no `type`.
+    let bedrock = named("toolConfig.toolChoice (Bedrock's forced tool's inputSchema.json)");
+    assert!(bedrock["forced"]["choiceType"].is_null());
+    assert_eq!(
+        bedrock["forced"]["choice"],
+        serde_json::json!(["toolConfig", "toolChoice", "tool"])
+    );
+    assert_eq!(named("config.responseSchema")["dialect"], "gemini");
+    assert_eq!(named("config.responseSchema")["jsonSchemaWith"], "$schema");
+    assert_eq!(named("format")["schema"], serde_json::json!(["format"]));
+    assert!(named("format")["strict"].is_null());
     // Forced tools come first: their call, not the text, carries the output.
     let first_member = SCHEMA_SOURCES
         .iter()

@@ -188,6 +188,31 @@ describe("Bedrock Converse through the real SDK", () => {
   });
 });
 
+describe("Bedrock's forced tool read from the request", () => {
+  test("toolConfig.toolChoice.tool names the tool whose inputSchema.json is the schema and whose toolUse carries the output, with no schema option", async () => {
+    const forced = (input) => ({ output: { message: { role: "assistant", content: [toolUse(input)] } }, stopReason: "tool_use", usage: { inputTokens: 4, outputTokens: 5, totalTokens: 9 }, metrics: { latencyMs: 5 } });
+    await withEventStreamServer([forced(JSON.parse(good)), forced(JSON.parse(rowsText(3, 2))), eventStream(converseStream([toolUse(good)], { stop: "tool_use" }))], async (server) => {
+      const bedrock = client(server.url);
+      const callModel = (request) => bedrock.send(new ConverseCommand(request));
+      const result = await guard.guardedCall(toolRequest, callModel);
+      assert.deepEqual(result.value, JSON.parse(good));
+      const error = await guard.guardedCall(toolRequest, callModel).catch((e) => e);
+      assert.ok(error instanceof guard.StructuredOutputError, String(error));
+      assert.equal(error.failure, "schema");
+      assert.equal(error.attempts, 1, "a request with a forced tool is never resampled");
+      assert.deepEqual(error.verdicts[0].errors.map((e) => [e.path, e.code]), [["/rows/1/status", "enum"]]);
+      const streamed = await guard.guardedStream(toolRequest, streamModel(bedrock));
+      assert.deepEqual(streamed.value, JSON.parse(good));
+      // A choice of any tool forces none: the request then has no schema.
+      const anyTool = { ...toolRequest, toolConfig: { ...toolRequest.toolConfig, toolChoice: { any: {} } } };
+      const missing = await guard.guardedCall(anyTool, callModel).catch((e) => e);
+      assert.ok(missing instanceof TypeError && /toolChoice/.test(missing.message), String(missing));
+      assert.equal(server.requests.length, 3);
+      bedrock.destroy();
+    });
+  });
+});
+
 describe("Bedrock ConverseStream through the real SDK: text", () => {
   test("guardedStream: invalid and truncated answers resampled, each verdict checkOutput's on the Converse response, until one is accepted", async () => {
     // The accepted answer thinks first: its reasoning is not the answer.
