@@ -248,24 +248,52 @@ export class NotJsonValue {
  * nesting deeper than the core reads (`LIMITS.schemaDepth`, the root
  * being level 1: found there, so a hostile depth costs only the limit),
  * and a read that throws (a getter, a Proxy), whose error is not rethrown.
+ *
+ * With `reach` (a check program's, see `reachOf` in js/check-program.mjs),
+ * only what the schema can read is copied: an object's own members are
+ * each read once and must be JSON where they are, but a member that is an
+ * object or an array and that no subschema applies to is the caller's own
+ * in the copy, not read inside (so neither checked to be JSON nor counted
+ * for the depth; only a cycle closing at it, the member being one of the
+ * objects it is in, is found); `keptUnread()` then says so. An array, and an object a
+ * subschema reads whole (`additionalProperties`, an `enum` of objects),
+ * are copied whole.
  */
-export function valueSnapshot(value) {
+export function valueSnapshot(value, reach) {
   // Shared by every call, as a call is made before it is needed; a getter
   // that checks a value itself, while a snapshot is being taken, gets its own.
   let ancestors = sharedAncestors;
   if (ancestors === undefined) ancestors = new Array(LIMITS.schemaDepth + 1);
   else sharedAncestors = undefined;
+  const outerDeepest = deepest;
+  const outerKept = kept;
+  deepest = 0;
+  kept = false;
   try {
-    const copy = snapshotOf(value, 0, ancestors);
+    const copy = snapshotOf(value, 0, ancestors, reach);
     if (copy === LEFT_OUT) throw new NotJsonValue(`${leftOutKind(value)} is not a JSON value`, []);
+    lastKept = kept;
     return copy;
   } catch (error) {
     throw error instanceof NotJsonValue ? error : readFailed(error);
   } finally {
-    ancestors.fill(undefined);
+    // Only the levels this walk reached hold containers.
+    ancestors.fill(undefined, 0, deepest + 1);
     sharedAncestors = ancestors;
+    deepest = outerDeepest;
+    kept = outerKept;
   }
 }
+
+/** Whether the last `valueSnapshot` given a reach kept a member of the caller's unread (see `valueSnapshot`). */
+export function keptUnread() {
+  return lastKept;
+}
+
+/** The deepest level of `ancestors` the walk under way filled, and whether it kept a member unread. */
+let deepest = 0;
+let kept = false;
+let lastKept = false;
 
 /** `valueSnapshot`'s containers on the way down (see `snapshotOf`), kept between calls. */
 let sharedAncestors;
@@ -311,7 +339,7 @@ function placed(error, key) {
  * thrown with an empty path, and each container on the way back puts its
  * key in front. Recursive: the depth is bounded, and so is the stack.
  */
-function snapshotOf(value, depth, ancestors) {
+function snapshotOf(value, depth, ancestors, reach) {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -328,6 +356,7 @@ function snapshotOf(value, depth, ancestors) {
   }
   if (value === null) return null;
   ancestors[depth] = value;
+  if (depth > deepest) deepest = depth;
   if (depth >= LIMITS.schemaDepth) throw tooDeep(ancestors, depth);
   if (Array.isArray(value)) {
     const length = value.length;
@@ -355,6 +384,8 @@ function snapshotOf(value, depth, ancestors) {
   if (proto !== Object.prototype && proto !== null && Object.getPrototypeOf(proto) !== null) {
     throw new NotJsonValue(`${describeInstance(value, "it")} is not a JSON value`, []);
   }
+  // A reach that reads the object whole is no reach: everything below is copied.
+  if (reach !== undefined && reach.whole) reach = undefined;
   const out = {};
   const names = Object.keys(value);
   let name;
@@ -363,13 +394,20 @@ function snapshotOf(value, depth, ancestors) {
       name = names[i];
       const member = value[name];
       let copy;
-      if (typeof member === "string" || (typeof member === "number" && member - member === 0)) {
+      if (typeof member === "string" || (typeof member === "number" && member - member === 0) || typeof member === "boolean" || member === null) {
         copy = member;
       } else {
         // JSON.stringify writes what a toJSON method gives instead of the
         // object: the problem is the object's, its path without "toJSON".
         if (name === "toJSON" && typeof member === "function") throw new NotJsonValue("an object with a toJSON method is not a JSON value", [], 1);
-        copy = snapshotOf(member, depth + 1, ancestors);
+        const below = reach === undefined ? undefined : reach.member(name);
+        if (below === undefined && reach !== undefined && typeof member === "object" && member !== null) {
+          // No subschema applies to it: the caller's own, unread inside;
+          // but one of the objects it is in is a cycle, found here for the cost of the depth.
+          for (let d = 0; d <= depth; d++) if (ancestors[d] === member) throw new NotJsonValue("it contains itself (a cycle)", []);
+          copy = member;
+          kept = true;
+        } else copy = snapshotOf(member, depth + 1, ancestors, below);
         if (copy === LEFT_OUT) continue;
       }
       // A member named __proto__ (JSON.parse makes one) is a member, not the copy's prototype.

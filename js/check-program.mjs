@@ -594,6 +594,8 @@ export function makeProgram(handle, spec, interpret = false) {
   let value;
   return {
     textSafe: spec.textSafe === true,
+    /** What the program reads of a caller's value (see `reachOf`); undefined where it never reads one. */
+    reach: valueSafe ? reachOf(spec) : undefined,
     /** true / false for `v` read in `mode`; throws BAIL where the core must answer. */
     run(v, mode) {
       return mode === VALUE ? this.runValue(v) : (text ??= make(TEXT))(v);
@@ -605,6 +607,113 @@ export function makeProgram(handle, spec, interpret = false) {
     },
     interpreted: () => interpret || written(spec, judgeNow, judgePending, TEXT) === undefined,
   };
+}
+
+/**
+ * What a program can read of a caller's value, for the copy the value path
+ * makes of it (`valueSnapshot` in js/arguments.mjs): for the subschemas
+ * that apply to one value (a node and those its `allOf`, `anyOf`, `oneOf`,
+ * `not`, `if`, `$ref` and `dependencies` apply to the same value), whether
+ * an object there is read whole (`whole`: `additionalProperties` reads
+ * every member, an `enum` or `const` of objects compares them whole, and
+ * so does any check not known here) and, by `member(name)`, the reach of a
+ * member some `properties` entry applies a subschema to (undefined for a
+ * member none does: the program never reads into it). Arrays are always
+ * copied whole. Each set of nodes gets one reach, made when first asked.
+ */
+export function reachOf(spec) {
+  const made = new Map();
+  const reach = (roots) => {
+    const nodes = sameValue(spec, roots);
+    const key = nodes.join(",");
+    let found = made.get(key);
+    if (found !== undefined) return found;
+    let whole = false;
+    const named = new Map();
+    for (const index of nodes) {
+      const node = spec.nodes[index];
+      if (!Array.isArray(node)) continue;
+      for (const check of node) {
+        switch (check[0]) {
+          case "properties":
+            for (const [name, child] of check[1]) {
+              const list = named.get(name);
+              if (list === undefined) named.set(name, [child]);
+              else list.push(child);
+            }
+            break;
+          case "const":
+            if (typeof check[1] === "object" && check[1] !== null) whole = true;
+            break;
+          case "enum":
+            if (check[1].some((x) => typeof x === "object" && x !== null)) whole = true;
+            break;
+          default:
+            if (!OBJECT_UNREAD.has(check[0])) whole = true;
+        }
+      }
+    }
+    const below = new Map();
+    found = {
+      whole,
+      member(name) {
+        let r = below.get(name);
+        if (r === undefined) {
+          const list = named.get(name);
+          if (list === undefined) return undefined;
+          below.set(name, (r = reach(list)));
+        }
+        return r;
+      },
+    };
+    made.set(key, found);
+    return found;
+  };
+  return reach([0]);
+}
+
+/**
+ * The checks that read no member of an object below it (they look at the
+ * object itself, its keys, or another kind of value), or that apply
+ * subschemas to the same value (`sameValue` follows them).
+ */
+const OBJECT_UNREAD = new Set([
+  "type", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "string", "email", "pattern",
+  "minItems", "maxItems", "unique", "items", "prefixItems", "contains", "required", "dependentRequired",
+  "minProperties", "maxProperties", "propertyNames", "allOf", "anyOf", "oneOf", "not", "if", "ref", "dependencies",
+]);
+
+/** The nodes that apply to the value `roots` apply to, sorted: the roots and the subschemas their applicators give that value. */
+function sameValue(spec, roots) {
+  const seen = new Set();
+  const todo = [...roots];
+  while (todo.length > 0) {
+    const index = todo.pop();
+    if (index < 0 || seen.has(index)) continue;
+    seen.add(index);
+    const node = spec.nodes[index];
+    if (!Array.isArray(node)) continue;
+    for (const check of node) {
+      switch (check[0]) {
+        case "allOf":
+        case "anyOf":
+        case "oneOf":
+          todo.push(...check[1]);
+          break;
+        case "not":
+        case "ref":
+          todo.push(check[1]);
+          break;
+        case "if":
+          todo.push(check[1], check[2], check[3]);
+          break;
+        case "dependencies":
+          for (const [, child] of check[2]) todo.push(child);
+          break;
+      }
+    }
+  }
+  return [...seen].sort((a, b) => a - b);
 }
 
 /** An empty object: anything `for in` finds on it was added to Object.prototype. */

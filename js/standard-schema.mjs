@@ -1,10 +1,11 @@
 // A Validator is a Standard Schema (https://standardschema.dev), so the
 // frameworks that take one (the AI SDK's Output.object, the OpenAI Agents
 // SDK's outputType) validate with it and send the model its JSON Schema.
-import { NotJsonValue, jsonText, serialisationProblem, valueSnapshot } from "./arguments.mjs";
+import { NotJsonValue, jsonText, keptUnread, serialisationProblem, valueSnapshot } from "./arguments.mjs";
 import { argumentError } from "./errors.mjs";
 import { callRawJson, raw } from "./instance.mjs";
-import { SOURCE, acceptedByProgram, validateText } from "./schemas.mjs";
+import { SOURCE, programFor, validateText } from "./schemas.mjs";
+import { valueAccepted } from "./check-program.mjs";
 
 const standards = new WeakMap();
 
@@ -45,17 +46,24 @@ function standardOf(validator) {
  * once, into the snapshot that is checked (see `valueSnapshot`), by the
  * schema's check program where it accepts it and by the core otherwise: the
  * value handed back is that snapshot, and the issues' paths are found in it. A
- * value that is not JSON is an issue at its path, not an exception.
+ * value that is not JSON is an issue at its path, not an exception. Where
+ * the schema has a check program the value is first read along what it
+ * reads: a member no subschema applies to is handed back as the caller's own.
  */
 function standardValidate(validator, value) {
+  const program = programFor(validator);
   let snapshot;
   try {
-    snapshot = valueSnapshot(value);
+    snapshot = valueSnapshot(value, program?.reach);
+    if (program !== null) {
+      if (valueAccepted(program, snapshot)) return { value: snapshot };
+      // Rejected: read whole, so that the core judges all of it.
+      if (keptUnread()) snapshot = valueSnapshot(snapshot);
+    }
   } catch (error) {
     if (!(error instanceof NotJsonValue)) throw error;
     return { issues: [{ message: notJsonMessage(error), path: error.keys }] };
   }
-  if (acceptedByProgram(validator, snapshot)) return { value: snapshot };
   let result;
   try {
     result = validateText(validator, jsonText("the value", snapshot));

@@ -114,7 +114,8 @@ export { forgetCallsRead as forgetToolCallsRead } from "./tool-calls.mjs";
 
 /**
  * A Validator's check program, run on `value` as the text path runs it (a
- * value JSON.parse made), or as the value path does when `asValue`: true,
+ * value JSON.parse made), or as the value path does when `asValue` (on the
+ * copy `valueSnapshot` makes along the program's reach): true,
  * false, "bail" (the core must answer), or undefined when the schema has
  * no program. Written as JavaScript, or interpreted when `interpret`; the
  * program text is the core's.
@@ -129,7 +130,8 @@ export function runCheckProgram(validator, value, interpret = false, asValue = f
   let program = byMode.get(key);
   if (program === undefined) byMode.set(key, (program = makeProgram(handle, JSON.parse(text), interpret)));
   try {
-    return program.run(value, asValue ? VALUE : TEXT);
+    // The value path runs on the copy made along what the program reads.
+    return asValue ? program.run(valueSnapshot(value, program.reach), VALUE) : program.run(value, TEXT);
   } catch (error) {
     if (error === BAIL) return "bail";
     throw error;
