@@ -1,7 +1,7 @@
 // Hooks for the package's own tests, which reach below the public API. This
 // file is built into pkg/ for them but left out of the published package
 // (see `files` in pkg/package.json and tests/package/pack.test.mjs).
-import { jsonText, matchesCopy, readCopy, readPlans } from "./arguments.mjs";
+import { NotJsonValue, jsonText, matchesCopy, readCopy, readPlans, valueSnapshot } from "./arguments.mjs";
 import { callRaw, encoder, markLoaded, memory, raw, rawGlue, traps } from "./instance.mjs";
 import { membersAloneBy, shapeOf } from "./read.mjs";
 import { cacheState, defaultCacheBound, handleForAnyValidator } from "./schemas.mjs";
@@ -133,7 +133,8 @@ export function runCheckProgram(validator, value, interpret = false, asValue = f
     // The value path runs on the copy made along what the program reads.
     return asValue ? program.run(valueSnapshot(value, program.reach), VALUE) : program.run(value, TEXT);
   } catch (error) {
-    if (error === BAIL) return "bail";
+    // A value that is not JSON is refused before any program runs.
+    if (error === BAIL || error instanceof NotJsonValue) return "bail";
     throw error;
   }
 }
