@@ -402,7 +402,7 @@ function objectSnapshot(value, depth, ancestors, reach) {
   // Its own enumerable members, each read once, in one step: the engines
   // copy a plain object at once, several times faster than member by
   // member (its symbol-keyed members, which JSON has none of, come along
-  // unread). A read that throws is found member by member.
+  // unchecked). A read that throws is found member by member.
   let out;
   try {
     out = { ...value };

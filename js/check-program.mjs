@@ -369,33 +369,44 @@ function plainEmail(s) {
 /**
  * A pattern the core matches as an anchored sequence of classes
  * (jsonschema-regex's `Sequence::is_match`, whose form the program gives:
- * see `sequence_of` in src/check_program.rs), run on an ASCII string: 1
- * when it matches, 0 when not; -1 for a string with any other character,
- * which the core matches.
+ * see `sequence_of` in src/check_program.rs): 1 when it matches, 0 when
+ * not, decided on ASCII characters; -1 where a character past ASCII comes
+ * before the answer is known, and the core matches the string.
  */
 function sequenceMatch(sequence, s) {
   const length = s.length;
-  for (let i = 0; i < length; i++) if (s.charCodeAt(i) > 127) return -1;
+  // One pass: what the ASCII characters before a character past ASCII
+  // decide is final (the sequence is anchored at the start); past that
+  // character, the core decides. Members read by index, not destructured.
   if (sequence[0] === 1) {
-    const [, members, min, max] = sequence;
-    if (length < min) return 0;
+    const members = sequence[1];
+    const max = sequence[3];
+    if (length < sequence[2]) return 0;
     for (let i = 0; i < length; i++) {
       const c = s.charCodeAt(i);
+      if (c > 127) return -1;
       if ((members[c >>> 5] & (1 << (c & 31))) === 0) return 0;
     }
     return max < 0 || length <= max ? 1 : 0;
   }
-  const [, table, star, skippable, skipRun, accept, anchoredEnd] = sequence;
-  let state = close(1, skippable, skipRun);
+  const table = sequence[1];
+  const star = sequence[2];
+  const skippable = sequence[3];
+  const skipRun = sequence[4];
+  const accept = sequence[5];
+  const anchoredEnd = sequence[6];
+  let state = skipRun === 0 ? 1 : close(1, skippable, skipRun);
   for (let i = 0; i < length; i++) {
     if (anchoredEnd === 0 && (state & accept) !== 0) return 1;
-    const hit = state & table[s.charCodeAt(i)];
-    state = close(((hit & ~star) << 1) | (hit & star), skippable, skipRun);
+    const c = s.charCodeAt(i);
+    if (c > 127) return -1;
+    const hit = state & table[c];
+    state = ((hit & ~star) << 1) | (hit & star);
+    if (skipRun !== 0) state = close(state, skippable, skipRun);
     if (state === 0) return 0;
   }
   return (state & accept) !== 0 ? 1 : 0;
 }
-
 function close(state, skippable, skipRun) {
   for (let i = 0; i < skipRun; i++) state |= (state & skippable) << 1;
   return state;

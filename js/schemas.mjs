@@ -3,7 +3,7 @@
 // response-format wrapper or JSON text, compiled once per set of compile
 // options and kept in a bounded cache).
 import { NotJsonValue, jsonText, keptUnread, optionsText, schemaText, valueSnapshot } from "./arguments.mjs";
-import { SchemaError, argumentError, withTypedErrors } from "./errors.mjs";
+import { SchemaError, argumentError, withTypedErrors2 } from "./errors.mjs";
 import { standardFor } from "./standard-schema.mjs";
 import { programOf, valueAccepted } from "./check-program.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";
@@ -65,7 +65,7 @@ export class Validator {
 // package's functions do (see api.mjs).
 for (const method of ["validate", "isValid"]) {
   Object.defineProperty(Validator.prototype, method, {
-    value: withTypedErrors(`Validator.${method}`, Validator.prototype[method]),
+    value: withTypedErrors2(`Validator.${method}`, Validator.prototype[method]),
     writable: true,
     configurable: true,
   });
