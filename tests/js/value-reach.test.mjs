@@ -69,6 +69,9 @@ describe("the value path reads what the schema reads", () => {
     });
     assert.throws(() => validator.isValid({ id: 5, at: date }), { name: "TypeError", code: "invalid_argument", message: /a Date is not a JSON value \(at \/at\)/ });
     assert.throws(() => validator.validate({ id: 5, at: date }), { name: "TypeError", code: "invalid_argument", message: /a Date is not a JSON value \(at \/at\)/ });
+    // A member keyed by a symbol is no JSON member: it comes along unchecked.
+    const tag = Symbol("tag");
+    assert.equal(validator["~standard"].validate({ id: "x", [tag]: date }).value[tag], date);
     // A member's own value is read, unlike what is inside it: not JSON there, it is an issue.
     assert.deepEqual(validator["~standard"].validate({ id: "x", n: NaN }), {
       issues: [{ message: "The value at /n cannot be read as JSON: the number NaN is not a JSON value.", path: ["n"] }],
