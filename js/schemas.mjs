@@ -94,8 +94,9 @@ Object.defineProperty(Validator.prototype, "~standard", {
 
 /**
  * An instance as `validate` and `isValid` check it: its snapshot (see
- * `valueSnapshot`), along `reach` when given, read once; a typed error for a value that is not JSON,
- * saying what and where, never the error a getter threw.
+ * `valueSnapshot`), along `reach` when given, read once; a typed error for
+ * a value that is not JSON, saying what and where, never the error a
+ * getter threw.
  */
 function instanceSnapshot(instance, reach) {
   if (instance === undefined || typeof instance === "function" || typeof instance === "symbol") {
