@@ -5,7 +5,7 @@
 import { jsonText, optionsText, outputCopy, readCopy, readText, wellFormed } from "./arguments.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";
-import { callRaw, callRawJson, decoder, encodeCopy, encodeInput, encoder, ensureLoaded, inputOf, raw, translate } from "./instance.mjs";
+import { callRaw, callRawJson, decoder, encodeCopy, encodeInput, encoder, ensureLoaded, inputOf, raw, translate } from "./wasm-instance.mjs";
 import { programVerdict } from "./check-program.mjs";
 import { COMPILE_KEYS, compileKey, defaultCompileOption, entryFor, handleForAnyValidator, isValidatorArgument, knownSchema, rawOf, readableSchemaText, recordOf, touch } from "./schemas.mjs";
 

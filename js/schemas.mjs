@@ -7,7 +7,7 @@ import { SchemaError, argumentError, withTypedErrors2 } from "./errors.mjs";
 import { standardFor } from "./standard-schema.mjs";
 import { programOf, valueAccepted } from "./check-program.mjs";
 import { DEFAULTS } from "./generated/contract.mjs";
-import { cacheCapacity, callRaw, callRawJson, encodeInput, keepCacheCapacity, raw, whenReplaced } from "./instance.mjs";
+import { cacheCapacity, callRaw, callRawJson, encodeInput, keepCacheCapacity, raw, whenReplaced } from "./wasm-instance.mjs";
 
 // Validator → its handle in the current instance (replaced after a trap).
 export let rawOf = new WeakMap();
@@ -83,10 +83,13 @@ export function programFor(validator) {
   return handle === undefined ? null : programOf(handle);
 }
 
+/** How a Validator's Standard Schema checks a value: its program, then the core (see standard-schema.mjs). */
+const STANDARD_CHECKS = { program: programFor, accepts: valueAccepted, validate: validateText };
+
 // A Validator is a Standard Schema (see standard-schema.mjs).
 Object.defineProperty(Validator.prototype, "~standard", {
   get() {
-    return standardFor(this);
+    return standardFor(this, this[SOURCE], STANDARD_CHECKS);
   },
   enumerable: false,
   configurable: true,

@@ -4,14 +4,15 @@
 // once per attempt (but for a first attempt the lane accepts, see
 // `acceptFirst`). guarded-call.mjs and guarded-stream.mjs drive it.
 import { jsonText, optionsText, outputCopy, serialisationProblem, wellFormed } from "./arguments.mjs";
-import { fromClass, functionFrom, hasMember, memberOf } from "./read.mjs";
+import { functionFrom } from "./functions-from-source.mjs";
+import { fromClass, hasMember, memberOf } from "./member-access.mjs";
 import { laneOptions, laneWith, shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
-import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "./instance.mjs";
+import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "./wasm-instance.mjs";
 import { SOURCE, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf, recordStrict } from "./schemas.mjs";
 import { validatorVersion } from "./schema-tools.mjs";
 import { StreamCheck } from "./stream-check.mjs";
-import { countedUsage, usageText } from "./usage-programs.mjs";
+import { countedUsage, usageText } from "./usage-readers.mjs";
 
 /** Where requests declare tools, as the core lists them (src/providers/tools.rs). */
 let toolPaths;
@@ -61,7 +62,7 @@ function leafCode(node, leaf, texts, index) {
  * on Bun, reading names from a list cost 8 absent members of a request
  * about 0.1 µs, a guarded call's 4%; written out, each is read as a
  * constant name is. null where no function can be made from source (see
- * `functionFrom` in js/read.mjs), and until the first guarded call.
+ * `functionFrom` in js/functions-from-source.mjs), and until the first guarded call.
  */
 let writtenToolPaths = null;
 
@@ -463,7 +464,7 @@ class GuardSession {
 
   /**
    * Checks a response `read` read, with its usage (as `usageRead` in
-   * js/usage-programs.mjs gives it; recorded first, so it counts even
+   * js/usage-readers.mjs gives it; recorded first, so it counts even
    * when the check throws), and decides. The
    * result: { verdict (API shape), action, stoppedBy, usage? (with
    * `stepUsage`), message?, warning?, feedback? (with appender?, the

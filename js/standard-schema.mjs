@@ -3,24 +3,27 @@
 // SDK's outputType) validate with it and send the model its JSON Schema.
 import { NotJsonValue, jsonText, keptUnread, serialisationProblem, valueSnapshot } from "./arguments.mjs";
 import { argumentError } from "./errors.mjs";
-import { callRawJson, raw } from "./instance.mjs";
-import { SOURCE, programFor, validateText } from "./schemas.mjs";
-import { valueAccepted } from "./check-program.mjs";
+import { callRawJson, raw } from "./wasm-instance.mjs";
 
 const standards = new WeakMap();
 
-/** A Validator's `~standard` member (see schemas.mjs), made once per Validator. */
-export function standardFor(validator) {
+/**
+ * A Validator's `~standard` member (see schemas.mjs), made once per
+ * Validator, from what schemas.mjs gives it: the Validator's `source` (the
+ * schema's text and compile options) and its `checks`: `program(validator)`
+ * (its check program, or null), `accepts(program, snapshot)` (whether the
+ * program accepts a snapshot) and `validate(validator, text)` (the core).
+ */
+export function standardFor(validator, source, checks) {
   let standard = standards.get(validator);
   if (standard === undefined) {
-    standard = standardOf(validator);
+    standard = standardOf(validator, source, checks);
     standards.set(validator, standard);
   }
   return standard;
 }
 
-function standardOf(validator) {
-  const source = validator[SOURCE];
+function standardOf(validator, source, checks) {
   const jsonSchema = (options) => {
     let target;
     try {
@@ -34,7 +37,7 @@ function standardOf(validator) {
   return {
     version: 1,
     vendor: "structured-output-guard",
-    validate: (value) => standardValidate(validator, value),
+    validate: (value) => standardValidate(validator, checks, value),
     jsonSchema: { input: jsonSchema, output: jsonSchema },
   };
 }
@@ -50,13 +53,13 @@ function standardOf(validator) {
  * the schema has a check program the value is first read along what it
  * reads: a member no subschema applies to is handed back as the caller's own.
  */
-function standardValidate(validator, value) {
-  const program = programFor(validator);
+function standardValidate(validator, checks, value) {
+  const program = checks.program(validator);
   let snapshot;
   try {
     snapshot = valueSnapshot(value, program?.reach);
     if (program !== null) {
-      if (valueAccepted(program, snapshot)) return { value: snapshot };
+      if (checks.accepts(program, snapshot)) return { value: snapshot };
       // Rejected: read whole, so that the core judges all of it.
       if (keptUnread()) snapshot = valueSnapshot(snapshot);
     }
@@ -66,7 +69,7 @@ function standardValidate(validator, value) {
   }
   let result;
   try {
-    result = validateText(validator, jsonText("the value", snapshot));
+    result = checks.validate(validator, jsonText("the value", snapshot));
   } catch (error) {
     // A freed Validator, a module that could not be loaded: said as an
     // issue, as the frameworks that call this expect issues.

@@ -3,7 +3,7 @@
 import { argumentKind, optionsText } from "./arguments.mjs";
 import { shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
-import { callRaw, encoder, ensureLoaded, memory, raw, translate, traps } from "./instance.mjs";
+import { callRaw, encoder, ensureLoaded, memory, raw, translate, traps } from "./wasm-instance.mjs";
 import { compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf } from "./schemas.mjs";
 import { acceptedValue, readsInParts } from "./stream-value.mjs";
 import { StreamedCalls, readEvent, streamReaders } from "./stream-read.mjs";

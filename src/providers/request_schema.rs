@@ -70,7 +70,7 @@ const fn member(
 /// Every place a request keeps its schema, in the order they are tried: a
 /// forced tool first (its call, not the text, carries the output), then
 /// the response formats. The tests below and
-/// tests/js/request-schema.test.mjs have a case per shape.
+/// tests/js/providers/request-schema.test.mjs have a case per shape.
 pub const SCHEMA_SOURCES: [SchemaSource; 10] = [
     // Anthropic Messages: `tool_choice: { type: "tool", name }`.
     SchemaSource {
