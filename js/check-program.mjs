@@ -13,6 +13,7 @@
 // value nested deeper than the core reads, a `$ref` loop that never reaches
 // a value, a pattern budget spent): the caller then asks the core.
 import { callRaw, encodeInput, inputOf } from "./wasm-instance.mjs";
+import { INPUT_STATUS } from "./generated/contract.mjs";
 import { functionFrom } from "./functions-from-source.mjs";
 
 /** Thrown where a program cannot answer as the core would. */
@@ -432,7 +433,7 @@ function judge(handle, checks, strings) {
   }
   const text = JSON.stringify(batch);
   const failed = callRaw(() => handle.judgeStrings(encodeInput(text)));
-  if (failed === 0xffffffff) bail();
+  if (failed === INPUT_STATUS.notJudged) bail();
   if (failed === 0) return null;
   return inputOf(checks.length).slice(0, checks.length);
 }

@@ -6,7 +6,7 @@ import { NotJsonValue, jsonText, keptUnread, optionsText, schemaText, valueSnaps
 import { SchemaError, argumentError, withTypedErrors2 } from "./errors.mjs";
 import { standardFor } from "./standard-schema.mjs";
 import { programOf, valueAccepted } from "./check-program.mjs";
-import { DEFAULTS } from "./generated/contract.mjs";
+import { DEFAULTS, INPUT_STATUS, LANE_STATUS } from "./generated/contract.mjs";
 import { cacheCapacity, callRaw, callRawJson, encodeInput, keepCacheCapacity, raw, whenReplaced } from "./wasm-instance.mjs";
 
 // Validator → its handle in the current instance (replaced after a trap).
@@ -46,7 +46,7 @@ export class Validator {
     if (program !== null && keptUnread()) snapshot = instanceSnapshot(snapshot);
     const text = jsonText("the instance", snapshot);
     const status = callRaw(() => handleForAnyValidator(this).isValidInput(encodeInput(text)));
-    if (status !== INPUT_UNREAD) return status === 1;
+    if (status !== LANE_STATUS.unavailable) return status === INPUT_STATUS.valid;
     return callRaw(() => handleForAnyValidator(this).isValid(text));
   }
 
@@ -122,24 +122,19 @@ export function notJsonError(problem) {
 /**
  * A Validator's `validate` of JSON text already read (see `instanceSnapshot`):
  * the text encoded into the input buffer, and a valid one answered with a
- * number (see `validateInput` in src/wasm.rs); the general path reads (and
+ * number (see `validateInput` in src/wasm/schemas.rs); the general path reads (and
  * refuses) any other options, and any text the tape cannot.
  */
 export function validateText(validator, text, options) {
   const cap = inputCap(options);
   if (cap !== undefined) {
     const status = callRaw(() => handleForAnyValidator(validator).validateInput(encodeInput(text), cap));
-    if (status === INPUT_VALID) return { valid: true, errors: [], moreErrors: false };
-    if (status === INPUT_INVALID) return JSON.parse(raw.laneTakeVerdict());
+    if (status === LANE_STATUS.ok) return { valid: true, errors: [], moreErrors: false };
+    if (status === LANE_STATUS.failed) return JSON.parse(raw.laneTakeVerdict());
   }
   const opts = optionsText(options);
   return callRawJson(() => handleForAnyValidator(validator).validate(text, opts));
 }
-
-/** `validateInput`'s statuses (src/wasm.rs), and `isValidInput`'s for a text it did not read. */
-const INPUT_VALID = 0;
-const INPUT_INVALID = 2;
-const INPUT_UNREAD = 3;
 
 /**
  * The issue cap of `validate`'s options when the input-buffer path takes

@@ -6,8 +6,9 @@
 import { jsonText, optionsText, outputCopy, serialisationProblem, wellFormed } from "./arguments.mjs";
 import { functionFrom } from "./functions-from-source.mjs";
 import { fromClass, hasMember, memberOf } from "./member-access.mjs";
-import { laneOptions, laneWith, shapeVerdict } from "./check.mjs";
+import { decodeLaneStatus, laneOptions, laneResult, laneWith, shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
+import { LANE_STATUS } from "./generated/contract.mjs";
 import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "./wasm-instance.mjs";
 import { SOURCE, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf, recordStrict } from "./schemas.mjs";
 import { validatorVersion } from "./schema-tools.mjs";
@@ -475,7 +476,7 @@ class GuardSession {
   step({ texts, copyText }, usage, aborted, deadlinePassed) {
     const session = this.live();
     const { from } = this;
-    // The lean case (see `stepLean` in src/wasm.rs) is built here, with the schema's hash this side keeps.
+    // The lean case (see `stepLean` in src/wasm/session.rs) is built here, with the schema's hash this side keeps.
     let lean = false;
     const counted = usage.program !== undefined;
     const r = callRaw(() => {
@@ -484,7 +485,7 @@ class GuardSession {
       const status = counted
         ? session.stepCounted(start, length, aborted, deadlinePassed, hashed, usage.program, usage.counts)
         : session.stepLean(start, length, aborted, deadlinePassed, hashed);
-      if (status === STEP_WRITTEN) return JSON.parse(session.takeStep());
+      if (status === LANE_STATUS.failed) return JSON.parse(session.takeStep());
       lean = true;
       return leanStep(status, texts, session.takeStep(), from.hash, counted ? usage : undefined);
     });
@@ -604,7 +605,7 @@ function restarted(handle) {
 }
 
 /**
- * A step's result as the core wrote it (see `step_json` in src/wasm.rs),
+ * A step's result as the core wrote it (see `step_json` in src/session/wire.rs),
  * in the shape `step` gives: the verdict in API shape, and the value parsed
  * from the JSON (a slice of text `at`, or the verdict's own text) when the
  * verdict is accepted or the lenient path returns it.
@@ -617,25 +618,18 @@ function writtenStep(r, texts) {
   return r;
 }
 
-/** `stepLean`'s status for a step whose result it wrote as JSON text (src/wasm.rs). */
-const STEP_WRITTEN = 2;
-
 /**
- * The result of a lean step (see `stepLean` in src/wasm.rs): a first
- * attempt accepted, as `step` gives it, built from the status, the texts,
- * `pending` (the finish reason, then, unless the usage was `counted`, the
- * summary's usage as JSON text) and the schema's hash. The JSON is the status's text, whole (code 4) or at
- * the lane's offsets (0, or 1 in a code fence).
+ * The result of a lean step (see `lean_status` in src/session/wire.rs): a
+ * first attempt accepted, as `step` gives it, built from the status (see
+ * `decodeLaneStatus`), the texts, `pending` (the finish reason, then,
+ * unless the usage was `counted`, the summary's usage as JSON text) and
+ * the schema's hash, as the lane builds an accepted verdict.
  */
 function leanStep(status, texts, pending, schemaHash, counted) {
-  const code = status & 7;
-  const text = texts[(status >>> 4) & 0xfff];
-  const reasonLength = status >>> 16;
-  const finishReason = (status & 8) !== 0 ? pending.slice(0, reasonLength) : null;
-  const usage = counted !== undefined ? countedUsage(counted) : JSON.parse(pending.slice(reasonLength));
-  const value = JSON.parse(code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd()));
-  const rescue = code === 1 ? "code_fence" : "none";
-  return acceptedFirst({ ok: true, value, rescue, schemaHash, degraded: false, finishReason }, usage, schemaHash);
+  const { code, index, reasonLength } = decodeLaneStatus(status);
+  const finishReason = reasonLength !== null ? pending.slice(0, reasonLength) : null;
+  const usage = counted !== undefined ? countedUsage(counted) : JSON.parse(pending.slice(reasonLength ?? 0));
+  return acceptedFirst(laneResult(code, texts[index], schemaHash, finishReason), usage, schemaHash);
 }
 
 /**

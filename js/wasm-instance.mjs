@@ -1,7 +1,7 @@
 // The wasm instance: loading, trap recovery (a trapped instance is dropped
 // and the next call runs on a fresh one), the typed errors of raw calls, and
 // the core's input buffer, into which texts are encoded once per crossing
-// (see src/wasm.rs).
+// (see src/wasm/mod.rs).
 import { SchemaError, argumentError } from "./errors.mjs";
 
 let loaded = false;
@@ -191,7 +191,7 @@ export function callRaw(fn) {
   }
 }
 
-/** The same for raw calls whose result is JSON text (see src/wasm.rs). */
+/** The same for raw calls whose result is JSON text (see src/wasm/mod.rs). */
 export function callRawJson(fn) {
   return JSON.parse(callRaw(fn));
 }

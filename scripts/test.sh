@@ -46,7 +46,7 @@ cargo test --quiet -p regex-syntax --lib unicode_tables::packed 2>&1 | tee -a "$
 while read -r p f; do tally "$p" "$f"; done < <(sed -nE 's/^test result: [a-zA-Z]+\. ([0-9]+) passed; ([0-9]+) failed.*/\1 \2/p' "$logdir/cargo.log")
 
 # One run for the wasm32 target covers the library as the package builds it
-# (src/wasm.rs included) and every test; no code is native-only.
+# (src/wasm/ included) and every test; no code is native-only.
 step "Library lints: no unwrap, expect, panic or fallible indexing (cargo clippy --all-targets, wasm32)"
 if cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings; then
   tally 1 0

@@ -9,6 +9,8 @@
 
 use std::sync::Arc;
 
+pub mod wire;
+
 use serde_json::Value;
 
 use crate::error::{Action, Failure, StopReason};

@@ -119,7 +119,7 @@ test("requireObject and an empty rules list cross as a boolean and as nothing, n
   const validator = guard.compileSchema(schema);
   const glue = internals.rawGlue();
   const seen = [];
-  const originals = { checkInputLane: glue.checkInputLane, checkReadLane: glue.checkReadLane, checkInputLaneWithReason: glue.checkInputLaneWithReason };
+  const originals = { checkInputLane: glue.checkInputLane, checkReadLane: glue.checkReadLane };
   for (const name of Object.keys(originals)) glue[name] = (...args) => (seen.push(args.at(-1)), originals[name](...args));
   try {
     for (const options of [{ requireObject: false }, { requireObject: true, maxErrors: 1 }, { rules: [] }, { rules: [], requireObject: false }]) {
@@ -148,12 +148,12 @@ test("requireObject and an empty rules list cross as a boolean and as nothing, n
  * copy the core reads), the lanes with a remembered read (the answer's text
  * and finish reason, if any, only) and the general path.
  */
-const READ_LANE_CALLS = ["checkReadLane", "checkInputLaneWithReason", "checkInputLane", "checkOutputWith", "checkOutput"];
+const READ_LANE_CALLS = ["checkReadLane", "checkInputLane", "checkOutputWith", "checkOutput"];
 
 /** How many lane calls a check made; 0 when it went (also) the general way. */
 function readLaneCalls(calls) {
   if (calls.checkOutputWith + calls.checkOutput > 0) return 0;
-  return calls.checkReadLane + calls.checkInputLaneWithReason + calls.checkInputLane;
+  return calls.checkReadLane + calls.checkInputLane;
 }
 
 test("a response object with check options takes the read lane; with toolName the general path", () => {

@@ -1,7 +1,7 @@
 // A guarded call's first attempt, accepted, is answered by the core with a
 // status and its result built by the wrapper: by checkOutput's lane, the
 // session not stepped at all (`acceptFirst` in js/session.mjs), for a usage
-// of a shape read before, or by a lean step (`stepLean` in src/wasm.rs,
+// of a shape read before, or by a lean step (`stepLean` in src/wasm/session.rs,
 // `leanStep` in js/session.mjs); every other step comes back as JSON text.
 // All must give the same result, down to the order of its members.
 import { test } from "node:test";
@@ -24,7 +24,7 @@ async function stepStatuses(fn) {
   const glue = internals.rawGlue();
   const proto = glue.RawSession.prototype;
   const originals = { stepLean: proto.stepLean, stepCounted: proto.stepCounted };
-  const laneNames = ["checkReadLane", "checkInputLane", "checkInputLaneWithReason"];
+  const laneNames = ["checkReadLane", "checkInputLane"];
   const laneOriginals = Object.fromEntries(laneNames.map((name) => [name, glue[name]]));
   const seen = [];
   const by = [];

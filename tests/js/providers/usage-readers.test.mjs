@@ -78,7 +78,7 @@ async function countedStepsOf(fn) {
   const glue = internals.rawGlue();
   const proto = glue.RawSession.prototype;
   const original = proto.stepCounted;
-  const laneNames = ["checkReadLane", "checkInputLane", "checkInputLaneWithReason"];
+  const laneNames = ["checkReadLane", "checkInputLane"];
   const lanes = Object.fromEntries(laneNames.map((name) => [name, glue[name]]));
   let counted = 0;
   proto.stepCounted = function (...args) {
