@@ -186,7 +186,7 @@ pub fn check_copy(
     lane: LaneOptions<'_>,
 ) -> Option<CopyAnswer> {
     let (texts, copy_text) = crate::providers::read::split_texts(whole, copy_start)?;
-    let (index, reason) = crate::providers::read::answer_of(copy_text, texts.len())?;
+    let (index, reason) = crate::response::answer_of(copy_text, texts.len())?;
     let text = texts.get(index).copied()?;
     let reason_len = reason.as_ref().map(|reason| reason.len());
     // Fields a status cannot carry are refused before the check.

@@ -72,6 +72,8 @@ mod wasm;
 mod heap;
 
 #[cfg(test)]
+mod module_graph_tests;
+#[cfg(test)]
 mod repository_tests;
 
 #[cfg(test)]

@@ -369,7 +369,7 @@ impl CallsRead {
     /// As JSON text: `{ finishReason, calls: [{ id, name, text | arguments }] }`,
     /// written by hand (serde_json's writer cost more than reading the calls).
     pub fn to_json(&self) -> String {
-        use crate::verdict::{push_json_opt, push_json_str, push_usize};
+        use hot_path::json_text::{push_json_opt, push_json_str, push_usize};
         let mut out = String::with_capacity(64 + 48 * self.calls.len());
         out.push_str("{\"finishReason\":");
         push_json_opt(&mut out, self.finish_reason.as_deref());
@@ -405,6 +405,43 @@ fn text_reference(arguments: &ToolArguments, count: usize) -> Option<usize> {
         ToolArguments::Value(value) => crate::providers::read::reference_index(value, count),
         _ => None,
     }
+}
+
+/// What was last read of a response copy that refers to a number of texts:
+/// that number, the index of the answer's text and the finish reason.
+type Answer = (usize, usize, Option<std::rc::Rc<str>>);
+
+thread_local! {
+    /// The recent reads of response copies (up to 16, of up to 1 KiB). A
+    /// copy holds no text, only references to it, so one provider's
+    /// responses make the same few copies (one per finish reason) call after
+    /// call, and their read is not parsed again.
+    static ANSWERS: std::cell::RefCell<crate::read_memo::ReadMemo<Answer>> =
+        const { std::cell::RefCell::new(crate::read_memo::ReadMemo::new(16, 1024)) };
+}
+
+/// The index of the answer's text and the finish reason in the copy
+/// `copy_text` that refers to `texts` texts, as `read_output` reads them;
+/// `None` when the answer is not one of the texts, or the copy cannot be
+/// read. The lane and a guarded call's step read responses through it.
+pub fn answer_of(copy_text: &str, texts: usize) -> Option<(usize, Option<std::rc::Rc<str>>)> {
+    let read = || {
+        let mut copy = serde_json::from_str(copy_text).ok()?;
+        crate::providers::read::stand_in(&mut copy, texts)?;
+        let read = read_output(&copy);
+        let index = read
+            .content
+            .as_deref()
+            .and_then(crate::providers::read::text_index)?;
+        (index < texts).then(|| (texts, index, read.finish_reason.map(Into::into)))
+    };
+    let answer = crate::read_memo::remembered(
+        &ANSWERS,
+        copy_text,
+        |answer| answer.0 == texts,
+        || read().ok_or(()),
+    );
+    answer.ok().map(|(_, index, reason)| (index, reason))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use crate::error::ArgumentError;
 // The keywords that hold subschemas, as the provider-schema conversion
 // lists them; `contentSchema` also holds one, and is converted here too.
-use crate::provider_schema::{SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLE};
+use crate::dialect::{SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLE};
 
 const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";

@@ -167,7 +167,9 @@ pub fn push_json<T: serde::Serialize + ?Sized>(out: &mut String, value: &T) {
     });
 }
 
-pub use hot_path::json_text::{push_json_number, push_json_str, push_json_value, push_usize};
+pub use hot_path::json_text::{
+    push_json_number, push_json_opt, push_json_str, push_json_value, push_usize,
+};
 
 /// The verdict as JSON text plus where its JSON text is: UTF-16 offsets
 /// into the caller's string when there are any (`textStart`, and
@@ -219,14 +221,6 @@ pub fn utf16_offsets(text: &str, span: std::ops::Range<usize>) -> (usize, Option
     } else {
         let (start, end) = utf16_range(text, span);
         (start, Some(end))
-    }
-}
-
-/// [`push_json_str`], or `null`.
-pub fn push_json_opt(out: &mut String, text: Option<&str>) {
-    match text {
-        Some(text) => push_json_str(out, text),
-        None => out.push_str("null"),
     }
 }
 

@@ -385,45 +385,11 @@ pub fn split_texts(whole: &str, copy_start: usize) -> Option<(Vec<&str>, &str)> 
     Some((texts, copy))
 }
 
-/// What was last read of a response copy that refers to a number of texts:
-/// that number, the index of the answer's text and the finish reason.
-type Answer = (usize, usize, Option<std::rc::Rc<str>>);
-
-thread_local! {
-    /// The recent reads of response copies (up to 16, of up to 1 KiB). A
-    /// copy holds no text, only references to it, so one provider's
-    /// responses make the same few copies (one per finish reason) call after
-    /// call, and their read is not parsed again.
-    static ANSWERS: std::cell::RefCell<crate::read_memo::ReadMemo<Answer>> =
-        const { std::cell::RefCell::new(crate::read_memo::ReadMemo::new(16, 1024)) };
-}
-
-/// The index of the answer's text and the finish reason in the copy
-/// `copy_text` that refers to `texts` texts, as `read_output` reads them;
-/// `None` when the answer is not one of the texts, or the copy cannot be
-/// read. The lane and a guarded call's step read responses through it.
-pub fn answer_of(copy_text: &str, texts: usize) -> Option<(usize, Option<std::rc::Rc<str>>)> {
-    let read = || {
-        let mut copy = serde_json::from_str(copy_text).ok()?;
-        stand_in(&mut copy, texts)?;
-        let read = crate::response::read_output(&copy);
-        let index = read.content.as_deref().and_then(text_index)?;
-        (index < texts).then(|| (texts, index, read.finish_reason.map(Into::into)))
-    };
-    let answer = crate::read_memo::remembered(
-        &ANSWERS,
-        copy_text,
-        |answer| answer.0 == texts,
-        || read().ok_or(()),
-    );
-    answer.ok().map(|(_, index, reason)| (index, reason))
-}
-
 /// What a guarded call's step finds in the input buffer: the strings, as
 /// for [`split_texts`], the last of them the usage's JSON text, and at
 /// `copy_start` the JSON text `[[byte length of each string], copy]`.
 /// Gives the strings (the usage's left out), the copy's JSON text with its
-/// references as they are (see [`answer_of`], [`with_stand_ins`] and
+/// references as they are (see `crate::response::answer_of`, [`with_stand_ins`] and
 /// [`with_texts`]) and the usage's text.
 #[must_use]
 pub fn read_step(whole: &str, copy_start: usize) -> Option<(Vec<&str>, &str, &str)> {
