@@ -249,24 +249,58 @@ export class NotJsonValue {
  * nesting deeper than the core reads (`LIMITS.schemaDepth`, the root
  * being level 1: found there, so a hostile depth costs only the limit),
  * and a read that throws (a getter, a Proxy), whose error is not rethrown.
+ *
+ * With `reach` (a check program's, see `reachOf` in js/check-program.mjs),
+ * only what the schema can read is copied: an object's own members are
+ * each read once and must be JSON where they are, but a member that is an
+ * object or an array and that no subschema applies to is the caller's own
+ * in the copy, not read inside (so neither checked to be JSON nor counted
+ * for the depth; only a cycle closing at it, the member being one of the
+ * objects it is in, is found); `keptUnread()` then says so. An array, and an object a
+ * subschema reads whole (`additionalProperties`, an `enum` of objects),
+ * are copied whole.
  */
-export function valueSnapshot(value) {
+export function valueSnapshot(value, reach) {
   // Shared by every call, as a call is made before it is needed; a getter
   // that checks a value itself, while a snapshot is being taken, gets its own.
   let ancestors = sharedAncestors;
   if (ancestors === undefined) ancestors = new Array(LIMITS.schemaDepth + 1);
   else sharedAncestors = undefined;
+  const outerDeepest = deepest;
+  const outerKept = kept;
+  deepest = 0;
+  kept = false;
+  polluted = false;
+  for (const name in POLLUTION_PROBE) polluted = name !== undefined;
   try {
-    const copy = snapshotOf(value, 0, ancestors);
+    const copy = snapshotOf(value, 0, ancestors, reach);
     if (copy === LEFT_OUT) throw new NotJsonValue(`${leftOutKind(value)} is not a JSON value`, []);
+    lastKept = kept;
     return copy;
   } catch (error) {
     throw error instanceof NotJsonValue ? error : readFailed(error);
   } finally {
-    ancestors.fill(undefined);
+    // Only the levels this walk reached hold containers.
+    for (let d = 0; d <= deepest; d++) ancestors[d] = undefined;
     sharedAncestors = ancestors;
+    deepest = outerDeepest;
+    kept = outerKept;
   }
 }
+
+/** Whether the last `valueSnapshot` given a reach kept a member of the caller's unread (see `valueSnapshot`). */
+export function keptUnread() {
+  return lastKept;
+}
+
+/** The deepest level of `ancestors` the walk under way filled, and whether it kept a member unread. */
+let deepest = 0;
+/** Whether Object.prototype has enumerable members (see `snapshotOf`), and an empty object to find them with. */
+let polluted = false;
+const POLLUTION_PROBE = {};
+const hasOwn = Object.hasOwn;
+let kept = false;
+let lastKept = false;
 
 /** `valueSnapshot`'s containers on the way down (see `snapshotOf`), kept between calls. */
 let sharedAncestors;
@@ -312,7 +346,7 @@ function placed(error, key) {
  * thrown with an empty path, and each container on the way back puts its
  * key in front. Recursive: the depth is bounded, and so is the stack.
  */
-function snapshotOf(value, depth, ancestors) {
+function snapshotOf(value, depth, ancestors, reach) {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -329,58 +363,113 @@ function snapshotOf(value, depth, ancestors) {
   }
   if (value === null) return null;
   ancestors[depth] = value;
+  if (depth > deepest) deepest = depth;
   if (depth >= LIMITS.schemaDepth) throw tooDeep(ancestors, depth);
-  if (Array.isArray(value)) {
-    const length = value.length;
-    const out = new Array(length);
-    // One try for the loop, not one for each item; `i` says where it threw.
-    let i = 0;
-    try {
-      for (; i < length; i++) {
-        const item = value[i];
-        if (typeof item === "string" || (typeof item === "number" && item - item === 0)) {
-          out[i] = item;
-          continue;
-        }
-        const copy = snapshotOf(item, depth + 1, ancestors);
-        // JSON would write null, another value.
-        if (copy === LEFT_OUT) throw new NotJsonValue(`${leftOutKind(item)} is not a JSON value`, []);
-        out[i] = copy;
+  return Array.isArray(value) ? arraySnapshot(value, depth, ancestors) : objectSnapshot(value, depth, ancestors, reach);
+}
+
+/** `snapshotOf` of an array: every item, whatever the reach. */
+function arraySnapshot(value, depth, ancestors) {
+  const length = value.length;
+  const out = new Array(length);
+  // One try for the loop, not one for each item; `i` says where it threw.
+  let i = 0;
+  try {
+    for (; i < length; i++) {
+      const item = value[i];
+      if (typeof item === "string" || (typeof item === "number" && item - item === 0)) {
+        out[i] = item;
+        continue;
       }
-    } catch (error) {
-      throw placed(error, i);
+      const copy = snapshotOf(item, depth + 1, ancestors);
+      // JSON would write null, another value.
+      if (copy === LEFT_OUT) throw new NotJsonValue(`${leftOutKind(item)} is not a JSON value`, []);
+      out[i] = copy;
     }
-    return out;
+  } catch (error) {
+    throw placed(error, i);
   }
+  return out;
+}
+
+/** `snapshotOf` of an object that is not an array, along `reach`. */
+function objectSnapshot(value, depth, ancestors, reach) {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null && Object.getPrototypeOf(proto) !== null) {
     throw new NotJsonValue(`${describeInstance(value, "it")} is not a JSON value`, []);
   }
+  // A reach that reads the object whole is no reach: everything below is copied.
+  if (reach !== undefined && reach.whole) reach = undefined;
+  // Its own enumerable members, each read once, in one step: the engines
+  // copy a plain object at once, several times faster than member by
+  // member (its symbol-keyed members, which JSON has none of, come along
+  // unchecked). A read that throws is found member by member.
+  let out;
+  try {
+    out = { ...value };
+  } catch {
+    return membersOneByOne(value, depth, ancestors, reach);
+  }
+  let name;
+  try {
+    for (const key in out) {
+      const member = out[key];
+      if (typeof member === "string" || (typeof member === "number" && member - member === 0) || typeof member === "boolean" || member === null) continue;
+      // A name Object.prototype lends every object (it is polluted) is no member.
+      if (polluted && !hasOwn(out, key)) continue;
+      name = key;
+      const copy = memberCopy(key, member, depth, ancestors, reach);
+      if (copy === LEFT_OUT) delete out[key];
+      else if (copy !== member) setMember(out, key, copy);
+    }
+  } catch (error) {
+    throw placed(error, name);
+  }
+  return out;
+}
+
+/**
+ * `snapshotOf`'s copy of an object's members read one by one, for an
+ * object a read of which throws: the problem is then said at its member
+ * (the members before it are read a second time).
+ */
+function membersOneByOne(value, depth, ancestors, reach) {
   const out = {};
   const names = Object.keys(value);
   let name;
   try {
     for (let i = 0; i < names.length; i++) {
       name = names[i];
-      const member = value[name];
-      let copy;
-      if (typeof member === "string" || (typeof member === "number" && member - member === 0)) {
-        copy = member;
-      } else {
-        // JSON.stringify writes what a toJSON method gives instead of the
-        // object: the problem is the object's, its path without "toJSON".
-        if (name === "toJSON" && typeof member === "function") throw new NotJsonValue("an object with a toJSON method is not a JSON value", [], 1);
-        copy = snapshotOf(member, depth + 1, ancestors);
-        if (copy === LEFT_OUT) continue;
-      }
-      // A member named __proto__ (JSON.parse makes one) is a member, not the copy's prototype.
-      if (name === "__proto__") defineMember(out, name, copy);
-      else out[name] = copy;
+      const copy = memberCopy(name, value[name], depth, ancestors, reach);
+      if (copy !== LEFT_OUT) setMember(out, name, copy);
     }
   } catch (error) {
     throw placed(error, name);
   }
   return out;
+}
+
+/** `out[name] = value`, a member named __proto__ (JSON.parse makes one) being a member, not the copy's prototype. */
+function setMember(out, name, value) {
+  if (name === "__proto__") defineMember(out, name, value);
+  else out[name] = value;
+}
+
+/** The copy of an object's member `name` (see `snapshotOf`), LEFT_OUT for one JSON leaves out. */
+function memberCopy(name, member, depth, ancestors, reach) {
+  if (typeof member === "string" || (typeof member === "number" && member - member === 0) || typeof member === "boolean" || member === null) return member;
+  // JSON.stringify writes what a toJSON method gives instead of the
+  // object: the problem is the object's, its path without "toJSON".
+  if (name === "toJSON" && typeof member === "function") throw new NotJsonValue("an object with a toJSON method is not a JSON value", [], 1);
+  const below = reach === undefined ? undefined : reach.member(name);
+  if (below === undefined && reach !== undefined && typeof member === "object" && member !== null) {
+    // No subschema applies to it: the caller's own, unread inside; but
+    // one of the objects it is in is a cycle, found for the cost of the depth.
+    for (let d = 0; d <= depth; d++) if (ancestors[d] === member) throw new NotJsonValue("it contains itself (a cycle)", []);
+    kept = true;
+    return member;
+  }
+  return snapshotOf(member, depth + 1, ancestors, below);
 }
 
 function defineMember(out, name, value) {

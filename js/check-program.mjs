@@ -370,33 +370,44 @@ function plainEmail(s) {
 /**
  * A pattern the core matches as an anchored sequence of classes
  * (jsonschema-regex's `Sequence::is_match`, whose form the program gives:
- * see `sequence_of` in src/check_program.rs), run on an ASCII string: 1
- * when it matches, 0 when not; -1 for a string with any other character,
- * which the core matches.
+ * see `sequence_of` in src/check_program.rs): 1 when it matches, 0 when
+ * not, decided on ASCII characters; -1 where a character past ASCII comes
+ * before the answer is known, and the core matches the string.
  */
 function sequenceMatch(sequence, s) {
   const length = s.length;
-  for (let i = 0; i < length; i++) if (s.charCodeAt(i) > 127) return -1;
+  // One pass: what the ASCII characters before a character past ASCII
+  // decide is final (the sequence is anchored at the start); past that
+  // character, the core decides. Members read by index, not destructured.
   if (sequence[0] === 1) {
-    const [, members, min, max] = sequence;
-    if (length < min) return 0;
+    const members = sequence[1];
+    const max = sequence[3];
+    if (length < sequence[2]) return 0;
     for (let i = 0; i < length; i++) {
       const c = s.charCodeAt(i);
+      if (c > 127) return -1;
       if ((members[c >>> 5] & (1 << (c & 31))) === 0) return 0;
     }
     return max < 0 || length <= max ? 1 : 0;
   }
-  const [, table, star, skippable, skipRun, accept, anchoredEnd] = sequence;
-  let state = close(1, skippable, skipRun);
+  const table = sequence[1];
+  const star = sequence[2];
+  const skippable = sequence[3];
+  const skipRun = sequence[4];
+  const accept = sequence[5];
+  const anchoredEnd = sequence[6];
+  let state = skipRun === 0 ? 1 : close(1, skippable, skipRun);
   for (let i = 0; i < length; i++) {
     if (anchoredEnd === 0 && (state & accept) !== 0) return 1;
-    const hit = state & table[s.charCodeAt(i)];
-    state = close(((hit & ~star) << 1) | (hit & star), skippable, skipRun);
+    const c = s.charCodeAt(i);
+    if (c > 127) return -1;
+    const hit = state & table[c];
+    state = ((hit & ~star) << 1) | (hit & star);
+    if (skipRun !== 0) state = close(state, skippable, skipRun);
     if (state === 0) return 0;
   }
   return (state & accept) !== 0 ? 1 : 0;
 }
-
 function close(state, skippable, skipRun) {
   for (let i = 0; i < skipRun; i++) state |= (state & skippable) << 1;
   return state;
@@ -595,6 +606,8 @@ export function makeProgram(handle, spec, interpret = false) {
   let value;
   return {
     textSafe: spec.textSafe === true,
+    /** What the program reads of a caller's value (see `reachOf`); undefined where it never reads one. */
+    reach: valueSafe ? reachOf(spec) : undefined,
     /** true / false for `v` read in `mode`; throws BAIL where the core must answer. */
     run(v, mode) {
       return mode === VALUE ? this.runValue(v) : (text ??= make(TEXT))(v);
@@ -606,6 +619,113 @@ export function makeProgram(handle, spec, interpret = false) {
     },
     interpreted: () => interpret || written(spec, judgeNow, judgePending, TEXT) === undefined,
   };
+}
+
+/**
+ * What a program can read of a caller's value, for the copy the value path
+ * makes of it (`valueSnapshot` in js/arguments.mjs): for the subschemas
+ * that apply to one value (a node and those its `allOf`, `anyOf`, `oneOf`,
+ * `not`, `if`, `$ref` and `dependencies` apply to the same value), whether
+ * an object there is read whole (`whole`: `additionalProperties` reads
+ * every member, an `enum` or `const` of objects compares them whole, and
+ * so does any check not known here) and, by `member(name)`, the reach of a
+ * member some `properties` entry applies a subschema to (undefined for a
+ * member none does: the program never reads into it). Arrays are always
+ * copied whole. Each set of nodes gets one reach, made when first asked.
+ */
+export function reachOf(spec) {
+  const made = new Map();
+  const reach = (roots) => {
+    const nodes = sameValue(spec, roots);
+    const key = nodes.join(",");
+    let found = made.get(key);
+    if (found !== undefined) return found;
+    let whole = false;
+    const named = new Map();
+    for (const index of nodes) {
+      const node = spec.nodes[index];
+      if (!Array.isArray(node)) continue;
+      for (const check of node) {
+        switch (check[0]) {
+          case "properties":
+            for (const [name, child] of check[1]) {
+              const list = named.get(name);
+              if (list === undefined) named.set(name, [child]);
+              else list.push(child);
+            }
+            break;
+          case "const":
+            if (typeof check[1] === "object" && check[1] !== null) whole = true;
+            break;
+          case "enum":
+            if (check[1].some((x) => typeof x === "object" && x !== null)) whole = true;
+            break;
+          default:
+            if (!OBJECT_UNREAD.has(check[0])) whole = true;
+        }
+      }
+    }
+    const below = new Map();
+    found = {
+      whole,
+      member(name) {
+        let r = below.get(name);
+        if (r === undefined) {
+          const list = named.get(name);
+          if (list === undefined) return undefined;
+          below.set(name, (r = reach(list)));
+        }
+        return r;
+      },
+    };
+    made.set(key, found);
+    return found;
+  };
+  return reach([0]);
+}
+
+/**
+ * The checks that read no member of an object below it (they look at the
+ * object itself, its keys, or another kind of value), or that apply
+ * subschemas to the same value (`sameValue` follows them).
+ */
+const OBJECT_UNREAD = new Set([
+  "type", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "string", "email", "pattern",
+  "minItems", "maxItems", "unique", "items", "prefixItems", "contains", "required", "dependentRequired",
+  "minProperties", "maxProperties", "propertyNames", "allOf", "anyOf", "oneOf", "not", "if", "ref", "dependencies",
+]);
+
+/** The nodes that apply to the value `roots` apply to, sorted: the roots and the subschemas their applicators give that value. */
+function sameValue(spec, roots) {
+  const seen = new Set();
+  const todo = [...roots];
+  while (todo.length > 0) {
+    const index = todo.pop();
+    if (index < 0 || seen.has(index)) continue;
+    seen.add(index);
+    const node = spec.nodes[index];
+    if (!Array.isArray(node)) continue;
+    for (const check of node) {
+      switch (check[0]) {
+        case "allOf":
+        case "anyOf":
+        case "oneOf":
+          todo.push(...check[1]);
+          break;
+        case "not":
+        case "ref":
+          todo.push(check[1]);
+          break;
+        case "if":
+          todo.push(check[1], check[2], check[3]);
+          break;
+        case "dependencies":
+          for (const [, child] of check[2]) todo.push(child);
+          break;
+      }
+    }
+  }
+  return [...seen].sort((a, b) => a - b);
 }
 
 /** An empty object: anything `for in` finds on it was added to Object.prototype. */

@@ -57,6 +57,21 @@ export function typedError(what, error) {
   return wrapped;
 }
 
+/**
+ * `withTypedErrors` for a method of at most two arguments (a Validator's
+ * `isValid` and `validate`, called once a value): without gathering its
+ * arguments into a list, which costs a small check a tenth of its time.
+ */
+export function withTypedErrors2(what, fn) {
+  return function typed(a, b) {
+    try {
+      return fn.call(this, a, b);
+    } catch (error) {
+      throw typedError(what, error);
+    }
+  };
+}
+
 /** `fn` with every error it throws typed (see `typedError`). */
 export function withTypedErrors(what, fn) {
   return function typed(...args) {

@@ -2,8 +2,8 @@
 // instance, and the schemas found by identity (a schema object, a
 // response-format wrapper or JSON text, compiled once per set of compile
 // options and kept in a bounded cache).
-import { NotJsonValue, jsonText, optionsText, schemaText, valueSnapshot } from "./arguments.mjs";
-import { SchemaError, argumentError, withTypedErrors } from "./errors.mjs";
+import { NotJsonValue, jsonText, keptUnread, optionsText, schemaText, valueSnapshot } from "./arguments.mjs";
+import { SchemaError, argumentError, withTypedErrors2 } from "./errors.mjs";
 import { standardFor } from "./standard-schema.mjs";
 import { programOf, valueAccepted } from "./check-program.mjs";
 import { DEFAULTS, INPUT_STATUS, LANE_STATUS } from "./generated/contract.mjs";
@@ -30,16 +30,20 @@ export class Validator {
   }
 
   validate(instance, options) {
-    const snapshot = instanceSnapshot(instance);
-    if ((options === undefined || inputCap(options) !== undefined) && acceptedByProgram(this, snapshot)) {
+    const program = programFor(this);
+    let snapshot = instanceSnapshot(instance, program?.reach);
+    if (program !== null && (options === undefined || inputCap(options) !== undefined) && valueAccepted(program, snapshot)) {
       return { valid: true, errors: [], moreErrors: false };
     }
+    if (program !== null && keptUnread()) snapshot = instanceSnapshot(snapshot);
     return validateText(this, jsonText("the instance", snapshot), options);
   }
 
   isValid(instance) {
-    const snapshot = instanceSnapshot(instance);
-    if (acceptedByProgram(this, snapshot)) return true;
+    const program = programFor(this);
+    let snapshot = instanceSnapshot(instance, program?.reach);
+    if (program !== null && valueAccepted(program, snapshot)) return true;
+    if (program !== null && keptUnread()) snapshot = instanceSnapshot(snapshot);
     const text = jsonText("the instance", snapshot);
     const status = callRaw(() => handleForAnyValidator(this).isValidInput(encodeInput(text)));
     if (status !== LANE_STATUS.unavailable) return status === INPUT_STATUS.valid;
@@ -61,26 +65,26 @@ export class Validator {
 // package's functions do (see api.mjs).
 for (const method of ["validate", "isValid"]) {
   Object.defineProperty(Validator.prototype, method, {
-    value: withTypedErrors(`Validator.${method}`, Validator.prototype[method]),
+    value: withTypedErrors2(`Validator.${method}`, Validator.prototype[method]),
     writable: true,
     configurable: true,
   });
 }
 
 /**
- * Whether the Validator's check program accepts `snapshot` (a value
- * `valueSnapshot` made; false: the core answers). The program is the one of
- * the Validator's handle in the current instance (see `programOf`).
+ * The check program of the Validator's handle in the current instance, or
+ * null where the core checks (see `programOf`). Asked once a check: it
+ * counts the checks made before a program. A value is read for it along
+ * its `reach` (see `valueSnapshot`); what the program does not accept is
+ * read whole (`keptUnread`) before the core checks it.
  */
-export function acceptedByProgram(validator, snapshot) {
+export function programFor(validator) {
   const handle = rawOf.get(validator);
-  if (handle === undefined) return false;
-  const program = programOf(handle);
-  return program !== null && valueAccepted(program, snapshot);
+  return handle === undefined ? null : programOf(handle);
 }
 
 /** How a Validator's Standard Schema checks a value: its program, then the core (see standard-schema.mjs). */
-const STANDARD_CHECKS = { accepts: acceptedByProgram, validate: validateText };
+const STANDARD_CHECKS = { program: programFor, accepts: valueAccepted, validate: validateText };
 
 // A Validator is a Standard Schema (see standard-schema.mjs).
 Object.defineProperty(Validator.prototype, "~standard", {
@@ -93,15 +97,16 @@ Object.defineProperty(Validator.prototype, "~standard", {
 
 /**
  * An instance as `validate` and `isValid` check it: its snapshot (see
- * `valueSnapshot`), read once; a typed error for a value that is not JSON,
- * saying what and where, never the error a getter threw.
+ * `valueSnapshot`), along `reach` when given, read once; a typed error for
+ * a value that is not JSON, saying what and where, never the error a
+ * getter threw.
  */
-function instanceSnapshot(instance) {
+function instanceSnapshot(instance, reach) {
   if (instance === undefined || typeof instance === "function" || typeof instance === "symbol") {
     throw argumentError(`the instance must be a JSON value, not ${typeof instance}`);
   }
   try {
-    return valueSnapshot(instance);
+    return valueSnapshot(instance, reach);
   } catch (error) {
     if (error instanceof NotJsonValue) throw notJsonError(error);
     throw error;

@@ -1,7 +1,7 @@
 // A Validator is a Standard Schema (https://standardschema.dev), so the
 // frameworks that take one (the AI SDK's Output.object, the OpenAI Agents
 // SDK's outputType) validate with it and send the model its JSON Schema.
-import { NotJsonValue, jsonText, serialisationProblem, valueSnapshot } from "./arguments.mjs";
+import { NotJsonValue, jsonText, keptUnread, serialisationProblem, valueSnapshot } from "./arguments.mjs";
 import { argumentError } from "./errors.mjs";
 import { callRawJson, raw } from "./wasm-instance.mjs";
 
@@ -10,8 +10,9 @@ const standards = new WeakMap();
 /**
  * A Validator's `~standard` member (see schemas.mjs), made once per
  * Validator, from what schemas.mjs gives it: the Validator's `source` (the
- * schema's text and compile options) and its `checks`, `accepts(validator,
- * snapshot)` (its check program) and `validate(validator, text)` (the core).
+ * schema's text and compile options) and its `checks`: `program(validator)`
+ * (its check program, or null), `accepts(program, snapshot)` (whether the
+ * program accepts a snapshot) and `validate(validator, text)` (the core).
  */
 export function standardFor(validator, source, checks) {
   let standard = standards.get(validator);
@@ -48,17 +49,24 @@ function standardOf(validator, source, checks) {
  * once, into the snapshot that is checked (see `valueSnapshot`), by the
  * schema's check program where it accepts it and by the core otherwise: the
  * value handed back is that snapshot, and the issues' paths are found in it. A
- * value that is not JSON is an issue at its path, not an exception.
+ * value that is not JSON is an issue at its path, not an exception. Where
+ * the schema has a check program the value is first read along what it
+ * reads: a member no subschema applies to is handed back as the caller's own.
  */
 function standardValidate(validator, checks, value) {
+  const program = checks.program(validator);
   let snapshot;
   try {
-    snapshot = valueSnapshot(value);
+    snapshot = valueSnapshot(value, program?.reach);
+    if (program !== null) {
+      if (checks.accepts(program, snapshot)) return { value: snapshot };
+      // Rejected: read whole, so that the core judges all of it.
+      if (keptUnread()) snapshot = valueSnapshot(snapshot);
+    }
   } catch (error) {
     if (!(error instanceof NotJsonValue)) throw error;
     return { issues: [{ message: notJsonMessage(error), path: error.keys }] };
   }
-  if (checks.accepts(validator, snapshot)) return { value: snapshot };
   let result;
   try {
     result = checks.validate(validator, jsonText("the value", snapshot));

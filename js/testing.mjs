@@ -1,7 +1,7 @@
 // Hooks for the package's own tests, which reach below the public API. This
 // file is built into pkg/ for them but left out of the published package
 // (see `files` in pkg/package.json and tests/package/pack.test.mjs).
-import { jsonText, matchesCopy, readCopy, readPlans } from "./arguments.mjs";
+import { NotJsonValue, jsonText, matchesCopy, readCopy, readPlans, valueSnapshot } from "./arguments.mjs";
 import { callRaw, encoder, markLoaded, memory, raw, rawGlue, traps } from "./wasm-instance.mjs";
 import { membersAloneBy } from "./response-copy.mjs";
 import { shapeOf } from "./copy-match.mjs";
@@ -115,7 +115,8 @@ export { forgetCallsRead as forgetToolCallsRead } from "./tool-calls.mjs";
 
 /**
  * A Validator's check program, run on `value` as the text path runs it (a
- * value JSON.parse made), or as the value path does when `asValue`: true,
+ * value JSON.parse made), or as the value path does when `asValue` (on the
+ * copy `valueSnapshot` makes along the program's reach): true,
  * false, "bail" (the core must answer), or undefined when the schema has
  * no program. Written as JavaScript, or interpreted when `interpret`; the
  * program text is the core's.
@@ -130,9 +131,11 @@ export function runCheckProgram(validator, value, interpret = false, asValue = f
   let program = byMode.get(key);
   if (program === undefined) byMode.set(key, (program = makeProgram(handle, JSON.parse(text), interpret)));
   try {
-    return program.run(value, asValue ? VALUE : TEXT);
+    // The value path runs on the copy made along what the program reads.
+    return asValue ? program.run(valueSnapshot(value, program.reach), VALUE) : program.run(value, TEXT);
   } catch (error) {
-    if (error === BAIL) return "bail";
+    // A value that is not JSON is refused before any program runs.
+    if (error === BAIL || error instanceof NotJsonValue) return "bail";
     throw error;
   }
 }
