@@ -46,6 +46,15 @@ pub const CHECK_OPTION_NAMES: [&str; 5] = [
     "toolName",
 ];
 
+/// The options `createStreamCheck` takes besides `checkOutput`'s.
+pub const STREAM_CHECK_OPTION_NAMES: [&str; 1] = ["partial"];
+
+/// Whether a stream check's states carry the partial value (`partial`,
+/// off unless `true`).
+pub fn partial_option(options: &Value) -> Result<bool, ArgumentError> {
+    bool_option(as_map(options)?, "partial", false)
+}
+
 /// The options `guardedCall` takes besides `checkOutput`'s.
 pub const GUARD_OPTION_NAMES: [&str; 13] = [
     "schema",

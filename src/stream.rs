@@ -26,6 +26,7 @@ use crate::verdict::{
 use hot_path::schema::{CompiledSchema, Issue, SchemaError};
 use hot_path::stream::json::{JsonStream, Progress, Rejected};
 use hot_path::stream::outline::Outline;
+use hot_path::stream::partial::PartialValue;
 
 /// An early rejection: no continuation of the text can be accepted.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -120,6 +121,10 @@ pub struct StreamCheck {
     phase: Phase,
     json: Option<JsonStream>,
     json_start: usize,
+    /// The JSON began (at `json_start`).
+    json_begun: bool,
+    /// The value so far, for `partial_json`, from the first time it is asked.
+    partial: Option<PartialValue>,
     /// Where the JSON's root value ended, once it has.
     json_end: Option<usize>,
     /// Whether to note where the values near the JSON's root begin (see
@@ -178,6 +183,8 @@ impl StreamCheck {
             phase: Phase::Leading,
             json: None,
             json_start: 0,
+            json_begun: false,
+            partial: None,
             json_end: None,
             outline_wanted: false,
             outline: None,
@@ -381,6 +388,24 @@ impl StreamCheck {
         self.outline.as_ref()?.parts(&self.text, span, part)
     }
 
+    /// The value of the text pushed so far, with its open frontier closed,
+    /// and the pointers of its complete members and items that fail, as
+    /// JSON text `{"invalid":[...],"value":...}` (no `value` before the
+    /// JSON begins; see `hot_path::stream::partial`). Read on from where
+    /// the last call stopped, so asking after every push costs the text
+    /// once, plus the closing; asked after a rejection too, as the text is
+    /// still kept.
+    pub fn partial_json(&mut self) -> String {
+        if !self.json_begun {
+            return "{\"invalid\":[]}".to_owned();
+        }
+        let (start, compiled) = (self.json_start, self.compiled.as_deref());
+        let partial = self
+            .partial
+            .get_or_insert_with(|| PartialValue::new(start, compiled));
+        partial.read_json(&self.text)
+    }
+
     /// The text pushed so far (for `end`'s caller, which slices the JSON
     /// out of it by the verdict's span).
     pub fn text(&self) -> &str {
@@ -495,6 +520,7 @@ impl StreamCheck {
 
     fn begin_json(&mut self, fence: Option<(char, usize)>) {
         self.json_start = self.scan;
+        self.json_begun = true;
         let json = JsonStream::new(
             self.scan,
             self.compiled.as_deref(),

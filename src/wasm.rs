@@ -702,7 +702,19 @@ pub struct RawStream {
 }
 
 fn open_stream(input: SchemaInput<'_>, options_json: &str) -> Result<RawStream, JsValue> {
-    let check = read_check_options(options_json, "createStreamCheck")?;
+    let options = parse_argument("options", options_json)?;
+    reject_unknown(
+        &options,
+        &[
+            &COMPILE_OPTION_NAMES,
+            &CHECK_OPTION_NAMES,
+            &crate::options::STREAM_CHECK_OPTION_NAMES,
+        ],
+        "createStreamCheck",
+    )
+    .map_err(argument_error)?;
+    crate::options::partial_option(&options).map_err(argument_error)?;
+    let check = check_options(&options).map_err(argument_error)?;
     let check = crate::stream::StreamCheck::new(input, check).map_err(schema_error)?;
     Ok(RawStream {
         check,
@@ -838,6 +850,13 @@ impl RawStream {
     #[wasm_bindgen(js_name = valueParts)]
     pub fn value_parts(&self, part: usize) -> Option<String> {
         self.check.value_parts(self.accepted.clone()?, part)
+    }
+
+    /// The partial value of the text pushed so far, as JSON text
+    /// `{ invalid, value? }` (see `StreamCheck::partial_json`).
+    #[wasm_bindgen(js_name = partialValue)]
+    pub fn partial_value(&mut self) -> String {
+        self.check.partial_json()
     }
 
     /// The bytes of the accepted JSON text (see `json_at`); 0 when the

@@ -1541,3 +1541,43 @@ fn a_stopped_stream_ends_with_its_rejection_whatever_came_after() {
     assert_eq!(verdict.errors, rejection.errors);
     assert_eq!(verdict.finish_reason.as_deref(), Some("length"));
 }
+
+// ---- the partial value ----------------------------------------------------
+
+fn partial_of(check: &mut StreamCheck) -> Value {
+    serde_json::from_str(&check.partial_json()).unwrap()
+}
+
+#[test]
+fn the_partial_value_follows_the_json_inside_a_fence_and_past_a_rejection() {
+    let compiled = compile(&rows_schema(), &CompileOptions::default()).unwrap();
+    let mut check =
+        StreamCheck::new(SchemaInput::Compiled(compiled), CheckOptions::default()).unwrap();
+    check.push_str("```json\n");
+    assert_eq!(partial_of(&mut check), json!({"invalid": []}));
+    check.push_str("{\"summary\":\"Two fi");
+    assert_eq!(
+        partial_of(&mut check),
+        json!({"invalid": [], "value": {"summary": "Two fi"}})
+    );
+    let bad = "{\"type\":\"fact\",\"text\":\"ok\",\"importance\":9}";
+    let good = "{\"type\":\"risk\",\"text\":\"late\",\"importance\":2}";
+    let rejected = check
+        .push_str(&format!("nds\",\"observations\":[{good},{bad}"))
+        .cloned();
+    assert_eq!(rejected.map(|r| r.failure), Some(Failure::Schema));
+    // The item the stream rejected for is the one the partial value names,
+    // and the text after the rejection is still read.
+    check.push_str(&format!(",{good},{{\"type\":\"fa"));
+    let partial = partial_of(&mut check);
+    assert_eq!(
+        partial["invalid"],
+        json!(["/observations/1", "/observations/1/importance"])
+    );
+    assert_eq!(partial["value"]["observations"].as_array().unwrap().len(), 4);
+    assert_eq!(partial["value"]["observations"][3], json!({"type": "fa"}));
+    check.push_str("ct\"}]}\n```\n");
+    let partial = partial_of(&mut check);
+    assert_eq!(partial["invalid"][0], json!(""));
+    assert_eq!(partial["value"]["summary"], json!("Two finds"));
+}
