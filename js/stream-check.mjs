@@ -12,6 +12,9 @@ import { StreamedCalls, readEvent, streamReaders } from "./stream-read.mjs";
 
 const PENDING = Object.freeze({ status: "pending" });
 
+/** The check's own reading of its partial value (see PartialStreamCheck), kept off its public face. */
+const readPartial = Symbol("readPartial");
+
 /** The rejected state from the core's JSON text, frozen: push returns it again and again. */
 function rejectedState(json) {
   const state = JSON.parse(json);
@@ -165,6 +168,9 @@ export class StreamCheck {
   #ended = false;
   /** Every byte that crossed was ASCII (see `acceptedValue`). */
   #ascii = true;
+  /** The last partial value read, and the bytes crossed when it was (see `readPartial`). */
+  #partial = undefined;
+  #partialAt = -1;
 
   constructor(open, toolName) {
     this.#handle = callRaw(open);
@@ -292,6 +298,31 @@ export class StreamCheck {
     if (this.#generation === traps) handle.free();
   }
 
+  /**
+   * The partial value of everything pushed so far: the waiting pieces
+   * cross first (a batch early, which costs a crossing, not a reading:
+   * the core reads on from where it stopped), then the core closes the
+   * frontier and judges the complete members and items (see
+   * `StreamCheck::partial_json` in src/stream.rs), and the JSON text it
+   * gives is parsed once. The same object again until more text crosses.
+   */
+  [readPartial]() {
+    if (this.#ended) throw argumentError("partial was read after end() or free(): read a state's partial before the check ends");
+    this.#live();
+    if (this.#pending + this.#waiting.length > 0) this.#forward(false);
+    if (this.#partialAt !== this.#crossed) {
+      let read;
+      try {
+        read = JSON.parse(this.#handle.partialValue());
+      } catch (error) {
+        throw translate(error);
+      }
+      this.#partial = Object.freeze({ value: read.value, invalid: Object.freeze(read.invalid) });
+      this.#partialAt = this.#crossed;
+    }
+    return this.#partial;
+  }
+
   /** The stream's text lives in the instance it began in; after a trap that instance is gone. */
   #live() {
     ensureLoaded();
@@ -397,6 +428,32 @@ export class StreamCheck {
 }
 
 /**
+ * A state of a check made with `partial: true`: the state's own members,
+ * and `partial`, worked out when first read (see `readPartial`): the
+ * value of the text pushed up to then, the same object on every later
+ * read of this state.
+ */
+class PartialState {
+  #check;
+  #partial;
+  constructor(state, check) {
+    Object.assign(this, state);
+    this.#check = check;
+  }
+
+  get partial() {
+    return (this.#partial ??= this.#check[readPartial]());
+  }
+}
+
+/** A stream check whose states carry the partial value (`partial: true`). */
+class PartialStreamCheck extends StreamCheck {
+  push(chunk) {
+    return new PartialState(super.push(chunk), this);
+  }
+}
+
+/**
  * With `toolName`, what a stream check is pushed is provider stream events
  * (or the tool's argument text itself, as strings): this reads each along
  * the core's table for the pieces of tool calls, and gives the argument
@@ -427,6 +484,8 @@ class ToolArgumentsReader {
  */
 export function createStreamCheck(schema, options) {
   const opts = optionsText(options);
-  // optionsText has checked toolName: a non-empty string, or absent.
-  return new StreamCheck(() => openStream(schema, options, opts), options?.toolName);
+  // optionsText has checked toolName: a non-empty string, or absent; the
+  // core, as the check opens, that partial is a boolean.
+  const Check = options?.partial === true ? PartialStreamCheck : StreamCheck;
+  return new Check(() => openStream(schema, options, opts), options?.toolName);
 }
