@@ -10,7 +10,7 @@
 //   that redraws on every token would read it (the worst case: each read
 //   crosses the waiting pieces and copies and parses the value so far);
 // - partial, every 1 KB: read once per kilobyte pushed, as a preview that
-//   redraws on a timer would.
+//   redraws on a timer would (and after the last push).
 // Ratios are medians of the rounds' ratios (see bench/median.mjs), against
 // the stream without partial (the target: at most 2x) and against one
 // checkOutput of the whole text.
@@ -43,7 +43,8 @@ function previewed(pieces, schema, every) {
   for (let i = 0; i < pieces.length; i++) {
     const state = check.push(pieces[i]);
     pushed += pieces[i].length;
-    if (every > 0 && pushed >= due) {
+    // The last push is shown too, as a preview shows the whole text.
+    if (every > 0 && (pushed >= due || i === pieces.length - 1)) {
       shown = state.partial;
       due = pushed + every;
     }

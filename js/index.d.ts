@@ -336,7 +336,11 @@ export type DeepPartial<T> = T extends ReadonlyArray<infer Item>
  * own (and, inside such a value, of its members and items that fail).
  */
 export interface StreamPartial<T = unknown> {
-  /** Undefined before the JSON begins (and while a root number is typed). */
+  /**
+   * Undefined before the JSON begins (and while a root number is typed).
+   * While the root is open, one object grown in place from reading to
+   * reading (copy it to keep a snapshot); once complete, the value parsed whole.
+   */
   readonly value: DeepPartial<T> | undefined;
   readonly invalid: ReadonlyArray<string>;
 }

@@ -250,6 +250,17 @@ impl StreamCheck {
         self.rejection.as_ref()
     }
 
+    /// The next piece, kept but not yet read: the next `push` reads it
+    /// with its own, as if the two had come as one (for the partial
+    /// value, which reads the text kept, between two pushes).
+    pub fn append(&mut self, piece: &[u8]) {
+        self.received = self.received.saturating_add(piece.len());
+        match (self.cut.is_empty(), std::str::from_utf8(piece)) {
+            (true, Ok(text)) => self.text.push_str(text),
+            _ => self.push_cut(piece),
+        }
+    }
+
     /// The next piece, as text.
     pub fn push_str(&mut self, piece: &str) -> Option<&Rejection> {
         if self.cut.is_empty() {
@@ -320,12 +331,11 @@ impl StreamCheck {
                 finish_reason,
             );
         }
-        // An item left for a piece that will not come is read now.
-        if self.hold > 0 {
-            self.hold_items(0);
-            if self.rejection.is_none() {
-                self.advance();
-            }
+        // An item left for a piece that will not come is read now, and so
+        // is text kept but not yet read (see `append`).
+        self.hold_items(0);
+        if self.rejection.is_none() {
+            self.advance();
         }
         if !std::mem::take(&mut self.cut).is_empty() {
             self.text.push(char::REPLACEMENT_CHARACTER);
@@ -396,14 +406,37 @@ impl StreamCheck {
     /// once, plus the closing; asked after a rejection too, as the text is
     /// still kept.
     pub fn partial_json(&mut self) -> String {
-        if !self.json_begun {
-            return "{\"invalid\":[]}".to_owned();
+        self.ensure_partial();
+        match self.partial.as_mut() {
+            Some(partial) => partial.read_json(&self.text),
+            None => "{\"invalid\":[]}".to_owned(),
         }
-        let (start, compiled) = (self.json_start, self.compiled.as_deref());
-        let partial = self
-            .partial
-            .get_or_insert_with(|| PartialValue::new(start, compiled));
-        partial.read_json(&self.text)
+    }
+
+    /// The same, as what changed since the last call (see
+    /// `PartialValue::read_delta`): for the facade, which keeps the value
+    /// and grows it in place.
+    pub fn partial_delta(&mut self) -> String {
+        self.ensure_partial();
+        match self.partial.as_mut() {
+            Some(partial) => partial.read_delta(&self.text),
+            None => "{\"invalid\":[],\"same\":true}".to_owned(),
+        }
+    }
+
+    /// The partial value's reading, from when the JSON begins (text kept
+    /// but not yet read is read as far as that, so that the value does
+    /// not wait for the next push to find where the JSON begins).
+    fn ensure_partial(&mut self) {
+        if !self.json_begun && self.rejection.is_none() {
+            self.advance();
+        }
+        if self.json_begun && self.partial.is_none() {
+            self.partial = Some(PartialValue::new(
+                self.json_start,
+                self.compiled.as_deref(),
+            ));
+        }
     }
 
     /// The text pushed so far (for `end`'s caller, which slices the JSON

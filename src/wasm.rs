@@ -852,11 +852,15 @@ impl RawStream {
         self.check.value_parts(self.accepted.clone()?, part)
     }
 
-    /// The partial value of the text pushed so far, as JSON text
-    /// `{ invalid, value? }` (see `StreamCheck::partial_json`).
-    #[wasm_bindgen(js_name = partialValue)]
-    pub fn partial_value(&mut self) -> String {
-        self.check.partial_json()
+    /// The first `len` staged bytes kept (not yet checked: the next `push`
+    /// checks them, see `StreamCheck::append`), and what changed in the
+    /// partial value of the text since the last call, as JSON text (see
+    /// `StreamCheck::partial_delta`).
+    #[wasm_bindgen(js_name = partialDelta)]
+    pub fn partial_delta(&mut self, len: usize) -> String {
+        let bytes = self.staging.get(..len).unwrap_or_default();
+        self.check.append(bytes);
+        self.check.partial_delta()
     }
 
     /// The bytes of the accepted JSON text (see `json_at`); 0 when the

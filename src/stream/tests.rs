@@ -1581,3 +1581,28 @@ fn the_partial_value_follows_the_json_inside_a_fence_and_past_a_rejection() {
     assert_eq!(partial["invalid"][0], json!(""));
     assert_eq!(partial["value"]["summary"], json!("Two finds"));
 }
+
+#[test]
+fn text_kept_for_a_preview_is_checked_with_the_next_push_or_at_the_end() {
+    let compiled = compile(&rows_schema(), &CompileOptions::default()).unwrap();
+    let bad = r#"{"observations":[{"type":"fact","text":"ok","importance":9}"#;
+    let mut check = StreamCheck::new(
+        SchemaInput::Compiled(Arc::clone(&compiled)),
+        CheckOptions::default(),
+    )
+    .unwrap();
+    check.append(bad.as_bytes());
+    assert_eq!(check.rejection(), None, "kept, not yet read");
+    assert_eq!(
+        partial_of(&mut check)["invalid"],
+        json!(["/observations/0", "/observations/0/importance"])
+    );
+    assert_eq!(check.push_str("").map(|r| r.failure), Some(Failure::Schema));
+    // Kept and never pushed after: the end reads it.
+    let text = r#"{"observations":[{"type":"fact","text":"ok","importance":2}]}"#;
+    let mut check =
+        StreamCheck::new(SchemaInput::Compiled(compiled), CheckOptions::default()).unwrap();
+    check.push_str(&text[..10]);
+    check.append(&text.as_bytes()[10..]);
+    assert!(check.end(Some("stop")).ok());
+}

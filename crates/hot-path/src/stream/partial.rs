@@ -6,7 +6,11 @@
 //! from where the last stopped), keeping the open containers and where each
 //! one's last complete member or item ends. Closing the frontier is then a
 //! slice of the text up to that place plus the closing brackets, built
-//! only when asked.
+//! only when asked ([`PartialValue::read`]); or, for a reader that keeps
+//! the value and grows it in place, only what changed since the last
+//! reading: the members and items completed since, and the new frontier
+//! ([`PartialValue::read_delta`]), so that reading after every piece costs
+//! the new text rather than the whole value each time.
 //!
 //! What the closed value holds (`close`):
 //!
@@ -55,6 +59,12 @@ struct Child {
 
 struct Frame {
     object: bool,
+    /// Where its opening bracket is.
+    open: usize,
+    /// The reader holds it (see `read_delta`), with its members or items
+    /// up to `shown_end`.
+    shown: bool,
+    shown_end: usize,
     /// Past the last complete member or item (or the opening bracket).
     last_end: usize,
     /// Members or items begun.
@@ -106,6 +116,8 @@ pub struct PartialValue {
     locs: Locs,
     /// What fails in the complete root, once judged.
     root_invalid: Option<Vec<String>>,
+    /// Where the reading stood at the last `read_delta` (none yet).
+    delta_at: Option<(usize, State)>,
 }
 
 impl PartialValue {
@@ -122,6 +134,7 @@ impl PartialValue {
             plan: schema.and_then(|schema| schema.derived(Plan::derive)),
             locs: Locs::default(),
             root_invalid: None,
+            delta_at: None,
         }
     }
 
@@ -152,6 +165,130 @@ impl PartialValue {
         if let Some(value) = value {
             out.push_str(",\"value\":");
             out.push_str(&value);
+        }
+        out.push('}');
+        out
+    }
+
+    /// The same value, as what changed since the last call, for a reader
+    /// that keeps the value and grows it in place, so that reading after
+    /// every piece costs the new text, not the whole value each time. JSON
+    /// text `{"invalid":[...], ...}` with:
+    ///
+    /// * `same: true`: nothing changed;
+    /// * `keep`: how many of the open containers the reader holds (each
+    ///   holding the next as its frontier, see below) are still open; it
+    ///   lets go of the rest. When `keep` is 0, `value` (if any) is the
+    ///   whole value;
+    /// * `add`: the complete members (an object) or items (an array) that
+    ///   the innermost container kept gained, to go after the ones it has,
+    ///   once its frontier is taken out;
+    /// * `value`, at `at` (a name or an index) in that container: its new
+    ///   frontier, closed (absent: it has none);
+    /// * `open`: when `value` is an open container, the names or indices of
+    ///   the open containers inside it, each the frontier of the one
+    ///   before: the reader holds them all from now on; `tip`: the
+    ///   frontier (an open string) of the innermost one.
+    pub fn read_delta(&mut self, text: &str) -> String {
+        self.scan(text.as_bytes());
+        let invalid = self.judge(text);
+        let mut out = String::with_capacity(64);
+        out.push_str("{\"invalid\":[");
+        for (i, pointer) in invalid.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            crate::json_text::push_json_str(&mut out, pointer);
+        }
+        out.push(']');
+        let now = (self.pos, self.state);
+        if self.delta_at == Some(now) {
+            out.push_str(",\"same\":true}");
+            return out;
+        }
+        self.delta_at = Some(now);
+        if let State::Done { end } = self.state {
+            out.push_str(",\"keep\":0,\"value\":");
+            out.push_str(text.get(self.start..end).unwrap_or("null"));
+            out.push('}');
+            return out;
+        }
+        let keep = self.frames.iter().take_while(|f| f.shown).count();
+        out.push_str(",\"keep\":");
+        crate::json_text::push_usize(&mut out, keep);
+        if let Some(frame) = keep.checked_sub(1).and_then(|m| self.frames.get_mut(m)) {
+            let body = text
+                .get(frame.shown_end..frame.last_end)
+                .unwrap_or_default()
+                .trim_start_matches([' ', '\t', '\n', '\r', ',']);
+            if !body.is_empty() {
+                out.push_str(",\"add\":");
+                out.push(if frame.object { '{' } else { '[' });
+                out.push_str(body);
+                out.push(if frame.object { '}' } else { ']' });
+            }
+            frame.shown_end = frame.last_end;
+        }
+        // The new frontier: the first container not held, or the open string.
+        let string = match self.state {
+            State::InString { start, .. } => Some(start),
+            _ => None,
+        };
+        let from = match (self.frames.get(keep), string) {
+            (Some(frame), _) => Some(frame.open),
+            (None, Some(start)) => Some(start),
+            (None, None) => None,
+        };
+        let Some(from) = from else {
+            out.push('}');
+            return out;
+        };
+        let (cut, open_string) = match string {
+            Some(start) => (string_prefix_end(text.as_bytes(), start, self.pos), true),
+            None => (self.frames.last().map_or(from, |f| f.last_end), false),
+        };
+        out.push_str(",\"value\":");
+        out.push_str(text.get(from..cut).unwrap_or_default());
+        if open_string {
+            out.push('"');
+        }
+        for frame in self.frames.iter().skip(keep).rev() {
+            out.push(if frame.object { '}' } else { ']' });
+        }
+        // Where it goes in the innermost container held.
+        let place = |frame: &Frame, child: Option<&Frame>| -> String {
+            let (name, index) = match child {
+                Some(child) => (child.name, child.index),
+                None => (frame.member, frame.count.saturating_sub(1)),
+            };
+            match (frame.object, name) {
+                (true, Some((s, e))) => text.get(s..e).unwrap_or("\"\"").to_owned(),
+                _ => index.to_string(),
+            }
+        };
+        if let Some(held) = keep.checked_sub(1).and_then(|m| self.frames.get(m)) {
+            out.push_str(",\"at\":");
+            out.push_str(&place(held, self.frames.get(keep)));
+        }
+        if self.frames.len() > keep {
+            out.push_str(",\"open\":[");
+            for (i, pair) in self.frames.get(keep..).unwrap_or_default().windows(2).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                if let [parent, child] = pair {
+                    out.push_str(&place(parent, Some(child)));
+                }
+            }
+            out.push(']');
+            if let (Some(top), true) = (self.frames.last(), open_string) {
+                out.push_str(",\"tip\":");
+                out.push_str(&place(top, None));
+            }
+            for frame in self.frames.iter_mut().skip(keep) {
+                frame.shown = true;
+                frame.shown_end = frame.last_end;
+            }
         }
         out.push('}');
         out
@@ -218,6 +355,9 @@ impl PartialValue {
                 };
                 self.frames.push(Frame {
                     object: b == b'{',
+                    open: at,
+                    shown: false,
+                    shown_end: at + 1,
                     last_end: at + 1,
                     count: 0,
                     name,

@@ -188,3 +188,126 @@ fn every_cut_closes_to_json_that_grows_into_the_whole() {
         assert_eq!(serde_json::from_str::<Value>(&end.unwrap()).unwrap(), whole);
     }
 }
+
+// ---- the value read as what changed ---------------------------------------
+
+#[derive(Clone, Debug)]
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+fn seg(v: &Value) -> Seg {
+    match v {
+        Value::String(s) => Seg::Key(s.clone()),
+        other => Seg::Index(other.as_u64().unwrap() as usize),
+    }
+}
+
+fn at_path<'a>(root: &'a mut Value, path: &[Seg]) -> &'a mut Value {
+    path.iter().fold(root, |v, s| match s {
+        Seg::Key(k) => v.get_mut(k.as_str()).unwrap(),
+        Seg::Index(i) => v.get_mut(*i).unwrap(),
+    })
+}
+
+/// The reader of `read_delta`, as the facade is (js/stream-check.mjs): the
+/// value grown in place, the open containers it holds by path.
+#[derive(Default)]
+struct Mirror {
+    root: Option<Value>,
+    levels: Vec<(Vec<Seg>, Option<Seg>)>,
+}
+
+impl Mirror {
+    fn apply(&mut self, delta: &str) {
+        let d: Value = serde_json::from_str(delta).unwrap_or_else(|e| panic!("{delta}: {e}"));
+        if d.get("same").is_some() {
+            return;
+        }
+        let keep = d["keep"].as_u64().unwrap() as usize;
+        self.levels.truncate(keep);
+        let mut base = Vec::new();
+        if keep == 0 {
+            self.root = d.get("value").cloned();
+        } else {
+            let (path, frontier) = self.levels[keep - 1].clone();
+            let held = at_path(self.root.as_mut().unwrap(), &path);
+            match frontier {
+                Some(Seg::Index(i)) => held.as_array_mut().unwrap().truncate(i),
+                Some(Seg::Key(k)) => {
+                    held.as_object_mut().unwrap().remove(&k);
+                }
+                None => {}
+            }
+            match d.get("add") {
+                Some(Value::Array(items)) => held.as_array_mut().unwrap().extend(items.iter().cloned()),
+                Some(Value::Object(members)) => {
+                    for (k, v) in members {
+                        held.as_object_mut().unwrap().insert(k.clone(), v.clone());
+                    }
+                }
+                _ => {}
+            }
+            let at = d.get("value").map(|v| (seg(&d["at"]), v.clone()));
+            if let Some((at, value)) = &at {
+                match (held, at) {
+                    (Value::Array(items), Seg::Index(i)) => {
+                        assert_eq!(items.len(), *i, "{delta}");
+                        items.push(value.clone());
+                    }
+                    (Value::Object(members), Seg::Key(k)) => {
+                        members.insert(k.clone(), value.clone());
+                    }
+                    _ => panic!("{delta}: the frontier's place"),
+                }
+            }
+            self.levels[keep - 1].1 = at.as_ref().map(|(at, _)| at.clone());
+            base = path;
+            if let Some((at, _)) = at {
+                base.push(at);
+            }
+        }
+        if let Some(Value::Array(open)) = d.get("open") {
+            let tip = d.get("tip").map(seg);
+            let segs: Vec<Seg> = open.iter().map(seg).collect();
+            for i in 0..=segs.len() {
+                let frontier = segs.get(i).cloned().or_else(|| tip.clone());
+                self.levels.push((base.clone(), frontier));
+                if let Some(s) = segs.get(i) {
+                    base.push(s.clone());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_value_read_as_what_changed_is_the_value_closed() {
+    let schema = json!({"type": "object", "additionalProperties": {"type": "array", "items": {"type": "object"}}});
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let mut rng = Rng(0x0de1_7a00);
+    for round in 0..200 {
+        let whole = Value::Object(
+            (0..1 + rng.below(4)).map(|i| (format!("m{i}"), value(&mut rng, 0))).collect(),
+        );
+        let text = if rng.below(2) == 0 { whole.to_string() } else { serde_json::to_string_pretty(&whole).unwrap() };
+        let mut streamed = PartialValue::new(0, Some(&compiled));
+        let mut mirror = Mirror::default();
+        let mut cut = 0;
+        while cut < text.len() {
+            cut = (cut + 1 + rng.below(6)).min(text.len());
+            while !text.is_char_boundary(cut) {
+                cut += 1;
+            }
+            let delta = streamed.read_delta(&text[..cut]);
+            mirror.apply(&delta);
+            let (closed, invalid) = PartialValue::new(0, Some(&compiled)).read(&text[..cut]);
+            let closed: Option<Value> = closed.map(|c| serde_json::from_str(&c).unwrap());
+            assert_eq!(mirror.root, closed, "round {round}: {text:?} at {cut}: {delta}");
+            let listed: Value = serde_json::from_str(&delta).unwrap();
+            assert_eq!(listed["invalid"], json!(invalid), "round {round} at {cut}");
+        }
+        assert_eq!(mirror.root.as_ref(), Some(&whole));
+    }
+}
