@@ -475,11 +475,14 @@ function applyDelta(preview, delta) {
     const held = levels[delta.keep - 1];
     const container = held.container;
     const array = Array.isArray(container);
-    if (held.frontier !== undefined) {
-      if (array) container.length = held.frontier;
-      else delete container[held.frontier];
-    }
     const added = delta.add;
+    const frontier = held.frontier;
+    if (frontier !== undefined) {
+      if (array) container.length = frontier;
+      // A member set again needs no deleting (which would also slow the
+      // object down for good): the common case, a string grown or closed.
+      else if (!(delta.at === frontier || (added !== undefined && Object.hasOwn(added, frontier)))) delete container[frontier];
+    }
     if (added !== undefined) {
       if (array) for (let i = 0; i < added.length; i++) container.push(added[i]);
       else for (const key of Object.keys(added)) setMember(container, key, added[key]);
