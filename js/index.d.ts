@@ -319,6 +319,47 @@ export interface RejectedStreamState {
   readonly atByte: number;
 }
 
+/** `T` with every member optional, at every depth: what a partial value may hold of it. */
+export type DeepPartial<T> = T extends ReadonlyArray<infer Item>
+  ? Array<DeepPartial<Item>>
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
+
+/**
+ * The value of the text pushed so far (`partial: true`), for a preview:
+ * its open frontier closed (an open string as its prefix, an open object
+ * with its complete members, an open array with its complete items; a
+ * member whose value has not begun, a number or `true`/`false`/`null`
+ * still being typed left out), and the JSON Pointers of the complete
+ * members and items that fail the subschemas that apply to them on their
+ * own (and, inside such a value, of its members and items that fail).
+ */
+export interface StreamPartial<T = unknown> {
+  /**
+   * Undefined before the JSON begins (and while a root number is typed).
+   * While the root is open, one object grown in place from reading to
+   * reading (copy it to keep a snapshot); once complete, the value parsed whole.
+   */
+  readonly value: DeepPartial<T> | undefined;
+  readonly invalid: ReadonlyArray<string>;
+}
+
+/**
+ * A state of a check made with `partial: true`. `partial` is worked out
+ * when first read, for the text pushed up to then (read it before the
+ * next push to see that push's text), and not after the check ends.
+ */
+export type PartialStreamState<T = unknown> = (PendingStreamState | RejectedStreamState) & {
+  readonly partial: StreamPartial<T>;
+};
+
+/** The options of createStreamCheck: checkOutput's, and `partial`. */
+export interface StreamCheckOptions extends CheckOptions {
+  /** Every state also carries `partial` (see PartialStreamState). Default false. */
+  partial?: boolean;
+}
+
 /** A response checked as it streams in, from createStreamCheck(). */
 export interface StreamCheck<T = unknown> {
   /**
@@ -365,10 +406,24 @@ export interface ToolStreamCheck<T = unknown> extends Omit<StreamCheck<T>, "push
   push(chunk: string | object): StreamState;
 }
 
-export declare function createStreamCheck<T>(schema: Validator<T>, options: CheckOptions & { toolName: string }): ToolStreamCheck<T>;
-export declare function createStreamCheck<T = unknown>(schema: SchemaInput | null | undefined, options: CheckOptions & { toolName: string }): ToolStreamCheck<T>;
-export declare function createStreamCheck<T>(schema: Validator<T>, options?: CheckOptions): StreamCheck<T>;
-export declare function createStreamCheck<T = unknown>(schema?: SchemaInput | null, options?: CheckOptions): StreamCheck<T>;
+/** A stream check whose states carry the partial value (`partial: true`). */
+export interface PartialStreamCheck<T = unknown> extends Omit<StreamCheck<T>, "push"> {
+  push(chunk: string): PartialStreamState<T>;
+}
+
+/** A forced tool call's stream check (`toolName`) whose states carry the partial value. */
+export interface PartialToolStreamCheck<T = unknown> extends Omit<StreamCheck<T>, "push"> {
+  push(chunk: string | object): PartialStreamState<T>;
+}
+
+export declare function createStreamCheck<T>(schema: Validator<T>, options: StreamCheckOptions & { toolName: string; partial: true }): PartialToolStreamCheck<T>;
+export declare function createStreamCheck<T = unknown>(schema: SchemaInput | null | undefined, options: StreamCheckOptions & { toolName: string; partial: true }): PartialToolStreamCheck<T>;
+export declare function createStreamCheck<T>(schema: Validator<T>, options: StreamCheckOptions & { partial: true }): PartialStreamCheck<T>;
+export declare function createStreamCheck<T = unknown>(schema: SchemaInput | null | undefined, options: StreamCheckOptions & { partial: true }): PartialStreamCheck<T>;
+export declare function createStreamCheck<T>(schema: Validator<T>, options: StreamCheckOptions & { toolName: string }): ToolStreamCheck<T>;
+export declare function createStreamCheck<T = unknown>(schema: SchemaInput | null | undefined, options: StreamCheckOptions & { toolName: string }): ToolStreamCheck<T>;
+export declare function createStreamCheck<T>(schema: Validator<T>, options?: StreamCheckOptions): StreamCheck<T>;
+export declare function createStreamCheck<T = unknown>(schema?: SchemaInput | null, options?: StreamCheckOptions): StreamCheck<T>;
 export declare function normalizeUsage(usageOrResponse: unknown): Usage;
 export declare function mergeUsage(...usages: unknown[]): Usage;
 /** Drops every cached compiled validator, and forgets the schema objects and texts found by identity. */

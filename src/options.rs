@@ -46,6 +46,15 @@ pub const CHECK_OPTION_NAMES: [&str; 5] = [
     "toolName",
 ];
 
+/// The options `createStreamCheck` takes besides `checkOutput`'s.
+pub const STREAM_CHECK_OPTION_NAMES: [&str; 1] = ["partial"];
+
+/// Whether a stream check's states carry the partial value (`partial`,
+/// off unless `true`).
+pub fn partial_option(options: &Value) -> Result<bool, ArgumentError> {
+    bool_option(as_map(options)?, "partial", false)
+}
+
 /// The options `guardedCall` takes besides `checkOutput`'s.
 pub const GUARD_OPTION_NAMES: [&str; 13] = [
     "schema",
@@ -71,6 +80,22 @@ pub const STREAM_OPTION_NAMES: [&str; 2] = ["onText", "onToolCall"];
 /// compile options allowed beside them.
 pub fn check_options_of(options: &Value, what: &str) -> Result<CheckOptions, ArgumentError> {
     reject_unknown(options, &[&COMPILE_OPTION_NAMES, &CHECK_OPTION_NAMES], what)?;
+    check_options(options)
+}
+
+/// The options of `createStreamCheck`: `checkOutput`'s, and `partial`
+/// (checked here, read by the facade: it only changes what a state carries).
+pub fn stream_check_options_of(options: &Value) -> Result<CheckOptions, ArgumentError> {
+    reject_unknown(
+        options,
+        &[
+            &COMPILE_OPTION_NAMES,
+            &CHECK_OPTION_NAMES,
+            &STREAM_CHECK_OPTION_NAMES,
+        ],
+        "createStreamCheck",
+    )?;
+    partial_option(options)?;
     check_options(options)
 }
 

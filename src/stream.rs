@@ -26,6 +26,7 @@ use crate::verdict::{
 use hot_path::schema::{CompiledSchema, Issue, SchemaError};
 use hot_path::stream::json::{JsonStream, Progress, Rejected};
 use hot_path::stream::outline::Outline;
+use hot_path::stream::partial::PartialValue;
 
 /// An early rejection: no continuation of the text can be accepted.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -120,6 +121,10 @@ pub struct StreamCheck {
     phase: Phase,
     json: Option<JsonStream>,
     json_start: usize,
+    /// The JSON began (at `json_start`).
+    json_begun: bool,
+    /// The value so far, for `partial_json`, from the first time it is asked.
+    partial: Option<PartialValue>,
     /// Where the JSON's root value ended, once it has.
     json_end: Option<usize>,
     /// Whether to note where the values near the JSON's root begin (see
@@ -178,6 +183,8 @@ impl StreamCheck {
             phase: Phase::Leading,
             json: None,
             json_start: 0,
+            json_begun: false,
+            partial: None,
             json_end: None,
             outline_wanted: false,
             outline: None,
@@ -241,6 +248,17 @@ impl StreamCheck {
             self.advance();
         }
         self.rejection.as_ref()
+    }
+
+    /// The next piece, kept but not yet read: the next `push` reads it
+    /// with its own, as if the two had come as one (for the partial
+    /// value, which reads the text kept, between two pushes).
+    pub fn append(&mut self, piece: &[u8]) {
+        self.received = self.received.saturating_add(piece.len());
+        match (self.cut.is_empty(), std::str::from_utf8(piece)) {
+            (true, Ok(text)) => self.text.push_str(text),
+            _ => self.push_cut(piece),
+        }
     }
 
     /// The next piece, as text.
@@ -313,12 +331,11 @@ impl StreamCheck {
                 finish_reason,
             );
         }
-        // An item left for a piece that will not come is read now.
-        if self.hold > 0 {
-            self.hold_items(0);
-            if self.rejection.is_none() {
-                self.advance();
-            }
+        // An item left for a piece that will not come is read now, and so
+        // is text kept but not yet read (see `append`).
+        self.hold_items(0);
+        if self.rejection.is_none() {
+            self.advance();
         }
         if !std::mem::take(&mut self.cut).is_empty() {
             self.text.push(char::REPLACEMENT_CHARACTER);
@@ -406,6 +423,47 @@ impl StreamCheck {
             return None;
         }
         self.outline.as_ref()?.parts(&self.text, span, part)
+    }
+
+    /// The value of the text pushed so far, with its open frontier closed,
+    /// and the pointers of its complete members and items that fail, as
+    /// JSON text `{"invalid":[...],"value":...}` (no `value` before the
+    /// JSON begins; see `hot_path::stream::partial`). Read on from where
+    /// the last call stopped, so asking after every push costs the text
+    /// once, plus the closing; asked after a rejection too, as the text is
+    /// still kept.
+    pub fn partial_json(&mut self) -> String {
+        self.ensure_partial();
+        match self.partial.as_mut() {
+            Some(partial) => partial.read_json(&self.text),
+            None => "{\"invalid\":[]}".to_owned(),
+        }
+    }
+
+    /// The same, as what changed since the last call (see
+    /// `PartialValue::read_delta`): for the facade, which keeps the value
+    /// and grows it in place.
+    pub fn partial_delta(&mut self) -> String {
+        self.ensure_partial();
+        match self.partial.as_mut() {
+            Some(partial) => partial.read_delta(&self.text),
+            None => "{\"invalid\":[],\"same\":true}".to_owned(),
+        }
+    }
+
+    /// The partial value's reading, from when the JSON begins (text kept
+    /// but not yet read is read as far as that, so that the value does
+    /// not wait for the next push to find where the JSON begins).
+    fn ensure_partial(&mut self) {
+        if !self.json_begun && self.rejection.is_none() {
+            self.advance();
+        }
+        if self.json_begun && self.partial.is_none() {
+            self.partial = Some(PartialValue::new(
+                self.json_start,
+                self.compiled.as_deref(),
+            ));
+        }
     }
 
     /// The text pushed so far (for `end`'s caller, which slices the JSON
@@ -522,6 +580,7 @@ impl StreamCheck {
 
     fn begin_json(&mut self, fence: Option<(char, usize)>) {
         self.json_start = self.scan;
+        self.json_begun = true;
         let json = JsonStream::new(
             self.scan,
             self.compiled.as_deref(),

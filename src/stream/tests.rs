@@ -1542,6 +1542,71 @@ fn a_stopped_stream_ends_with_its_rejection_whatever_came_after() {
     assert_eq!(verdict.finish_reason.as_deref(), Some("length"));
 }
 
+// ---- the partial value ----------------------------------------------------
+
+fn partial_of(check: &mut StreamCheck) -> Value {
+    serde_json::from_str(&check.partial_json()).unwrap()
+}
+
+#[test]
+fn the_partial_value_follows_the_json_inside_a_fence_and_past_a_rejection() {
+    let compiled = compile(&rows_schema(), &CompileOptions::default()).unwrap();
+    let mut check =
+        StreamCheck::new(SchemaInput::Compiled(compiled), CheckOptions::default()).unwrap();
+    check.push_str("```json\n");
+    assert_eq!(partial_of(&mut check), json!({"invalid": []}));
+    check.push_str("{\"summary\":\"Two fi");
+    assert_eq!(
+        partial_of(&mut check),
+        json!({"invalid": [], "value": {"summary": "Two fi"}})
+    );
+    let bad = "{\"type\":\"fact\",\"text\":\"ok\",\"importance\":9}";
+    let good = "{\"type\":\"risk\",\"text\":\"late\",\"importance\":2}";
+    let rejected = check
+        .push_str(&format!("nds\",\"observations\":[{good},{bad}"))
+        .cloned();
+    assert_eq!(rejected.map(|r| r.failure), Some(Failure::Schema));
+    // The item the stream rejected for is the one the partial value names,
+    // and the text after the rejection is still read.
+    check.push_str(&format!(",{good},{{\"type\":\"fa"));
+    let partial = partial_of(&mut check);
+    assert_eq!(
+        partial["invalid"],
+        json!(["/observations/1", "/observations/1/importance"])
+    );
+    assert_eq!(partial["value"]["observations"].as_array().unwrap().len(), 4);
+    assert_eq!(partial["value"]["observations"][3], json!({"type": "fa"}));
+    check.push_str("ct\"}]}\n```\n");
+    let partial = partial_of(&mut check);
+    assert_eq!(partial["invalid"][0], json!(""));
+    assert_eq!(partial["value"]["summary"], json!("Two finds"));
+}
+
+#[test]
+fn text_kept_for_a_preview_is_checked_with_the_next_push_or_at_the_end() {
+    let compiled = compile(&rows_schema(), &CompileOptions::default()).unwrap();
+    let bad = r#"{"observations":[{"type":"fact","text":"ok","importance":9}"#;
+    let mut check = StreamCheck::new(
+        SchemaInput::Compiled(Arc::clone(&compiled)),
+        CheckOptions::default(),
+    )
+    .unwrap();
+    check.append(bad.as_bytes());
+    assert_eq!(check.rejection(), None, "kept, not yet read");
+    assert_eq!(
+        partial_of(&mut check)["invalid"],
+        json!(["/observations/0", "/observations/0/importance"])
+    );
+    assert_eq!(check.push_str("").map(|r| r.failure), Some(Failure::Schema));
+    // Kept and never pushed after: the end reads it.
+    let text = r#"{"observations":[{"type":"fact","text":"ok","importance":2}]}"#;
+    let mut check =
+        StreamCheck::new(SchemaInput::Compiled(compiled), CheckOptions::default()).unwrap();
+    check.push_str(&text[..10]);
+    check.append(&text.as_bytes()[10..]);
+    assert!(check.end(Some("stop")).ok());
+}
+
 #[test]
 fn the_end_written_for_the_facade_says_where_a_shown_rejection_was_decided() {
     let schema = json!({ "type": "object", "properties": { "a": { "type": "integer" } } });

@@ -4,7 +4,6 @@ use std::sync::Arc;
 
 use wasm_bindgen::prelude::*;
 
-use super::check::read_check_options;
 use super::schemas::RawValidator;
 use super::{schema_error, schema_input};
 use crate::status;
@@ -40,7 +39,9 @@ impl RawStream {
 }
 
 fn open_stream(input: SchemaInput<'_>, options_json: &str) -> Result<RawStream, JsValue> {
-    let check = read_check_options(options_json, "createStreamCheck")?;
+    let options = super::parse_argument("options", options_json)?;
+    let check =
+        crate::options::stream_check_options_of(&options).map_err(super::argument_error)?;
     let check = crate::stream::StreamCheck::new(input, check).map_err(schema_error)?;
     Ok(RawStream::new(check, true))
 }
@@ -164,6 +165,17 @@ impl RawStream {
     #[wasm_bindgen(js_name = valueParts)]
     pub fn value_parts(&self, part: usize) -> Option<String> {
         self.check.value_parts(self.accepted.clone()?, part)
+    }
+
+    /// The first `len` staged bytes kept (not yet checked: the next `push`
+    /// checks them, see `StreamCheck::append`), and what changed in the
+    /// partial value of the text since the last call, as JSON text (see
+    /// `StreamCheck::partial_delta`).
+    #[wasm_bindgen(js_name = partialDelta)]
+    pub fn partial_delta(&mut self, len: usize) -> String {
+        let bytes = self.staging.get(..len).unwrap_or_default();
+        self.check.append(bytes);
+        self.check.partial_delta()
     }
 
     /// The bytes of the accepted JSON text (see `json_at`); 0 when the

@@ -171,6 +171,23 @@ async function main(): Promise<void> {
   const forced = createStreamCheck(schema, { toolName: "record" });
   forced.push({ type: "tool-input-delta", id: "call_1", delta: '{"type":' });
   forced.free();
+  // With partial: true, every state carries the partial value, typed from the validator's.
+  const preview = createStreamCheck(compileSchema<Observation>(schema), { partial: true });
+  const shown = preview.push('{"type":"fa').partial;
+  const shownKind: Observation["type"] | undefined = shown.value?.type;
+  const failing: ReadonlyArray<string> = shown.invalid;
+  void shownKind;
+  void failing;
+  const forcedPreview = createStreamCheck(schema, { toolName: "record", partial: true });
+  void forcedPreview.push({ type: "tool-input-delta", id: "call_1", delta: "{" }).partial.value;
+  forcedPreview.free();
+  // @ts-expect-error a state carries partial only with partial: true
+  void stream.push("").partial;
+  // @ts-expect-error partial is a boolean
+  createStreamCheck(schema, { partial: "yes" });
+  // @ts-expect-error a partial value is read, not written
+  shown.invalid = [];
+  preview.free();
   const released: void = createStreamCheck(schema).free();
   void released;
   if (state.status === "rejected") {

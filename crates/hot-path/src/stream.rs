@@ -9,6 +9,7 @@
 
 pub mod json;
 pub mod outline;
+pub mod partial;
 pub mod plan;
 
 /// Grows `bytes` to at least `len`, the new bytes zero: the buffer a

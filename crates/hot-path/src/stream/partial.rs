@@ -1,0 +1,772 @@
+//! The value of a response that is still arriving, for a preview: the JSON
+//! text so far with its open frontier closed, and which of its complete
+//! members and items fail the checks that apply to them on their own.
+//!
+//! [`PartialValue`] reads the text once, as it grows (each `read` goes on
+//! from where the last stopped), keeping the open containers and where each
+//! one's last complete member or item ends. Closing the frontier is then a
+//! slice of the text up to that place plus the closing brackets, built
+//! only when asked ([`PartialValue::read`]); or, for a reader that keeps
+//! the value and grows it in place, only what changed since the last
+//! reading: the members and items completed since, and the new frontier
+//! ([`PartialValue::read_delta`]), so that reading after every piece costs
+//! the new text rather than the whole value each time.
+//!
+//! What the closed value holds (`close`):
+//!
+//! * every complete value, as it is in the text;
+//! * an open object with its complete members, an open array with its
+//!   complete items, however deep;
+//! * an open string as its prefix (an escape still being typed left out,
+//!   and so a high surrogate whose low half has not come yet);
+//! * not a member whose name is still open, or whose name is complete but
+//!   whose value has not begun; not a number still being typed (the next
+//!   byte may make `1` into `10`, or `1.` into `1.5`: the value is not
+//!   known, so it is not shown); not a `true`, `false` or `null` still
+//!   being typed. So every number, boolean and null shown is final, and
+//!   the only values that still change are open strings and open
+//!   containers.
+//!
+//! Nothing is shown before the root value begins, nor while the root is a
+//! number or literal still being typed. After the root value closes, what
+//! follows it is not read; after a byte that no JSON text can hold, the
+//! reading stops where it was (the stream check rejects that text).
+//!
+//! Which values are judged (`invalid`): the complete members and items of
+//! each open container, and the root once it is complete. Each is checked
+//! against the subschemas that apply to its location unconditionally (the
+//! stream check's [`Plan`], see `json`), and a member whose name the
+//! object's schema refuses fails. Inside a complete value that fails, its
+//! own members and items are judged the same way, so that the pointers
+//! name the innermost values at fault as well. Judging happens on `read`,
+//! once per value while its container is open.
+
+use std::sync::Arc;
+
+use crate::schema::{node_is_valid, with_own_budget, CompiledSchema, PATTERN_STEPS_PER_CHECK};
+use crate::stream::plan::{escape_segment, LocId, Locs, Plan};
+use crate::tape::{self, TapeNode, MAX_DEPTH};
+
+/// A complete member or item of an open container, not yet judged.
+#[derive(Clone, Copy)]
+struct Child {
+    start: usize,
+    end: usize,
+    /// A member's name, with its quotes.
+    name: Option<(usize, usize)>,
+    index: u32,
+}
+
+struct Frame {
+    object: bool,
+    /// Where its opening bracket is.
+    open: usize,
+    /// The reader holds it (see `read_delta`), with its members or items
+    /// up to `shown_end`.
+    shown: bool,
+    shown_end: usize,
+    /// Past the last complete member or item (or the opening bracket).
+    last_end: usize,
+    /// Members or items begun.
+    count: u32,
+    /// This container's place in its parent.
+    name: Option<(usize, usize)>,
+    index: u32,
+    /// The name of the member being read.
+    member: Option<(usize, usize)>,
+    /// Where the value being read begins.
+    value_start: usize,
+    pending: Vec<Child>,
+    invalid: Vec<String>,
+    /// Worked out on the first judging (see `locate`).
+    loc: Option<Option<LocId>>,
+    pointer: Option<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum State {
+    /// A value may begin (the root, an item, a member's value).
+    Value,
+    /// After `[`: a value or `]`.
+    ValueOrClose,
+    /// After `{`: a name or `}`.
+    NameOrClose,
+    /// After a comma in an object.
+    Name,
+    InName { start: usize, escape: bool },
+    Colon,
+    /// After a value: a comma, or the container's end.
+    After,
+    InString { start: usize, escape: bool },
+    Number { start: usize },
+    Literal { start: usize, word: &'static [u8] },
+    /// The root value is complete.
+    Done { end: usize },
+}
+
+/// The partial value of one stream's JSON (see the module docs).
+pub struct PartialValue {
+    start: usize,
+    pos: usize,
+    state: State,
+    frames: Vec<Frame>,
+    /// A byte no JSON text can hold was met at `pos`.
+    broken: bool,
+    plan: Option<Arc<Plan>>,
+    locs: Locs,
+    /// What fails in the complete root, once judged.
+    root_invalid: Option<Vec<String>>,
+    /// Where the reading stood at the last `read_delta` (none yet).
+    delta_at: Option<(usize, State)>,
+}
+
+impl PartialValue {
+    /// The value of the JSON that begins at byte `start` of the text,
+    /// judged against `schema` (nothing is judged without one, or when the
+    /// schema's meaning depends on more than the location).
+    pub fn new(start: usize, schema: Option<&CompiledSchema>) -> Self {
+        PartialValue {
+            start,
+            pos: start,
+            state: State::Value,
+            frames: Vec::new(),
+            broken: false,
+            plan: schema.and_then(|schema| schema.derived(Plan::derive)),
+            locs: Locs::default(),
+            root_invalid: None,
+            delta_at: None,
+        }
+    }
+
+    /// Reads `text` (all of it so far) on from where the last call stopped,
+    /// and gives the closed value's JSON text (`None` when there is no
+    /// value to show yet) and the JSON Pointers of the complete members
+    /// and items that fail.
+    pub fn read(&mut self, text: &str) -> (Option<String>, Vec<String>) {
+        self.scan(text.as_bytes());
+        let value = self.close(text);
+        let invalid = self.judge(text);
+        (value, invalid)
+    }
+
+    /// The JSON text `{"invalid":[...],"value":...}` (no `value` when
+    /// there is none to show), for the facade to parse once.
+    pub fn read_json(&mut self, text: &str) -> String {
+        let (value, invalid) = self.read(text);
+        let mut out = String::with_capacity(value.as_ref().map_or(0, String::len) + 32);
+        out.push_str("{\"invalid\":[");
+        for (i, pointer) in invalid.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            crate::json_text::push_json_str(&mut out, pointer);
+        }
+        out.push(']');
+        if let Some(value) = value {
+            out.push_str(",\"value\":");
+            out.push_str(&value);
+        }
+        out.push('}');
+        out
+    }
+
+    /// The same value, as what changed since the last call, for a reader
+    /// that keeps the value and grows it in place, so that reading after
+    /// every piece costs the new text, not the whole value each time. JSON
+    /// text `{"invalid":[...], ...}` with:
+    ///
+    /// * `same: true`: nothing changed;
+    /// * `keep`: how many of the open containers the reader holds (each
+    ///   holding the next as its frontier, see below) are still open; it
+    ///   lets go of the rest. When `keep` is 0, `value` (if any) is the
+    ///   whole value;
+    /// * `add`: the complete members (an object) or items (an array) that
+    ///   the innermost container kept gained, to go after the ones it has,
+    ///   once its frontier is taken out;
+    /// * `value`, at `at` (a name or an index) in that container: its new
+    ///   frontier, closed (absent: it has none);
+    /// * `open`: when `value` is an open container, the names or indices of
+    ///   the open containers inside it, each the frontier of the one
+    ///   before: the reader holds them all from now on; `tip`: the
+    ///   frontier (an open string) of the innermost one.
+    pub fn read_delta(&mut self, text: &str) -> String {
+        self.scan(text.as_bytes());
+        let invalid = self.judge(text);
+        let mut out = String::with_capacity(64);
+        out.push_str("{\"invalid\":[");
+        for (i, pointer) in invalid.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            crate::json_text::push_json_str(&mut out, pointer);
+        }
+        out.push(']');
+        let now = (self.pos, self.state);
+        if self.delta_at == Some(now) {
+            out.push_str(",\"same\":true}");
+            return out;
+        }
+        self.delta_at = Some(now);
+        if let State::Done { end } = self.state {
+            out.push_str(",\"keep\":0,\"value\":");
+            out.push_str(text.get(self.start..end).unwrap_or("null"));
+            out.push('}');
+            return out;
+        }
+        let keep = self.frames.iter().take_while(|f| f.shown).count();
+        out.push_str(",\"keep\":");
+        crate::json_text::push_usize(&mut out, keep);
+        if let Some(frame) = keep.checked_sub(1).and_then(|m| self.frames.get_mut(m)) {
+            let body = text
+                .get(frame.shown_end..frame.last_end)
+                .unwrap_or_default()
+                .trim_start_matches([' ', '\t', '\n', '\r', ',']);
+            if !body.is_empty() {
+                out.push_str(",\"add\":");
+                out.push(if frame.object { '{' } else { '[' });
+                out.push_str(body);
+                out.push(if frame.object { '}' } else { ']' });
+            }
+            frame.shown_end = frame.last_end;
+        }
+        // The new frontier: the first container not held, or the open string.
+        let string = match self.state {
+            State::InString { start, .. } => Some(start),
+            _ => None,
+        };
+        let from = match (self.frames.get(keep), string) {
+            (Some(frame), _) => Some(frame.open),
+            (None, Some(start)) => Some(start),
+            (None, None) => None,
+        };
+        let Some(from) = from else {
+            out.push('}');
+            return out;
+        };
+        let (cut, open_string) = match string {
+            Some(start) => (string_prefix_end(text.as_bytes(), start, self.pos), true),
+            None => (self.frames.last().map_or(from, |f| f.last_end), false),
+        };
+        out.push_str(",\"value\":");
+        out.push_str(text.get(from..cut).unwrap_or_default());
+        if open_string {
+            out.push('"');
+        }
+        for frame in self.frames.iter().skip(keep).rev() {
+            out.push(if frame.object { '}' } else { ']' });
+        }
+        // Where it goes in the innermost container held.
+        let place = |frame: &Frame, child: Option<&Frame>| -> String {
+            let (name, index) = match child {
+                Some(child) => (child.name, child.index),
+                None => (frame.member, frame.count.saturating_sub(1)),
+            };
+            match (frame.object, name) {
+                (true, Some((s, e))) => text.get(s..e).unwrap_or("\"\"").to_owned(),
+                _ => index.to_string(),
+            }
+        };
+        if let Some(held) = keep.checked_sub(1).and_then(|m| self.frames.get(m)) {
+            out.push_str(",\"at\":");
+            out.push_str(&place(held, self.frames.get(keep)));
+        }
+        if self.frames.len() > keep {
+            out.push_str(",\"open\":[");
+            for (i, pair) in self.frames.get(keep..).unwrap_or_default().windows(2).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                if let [parent, child] = pair {
+                    out.push_str(&place(parent, Some(child)));
+                }
+            }
+            out.push(']');
+            if let (Some(top), true) = (self.frames.last(), open_string) {
+                out.push_str(",\"tip\":");
+                out.push_str(&place(top, None));
+            }
+            for frame in self.frames.iter_mut().skip(keep) {
+                frame.shown = true;
+                frame.shown_end = frame.last_end;
+            }
+        }
+        out.push('}');
+        out
+    }
+
+    fn scan(&mut self, bytes: &[u8]) {
+        if self.broken {
+            return;
+        }
+        while let Some(&b) = bytes.get(self.pos) {
+            if matches!(self.state, State::Done { .. }) {
+                return;
+            }
+            if !self.step(bytes, b) {
+                self.broken = true;
+                return;
+            }
+        }
+    }
+
+    /// A value of the innermost container (or the root) completed at `end`.
+    fn completed(&mut self, start: usize, end: usize) {
+        match self.frames.last_mut() {
+            None => self.state = State::Done { end },
+            Some(frame) => {
+                frame.last_end = end;
+                frame.pending.push(Child {
+                    start,
+                    end,
+                    name: frame.member.take(),
+                    index: frame.count.saturating_sub(1),
+                });
+                self.state = State::After;
+            }
+        }
+    }
+
+    /// A value begins at `pos` with byte `b`; false when no value can.
+    fn begin_value(&mut self, b: u8) -> bool {
+        let at = self.pos;
+        if let Some(frame) = self.frames.last_mut() {
+            frame.value_start = at;
+            if !frame.object {
+                frame.count = frame.count.saturating_add(1);
+            }
+        }
+        self.state = match b {
+            b'"' => State::InString {
+                start: at,
+                escape: false,
+            },
+            b'-' | b'0'..=b'9' => State::Number { start: at },
+            b't' => State::Literal { start: at, word: b"true" },
+            b'f' => State::Literal { start: at, word: b"false" },
+            b'n' => State::Literal { start: at, word: b"null" },
+            b'{' | b'[' => {
+                if self.frames.len() + 1 >= MAX_DEPTH {
+                    return false;
+                }
+                let (name, index) = match self.frames.last_mut() {
+                    Some(parent) if parent.object => (parent.member, 0),
+                    Some(parent) => (None, parent.count.saturating_sub(1)),
+                    None => (None, 0),
+                };
+                self.frames.push(Frame {
+                    object: b == b'{',
+                    open: at,
+                    shown: false,
+                    shown_end: at + 1,
+                    last_end: at + 1,
+                    count: 0,
+                    name,
+                    index,
+                    member: None,
+                    value_start: at,
+                    pending: Vec::new(),
+                    invalid: Vec::new(),
+                    loc: None,
+                    pointer: None,
+                });
+                if b == b'{' {
+                    State::NameOrClose
+                } else {
+                    State::ValueOrClose
+                }
+            }
+            _ => return false,
+        };
+        self.pos += 1;
+        true
+    }
+
+    /// The innermost container closes with `b` at `pos`.
+    fn close_container(&mut self, b: u8) -> bool {
+        let Some(frame) = self.frames.pop() else {
+            return false;
+        };
+        if frame.object != (b == b'}') {
+            self.frames.push(frame);
+            return false;
+        }
+        self.pos += 1;
+        // The parent's value being read is this container.
+        let start = self.frames.last().map_or(self.start, |parent| parent.value_start);
+        self.completed(start, self.pos);
+        true
+    }
+
+    /// One step from byte `b` at `pos`; false at a byte no JSON text holds
+    /// there (nothing moves then).
+    fn step(&mut self, bytes: &[u8], b: u8) -> bool {
+        let white = matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+        match self.state {
+            State::Value | State::ValueOrClose | State::NameOrClose | State::Name | State::Colon | State::After
+                if white =>
+            {
+                self.pos += 1;
+            }
+            State::Value => return self.begin_value(b),
+            State::ValueOrClose if b == b']' => return self.close_container(b),
+            State::ValueOrClose => return self.begin_value(b),
+            State::NameOrClose if b == b'}' => return self.close_container(b),
+            State::NameOrClose | State::Name if b == b'"' => {
+                self.state = State::InName {
+                    start: self.pos,
+                    escape: false,
+                };
+                self.pos += 1;
+            }
+            State::NameOrClose | State::Name => return false,
+            State::InName { start, escape } => {
+                let (end, closed, escape) = string_run(bytes, self.pos, escape);
+                self.pos = end;
+                if closed {
+                    if let Some(frame) = self.frames.last_mut() {
+                        frame.member = Some((start, end));
+                        frame.count = frame.count.saturating_add(1);
+                    }
+                    self.state = State::Colon;
+                } else {
+                    self.state = State::InName { start, escape };
+                }
+            }
+            State::Colon if b == b':' => {
+                self.pos += 1;
+                self.state = State::Value;
+            }
+            State::Colon => return false,
+            State::After => {
+                let Some(frame) = self.frames.last() else {
+                    return false;
+                };
+                match (b, frame.object) {
+                    (b',', true) => {
+                        self.pos += 1;
+                        self.state = State::Name;
+                    }
+                    (b',', false) => {
+                        self.pos += 1;
+                        self.state = State::Value;
+                    }
+                    (b'}' | b']', _) => return self.close_container(b),
+                    _ => return false,
+                }
+            }
+            State::InString { start, escape } => {
+                let (end, closed, escape) = string_run(bytes, self.pos, escape);
+                self.pos = end;
+                if closed {
+                    self.completed(start, end);
+                } else {
+                    self.state = State::InString { start, escape };
+                }
+            }
+            State::Number { start } => {
+                if matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') {
+                    self.pos += 1;
+                } else {
+                    let number = bytes.get(start..self.pos).unwrap_or_default();
+                    if !number_is_complete(number) {
+                        return false;
+                    }
+                    // The byte after it is read in the state that follows.
+                    self.completed(start, self.pos);
+                }
+            }
+            State::Literal { start, word } => {
+                let at = self.pos - start;
+                if word.get(at) != Some(&b) {
+                    return false;
+                }
+                self.pos += 1;
+                if at + 1 == word.len() {
+                    self.completed(start, self.pos);
+                }
+            }
+            State::Done { .. } => return false,
+        }
+        true
+    }
+
+    /// The closed value's JSON text (see the module docs).
+    fn close(&self, text: &str) -> Option<String> {
+        let json = |end: usize| text.get(self.start..end);
+        let (keep, open_string) = match self.state {
+            State::Done { end } => return json(end).map(str::to_owned),
+            State::InString { start, .. } => (string_prefix_end(text.as_bytes(), start, self.pos), true),
+            _ => match self.frames.last() {
+                Some(frame) => (frame.last_end, false),
+                None => return None,
+            },
+        };
+        let kept = json(keep)?;
+        let mut out = String::with_capacity(kept.len() + self.frames.len() + 1);
+        out.push_str(kept);
+        if open_string {
+            out.push('"');
+        }
+        for frame in self.frames.iter().rev() {
+            out.push(if frame.object { '}' } else { ']' });
+        }
+        Some(out)
+    }
+
+    /// Judges what is not yet judged (see the module docs), and gives the
+    /// pointers of what failed, outermost first.
+    fn judge(&mut self, text: &str) -> Vec<String> {
+        let Some(plan) = self.plan.clone() else {
+            return Vec::new();
+        };
+        if let State::Done { end } = self.state {
+            if self.root_invalid.is_none() {
+                let root = self.locs.intern(&plan, vec![0]);
+                let child = Child {
+                    start: self.start,
+                    end,
+                    name: None,
+                    index: 0,
+                };
+                let mut found = Vec::new();
+                if !judge_value(&plan, &mut self.locs, text, root, false, "", child, &mut found, 0) {
+                    found.insert(0, String::new());
+                }
+                self.root_invalid = Some(found);
+            }
+            return self.root_invalid.clone().unwrap_or_default();
+        }
+        let mut out = Vec::new();
+        for i in 0..self.frames.len() {
+            self.locate(&plan, text, i);
+            let Some(frame) = self.frames.get_mut(i) else {
+                break;
+            };
+            let loc = frame.loc.flatten();
+            let base = frame.pointer.clone().unwrap_or_default();
+            let object = frame.object;
+            for child in std::mem::take(&mut frame.pending) {
+                let (pointer, refused, at) = child_place(&plan, &mut self.locs, text, loc, object, &base, child);
+                let mut found = Vec::new();
+                if !judge_value(&plan, &mut self.locs, text, at, refused, &pointer, child, &mut found, 0) {
+                    frame.invalid.push(pointer);
+                    frame.invalid.append(&mut found);
+                }
+            }
+            out.extend(frame.invalid.iter().cloned());
+        }
+        out
+    }
+
+    /// Works out the location and pointer of open container `i` (its
+    /// parent's are worked out already).
+    fn locate(&mut self, plan: &Plan, text: &str, i: usize) {
+        if self.frames.get(i).is_some_and(|f| f.loc.is_some()) {
+            return;
+        }
+        let (loc, pointer) = match i.checked_sub(1).and_then(|p| self.frames.get(p)) {
+            None => (self.locs.intern(plan, vec![0]), String::new()),
+            Some(parent) => {
+                let Some(frame) = self.frames.get(i) else {
+                    return;
+                };
+                let child = Child {
+                    start: 0,
+                    end: 0,
+                    name: frame.name,
+                    index: frame.index,
+                };
+                let base = parent.pointer.clone().unwrap_or_default();
+                let (pointer, _, loc) =
+                    child_place(plan, &mut self.locs, text, parent.loc.flatten(), parent.object, &base, child);
+                (loc, pointer)
+            }
+        };
+        if let Some(frame) = self.frames.get_mut(i) {
+            frame.loc = Some(loc);
+            frame.pointer = Some(pointer);
+        }
+    }
+}
+
+/// A child's pointer, whether its name is refused, and its location.
+fn child_place(
+    plan: &Plan,
+    locs: &mut Locs,
+    text: &str,
+    parent: Option<LocId>,
+    object: bool,
+    base: &str,
+    child: Child,
+) -> (String, bool, Option<LocId>) {
+    if object {
+        let raw = child
+            .name
+            .and_then(|(s, e)| text.get(s + 1..e.saturating_sub(1)))
+            .unwrap_or_default();
+        let name = tape::decode_string(raw);
+        let pointer = format!("{base}/{}", escape_segment(&name));
+        match parent {
+            Some(loc) => {
+                let member = locs.member(plan, loc, &name);
+                (pointer, member.refused, member.loc)
+            }
+            None => (pointer, false, None),
+        }
+    } else {
+        let pointer = format!("{base}/{}", child.index);
+        let loc = parent.and_then(|loc| locs.item(plan, loc, child.index));
+        (pointer, false, loc)
+    }
+}
+
+/// Nesting past which a failing value's own members are not judged.
+const MAX_JUDGED_DEPTH: usize = 32;
+
+/// Whether the complete value `child` (at `loc`, at `pointer`) passes what
+/// applies to it; when it fails, the pointers of its own members or items
+/// that fail are added to `found`.
+#[allow(clippy::too_many_arguments)]
+fn judge_value(
+    plan: &Plan,
+    locs: &mut Locs,
+    text: &str,
+    loc: Option<LocId>,
+    refused: bool,
+    pointer: &str,
+    child: Child,
+    found: &mut Vec<String>,
+    depth: usize,
+) -> bool {
+    let Some(json) = text.get(child.start..child.end) else {
+        return true;
+    };
+    let checks = loc.and_then(|l| locs.get(l)).map(|l| l.check.clone()).unwrap_or_default();
+    let mut valid = !refused;
+    if valid && !checks.is_empty() {
+        let Ok(value) = tape::parse(json) else {
+            return true;
+        };
+        let (passed, _) = with_own_budget(PATTERN_STEPS_PER_CHECK, || {
+            checks
+                .iter()
+                .all(|&id| plan.validator(id).is_none_or(|v| node_is_valid(v, TapeNode::full(&value))))
+        });
+        valid = passed;
+    }
+    let container = matches!(json.as_bytes().first(), Some(b'{' | b'['));
+    if valid || !container || depth >= MAX_JUDGED_DEPTH {
+        return valid;
+    }
+    // The failing container's own members and items: its text read with
+    // white space for the closing bracket leaves them all pending in its
+    // frame (a number last among them complete).
+    let mut open = json.as_bytes().get(..json.len() - 1).unwrap_or_default().to_vec();
+    open.push(b' ');
+    let mut inner = PartialValue::new(0, None);
+    inner.scan(&open);
+    let Some(frame) = inner.frames.first() else {
+        return valid;
+    };
+    let object = frame.object;
+    for grandchild in frame.pending.clone() {
+        let grandchild = Child {
+            start: child.start + grandchild.start,
+            end: child.start + grandchild.end,
+            name: grandchild.name.map(|(s, e)| (child.start + s, child.start + e)),
+            index: grandchild.index,
+        };
+        let (at, refused, inner_loc) = child_place(plan, locs, text, loc, object, pointer, grandchild);
+        let mut deeper = Vec::new();
+        if !judge_value(plan, locs, text, inner_loc, refused, &at, grandchild, &mut deeper, depth + 1) {
+            found.push(at);
+            found.append(&mut deeper);
+        }
+    }
+    valid
+}
+
+/// Reads a string's bytes from `pos` (inside it; `escape`: the byte before
+/// was an escaping backslash): where the reading stopped, whether the
+/// string closed (`end` then past its quote), and the escape state.
+fn string_run(bytes: &[u8], mut pos: usize, mut escape: bool) -> (usize, bool, bool) {
+    while let Some(&b) = bytes.get(pos) {
+        pos += 1;
+        if escape {
+            escape = false;
+        } else if b == b'\\' {
+            escape = true;
+        } else if b == b'"' {
+            return (pos, true, false);
+        }
+    }
+    (pos, false, escape)
+}
+
+/// Whether `number` is a whole JSON number (and so the value it shows is
+/// final once a byte that is not part of a number follows).
+fn number_is_complete(number: &[u8]) -> bool {
+    let digits = number.strip_prefix(b"-").unwrap_or(number);
+    let (int, rest) = digits.split_at(digits.iter().take_while(|b| b.is_ascii_digit()).count());
+    if int.is_empty() || (int.len() > 1 && int.first() == Some(&b'0')) {
+        return false;
+    }
+    let rest = match rest.strip_prefix(b".") {
+        Some(fraction) => {
+            let n = fraction.iter().take_while(|b| b.is_ascii_digit()).count();
+            if n == 0 {
+                return false;
+            }
+            fraction.get(n..).unwrap_or_default()
+        }
+        None => rest,
+    };
+    match rest.first() {
+        None => true,
+        Some(b'e' | b'E') => {
+            let exp = rest.get(1..).unwrap_or_default();
+            let exp = exp.strip_prefix(b"+").or_else(|| exp.strip_prefix(b"-")).unwrap_or(exp);
+            !exp.is_empty() && exp.iter().all(u8::is_ascii_digit)
+        }
+        Some(_) => false,
+    }
+}
+
+/// Where the prefix of the open string that begins at `start` (its quote)
+/// and is read up to `end` may be cut to close it: before an escape still
+/// being typed, and before a high surrogate escape whose low half may
+/// follow.
+fn string_prefix_end(bytes: &[u8], start: usize, end: usize) -> usize {
+    let body = start + 1;
+    let escaping = |at: usize| {
+        // The backslash at `at` escapes when an even number precede it.
+        let before = bytes
+            .get(body..at)
+            .map_or(0, |b| b.iter().rev().take_while(|&&c| c == b'\\').count());
+        bytes.get(at) == Some(&b'\\') && before % 2 == 0
+    };
+    let mut cut = end;
+    // A backslash alone, or `\u` with fewer than four digits after it.
+    for back in 1..=5 {
+        let Some(at) = end.checked_sub(back).filter(|&at| at >= body) else {
+            break;
+        };
+        if escaping(at) && (back == 1 || bytes.get(at + 1) == Some(&b'u')) {
+            cut = at;
+            break;
+        }
+    }
+    // A complete high surrogate escape at the end.
+    if let Some(at) = cut.checked_sub(6).filter(|&at| at >= body) {
+        let high = bytes.get(at + 1) == Some(&b'u')
+            && matches!(bytes.get(at + 2), Some(b'd' | b'D'))
+            && matches!(bytes.get(at + 3), Some(b'8' | b'9' | b'a' | b'b' | b'A' | b'B'));
+        if high && escaping(at) {
+            cut = at;
+        }
+    }
+    cut
+}
+
+#[cfg(test)]
+mod tests;

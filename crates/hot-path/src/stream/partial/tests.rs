@@ -1,0 +1,313 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use serde_json::{json, Value};
+
+use crate::schema::test_rng::Rng;
+use crate::schema::{compile, CompileOptions};
+use crate::stream::partial::PartialValue;
+
+/// The closed value of `text` read in one go, as serde_json reads it.
+fn closed(text: &str) -> Option<Value> {
+    let (value, _) = PartialValue::new(0, None).read(text);
+    value.map(|v| serde_json::from_str(&v).unwrap_or_else(|e| panic!("{text:?} closed as {v:?}: {e}")))
+}
+
+#[test]
+fn closes_the_open_frontier() {
+    let cases: &[(&str, Option<Value>)] = &[
+        ("", None),
+        ("  ", None),
+        ("{", Some(json!({}))),
+        ("[", Some(json!([]))),
+        ("{\"a\"", Some(json!({}))),
+        ("{\"a\":", Some(json!({}))),
+        ("{\"a\": ", Some(json!({}))),
+        ("{\"a\":1", Some(json!({}))),
+        ("{\"a\":1,", Some(json!({"a": 1}))),
+        ("{\"a\":1 ", Some(json!({"a": 1}))),
+        ("{\"a\":-", Some(json!({}))),
+        ("{\"a\":1.5e", Some(json!({}))),
+        ("{\"a\":tr", Some(json!({}))),
+        ("{\"a\":true", Some(json!({"a": true}))),
+        ("{\"a\":null,\"b\":fals", Some(json!({"a": null}))),
+        ("{\"a\":\"", Some(json!({"a": ""}))),
+        ("{\"a\":\"pre", Some(json!({"a": "pre"}))),
+        ("{\"a\":\"pre\\", Some(json!({"a": "pre"}))),
+        ("{\"a\":\"pre\\\\", Some(json!({"a": "pre\\"}))),
+        ("{\"a\":\"pre\\u00", Some(json!({"a": "pre"}))),
+        ("{\"a\":\"pre\\u00e9", Some(json!({"a": "preé"}))),
+        ("{\"a\":\"\\ud83d", Some(json!({"a": ""}))),
+        ("{\"a\":\"\\ud83d\\ude00", Some(json!({"a": "😀"}))),
+        ("{\"a\":\"x\\\"", Some(json!({"a": "x\""}))),
+        ("{\"a\":\"x\",\"b", Some(json!({"a": "x"}))),
+        ("{\"a\":{\"b\":[1,2,{\"c\":\"d", Some(json!({"a": {"b": [1, 2, {"c": "d"}]}}))),
+        ("{\"a\":[1,2", Some(json!({"a": [1]}))),
+        ("{\"a\":[1,2]", Some(json!({"a": [1, 2]}))),
+        ("{\"a\":[1,2]}  trailing", Some(json!({"a": [1, 2]}))),
+        ("\"open root", Some(json!("open root"))),
+        ("12", None),
+        ("12 ", Some(json!(12))),
+        // A byte no JSON holds: the value stays as it was before it.
+        ("{\"a\":1,\"b\":2,}", Some(json!({"a": 1, "b": 2}))),
+        ("{\"a\":1]", Some(json!({"a": 1}))),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(&closed(text), expected, "closing {text:?}");
+    }
+}
+
+#[test]
+fn reads_on_from_where_it_stopped() {
+    let text = "{\"rows\":[{\"id\":1,\"name\":\"ab\"},{\"id\":22,\"name\":\"cd\\u00e9\"}],\"n\":3}";
+    for cut in 0..=text.len() {
+        let mut partial = PartialValue::new(0, None);
+        let (first, _) = partial.read(&text[..cut]);
+        let (whole, _) = partial.read(text);
+        assert_eq!(whole.as_deref(), Some(text), "read on after {cut} bytes");
+        assert_eq!(first, PartialValue::new(0, None).read(&text[..cut]).0);
+    }
+}
+
+#[test]
+fn names_the_complete_values_that_fail() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "rows": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"id": {"type": "integer"}, "tags": {"type": "array", "items": {"type": "string"}}},
+                "required": ["id"]
+            }},
+            "title": {"type": "string", "maxLength": 3}
+        },
+        "additionalProperties": false
+    });
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let invalid = |text: &str| PartialValue::new(0, Some(&compiled)).read(text).1;
+    assert!(invalid("{\"rows\":[{\"id\":1},{\"id\":2}").is_empty());
+    assert_eq!(invalid("{\"rows\":[{\"id\":1},{\"id\":\"x\"},{\"id\":3"), ["/rows/1", "/rows/1/id"]);
+    // Inside the open item, its complete members are judged as well.
+    assert_eq!(invalid("{\"rows\":[{\"id\":\"x\",\"tags\":[\"a\",2,"), ["/rows/0/id", "/rows/0/tags/1"]);
+    // A complete member that fails names what inside it fails too.
+    assert_eq!(
+        invalid("{\"rows\":[{\"id\":1},{\"tags\":[\"a\",1]}],\"title\":\"ok\""),
+        ["/rows", "/rows/1", "/rows/1/tags", "/rows/1/tags/1"]
+    );
+    assert_eq!(invalid("{\"title\":\"long\",\"other\":1,"), ["/title", "/other"]);
+    // The complete root is judged against the whole schema.
+    assert_eq!(invalid("{\"title\":\"ok\"}"), Vec::<String>::new());
+    assert_eq!(invalid("{\"rows\":[{}]}"), ["", "/rows", "/rows/0"]);
+    // The open string is not judged until it closes.
+    assert!(invalid("{\"title\":\"longer and longer").is_empty());
+}
+
+#[test]
+fn judgments_do_not_depend_on_when_it_is_read() {
+    let schema = json!({"type": "array", "items": {"type": "object", "properties": {"a": {"type": "integer"}}}});
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let text = "[{\"a\":1},{\"a\":\"x\"},{\"a\":2,\"b\":[true]},{\"a\":1.5}]";
+    for cut in 0..text.len() {
+        let mut once = PartialValue::new(0, Some(&compiled));
+        let mut twice = PartialValue::new(0, Some(&compiled));
+        let half = &text[..cut / 2];
+        let _ = twice.read(half);
+        assert_eq!(once.read(&text[..cut]), twice.read(&text[..cut]), "at {cut}");
+    }
+}
+
+#[test]
+fn deep_nesting_stops_at_the_parser_limit() {
+    let text = "[".repeat(100_000);
+    let (value, invalid) = PartialValue::new(0, None).read(&text);
+    let value = value.unwrap();
+    assert!(value.len() < 300, "the frontier closes within the nesting limit");
+    assert!(serde_json::from_str::<Value>(&value).is_ok());
+    assert!(invalid.is_empty());
+}
+
+/// A random JSON value, with numbers, escapes and non-ASCII text.
+fn value(rng: &mut Rng, depth: usize) -> Value {
+    match rng.below(if depth > 3 { 5 } else { 7 }) {
+        0 => Value::Null,
+        1 => Value::Bool(rng.below(2) == 0),
+        2 => json!(rng.below(2000) as i64 - 1000),
+        3 => json!((rng.below(10_000) as f64) / 64.0 - 50.0),
+        4 => Value::String(rng.pick(&["", "a", "é\"\\/", "😀 x", "\u{1}\n\t", "long string here"]).to_owned()),
+        5 => Value::Array((0..rng.below(4)).map(|_| value(rng, depth + 1)).collect()),
+        _ => Value::Object(
+            (0..rng.below(4))
+                .map(|i| (format!("{}{i}", rng.pick(&["k", "é", "a/b", "~"])), value(rng, depth + 1)))
+                .collect(),
+        ),
+    }
+}
+
+/// Every value shown is final or open: removing the open strings' and
+/// containers' growth, the closed value of each prefix is a "prefix" of
+/// the whole value.
+fn grows_into(part: &Value, whole: &Value) -> bool {
+    match (part, whole) {
+        (Value::String(p), Value::String(w)) => w.starts_with(p.as_str()),
+        (Value::Array(p), Value::Array(w)) => {
+            let last = p.len().saturating_sub(1);
+            p.len() <= w.len()
+                && p.iter().zip(w).enumerate().all(|(i, (p, w))| if i < last { p == w } else { grows_into(p, w) })
+        }
+        (Value::Object(p), Value::Object(w)) => p.iter().all(|(k, v)| w.get(k).is_some_and(|w| grows_into(v, w))),
+        (p, w) => p == w,
+    }
+}
+
+#[test]
+fn every_cut_closes_to_json_that_grows_into_the_whole() {
+    let mut rng = Rng(0x5eed_0042);
+    for _ in 0..300 {
+        let whole = Value::Object(
+            (0..1 + rng.below(4)).map(|i| (format!("m{i}"), value(&mut rng, 0))).collect(),
+        );
+        let text = if rng.below(2) == 0 { whole.to_string() } else { serde_json::to_string_pretty(&whole).unwrap() };
+        let mut streamed = PartialValue::new(0, None);
+        for cut in 0..=text.len() {
+            if !text.is_char_boundary(cut) {
+                continue;
+            }
+            let (part, _) = streamed.read(&text[..cut]);
+            let alone = PartialValue::new(0, None).read(&text[..cut]).0;
+            assert_eq!(part, alone, "{text} at {cut}");
+            if let Some(part) = part {
+                let part: Value = serde_json::from_str(&part).unwrap_or_else(|e| panic!("{text} at {cut}: {part}: {e}"));
+                assert!(grows_into(&part, &whole), "{text} at {cut}: {part}");
+            }
+        }
+        let (end, _) = streamed.read(&text);
+        assert_eq!(serde_json::from_str::<Value>(&end.unwrap()).unwrap(), whole);
+    }
+}
+
+// ---- the value read as what changed ---------------------------------------
+
+#[derive(Clone, Debug)]
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+fn seg(v: &Value) -> Seg {
+    match v {
+        Value::String(s) => Seg::Key(s.clone()),
+        other => Seg::Index(other.as_u64().unwrap() as usize),
+    }
+}
+
+fn at_path<'a>(root: &'a mut Value, path: &[Seg]) -> &'a mut Value {
+    path.iter().fold(root, |v, s| match s {
+        Seg::Key(k) => v.get_mut(k.as_str()).unwrap(),
+        Seg::Index(i) => v.get_mut(*i).unwrap(),
+    })
+}
+
+/// The reader of `read_delta`, as the facade is (js/stream-check.mjs): the
+/// value grown in place, the open containers it holds by path.
+#[derive(Default)]
+struct Mirror {
+    root: Option<Value>,
+    levels: Vec<(Vec<Seg>, Option<Seg>)>,
+}
+
+impl Mirror {
+    fn apply(&mut self, delta: &str) {
+        let d: Value = serde_json::from_str(delta).unwrap_or_else(|e| panic!("{delta}: {e}"));
+        if d.get("same").is_some() {
+            return;
+        }
+        let keep = d["keep"].as_u64().unwrap() as usize;
+        self.levels.truncate(keep);
+        let mut base = Vec::new();
+        if keep == 0 {
+            self.root = d.get("value").cloned();
+        } else {
+            let (path, frontier) = self.levels[keep - 1].clone();
+            let held = at_path(self.root.as_mut().unwrap(), &path);
+            match frontier {
+                Some(Seg::Index(i)) => held.as_array_mut().unwrap().truncate(i),
+                Some(Seg::Key(k)) => {
+                    held.as_object_mut().unwrap().remove(&k);
+                }
+                None => {}
+            }
+            match d.get("add") {
+                Some(Value::Array(items)) => held.as_array_mut().unwrap().extend(items.iter().cloned()),
+                Some(Value::Object(members)) => {
+                    for (k, v) in members {
+                        held.as_object_mut().unwrap().insert(k.clone(), v.clone());
+                    }
+                }
+                _ => {}
+            }
+            let at = d.get("value").map(|v| (seg(&d["at"]), v.clone()));
+            if let Some((at, value)) = &at {
+                match (held, at) {
+                    (Value::Array(items), Seg::Index(i)) => {
+                        assert_eq!(items.len(), *i, "{delta}");
+                        items.push(value.clone());
+                    }
+                    (Value::Object(members), Seg::Key(k)) => {
+                        members.insert(k.clone(), value.clone());
+                    }
+                    _ => panic!("{delta}: the frontier's place"),
+                }
+            }
+            self.levels[keep - 1].1 = at.as_ref().map(|(at, _)| at.clone());
+            base = path;
+            if let Some((at, _)) = at {
+                base.push(at);
+            }
+        }
+        if let Some(Value::Array(open)) = d.get("open") {
+            let tip = d.get("tip").map(seg);
+            let segs: Vec<Seg> = open.iter().map(seg).collect();
+            for i in 0..=segs.len() {
+                let frontier = segs.get(i).cloned().or_else(|| tip.clone());
+                self.levels.push((base.clone(), frontier));
+                if let Some(s) = segs.get(i) {
+                    base.push(s.clone());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_value_read_as_what_changed_is_the_value_closed() {
+    let schema = json!({"type": "object", "additionalProperties": {"type": "array", "items": {"type": "object"}}});
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let mut rng = Rng(0x0de1_7a00);
+    for round in 0..200 {
+        let whole = Value::Object(
+            (0..1 + rng.below(4)).map(|i| (format!("m{i}"), value(&mut rng, 0))).collect(),
+        );
+        let text = if rng.below(2) == 0 { whole.to_string() } else { serde_json::to_string_pretty(&whole).unwrap() };
+        let mut streamed = PartialValue::new(0, Some(&compiled));
+        let mut mirror = Mirror::default();
+        let mut cut = 0;
+        while cut < text.len() {
+            cut = (cut + 1 + rng.below(6)).min(text.len());
+            while !text.is_char_boundary(cut) {
+                cut += 1;
+            }
+            let delta = streamed.read_delta(&text[..cut]);
+            mirror.apply(&delta);
+            let (closed, invalid) = PartialValue::new(0, Some(&compiled)).read(&text[..cut]);
+            let closed: Option<Value> = closed.map(|c| serde_json::from_str(&c).unwrap());
+            assert_eq!(mirror.root, closed, "round {round}: {text:?} at {cut}: {delta}");
+            let listed: Value = serde_json::from_str(&delta).unwrap();
+            assert_eq!(listed["invalid"], json!(invalid), "round {round} at {cut}");
+        }
+        assert_eq!(mirror.root.as_ref(), Some(&whole));
+    }
+}
