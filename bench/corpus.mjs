@@ -2,7 +2,7 @@
 // schemas with their own valid and invalid instances): the guard, ajv 8 +
 // ajv-formats and the catalog, instance by instance, and the format oracle
 // (the RFC grammars) over every string of the instances. The test command
-// runs a sample (tests/js/corpus.test.mjs); this runs all of it.
+// runs a sample (tests/js/checking/corpus.test.mjs); this runs all of it.
 //
 //   node bench/corpus.mjs           the counts, and any disagreement not listed
 //   node bench/corpus.mjs --all     also every disagreement, listed or not

@@ -11,7 +11,7 @@
 // check.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { hostileCases } from "../tests/js/hostile-schemas.mjs";
+import { hostileCases } from "../tests/support/hostile-schemas.mjs";
 
 const DEADLINE_MS = Number(process.env.DEADLINE_MS ?? 60000);
 const runtime = typeof Bun !== "undefined" ? `bun ${Bun.version}` : `node ${process.version}`;

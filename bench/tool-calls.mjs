@@ -35,6 +35,7 @@ import * as guard from "../pkg/node.mjs";
 import { defaultCacheBound } from "../pkg/testing.mjs";
 import { median } from "./median.mjs";
 import { SHAPES, catalogue, documentsFor, makeAjv, responseFor } from "../tests/corpus/tool-calls/corpus.mjs";
+import { prng } from "../tests/support/random.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -50,15 +51,12 @@ const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node ${p
 let sink = 0;
 const results = { runtime, calls: [], values: [] };
 
-/** A seeded shuffle (xorshift32), the same order on every run. */
+/** A seeded shuffle, the same order on every run. */
 function shuffled(items, seed) {
   const out = items.slice();
-  let state = seed >>> 0 || 1;
+  const random = prng(seed);
   for (let i = out.length - 1; i > 0; i--) {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    const j = (state >>> 0) % (i + 1);
+    const j = random.below(i + 1);
     [out[i], out[j]] = [out[j], out[i]];
   }
   return out;

@@ -2,18 +2,7 @@
 // them (JSON text), each with its schema and the verdict every validator must
 // reach. Deterministic (seeded), so every runtime and child process sees the
 // same bytes. Shared by run.mjs, load-first-verdict.mjs and memory.mjs.
-
-/** A small seeded PRNG (mulberry32) so the documents never change. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng as rng } from "../tests/support/random.mjs";
 
 const WORDS = (
   "the rollout plan for the billing service moves to the second quarter after the vendor " +

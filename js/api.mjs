@@ -34,7 +34,7 @@ export const appendGeminiFeedback = withTypedErrors("appendGeminiFeedback", feed
 export const appendOpenAIChatFeedback = withTypedErrors("appendOpenAIChatFeedback", feedback.appendOpenAIChatFeedback);
 export const appendOpenAIResponsesFeedback = withTypedErrors("appendOpenAIResponsesFeedback", feedback.appendOpenAIResponsesFeedback);
 export { Validator, clearSchemaCache, schemaCacheSize } from "./schemas.mjs";
-export { wasmMemoryBytes } from "./instance.mjs";
+export { wasmMemoryBytes } from "./wasm-instance.mjs";
 export { guardedCall } from "./guarded-call.mjs";
 export { guardedStream } from "./guarded-stream.mjs";
 export { SchemaError, StructuredOutputError } from "./errors.mjs";

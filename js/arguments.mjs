@@ -1,11 +1,12 @@
 // Arguments in the form the core takes: JSON text of small values (options,
 // instances, schemas), well-formed strings, and the copy of a live response
-// object along one of the core's read plans (see js/read.mjs). A value that
+// object along one of the core's read plans (see js/response-copy.mjs). A value that
 // cannot be read or serialised is a typed error naming only its kind.
 import { SchemaError, argumentError } from "./errors.mjs";
 import { LIMITS } from "./generated/contract.mjs";
-import { callRaw, displayText, raw } from "./instance.mjs";
-import { copyAlong, loadPlans, matchCopy, nestsDeeper, sameCopy, shapeOf } from "./read.mjs";
+import { callRaw, displayText, raw } from "./wasm-instance.mjs";
+import { copyAlong, loadPlans, nestsDeeper } from "./response-copy.mjs";
+import { matchCopy, sameCopy, shapeOf } from "./copy-match.mjs";
 
 /** JSON text for a value, or a typed error naming what could not be serialised. */
 export function jsonText(what, value) {
@@ -422,7 +423,7 @@ export function readPlans() {
 
 /**
  * What `readPlans()[plan]` asks of `value`, copied by property access (see
- * js/read.mjs); with `texts`, the strings under text nodes go there. A
+ * js/response-copy.mjs); with `texts`, the strings under text nodes go there. A
  * getter that throws, or a revoked Proxy, is a typed error.
  */
 export function readCopy(what, value, plan, texts) {
@@ -436,7 +437,7 @@ export function readCopy(what, value, plan, texts) {
 
 /**
  * Whether `readCopy(what, value, plan, texts)` would give a copy written as
- * the JSON text `shape` was parsed from (see `matchCopy` in js/read.mjs),
+ * the JSON text `shape` was parsed from (see `matchCopy` in js/copy-match.mjs),
  * the texts pushed as it pushes them; false, too, when reading `value`
  * throws (`readCopy` then says why).
  */

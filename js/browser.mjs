@@ -1,7 +1,7 @@
 // Browsers: `await ready()` once before the other exports.
 import { createGlue } from "./wasm/guard.js";
-import { markLoaded, pendingReload } from "./instance.mjs";
-import { makeNoFunctions } from "./read.mjs";
+import { markLoaded, pendingReload } from "./wasm-instance.mjs";
+import { makeNoFunctions } from "./functions-from-source.mjs";
 
 // A page needs 'wasm-unsafe-eval' in its Content Security Policy (or none)
 // for the WebAssembly; nothing here needs 'unsafe-eval', and nothing tries it.

@@ -12,8 +12,9 @@
 // answer exactly as the core would (a number JSON.parse made infinite, a
 // value nested deeper than the core reads, a `$ref` loop that never reaches
 // a value, a pattern budget spent): the caller then asks the core.
-import { callRaw, encodeInput, inputOf } from "./instance.mjs";
-import { functionFrom } from "./read.mjs";
+import { callRaw, encodeInput, inputOf } from "./wasm-instance.mjs";
+import { INPUT_STATUS } from "./generated/contract.mjs";
+import { functionFrom } from "./functions-from-source.mjs";
 
 /** Thrown where a program cannot answer as the core would. */
 export const BAIL = Object.freeze({ bail: true });
@@ -205,7 +206,7 @@ function decimalMultiple(v, m) {
 }
 
 // The formats checked here, each exactly as the core's (jsonschema's
-// `is_valid_date` and the rest), proven equal by tests/js/check-program.test.mjs.
+// `is_valid_date` and the rest), proven equal by tests/js/checking/check-program.test.mjs.
 
 /** The decimal digit at `i`, or -1. */
 function digit(s, i) {
@@ -421,7 +422,7 @@ function judge(handle, checks, strings) {
   }
   const text = JSON.stringify(batch);
   const failed = callRaw(() => handle.judgeStrings(encodeInput(text)));
-  if (failed === 0xffffffff) bail();
+  if (failed === INPUT_STATUS.notJudged) bail();
   if (failed === 0) return null;
   return inputOf(checks.length).slice(0, checks.length);
 }

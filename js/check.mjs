@@ -4,8 +4,8 @@
 // verdict in the shape docs/api.md gives.
 import { jsonText, optionsText, outputCopy, readCopy, readText, wellFormed } from "./arguments.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
-import { DEFAULTS } from "./generated/contract.mjs";
-import { callRaw, callRawJson, decoder, encodeCopy, encodeInput, encoder, ensureLoaded, inputOf, raw, translate } from "./instance.mjs";
+import { DEFAULTS, LANE_STATUS } from "./generated/contract.mjs";
+import { callRaw, callRawJson, decoder, encodeCopy, encodeInput, encoder, ensureLoaded, inputOf, raw, translate } from "./wasm-instance.mjs";
 import { programVerdict } from "./check-program.mjs";
 import { COMPILE_KEYS, compileKey, defaultCompileOption, entryFor, handleForAnyValidator, isValidatorArgument, knownSchema, rawOf, readableSchemaText, recordOf, touch } from "./schemas.mjs";
 
@@ -240,25 +240,39 @@ export function laneWith(output, handle, schemaHash, { maxErrors, requireObject,
     const verdict = programVerdict(output, handle, schemaHash, requireObject);
     if (verdict !== undefined) return verdict;
   }
-  const status = laneStatus(output, handle, maxErrors, requireObject, text);
-  if (status === 3) return undefined;
-  return laneResult(status, output, schemaHash, null);
+  const { code } = decodeLaneStatus(laneStatus(output, handle, maxErrors, requireObject, text));
+  if (code === LANE_STATUS.unavailable) return undefined;
+  return laneResult(code, output, schemaHash, null);
 }
 
 /**
- * The lane's answer for a status code (the low three bits of a status) and
- * the text the core checked: 2 the verdict the core wrote; 4 accepted, the
- * JSON is the whole text; 0 and 1 accepted, the JSON is the slice the core
- * names (1 inside a code fence). An accepted verdict is built here from
- * what this side already holds.
+ * A lane status (`LANE_STATUS`, defined in src/status.rs) taken apart:
+ * its `code`, the `index` of the text the answer is, and the finish
+ * reason's byte length (`reasonLength`, null when the response gave none).
+ * Every caller decodes a status here.
  */
-function laneResult(code, text, schemaHash, finishReason) {
-  if (code === 2) return verdictFrom(JSON.parse(raw.laneTakeVerdict()), text);
-  const jsonText = code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd());
+export function decodeLaneStatus(status) {
+  return {
+    code: status & LANE_STATUS.codeMask,
+    index: (status >>> LANE_STATUS.textShift) & LANE_STATUS.fieldMask,
+    reasonLength: (status & LANE_STATUS.hasReason) === 0 ? null : status >>> LANE_STATUS.reasonShift,
+  };
+}
+
+/**
+ * The lane's answer for a status code (see `decodeLaneStatus`) and the
+ * text the core checked: the verdict the core wrote when it failed, or,
+ * accepted, the JSON as the whole text or the slice the core names (in a
+ * code fence or not). An accepted verdict is built here from what this
+ * side already holds.
+ */
+export function laneResult(code, text, schemaHash, finishReason) {
+  if (code === LANE_STATUS.failed) return verdictFrom(JSON.parse(raw.laneTakeVerdict()), text);
+  const jsonText = code === LANE_STATUS.okWhole ? text : text.slice(raw.laneStart(), raw.laneEnd());
   return {
     ok: true,
     value: JSON.parse(jsonText),
-    rescue: code === 1 ? "code_fence" : "none",
+    rescue: code === LANE_STATUS.okFence ? "code_fence" : "none",
     schemaHash,
     degraded: false,
     finishReason,
@@ -267,10 +281,10 @@ function laneResult(code, text, schemaHash, finishReason) {
 
 /**
  * The lane for a response object: what the output plan reads of it goes to
- * the core in one call (see `checkReadLane` in src/wasm.rs), the answer
- * text encoded once into wasm memory and checked there. A status above 3
- * carries flags: 8 when the response gave a finish reason (its length from
- * bit 16), and from bit 4 the index of the text the answer is. The copy's
+ * the core in one call (see `checkReadLane` in src/wasm/check.rs), the
+ * answer text encoded once into wasm memory and checked there. Its status
+ * carries the index of the text the answer is and the finish reason's
+ * length (see `decodeLaneStatus`). The copy's
  * record (see `outputCopy`) keeps that answer: a response with a copy the
  * core has answered before skips the read, and its answer's text and
  * finish reason go to the core as the string lane's text does.
@@ -290,19 +304,16 @@ function readLane(output, handle, maxErrors, requireObject, optionsJson, schemaH
         return verdict;
       }
     }
-    const code = laneStatus(text, handle, maxErrors, requireObject, optionsJson, known.reason);
-    return code === 3 ? undefined : laneResult(code, text, schemaHash, known.reason);
+    const { code } = decodeLaneStatus(laneStatus(text, handle, maxErrors, requireObject, optionsJson, known.reason));
+    return code === LANE_STATUS.unavailable ? undefined : laneResult(code, text, schemaHash, known.reason);
   }
-  const status = readLaneStatus(texts, copy.text, handle, maxErrors, requireObject, optionsJson);
-  const code = status & 7;
-  if (code === 3) return undefined;
-  const index = (status >>> 4) & 0xfff;
+  const { code, index, reasonLength } = decodeLaneStatus(readLaneStatus(texts, copy.text, handle, maxErrors, requireObject, optionsJson));
+  if (code === LANE_STATUS.unavailable) return undefined;
   const text = texts[index];
   // The finish reason's bytes are at the start of the input buffer. The
   // check may have grown the memory, which detaches the view the texts were
   // encoded through: it is taken again over the memory as it is now.
-  const reasonBytes = status >>> 16;
-  const finishReason = (status & 8) !== 0 ? decoder.decode(inputOf(reasonBytes).subarray(0, reasonBytes)) : null;
+  const finishReason = reasonLength !== null ? decoder.decode(inputOf(reasonLength).subarray(0, reasonLength)) : null;
   copy.answer = { index, reason: finishReason };
   return laneResult(code, text, schemaHash, finishReason);
 }
@@ -323,7 +334,7 @@ function tokenLimit(reason) {
 
 /**
  * The read lane's status for a copy the core has not answered before (see
- * `checkReadLane` in src/wasm.rs). Apart from `readLane`, as its closure
+ * `checkReadLane` in src/wasm/check.rs). Apart from `readLane`, as its closure
  * would make `readLane`'s variables a scope object on every call.
  */
 function readLaneStatus(texts, copyText, handle, maxErrors, requireObject, optionsJson) {
@@ -345,8 +356,8 @@ function laneStatus(text, handle, maxErrors, requireObject, optionsJson, reason 
   try {
     const extra = reason === null ? 0 : reason.length * 3;
     const written = encodeInput(text, extra);
-    if (reason === null) return raw.checkInputLane(written, handle, maxErrors, requireObject, optionsJson);
-    return raw.checkInputLaneWithReason(written, writeReason(reason, inputOf(written + extra), written), handle, maxErrors, requireObject, optionsJson);
+    if (reason === null) return raw.checkInputLane(written, undefined, handle, maxErrors, requireObject, optionsJson);
+    return raw.checkInputLane(written, writeReason(reason, inputOf(written + extra), written), handle, maxErrors, requireObject, optionsJson);
   } catch (error) {
     throw translate(error);
   }

@@ -11,8 +11,9 @@
 // its JSON, as is a single declaration or record given alone.
 import { argumentError } from "./errors.mjs";
 import { boundedJsonText, serialisationProblem } from "./arguments.mjs";
-import { callRaw, rawGlue } from "./instance.mjs";
-import { functionFrom, memberOf } from "./read.mjs";
+import { callRaw, rawGlue } from "./wasm-instance.mjs";
+import { functionFrom } from "./functions-from-source.mjs";
+import { memberOf } from "./member-access.mjs";
 import { requestPlan } from "./session.mjs";
 
 /** Thrown inside the reader for a value it cannot vouch for; the caller then asks the core. */

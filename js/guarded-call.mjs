@@ -7,11 +7,11 @@
 // when the core says such an attempt does (`acceptFirst` in session.mjs).
 import { jsonText, readCopy, readPlans, rejectNonFinite } from "./arguments.mjs";
 import { NO_CHECK_OPTIONS, guardOptionNames, openSession, requestSchema, requestSchemaPlaces } from "./session.mjs";
-import { textRead, usageOfResponse } from "./usage-programs.mjs";
-import { memberOf } from "./read.mjs";
+import { textRead, usageOfResponse } from "./usage-readers.mjs";
+import { memberOf } from "./member-access.mjs";
 import { StructuredOutputError, argumentError, typedError } from "./errors.mjs";
 import { appenderNamed } from "./feedback.mjs";
-import { displayText } from "./instance.mjs";
+import { displayText } from "./wasm-instance.mjs";
 import { statsRecorder } from "./stats.mjs";
 import { attachTelemetry, readTelemetry, traced } from "./telemetry.mjs";
 
@@ -484,7 +484,7 @@ export function guardedCall(request, callModel, options) {
  * session named for the provider, adds the step's feedback to the original
  * request. An appender that throws, or returns nothing, fails the call.
  */
-export function repairedRequest(o, request, step, ends) {
+function repairedRequest(o, request, step, ends) {
   const append = o.appendFeedback ?? appenderNamed(step.appender);
   return ends.callback("appendFeedback", () => {
     const next = append(request, step.feedback);
@@ -508,7 +508,10 @@ export function repairedRequest(o, request, step, ends) {
  * - `settled`: for a step that ends the call with a value (accepted, or
  *   lenient), the call recorded as such and its result; undefined for a
  *   step that goes on or rejects.
- * - `reject`: the StructuredOutputError, with every attempt's usage.
+ * - `reject`: the StructuredOutputError, with every attempt's usage;
+ *   `pastDeadline`: the one for a call whose deadline passed mid-attempt.
+ * - `settleOrNext`: the attempt loop's tail, once an attempt's step is
+ *   known, carrying out what the session decided (src/policy.rs).
  * - `callbackFailed`, `callback`: a caller's callback that throws after an
  *   attempt was paid for gives an error that carries every attempt's usage,
  *   and the stats count them; `callbackOf` calls `o[name](arg)` so.
@@ -532,6 +535,9 @@ class Endings {
     this.calls = 0;
     this.response = undefined;
     this.verdicts = [];
+    /** The settled call's result, and the next attempt's request: see `settleOrNext`. */
+    this.result = undefined;
+    this.nextRequest = undefined;
   }
 
   record(outcome, stoppedBy, summary) {
@@ -590,6 +596,42 @@ class Endings {
       degraded: summary.audit.degraded,
       audit: summary.audit,
     });
+  }
+
+  /**
+   * The StructuredOutputError of a call whose deadline passed during attempt
+   * `calls`: the last verdict's failure and issues, if an attempt had one.
+   */
+  pastDeadline() {
+    const last = this.verdicts.at(-1);
+    const summary = this.session.summary(this.o.deadlineMs, this.calls);
+    return this.reject(summary.message, last ? last.failure : "deadline", last ? last.errors : [], "deadline", summary);
+  }
+
+  /**
+   * The end of an attempt whose `step` (and `verdict`, see `verdict`) the
+   * session gave, as the session decided (src/policy.rs): true when the
+   * call settled, its result then in `result`; false when another attempt
+   * follows, its request then in `nextRequest` (the caller's `request`
+   * again for a resample, with the step's feedback for a repair); thrown,
+   * the StructuredOutputError of a rejection.
+   */
+  settleOrNext(step, verdict, request) {
+    const result = this.settled(step);
+    if (result !== undefined) {
+      this.result = result;
+      return true;
+    }
+    switch (step.action) {
+      case "resample":
+        this.nextRequest = request;
+        return false;
+      case "repair":
+        this.nextRequest = repairedRequest(this.o, request, step, this);
+        return false;
+      default:
+        throw this.reject(step.message, verdict.failure, verdict.errors, step.stoppedBy, step.summary);
+    }
   }
 
   callbackFailed(name, error) {
@@ -656,11 +698,7 @@ async function run(request, callModel, o, session) {
           }
         }
       } catch (outcome) {
-        if (outcome.deadline) {
-          const last = ends.verdicts.at(-1);
-          const summary = session.summary(o.deadlineMs, calls);
-          throw ends.reject(summary.message, last ? last.failure : "deadline", last ? last.errors : [], "deadline", summary);
-        }
+        if (outcome.deadline) throw ends.pastDeadline();
         ends.record("error", outcome.aborted !== undefined ? "aborted" : undefined);
         throw outcome.aborted !== undefined ? outcome.aborted : outcome.thrown;
       } finally {
@@ -714,18 +752,8 @@ async function run(request, callModel, o, session) {
       if (o.onAttempt) {
         ends.callbackOf("onAttempt", { attempt: calls, verdict, usage: o.usageOf ? usage : step.usage, action, stoppedBy });
       }
-      const result = ends.settled(step);
-      if (result !== undefined) return result;
-      switch (action) {
-        case "resample":
-          nextRequest = request;
-          continue;
-        case "repair":
-          nextRequest = repairedRequest(o, request, step, ends);
-          continue;
-        default:
-          throw ends.reject(step.message, verdict.failure, verdict.errors, stoppedBy, step.summary);
-      }
+      if (ends.settleOrNext(step, verdict, request)) return ends.result;
+      nextRequest = ends.nextRequest;
     }
   } finally {
     // Kept idle or freed, however the call ends.

@@ -10,8 +10,8 @@
 import { jsonText, readCopy } from "./arguments.mjs";
 import { streamReaders } from "./session.mjs";
 import { argumentError, typedError } from "./errors.mjs";
-import { abortReason, attemptSignal, endings, now, prepare as prepareCall, readableCopy, repairedRequest } from "./guarded-call.mjs";
-import { memberOf } from "./read.mjs";
+import { abortReason, attemptSignal, endings, now, prepare as prepareCall, readableCopy } from "./guarded-call.mjs";
+import { memberOf } from "./member-access.mjs";
 import { StreamedCalls, readEvent } from "./stream-read.mjs";
 import { ToolCallStreamCheck, toolsDeclared } from "./tool-call-stream.mjs";
 import { traced } from "./telemetry.mjs";
@@ -296,7 +296,6 @@ async function run(request, streamModel, o, session) {
   const readers = o.read ? undefined : streamReaders();
   // The attempts and the verdicts are the endings' members; a stream's result has no response.
   const ends = endings(session, o, "during", false);
-  const { verdicts } = ends;
 
   for (;;) {
     if (o.signal?.aborted) {
@@ -324,11 +323,8 @@ async function run(request, streamModel, o, session) {
       // Whatever stopped the attempt, the usage its events reported counts.
       session.recordStream(reportsText(), facts());
       switch (outcome.kind) {
-        case "deadline": {
-          const last = verdicts.at(-1);
-          const summary = session.summary(o.deadlineMs, calls);
-          throw ends.reject(summary.message, last ? last.failure : "deadline", last ? last.errors : [], "deadline", summary);
-        }
+        case "deadline":
+          throw ends.pastDeadline();
         case "aborted":
           ends.record("error", "aborted");
           throw outcome.value;
@@ -373,17 +369,7 @@ async function run(request, streamModel, o, session) {
       const { bytes, stoppedEarly, usageReported } = facts();
       ends.callbackOf("onAttempt", { attempt: calls, verdict, usage: step.usage, action, stoppedBy, bytes, stoppedEarly, usageReported });
     }
-    const result = ends.settled(step);
-    if (result !== undefined) return result;
-    switch (action) {
-      case "resample":
-        nextRequest = request;
-        continue;
-      case "repair":
-        nextRequest = repairedRequest(o, request, step, ends);
-        continue;
-      default:
-        throw ends.reject(step.message, verdict.failure, verdict.errors, stoppedBy, step.summary);
-    }
+    if (ends.settleOrNext(step, verdict, request)) return ends.result;
+    nextRequest = ends.nextRequest;
   }
 }

@@ -1,7 +1,7 @@
 // Node and Bun: the module is ready at import, synchronously.
 import { readFileSync } from "node:fs";
 import { createGlue } from "./wasm/guard.js";
-import { markLoaded, pendingReload } from "./instance.mjs";
+import { markLoaded, pendingReload } from "./wasm-instance.mjs";
 
 const bytes = readFileSync(new URL("./wasm/guard_bg.wasm", import.meta.url));
 const module = new WebAssembly.Module(bytes);

@@ -3,7 +3,7 @@
 // paths for printing, and the core's version.
 import { argumentKind, errorName, jsonText } from "./arguments.mjs";
 import { argumentError } from "./errors.mjs";
-import { callRaw, callRawJson, displayText, raw } from "./instance.mjs";
+import { callRaw, callRawJson, displayText, raw } from "./wasm-instance.mjs";
 import { SOURCE, isValidator, textOfSchema } from "./schemas.mjs";
 
 /**

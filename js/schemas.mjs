@@ -6,8 +6,8 @@ import { NotJsonValue, jsonText, optionsText, schemaText, valueSnapshot } from "
 import { SchemaError, argumentError, withTypedErrors } from "./errors.mjs";
 import { standardFor } from "./standard-schema.mjs";
 import { programOf, valueAccepted } from "./check-program.mjs";
-import { DEFAULTS } from "./generated/contract.mjs";
-import { cacheCapacity, callRaw, callRawJson, encodeInput, keepCacheCapacity, raw, whenReplaced } from "./instance.mjs";
+import { DEFAULTS, INPUT_STATUS, LANE_STATUS } from "./generated/contract.mjs";
+import { cacheCapacity, callRaw, callRawJson, encodeInput, keepCacheCapacity, raw, whenReplaced } from "./wasm-instance.mjs";
 
 // Validator → its handle in the current instance (replaced after a trap).
 export let rawOf = new WeakMap();
@@ -42,7 +42,7 @@ export class Validator {
     if (acceptedByProgram(this, snapshot)) return true;
     const text = jsonText("the instance", snapshot);
     const status = callRaw(() => handleForAnyValidator(this).isValidInput(encodeInput(text)));
-    if (status !== INPUT_UNREAD) return status === 1;
+    if (status !== LANE_STATUS.unavailable) return status === INPUT_STATUS.valid;
     return callRaw(() => handleForAnyValidator(this).isValid(text));
   }
 
@@ -79,10 +79,13 @@ export function acceptedByProgram(validator, snapshot) {
   return program !== null && valueAccepted(program, snapshot);
 }
 
+/** How a Validator's Standard Schema checks a value: its program, then the core (see standard-schema.mjs). */
+const STANDARD_CHECKS = { accepts: acceptedByProgram, validate: validateText };
+
 // A Validator is a Standard Schema (see standard-schema.mjs).
 Object.defineProperty(Validator.prototype, "~standard", {
   get() {
-    return standardFor(this);
+    return standardFor(this, this[SOURCE], STANDARD_CHECKS);
   },
   enumerable: false,
   configurable: true,
@@ -114,24 +117,19 @@ export function notJsonError(problem) {
 /**
  * A Validator's `validate` of JSON text already read (see `instanceSnapshot`):
  * the text encoded into the input buffer, and a valid one answered with a
- * number (see `validateInput` in src/wasm.rs); the general path reads (and
+ * number (see `validateInput` in src/wasm/schemas.rs); the general path reads (and
  * refuses) any other options, and any text the tape cannot.
  */
 export function validateText(validator, text, options) {
   const cap = inputCap(options);
   if (cap !== undefined) {
     const status = callRaw(() => handleForAnyValidator(validator).validateInput(encodeInput(text), cap));
-    if (status === INPUT_VALID) return { valid: true, errors: [], moreErrors: false };
-    if (status === INPUT_INVALID) return JSON.parse(raw.laneTakeVerdict());
+    if (status === LANE_STATUS.ok) return { valid: true, errors: [], moreErrors: false };
+    if (status === LANE_STATUS.failed) return JSON.parse(raw.laneTakeVerdict());
   }
   const opts = optionsText(options);
   return callRawJson(() => handleForAnyValidator(validator).validate(text, opts));
 }
-
-/** `validateInput`'s statuses (src/wasm.rs), and `isValidInput`'s for a text it did not read. */
-const INPUT_VALID = 0;
-const INPUT_INVALID = 2;
-const INPUT_UNREAD = 3;
 
 /**
  * The issue cap of `validate`'s options when the input-buffer path takes

@@ -4,14 +4,16 @@
 // once per attempt (but for a first attempt the lane accepts, see
 // `acceptFirst`). guarded-call.mjs and guarded-stream.mjs drive it.
 import { jsonText, optionsText, outputCopy, serialisationProblem, wellFormed } from "./arguments.mjs";
-import { fromClass, functionFrom, hasMember, memberOf } from "./read.mjs";
-import { laneOptions, laneWith, shapeVerdict } from "./check.mjs";
+import { functionFrom } from "./functions-from-source.mjs";
+import { fromClass, hasMember, memberOf } from "./member-access.mjs";
+import { decodeLaneStatus, laneOptions, laneResult, laneWith, shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
-import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "./instance.mjs";
+import { LANE_STATUS } from "./generated/contract.mjs";
+import { callRaw, callRawJson, decoder, encodeCopy, instanceNumber, raw } from "./wasm-instance.mjs";
 import { SOURCE, compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf, recordStrict } from "./schemas.mjs";
 import { validatorVersion } from "./schema-tools.mjs";
 import { StreamCheck } from "./stream-check.mjs";
-import { countedUsage, usageText } from "./usage-programs.mjs";
+import { countedUsage, usageText } from "./usage-readers.mjs";
 
 /** Where requests declare tools, as the core lists them (src/providers/tools.rs). */
 let toolPaths;
@@ -61,7 +63,7 @@ function leafCode(node, leaf, texts, index) {
  * on Bun, reading names from a list cost 8 absent members of a request
  * about 0.1 µs, a guarded call's 4%; written out, each is read as a
  * constant name is. null where no function can be made from source (see
- * `functionFrom` in js/read.mjs), and until the first guarded call.
+ * `functionFrom` in js/functions-from-source.mjs), and until the first guarded call.
  */
 let writtenToolPaths = null;
 
@@ -463,7 +465,7 @@ class GuardSession {
 
   /**
    * Checks a response `read` read, with its usage (as `usageRead` in
-   * js/usage-programs.mjs gives it; recorded first, so it counts even
+   * js/usage-readers.mjs gives it; recorded first, so it counts even
    * when the check throws), and decides. The
    * result: { verdict (API shape), action, stoppedBy, usage? (with
    * `stepUsage`), message?, warning?, feedback? (with appender?, the
@@ -474,7 +476,7 @@ class GuardSession {
   step({ texts, copyText }, usage, aborted, deadlinePassed) {
     const session = this.live();
     const { from } = this;
-    // The lean case (see `stepLean` in src/wasm.rs) is built here, with the schema's hash this side keeps.
+    // The lean case (see `stepLean` in src/wasm/session.rs) is built here, with the schema's hash this side keeps.
     let lean = false;
     const counted = usage.program !== undefined;
     const r = callRaw(() => {
@@ -483,7 +485,7 @@ class GuardSession {
       const status = counted
         ? session.stepCounted(start, length, aborted, deadlinePassed, hashed, usage.program, usage.counts)
         : session.stepLean(start, length, aborted, deadlinePassed, hashed);
-      if (status === STEP_WRITTEN) return JSON.parse(session.takeStep());
+      if (status === LANE_STATUS.failed) return JSON.parse(session.takeStep());
       lean = true;
       return leanStep(status, texts, session.takeStep(), from.hash, counted ? usage : undefined);
     });
@@ -603,7 +605,7 @@ function restarted(handle) {
 }
 
 /**
- * A step's result as the core wrote it (see `step_json` in src/wasm.rs),
+ * A step's result as the core wrote it (see `step_json` in src/session/wire.rs),
  * in the shape `step` gives: the verdict in API shape, and the value parsed
  * from the JSON (a slice of text `at`, or the verdict's own text) when the
  * verdict is accepted or the lenient path returns it.
@@ -616,25 +618,18 @@ function writtenStep(r, texts) {
   return r;
 }
 
-/** `stepLean`'s status for a step whose result it wrote as JSON text (src/wasm.rs). */
-const STEP_WRITTEN = 2;
-
 /**
- * The result of a lean step (see `stepLean` in src/wasm.rs): a first
- * attempt accepted, as `step` gives it, built from the status, the texts,
- * `pending` (the finish reason, then, unless the usage was `counted`, the
- * summary's usage as JSON text) and the schema's hash. The JSON is the status's text, whole (code 4) or at
- * the lane's offsets (0, or 1 in a code fence).
+ * The result of a lean step (see `lean_status` in src/session/wire.rs): a
+ * first attempt accepted, as `step` gives it, built from the status (see
+ * `decodeLaneStatus`), the texts, `pending` (the finish reason, then,
+ * unless the usage was `counted`, the summary's usage as JSON text) and
+ * the schema's hash, as the lane builds an accepted verdict.
  */
 function leanStep(status, texts, pending, schemaHash, counted) {
-  const code = status & 7;
-  const text = texts[(status >>> 4) & 0xfff];
-  const reasonLength = status >>> 16;
-  const finishReason = (status & 8) !== 0 ? pending.slice(0, reasonLength) : null;
-  const usage = counted !== undefined ? countedUsage(counted) : JSON.parse(pending.slice(reasonLength));
-  const value = JSON.parse(code === 4 ? text : text.slice(raw.laneStart(), raw.laneEnd()));
-  const rescue = code === 1 ? "code_fence" : "none";
-  return acceptedFirst({ ok: true, value, rescue, schemaHash, degraded: false, finishReason }, usage, schemaHash);
+  const { code, index, reasonLength } = decodeLaneStatus(status);
+  const finishReason = reasonLength !== null ? pending.slice(0, reasonLength) : null;
+  const usage = counted !== undefined ? countedUsage(counted) : JSON.parse(pending.slice(reasonLength ?? 0));
+  return acceptedFirst(laneResult(code, texts[index], schemaHash, finishReason), usage, schemaHash);
 }
 
 /**

@@ -3,23 +3,26 @@
 // SDK's outputType) validate with it and send the model its JSON Schema.
 import { NotJsonValue, jsonText, serialisationProblem, valueSnapshot } from "./arguments.mjs";
 import { argumentError } from "./errors.mjs";
-import { callRawJson, raw } from "./instance.mjs";
-import { SOURCE, acceptedByProgram, validateText } from "./schemas.mjs";
+import { callRawJson, raw } from "./wasm-instance.mjs";
 
 const standards = new WeakMap();
 
-/** A Validator's `~standard` member (see schemas.mjs), made once per Validator. */
-export function standardFor(validator) {
+/**
+ * A Validator's `~standard` member (see schemas.mjs), made once per
+ * Validator, from what schemas.mjs gives it: the Validator's `source` (the
+ * schema's text and compile options) and its `checks`, `accepts(validator,
+ * snapshot)` (its check program) and `validate(validator, text)` (the core).
+ */
+export function standardFor(validator, source, checks) {
   let standard = standards.get(validator);
   if (standard === undefined) {
-    standard = standardOf(validator);
+    standard = standardOf(validator, source, checks);
     standards.set(validator, standard);
   }
   return standard;
 }
 
-function standardOf(validator) {
-  const source = validator[SOURCE];
+function standardOf(validator, source, checks) {
   const jsonSchema = (options) => {
     let target;
     try {
@@ -33,7 +36,7 @@ function standardOf(validator) {
   return {
     version: 1,
     vendor: "structured-output-guard",
-    validate: (value) => standardValidate(validator, value),
+    validate: (value) => standardValidate(validator, checks, value),
     jsonSchema: { input: jsonSchema, output: jsonSchema },
   };
 }
@@ -47,7 +50,7 @@ function standardOf(validator) {
  * value handed back is that snapshot, and the issues' paths are found in it. A
  * value that is not JSON is an issue at its path, not an exception.
  */
-function standardValidate(validator, value) {
+function standardValidate(validator, checks, value) {
   let snapshot;
   try {
     snapshot = valueSnapshot(value);
@@ -55,10 +58,10 @@ function standardValidate(validator, value) {
     if (!(error instanceof NotJsonValue)) throw error;
     return { issues: [{ message: notJsonMessage(error), path: error.keys }] };
   }
-  if (acceptedByProgram(validator, snapshot)) return { value: snapshot };
+  if (checks.accepts(validator, snapshot)) return { value: snapshot };
   let result;
   try {
-    result = validateText(validator, jsonText("the value", snapshot));
+    result = checks.validate(validator, jsonText("the value", snapshot));
   } catch (error) {
     // A freed Validator, a module that could not be loaded: said as an
     // issue, as the frameworks that call this expect issues.

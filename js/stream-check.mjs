@@ -3,7 +3,8 @@
 import { argumentKind, optionsText } from "./arguments.mjs";
 import { shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
-import { callRaw, encoder, ensureLoaded, memory, raw, translate, traps } from "./instance.mjs";
+import { INPUT_STATUS } from "./generated/contract.mjs";
+import { callRaw, encoder, ensureLoaded, memory, raw, translate, traps } from "./wasm-instance.mjs";
 import { compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf } from "./schemas.mjs";
 import { acceptedValue, readsInParts } from "./stream-value.mjs";
 import { StreamedCalls, readEvent, streamReaders } from "./stream-read.mjs";
@@ -371,7 +372,7 @@ export class StreamCheck {
         }
       }
       this.#crossed += length;
-      if (this.#handle.push(length, holdFor(this.#due, last)) === 1 && this.#state === PENDING) {
+      if (this.#handle.push(length, holdFor(this.#due, last)) === INPUT_STATUS.pushRejected && this.#state === PENDING) {
         this.#state = rejectedState(this.#handle.rejection());
       }
     } catch (error) {

@@ -2,8 +2,8 @@
 // along the core's table of stream events (src/providers/stream_events.rs,
 // where the walk is specified), by property access: getters read as the
 // values they return, and members no reader lists are never touched.
-import { callRaw, raw } from "./instance.mjs";
-import { memberOf } from "./read.mjs";
+import { callRaw, raw } from "./wasm-instance.mjs";
+import { memberOf } from "./member-access.mjs";
 
 /**
  * Where each provider's stream events keep the text, the finish reason,

@@ -1,7 +1,7 @@
 // The value of an accepted stream check, read from the text the core keeps
 // (see js/stream-check.mjs): the core has the only copy, so the value's
 // JSON is decoded out of wasm memory and parsed here, whole or in parts.
-import { decoder, memory } from "./instance.mjs";
+import { decoder, memory } from "./wasm-instance.mjs";
 
 /**
  * On V8 (Node, Deno) a string past 128 KB is an allocation of its own in

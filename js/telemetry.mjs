@@ -14,7 +14,7 @@
 // text, and an issue path (which names the output's own keys) is redacted
 // by the core's rule for credentials before it becomes an attribute.
 import { argumentError } from "./errors.mjs";
-import { callRaw, raw } from "./instance.mjs";
+import { callRaw, raw } from "./wasm-instance.mjs";
 import { readRequestShape } from "./session.mjs";
 import { redactPath, validatorVersion } from "./schema-tools.mjs";
 import { normalizeUsage } from "./check.mjs";

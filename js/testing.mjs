@@ -2,8 +2,9 @@
 // file is built into pkg/ for them but left out of the published package
 // (see `files` in pkg/package.json and tests/package/pack.test.mjs).
 import { jsonText, matchesCopy, readCopy, readPlans } from "./arguments.mjs";
-import { callRaw, encoder, markLoaded, memory, raw, rawGlue, traps } from "./instance.mjs";
-import { membersAloneBy, shapeOf } from "./read.mjs";
+import { callRaw, encoder, markLoaded, memory, raw, rawGlue, traps } from "./wasm-instance.mjs";
+import { membersAloneBy } from "./response-copy.mjs";
+import { shapeOf } from "./copy-match.mjs";
 import { cacheState, defaultCacheBound, handleForAnyValidator } from "./schemas.mjs";
 import { declaredTools, declarationsWritten } from "./declarations.mjs";
 import { BAIL, TEXT, VALUE, makeProgram, programOf, useCheckPrograms, withoutPrograms } from "./check-program.mjs";
@@ -11,11 +12,11 @@ import { checkOutput } from "./check.mjs";
 import { openSessionCount, toolPathsReadBy } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
 import { acceptedValue, streamValue } from "./stream-value.mjs";
-import { fill, usageTemplate } from "./usage-programs.mjs";
+import { fill, usageTemplate } from "./usage-readers.mjs";
 
 export { cacheState, callRaw, declaredTools, declarationsWritten, defaultCacheBound, markLoaded, rawGlue, toolPathsReadBy, useCheckPrograms };
 
-/** The usage plan's members of `value`, read as a guarded call reads them (see `membersAlone` in js/read.mjs), written or by the general loop. */
+/** The usage plan's members of `value`, read as a guarded call reads them (see `membersAlone` in js/response-copy.mjs), written or by the general loop. */
 export function usageMembersBy(value, written) {
   return membersAloneBy(value, readPlans().usage, written);
 }
@@ -35,7 +36,7 @@ export function outputCopy(response) {
  * is, finds them the same (see `matchAlong`), and the texts it pushed. One
  * shape is kept per copy text, as the read lane keeps its copies, so that
  * a walk after the first meets what the first remembered of the names
- * (see `Members` in js/read.mjs).
+ * (see `Members` in js/copy-match.mjs).
  */
 export function matchesOutputCopy(response, copyText) {
   const texts = [];

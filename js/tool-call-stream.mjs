@@ -7,7 +7,7 @@
 // tool the moment its name arrives, and a valid call as its arguments end.
 // The end is checkToolCalls' verdict on the calls as they were assembled.
 import { argumentError } from "./errors.mjs";
-import { callRaw, rawGlue } from "./instance.mjs";
+import { callRaw, rawGlue } from "./wasm-instance.mjs";
 import { createStreamCheck } from "./stream-check.mjs";
 import { StreamedCalls, readEvent, streamReaders } from "./stream-read.mjs";
 import { CALL_FAILURE, NOT_APPLIED, callsVerdict, readableDeclaration } from "./tool-calls.mjs";

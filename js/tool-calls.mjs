@@ -10,8 +10,8 @@ import { argumentError } from "./errors.mjs";
 import { boundedJsonText, jsonText, outputCopy, readText } from "./arguments.mjs";
 import { checkArguments } from "./check.mjs";
 import { declaredTools } from "./declarations.mjs";
-import { callRaw, encodeCopy, rawGlue } from "./instance.mjs";
-import { argumentsValue, calledId } from "./read.mjs";
+import { callRaw, encodeCopy, rawGlue } from "./wasm-instance.mjs";
+import { argumentsValue, calledId } from "./response-copy.mjs";
 import { recordOf } from "./schemas.mjs";
 import { toolCallsRecorder } from "./stats.mjs";
 
@@ -187,7 +187,7 @@ function argumentsText(value) {
  * `arguments` the text to check, or the object or array an SDK parsed.
  * The response is read along the output plan with the calls' arguments,
  * ids and names among the texts (see `wholeForCalls` and `idReference` in
- * js/read.mjs), so the core reads the calls without parsing or writing back
+ * js/response-copy.mjs), so the core reads the calls without parsing or writing back
  * their arguments (`readToolCallsAt`), and what it answers for a copy holds
  * for every response that makes the same copy (see `callCopies`); a copy it cannot
  * take so is sent as text (`readToolCalls`).

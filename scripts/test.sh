@@ -46,7 +46,7 @@ cargo test --quiet -p regex-syntax --lib unicode_tables::packed 2>&1 | tee -a "$
 while read -r p f; do tally "$p" "$f"; done < <(sed -nE 's/^test result: [a-zA-Z]+\. ([0-9]+) passed; ([0-9]+) failed.*/\1 \2/p' "$logdir/cargo.log")
 
 # One run for the wasm32 target covers the library as the package builds it
-# (src/wasm.rs included) and every test; no code is native-only.
+# (src/wasm/ included) and every test; no code is native-only.
 step "Library lints: no unwrap, expect, panic or fallible indexing (cargo clippy --all-targets, wasm32)"
 if cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings; then
   tally 1 0
@@ -92,6 +92,8 @@ show() {
   "$3" "$logdir/$1.log"
 }
 
+# Both runners find the tests in tests/js/'s folders by themselves (files
+# named *.test.mjs; the helpers in tests/support/ are not tests).
 step "JS suites under Node (node --test) and Bun (bun test), side by side"
 run node node --test --test-reporter=spec tests/js/ &
 node_js=$!
@@ -107,8 +109,9 @@ show bun "JS suite under Bun (bun test)" bun_counts
 # runtime that refuses to make them (a page's Content Security Policy):
 # the suites of what they serve, again, with code generation refused.
 run no-eval node --disallow-code-generation-from-strings --test --test-reporter=spec \
-  tests/js/copy-match.test.mjs tests/js/usage-programs.test.mjs tests/js/guarded-call.test.mjs tests/js/lane.test.mjs \
-  tests/js/check-output.test.mjs tests/js/tool-calls.test.mjs tests/js/usage-clients.test.mjs tests/js/declarations.test.mjs tests/js/check-program.test.mjs
+  tests/js/checking/copy-match.test.mjs tests/js/providers/usage-readers.test.mjs tests/js/guarded-calls/guarded-call.test.mjs \
+  tests/js/checking/lane.test.mjs tests/js/checking/check-output.test.mjs tests/js/tools/tool-calls.test.mjs \
+  tests/js/providers/usage-clients.test.mjs tests/js/tools/declarations.test.mjs tests/js/checking/check-program.test.mjs
 show no-eval "Response and usage readers, and check programs, without functions made from source (node --disallow-code-generation-from-strings)" node_counts
 
 first_half() {

@@ -44,7 +44,6 @@ use std::sync::Arc;
 
 use serde_json::{Map, Number, Value};
 
-use crate::provider_schema::{SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLE};
 use hot_path::schema::{
     compile_in_dialect, CompileOptions, CompiledSchema, Dialect, SchemaError, Translated,
     Unenforced,
@@ -521,6 +520,33 @@ fn admit_null(map: &mut Map<String, Value>) {
         }
     }
 }
+
+/// Keywords whose value maps names to subschemas.
+pub(crate) const SCHEMA_MAPS: [&str; 5] = [
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
+/// Keywords whose value is a list of subschemas.
+pub(crate) const SCHEMA_LISTS: [&str; 4] = ["allOf", "anyOf", "oneOf", "prefixItems"];
+
+/// Keywords whose value is one subschema (`items` may also be a list).
+pub(crate) const SCHEMA_SINGLE: [&str; 11] = [
+    "items",
+    "additionalItems",
+    "contains",
+    "additionalProperties",
+    "propertyNames",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+];
 
 #[cfg(test)]
 mod tests;

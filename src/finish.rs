@@ -3,7 +3,11 @@
 //! A response cut at the limit can still parse (the cut may land just after a
 //! closing brace), so the guard trusts the provider's own finish signal rather
 //! than guessing from the text. Every provider spells that signal differently
-//! and puts it somewhere else; this module knows where to look.
+//! and puts it somewhere else; this module knows where to look, and in which
+//! order when a response has several of the places. Each provider's module
+//! (`src/providers/<provider>.rs`) shows its place in `truncated_examples`,
+//! which `src/providers/tests.rs` reads here, and its words for a token
+//! limit in `token_limit_reasons`.
 
 use serde_json::Value;
 
@@ -15,23 +19,13 @@ pub struct Truncation {
     pub finish_reason: Option<String>,
 }
 
-// Compared case-insensitively because Gemini and Cohere say MAX_TOKENS while
-// Anthropic and Bedrock say max_tokens.
-const TOKEN_LIMIT_REASONS: [&str; 5] = [
-    "length",
-    "max_tokens",
-    "max_output_tokens",
-    "model_context_window_exceeded",
-    "model_length",
-];
-
-/// True when the reason means "stopped at a token limit" (case-insensitive, trimmed):
-/// length, max_tokens, max_output_tokens, model_context_window_exceeded, model_length, MAX_TOKENS.
+/// True when the reason means "stopped at a token limit" (case-insensitive,
+/// trimmed): one of the providers' words, each kept in its provider's
+/// module (`src/providers/<provider>.rs`, its `token_limit_reasons`).
+/// Compared case-insensitively because Gemini and Cohere say MAX_TOKENS
+/// while Anthropic and Bedrock say max_tokens.
 pub fn is_token_limit(reason: &str) -> bool {
-    let reason = reason.trim();
-    TOKEN_LIMIT_REASONS
-        .iter()
-        .any(|known| known.eq_ignore_ascii_case(reason))
+    crate::providers::is_token_limit(reason)
 }
 
 /// The finish reason a source carries, exactly as read (not lower-cased).

@@ -2,7 +2,7 @@
 //! effect, whether a language model's structured response may be accepted.
 //!
 //! Every decision lives here as a pure function over `serde_json::Value`, so it
-//! is tested natively; `wasm.rs` is the only file that knows about JavaScript.
+//! is tested natively; `wasm/` is the only module that knows about JavaScript.
 //!
 //! The hot path (the tape parser, schema compilation and validation, the
 //! streaming check's watcher, the hashing and redaction they use, usage
@@ -32,6 +32,8 @@ pub mod error;
 pub mod finish;
 /// Read-only access to a JSON document, as a `serde_json::Value` or a tape.
 pub mod json_view;
+/// The lanes: checks answered with a status instead of a result text.
+pub mod lane;
 /// Decoding of the options objects callers pass: the top layer, over the
 /// modules whose settings it builds.
 pub mod options;
@@ -49,6 +51,8 @@ pub mod rules;
 /// A guarded call's state, stepped once per attempt.
 pub mod session;
 pub mod standard;
+/// The numbers the boundary's calls answer with (generated for JavaScript).
+pub mod status;
 pub mod stream;
 pub mod verdict;
 
@@ -67,6 +71,8 @@ mod wasm;
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 mod heap;
 
+#[cfg(test)]
+mod module_graph_tests;
 #[cfg(test)]
 mod repository_tests;
 

@@ -67,6 +67,13 @@ pub const GUARD_OPTION_NAMES: [&str; 13] = [
 /// `read` and `usage` it takes per stream event).
 pub const STREAM_OPTION_NAMES: [&str; 2] = ["onText", "onToolCall"];
 
+/// The check options of `checkOutput` or `createStreamCheck` (`what`),
+/// compile options allowed beside them.
+pub fn check_options_of(options: &Value, what: &str) -> Result<CheckOptions, ArgumentError> {
+    reject_unknown(options, &[&COMPILE_OPTION_NAMES, &CHECK_OPTION_NAMES], what)?;
+    check_options(options)
+}
+
 /// Refuses an option name none of `known` has: a typo such as
 /// `maxError: 0` must not quietly mean "the default".
 pub fn reject_unknown(

@@ -66,7 +66,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::dialect::compile;
+use crate::dialect::{compile, SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLE};
 use crate::error::ArgumentError;
 use crate::verdict::unwrap_response_format;
 use hot_path::schema::{
@@ -258,33 +258,6 @@ const CONSTRAINTS: [&str; 45] = [
     "$ref",
     "$dynamicRef",
     "$recursiveRef",
-];
-
-/// Keywords whose value maps names to subschemas.
-pub(crate) const SCHEMA_MAPS: [&str; 5] = [
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
-
-/// Keywords whose value is a list of subschemas.
-pub(crate) const SCHEMA_LISTS: [&str; 4] = ["allOf", "anyOf", "oneOf", "prefixItems"];
-
-/// Keywords whose value is one subschema (`items` may also be a list).
-pub(crate) const SCHEMA_SINGLE: [&str; 11] = [
-    "items",
-    "additionalItems",
-    "contains",
-    "additionalProperties",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
 ];
 
 /// Converts `input` (a schema, or a response-format wrapper around one) for

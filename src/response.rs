@@ -313,6 +313,137 @@ fn calls_in(output: JsonRef<'_>) -> Vec<ToolCall> {
     calls
 }
 
+/// The tool calls of a response as the facade reads them, with the finish
+/// reason: each call's arguments as text, or, when they are a reference to
+/// one of `texts` strings the facade holds, its index (`text`).
+pub struct CallsRead {
+    finish_reason: Option<String>,
+    calls: Vec<CallRead>,
+}
+
+struct CallRead {
+    id: Option<String>,
+    name: String,
+    text: Option<usize>,
+    arguments: Option<String>,
+}
+
+impl CallsRead {
+    /// The calls of `response`, a response or a reader's copy of one whose
+    /// references stand for `texts` strings.
+    pub fn of(response: JsonRef<'_>, texts: usize) -> CallsRead {
+        let calls = read_tool_calls(response)
+            .into_iter()
+            .map(|call| {
+                let text = text_reference(&call.arguments, texts);
+                let arguments = match text {
+                    Some(_) => None,
+                    None => Some(call.arguments.text().unwrap_or_default()),
+                };
+                CallRead {
+                    id: call.id,
+                    name: call.name,
+                    text,
+                    arguments,
+                }
+            })
+            .collect();
+        CallsRead {
+            finish_reason: finish_reason_of(response),
+            calls,
+        }
+    }
+
+    /// The calls of a response the facade read as the lane for a response
+    /// object reads one: `whole` holds the strings, then at `copy_start`
+    /// the copy (see `crate::providers::read::split_texts`). `None` when it
+    /// cannot be read so.
+    pub fn of_copy(whole: &str, copy_start: usize) -> Option<CallsRead> {
+        let (texts, copy_text) = crate::providers::read::split_texts(whole, copy_start)?;
+        // Read in place: a `Value` of the copy cost several times the reading.
+        let copy = hot_path::tape::parse(copy_text).ok()?;
+        let root = hot_path::tape::TapeNode::full(&copy);
+        Some(CallsRead::of(root.into(), texts.len()))
+    }
+
+    /// As JSON text: `{ finishReason, calls: [{ id, name, text | arguments }] }`,
+    /// written by hand (serde_json's writer cost more than reading the calls).
+    pub fn to_json(&self) -> String {
+        use hot_path::json_text::{push_json_opt, push_json_str, push_usize};
+        let mut out = String::with_capacity(64 + 48 * self.calls.len());
+        out.push_str("{\"finishReason\":");
+        push_json_opt(&mut out, self.finish_reason.as_deref());
+        out.push_str(",\"calls\":[");
+        for (i, call) in self.calls.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"id\":");
+            push_json_opt(&mut out, call.id.as_deref());
+            out.push_str(",\"name\":");
+            push_json_str(&mut out, &call.name);
+            if let Some(index) = call.text {
+                out.push_str(",\"text\":");
+                push_usize(&mut out, index);
+            }
+            if let Some(arguments) = &call.arguments {
+                out.push_str(",\"arguments\":");
+                push_json_str(&mut out, arguments);
+            }
+            out.push('}');
+        }
+        out.push_str("]}");
+        out
+    }
+}
+
+/// The string a call's arguments refer to, where the facade put a
+/// reference (it never sends a value of that form as it is, see
+/// js/tool-calls.mjs).
+fn text_reference(arguments: &ToolArguments, count: usize) -> Option<usize> {
+    match arguments {
+        ToolArguments::Value(value) => crate::providers::read::reference_index(value, count),
+        _ => None,
+    }
+}
+
+/// What was last read of a response copy that refers to a number of texts:
+/// that number, the index of the answer's text and the finish reason.
+type Answer = (usize, usize, Option<std::rc::Rc<str>>);
+
+thread_local! {
+    /// The recent reads of response copies (up to 16, of up to 1 KiB). A
+    /// copy holds no text, only references to it, so one provider's
+    /// responses make the same few copies (one per finish reason) call after
+    /// call, and their read is not parsed again.
+    static ANSWERS: std::cell::RefCell<crate::read_memo::ReadMemo<Answer>> =
+        const { std::cell::RefCell::new(crate::read_memo::ReadMemo::new(16, 1024)) };
+}
+
+/// The index of the answer's text and the finish reason in the copy
+/// `copy_text` that refers to `texts` texts, as `read_output` reads them;
+/// `None` when the answer is not one of the texts, or the copy cannot be
+/// read. The lane and a guarded call's step read responses through it.
+pub fn answer_of(copy_text: &str, texts: usize) -> Option<(usize, Option<std::rc::Rc<str>>)> {
+    let read = || {
+        let mut copy = serde_json::from_str(copy_text).ok()?;
+        crate::providers::read::stand_in(&mut copy, texts)?;
+        let read = read_output(&copy);
+        let index = read
+            .content
+            .as_deref()
+            .and_then(crate::providers::read::text_index)?;
+        (index < texts).then(|| (texts, index, read.finish_reason.map(Into::into)))
+    };
+    let answer = crate::read_memo::remembered(
+        &ANSWERS,
+        copy_text,
+        |answer| answer.0 == texts,
+        || read().ok_or(()),
+    );
+    answer.ok().map(|(_, index, reason)| (index, reason))
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests;

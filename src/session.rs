@@ -9,6 +9,8 @@
 
 use std::sync::Arc;
 
+pub mod wire;
+
 use serde_json::Value;
 
 use crate::error::{Action, Failure, StopReason};
@@ -841,7 +843,7 @@ impl Session {
         // Without `toolName` the answer is read as the lane reads it, from
         // the copy's text, which a provider's responses repeat.
         let answer = match self.check.tool_name {
-            None => crate::providers::read::answer_of(copy_text, texts.len()),
+            None => crate::response::answer_of(copy_text, texts.len()),
             Some(_) => None,
         };
         // Parsed at most once, and only when the answer is not one of the

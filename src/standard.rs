@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use crate::error::ArgumentError;
 // The keywords that hold subschemas, as the provider-schema conversion
 // lists them; `contentSchema` also holds one, and is converted here too.
-use crate::provider_schema::{SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLE};
+use crate::dialect::{SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLE};
 
 const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
@@ -18,6 +18,34 @@ const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
 enum Draft {
     Modern,
     Classic,
+}
+
+/// Why a schema's source could not be given for a target: its schema
+/// cannot be read in its dialect, or the target or options are misuse.
+#[derive(Debug)]
+pub enum Refused {
+    Schema(hot_path::schema::SchemaError),
+    Argument(ArgumentError),
+}
+
+/// A compiled schema's source as Standard JSON Schema's `jsonSchema.input`
+/// and `output` give it: the JSON Schema it means in its dialect (a
+/// dialect's schema, Gemini's or OpenAPI's `nullable`, translated, as a
+/// framework reads a draft), written for `target` ("draft-2020-12" or
+/// "draft-07"). `options` are the compile options the schema was compiled
+/// with: their `dialect`, and their `draft`, which says which draft the
+/// schema is written in when its `$schema` does not.
+pub fn source_for_target(schema: Value, target: &str, options: &Value) -> Result<Value, Refused> {
+    let draft = options.get("draft").and_then(Value::as_str);
+    let inner = crate::verdict::unwrap_response_format(&schema).0;
+    let dialect = options
+        .get("dialect")
+        .and_then(Value::as_str)
+        .and_then(hot_path::schema::Dialect::parse)
+        .unwrap_or_else(|| crate::dialect::detect(inner));
+    let meant = crate::dialect::translate(inner, dialect).map_err(Refused::Schema)?;
+    let schema = meant.map_or(schema, |t| t.schema);
+    for_target(&schema, target, draft).map_err(Refused::Argument)
 }
 
 /// `schema` (a response-format wrapper unwrapped) written for `target`.

@@ -354,6 +354,33 @@ impl StreamCheck {
         verdict
     }
 
+    /// [`StreamCheck::end`] as the facade reads it: the verdict as
+    /// `checkOutput` writes it (without the value), with `atByte` when the
+    /// stream ended after its rejection, which the caller was shown
+    /// (`reported`; one it was not shown is set aside first); and the
+    /// accepted JSON's place in [`StreamCheck::text`].
+    pub fn end_json(
+        &mut self,
+        finish_reason: Option<&str>,
+        reported: bool,
+    ) -> (String, Option<std::ops::Range<usize>>) {
+        if !reported {
+            self.set_aside_rejection();
+        }
+        let verdict = self.end(finish_reason);
+        let accepted = verdict.span.clone().filter(|_| verdict.ok());
+        let mut out = String::new();
+        verdict.write_json(&mut out, None);
+        // A stream that ended after its rejection says where it was decided.
+        if let Some(rejection) = self.rejection() {
+            out.pop();
+            out.push_str(",\"atByte\":");
+            out.push_str(&rejection.at_byte.to_string());
+            out.push('}');
+        }
+        (out, accepted)
+    }
+
     /// Sets aside a rejection that its caller never saw: the facade's last
     /// batch crosses in its `end`, and a stream whose pushes all said
     /// "pending" ends with the whole text's verdict, as `check_content`

@@ -167,13 +167,60 @@ pub fn push_json<T: serde::Serialize + ?Sized>(out: &mut String, value: &T) {
     });
 }
 
-pub use hot_path::json_text::{push_json_number, push_json_str, push_json_value, push_usize};
+pub use hot_path::json_text::{
+    push_json_number, push_json_opt, push_json_str, push_json_value, push_usize,
+};
 
-/// [`push_json_str`], or `null`.
-pub fn push_json_opt(out: &mut String, text: Option<&str>) {
-    match text {
-        Some(text) => push_json_str(out, text),
-        None => out.push_str("null"),
+/// The verdict as JSON text plus where its JSON text is: UTF-16 offsets
+/// into the caller's string when there are any (`textStart`, and
+/// `textEnd` unless the JSON runs to the end, see [`utf16_offsets`]), else
+/// the text itself when it was read out of a response object here.
+pub fn write_with_offsets(verdict: &Verdict, offsets: Option<(usize, Option<usize>)>) -> String {
+    let mut out = String::new();
+    let Some((start, end)) = offsets else {
+        verdict.write_json(&mut out, verdict.text.as_deref());
+        return out;
+    };
+    verdict.write_json(&mut out, None);
+    // The verdict is an object: its closing brace makes way for the offsets.
+    out.pop();
+    out.push_str(",\"textStart\":");
+    push_usize(&mut out, start);
+    if let Some(end) = end {
+        out.push_str(",\"textEnd\":");
+        push_usize(&mut out, end);
+    }
+    out.push('}');
+    out
+}
+
+/// The length of `text` in UTF-16 code units, which is how JavaScript
+/// strings are indexed.
+pub fn utf16_units(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().map(char::len_utf16).sum()
+    }
+}
+
+/// A byte range of `text` as UTF-16 code unit offsets.
+pub fn utf16_range(text: &str, span: std::ops::Range<usize>) -> (usize, usize) {
+    let before = text.get(..span.start).map_or(0, utf16_units);
+    let inside = text.get(span).map_or(0, utf16_units);
+    (before, before + inside)
+}
+
+/// [`utf16_range`] for a result's `textStart`/`textEnd`, without the end
+/// when the range runs to the end of the text: the facade's
+/// `slice(textStart)` then reads to the end, and a large rejected response
+/// is not walked through again just to count its UTF-16 units.
+pub fn utf16_offsets(text: &str, span: std::ops::Range<usize>) -> (usize, Option<usize>) {
+    if span.end == text.len() {
+        (text.get(..span.start).map_or(0, utf16_units), None)
+    } else {
+        let (start, end) = utf16_range(text, span);
+        (start, Some(end))
     }
 }
 

@@ -7,7 +7,7 @@
 //! reads (a pattern it cannot read would be a `SchemaError` the translation
 //! should have given, with its reason) unless it is too large to compile;
 //! matching it never panics. Its answers are held to JavaScript's by the
-//! property test in tests/js/regex-dialect.test.mjs.
+//! property test in tests/js/checking/regex-dialect.test.mjs.
 
 #![no_main]
 

@@ -57,8 +57,9 @@ fn js_array(names: &[&str]) -> String {
 /// `js/generated/contract.mjs` as it must read.
 fn rendered_contract() -> String {
     format!(
-        "// Generated from src/error.rs by its tests: do not edit. After a change\n\
-         // there, `UPDATE_CONTRACT=1 cargo test contract` rewrites this file.\n\
+        "// Generated from src/error.rs and src/status.rs by the tests of\n\
+         // src/error.rs: do not edit. After a change there,\n\
+         // `UPDATE_CONTRACT=1 cargo test contract` rewrites this file.\n\
          \n\
          /** The failure classes of a verdict, in the order the stages run. */\n\
          export const FAILURE_CLASSES = Object.freeze({failures});\n\
@@ -76,7 +77,30 @@ fn rendered_contract() -> String {
          export const DEFAULTS = Object.freeze({{ maxErrors: {max_errors}, totalRetries: {total}, maxRetries: {max_retries} }});\n\
          \n\
          /** Limits: the levels of nesting a schema may have; the most counts a usage program sums from. */\n\
-         export const LIMITS = Object.freeze({{ schemaDepth: {schema_depth}, usageCounts: {usage_counts} }});\n",
+         export const LIMITS = Object.freeze({{ schemaDepth: {schema_depth}, usageCounts: {usage_counts} }});\n\
+         \n\
+         /**\n\
+         \x20* A lane status (the lanes, `validateInput`, a session's lean step): a code\n\
+         \x20* (accepted at offsets, accepted from a code fence, failed, unavailable,\n\
+         \x20* accepted whole) in its low bits; above them the finish-reason flag, the\n\
+         \x20* index of the answer's text and the reason's length. Decoded by\n\
+         \x20* `decodeLaneStatus` in check.mjs.\n\
+         \x20*/\n\
+         export const LANE_STATUS = Object.freeze({{\n\
+         \x20 ok: {ok},\n\
+         \x20 okFence: {ok_fence},\n\
+         \x20 failed: {failed},\n\
+         \x20 unavailable: {unavailable},\n\
+         \x20 okWhole: {ok_whole},\n\
+         \x20 codeMask: {code_mask},\n\
+         \x20 hasReason: {has_reason},\n\
+         \x20 textShift: {text_shift},\n\
+         \x20 reasonShift: {reason_shift},\n\
+         \x20 fieldMask: {field_mask},\n\
+         }});\n\
+         \n\
+         /** `isValidInput`'s answers besides `LANE_STATUS.unavailable`, a stream push's, and `judgeStrings`' when it judged nothing. */\n\
+         export const INPUT_STATUS = Object.freeze({{ valid: {valid}, invalid: {invalid}, pushPending: {push_pending}, pushRejected: {push_rejected}, notJudged: {not_judged} }});\n",
         failures = js_array(&failure_classes()),
         actions = js_array(&actions()),
         stops = js_array(&stop_reasons()),
@@ -86,6 +110,21 @@ fn rendered_contract() -> String {
         max_retries = MAX_RETRIES,
         schema_depth = hot_path::schema::MAX_SCHEMA_DEPTH,
         usage_counts = hot_path::usage::MOST_COUNTS,
+        ok = crate::status::OK,
+        ok_fence = crate::status::OK_FENCE,
+        failed = crate::status::FAILED,
+        unavailable = crate::status::UNAVAILABLE,
+        ok_whole = crate::status::OK_WHOLE,
+        code_mask = crate::status::CODE_MASK,
+        has_reason = crate::status::HAS_REASON,
+        text_shift = crate::status::TEXT_SHIFT,
+        reason_shift = crate::status::REASON_SHIFT,
+        field_mask = crate::status::FIELD_LIMIT - 1,
+        valid = crate::status::VALID,
+        invalid = crate::status::INVALID,
+        push_pending = crate::status::PUSH_PENDING,
+        push_rejected = crate::status::PUSH_REJECTED,
+        not_judged = crate::status::NOT_JUDGED,
     )
 }
 
@@ -99,7 +138,7 @@ fn contract_generated_module_matches() {
     let actual = std::fs::read_to_string(at_root(GENERATED)).unwrap_or_default();
     assert!(
         actual == expected,
-        "{GENERATED} is not what src/error.rs says; run `UPDATE_CONTRACT=1 cargo test contract`.\n\
+        "{GENERATED} is not what src/error.rs and src/status.rs say; run `UPDATE_CONTRACT=1 cargo test contract`.\n\
          It should read:\n{expected}"
     );
 }

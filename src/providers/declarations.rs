@@ -17,15 +17,13 @@ pub struct Declared {
 }
 
 /// Where a whole request keeps its tool declarations, in the order they
-/// are read (a name declared twice is the first one's). The facade reads a
-/// request's declarations here by property access, and hands the core each
-/// list or record it finds ([`declared_in`]), never the whole request.
-pub const DECLARATION_PATHS: [&[&str]; 4] = [
-    &["tools"],
-    &["functions"],
-    &["toolConfig", "tools"],
-    &["config", "tools"],
-];
+/// are read (a name declared twice is the first one's): each provider's
+/// `declaration_paths`, each place once, in the order of
+/// [`super::PROVIDERS`]. The facade reads a request's declarations here by
+/// property access, and hands the core each list or record it finds
+/// ([`declared_in`]), never the whole request.
+pub const DECLARATION_PATHS: [&[&str]; super::declaration_path_count()] =
+    super::declaration_paths();
 
 /// Every tool declared in `tools`: a list or record of declarations in any
 /// shape, or a whole request (read at [`DECLARATION_PATHS`]).

@@ -1,5 +1,10 @@
 //! Which members of a response the guard reads, for every provider and SDK
-//! shape: the one list behind the JavaScript reader.
+//! shape: the one list behind the JavaScript reader. The nodes shared by
+//! several shapes (a content part, a message) are here, with the root,
+//! whose members are every provider's `response_members` in the order the
+//! answer is looked for; the nodes of one provider's own shapes (OpenAI
+//! Chat's choices, Gemini's candidates, ...) are in its module,
+//! `src/providers/<provider>.rs`.
 //!
 //! A response handed to checkOutput is a live object: SDK class instances
 //! keep members as getters (the Vercel AI SDK's `text`, `finishReason` and
@@ -144,7 +149,8 @@ impl Node {
     }
 }
 
-const fn node() -> Node {
+/// A node that copies nothing; the plans spell only what differs.
+pub const fn node() -> Node {
     Node {
         members: &[],
         each: None,
@@ -168,40 +174,40 @@ fn names_json(names: &[&str]) -> String {
 }
 
 /// A value read for what it is, with nothing inside it.
-static LEAF: Node = node();
+pub static LEAF: Node = node();
 
 /// A string that may be the model's answer.
-static TEXT: Node = Node {
+pub static TEXT: Node = Node {
     text: true,
     ..node()
 };
 
 /// Everything inside, for usage objects, whose members providers keep adding.
-static DEEP: Node = Node {
+pub static DEEP: Node = Node {
     deep: true,
     ..node()
 };
 
 /// A value the SDK parsed from the answer, checked as it is.
-static WHOLE: Node = Node {
+pub static WHOLE: Node = Node {
     whole: true,
     ..node()
 };
 
 /// A tool call's id.
-static CALL_ID: Node = Node {
+pub static CALL_ID: Node = Node {
     call_id: true,
     ..node()
 };
 
 /// The name of the tool a call calls.
-static CALL_NAME: Node = Node {
+pub static CALL_NAME: Node = Node {
     call_name: true,
     ..node()
 };
 
 /// A tool call's arguments (or input): text, or a value the SDK parsed.
-static ARGUMENTS: Node = Node {
+pub static ARGUMENTS: Node = Node {
     whole: true,
     arguments: true,
     ..node()
@@ -209,7 +215,7 @@ static ARGUMENTS: Node = Node {
 
 /// A content part (OpenAI, Anthropic, Gemini, Bedrock, Cohere, the AI SDK):
 /// its kind, its text and Gemini's reasoning mark.
-static PART: Node = Node {
+pub static PART: Node = Node {
     members: &[
         ("type", &LEAF),
         ("text", &TEXT),
@@ -221,124 +227,25 @@ static PART: Node = Node {
         ("input", &ARGUMENTS),
         ("toolCallId", &CALL_ID),
         ("toolName", &CALL_NAME),
-        ("toolUse", &BEDROCK_TOOL_USE),
-        ("functionCall", &GEMINI_CALL),
+        ("toolUse", &super::bedrock::BEDROCK_TOOL_USE),
+        ("functionCall", &super::gemini::GEMINI_CALL),
     ],
-    ..node()
-};
-
-static BEDROCK_TOOL_USE: Node = Node {
-    members: &[
-        ("toolUseId", &CALL_ID),
-        ("name", &CALL_NAME),
-        ("input", &ARGUMENTS),
-    ],
-    ..node()
-};
-
-static GEMINI_CALL: Node = Node {
-    members: &[("id", &CALL_ID), ("name", &CALL_NAME), ("args", &ARGUMENTS)],
-    ..node()
-};
-
-/// OpenAI Chat's (and Ollama's) tool calls.
-static TOOL_CALLS: Node = Node {
-    each: Some(&TOOL_CALL),
-    ..node()
-};
-
-static TOOL_CALL: Node = Node {
-    members: &[("id", &CALL_ID), ("function", &FUNCTION)],
-    ..node()
-};
-
-static FUNCTION: Node = Node {
-    members: &[("name", &CALL_NAME), ("arguments", &ARGUMENTS)],
     ..node()
 };
 
 /// A content member: a string, null, or a list of parts.
-static CONTENT: Node = Node {
+pub static CONTENT: Node = Node {
     each: Some(&PART),
     text: true,
     ..node()
 };
 
 /// A message holding content (OpenAI Chat, Bedrock Converse, Cohere, Ollama).
-static MESSAGE: Node = Node {
-    members: &[("content", &CONTENT), ("tool_calls", &TOOL_CALLS)],
-    ..node()
-};
-
-/// The AI SDK's finish reason: a word, or `{ unified, raw }`.
-static SDK_REASON: Node = Node {
-    members: &[("unified", &LEAF), ("raw", &LEAF)],
-    ..node()
-};
-
-static CHOICE: Node = Node {
+pub static MESSAGE: Node = Node {
     members: &[
-        ("message", &MESSAGE),
-        ("text", &TEXT),
-        ("finish_reason", &LEAF),
-        ("native_finish_reason", &LEAF),
-    ],
-    ..node()
-};
-
-/// A Responses output item (messages beside reasoning and tool calls).
-static OUTPUT_ITEM: Node = Node {
-    members: &[
-        ("type", &LEAF),
         ("content", &CONTENT),
-        ("id", &CALL_ID),
-        ("call_id", &CALL_ID),
-        ("name", &CALL_NAME),
-        ("arguments", &ARGUMENTS),
+        ("tool_calls", &super::openai_chat::TOOL_CALLS),
     ],
-    ..node()
-};
-
-/// `output`: the Responses item list, or Bedrock Converse's `{ message }`.
-static OUTPUT: Node = Node {
-    members: &[("message", &MESSAGE)],
-    each: Some(&OUTPUT_ITEM),
-    ..node()
-};
-
-static GEMINI_CONTENT: Node = Node {
-    members: &[("parts", &PARTS)],
-    ..node()
-};
-
-static PARTS: Node = Node {
-    each: Some(&PART),
-    ..node()
-};
-
-static CANDIDATE: Node = Node {
-    members: &[("content", &GEMINI_CONTENT), ("finishReason", &LEAF)],
-    ..node()
-};
-
-/// An executor's time segment: which kind of call, and how it ended.
-static SEGMENT: Node = Node {
-    members: &[("type", &LEAF), ("finishReason", &SDK_REASON)],
-    ..node()
-};
-
-static SEGMENTS: Node = Node {
-    each: Some(&SEGMENT),
-    ..node()
-};
-
-static TIMING: Node = Node {
-    members: &[("timeSegments", &SEGMENTS)],
-    ..node()
-};
-
-static INCOMPLETE: Node = Node {
-    members: &[("reason", &LEAF)],
     ..node()
 };
 
@@ -348,7 +255,7 @@ static ROOT_ITEM: Node = Node {
         ("type", &LEAF),
         ("text", &TEXT),
         ("thought", &LEAF),
-        ("finishReason", &SDK_REASON),
+        ("finishReason", &super::ai_sdk::SDK_REASON),
     ],
     ..node()
 };
@@ -358,23 +265,23 @@ static ROOT_ITEM: Node = Node {
 pub static OUTPUT_PLAN: Node = Node {
     members: &[
         ("content", &CONTENT),
-        ("choices", &CHOICES),
+        ("choices", &super::openai_chat::CHOICES),
         ("output_text", &TEXT),
-        ("output", &OUTPUT),
-        ("candidates", &CANDIDATES),
+        ("output", &super::openai_responses::OUTPUT),
+        ("candidates", &super::gemini::CANDIDATES),
         ("message", &MESSAGE),
         ("text", &TEXT),
         ("response", &TEXT),
-        ("timing", &TIMING),
-        ("timeSegments", &SEGMENTS),
+        ("timing", &super::executor_trace::TIMING),
+        ("timeSegments", &super::executor_trace::SEGMENTS),
         ("stop_reason", &LEAF),
         ("stopReason", &LEAF),
         ("finish_reason", &LEAF),
         ("native_finish_reason", &LEAF),
         ("done_reason", &LEAF),
-        ("finishReason", &SDK_REASON),
+        ("finishReason", &super::ai_sdk::SDK_REASON),
         ("status", &LEAF),
-        ("incomplete_details", &INCOMPLETE),
+        ("incomplete_details", &super::openai_responses::INCOMPLETE),
         ("object", &WHOLE),
     ],
     each: Some(&ROOT_ITEM),
@@ -406,16 +313,6 @@ const EARLIER_ANSWERS_AND_TEXT: [&str; 7] = [
     "message",
     "text",
 ];
-
-static CHOICES: Node = Node {
-    first: Some(&CHOICE),
-    ..node()
-};
-
-static CANDIDATES: Node = Node {
-    first: Some(&CANDIDATE),
-    ..node()
-};
 
 /// What normalizeUsage and guardedCall's accounting read. A bare usage
 /// object is read whole (a provider's new counter must not be lost); an
@@ -488,45 +385,11 @@ pub fn split_texts(whole: &str, copy_start: usize) -> Option<(Vec<&str>, &str)> 
     Some((texts, copy))
 }
 
-/// What was last read of a response copy that refers to a number of texts:
-/// that number, the index of the answer's text and the finish reason.
-type Answer = (usize, usize, Option<std::rc::Rc<str>>);
-
-thread_local! {
-    /// The recent reads of response copies (up to 16, of up to 1 KiB). A
-    /// copy holds no text, only references to it, so one provider's
-    /// responses make the same few copies (one per finish reason) call after
-    /// call, and their read is not parsed again.
-    static ANSWERS: std::cell::RefCell<crate::read_memo::ReadMemo<Answer>> =
-        const { std::cell::RefCell::new(crate::read_memo::ReadMemo::new(16, 1024)) };
-}
-
-/// The index of the answer's text and the finish reason in the copy
-/// `copy_text` that refers to `texts` texts, as `read_output` reads them;
-/// `None` when the answer is not one of the texts, or the copy cannot be
-/// read. The lane and a guarded call's step read responses through it.
-pub fn answer_of(copy_text: &str, texts: usize) -> Option<(usize, Option<std::rc::Rc<str>>)> {
-    let read = || {
-        let mut copy = serde_json::from_str(copy_text).ok()?;
-        stand_in(&mut copy, texts)?;
-        let read = crate::response::read_output(&copy);
-        let index = read.content.as_deref().and_then(text_index)?;
-        (index < texts).then(|| (texts, index, read.finish_reason.map(Into::into)))
-    };
-    let answer = crate::read_memo::remembered(
-        &ANSWERS,
-        copy_text,
-        |answer| answer.0 == texts,
-        || read().ok_or(()),
-    );
-    answer.ok().map(|(_, index, reason)| (index, reason))
-}
-
 /// What a guarded call's step finds in the input buffer: the strings, as
 /// for [`split_texts`], the last of them the usage's JSON text, and at
 /// `copy_start` the JSON text `[[byte length of each string], copy]`.
 /// Gives the strings (the usage's left out), the copy's JSON text with its
-/// references as they are (see [`answer_of`], [`with_stand_ins`] and
+/// references as they are (see `crate::response::answer_of`, [`with_stand_ins`] and
 /// [`with_texts`]) and the usage's text.
 #[must_use]
 pub fn read_step(whole: &str, copy_start: usize) -> Option<(Vec<&str>, &str, &str)> {

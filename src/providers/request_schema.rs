@@ -51,7 +51,8 @@ pub struct SchemaSource {
     pub json_schema_with: Option<&'static str>,
 }
 
-const fn member(
+/// A schema kept at a member of the request.
+pub const fn member(
     name: &'static str,
     schema: &'static [&'static str],
     strict: Option<&'static [&'static str]>,
@@ -69,101 +70,10 @@ const fn member(
 
 /// Every place a request keeps its schema, in the order they are tried: a
 /// forced tool first (its call, not the text, carries the output), then
-/// the response formats. The tests below and
-/// tests/js/request-schema.test.mjs have a case per shape.
-pub const SCHEMA_SOURCES: [SchemaSource; 10] = [
-    // Anthropic Messages: `tool_choice: { type: "tool", name }`.
-    SchemaSource {
-        name: "tool_choice (Anthropic's forced tool's input_schema)",
-        schema: &["input_schema"],
-        strict: Some(&["strict"]),
-        forced: Some(Forced {
-            choice: &["tool_choice"],
-            choice_type: "tool",
-            choice_name: &["name"],
-            tools: &["tools"],
-            tool_name: &["name"],
-        }),
-        dialect: Dialect::JsonSchema,
-        json_schema_with: None,
-    },
-    // OpenAI Chat: `tool_choice: { type: "function", function: { name } }`.
-    SchemaSource {
-        name: "tool_choice (OpenAI Chat's forced function's parameters)",
-        schema: &["function", "parameters"],
-        strict: Some(&["function", "strict"]),
-        forced: Some(Forced {
-            choice: &["tool_choice"],
-            choice_type: "function",
-            choice_name: &["function", "name"],
-            tools: &["tools"],
-            tool_name: &["function", "name"],
-        }),
-        dialect: Dialect::JsonSchema,
-        json_schema_with: None,
-    },
-    // OpenAI Responses: `tool_choice: { type: "function", name }`.
-    SchemaSource {
-        name: "tool_choice (OpenAI Responses' forced function's parameters)",
-        schema: &["parameters"],
-        strict: Some(&["strict"]),
-        forced: Some(Forced {
-            choice: &["tool_choice"],
-            choice_type: "function",
-            choice_name: &["name"],
-            tools: &["tools"],
-            tool_name: &["name"],
-        }),
-        dialect: Dialect::JsonSchema,
-        json_schema_with: None,
-    },
-    // OpenAI Chat (and compatible APIs): `response_format: { type:
-    // "json_schema", json_schema: { name, schema, strict } }`.
-    member(
-        "response_format.json_schema.schema",
-        &["response_format", "json_schema", "schema"],
-        Some(&["response_format", "json_schema", "strict"]),
-        Dialect::JsonSchema,
-    ),
-    // OpenAI Responses: `text: { format: { type: "json_schema", name, schema, strict } }`.
-    member(
-        "text.format.schema",
-        &["text", "format", "schema"],
-        Some(&["text", "format", "strict"]),
-        Dialect::JsonSchema,
-    ),
-    // @google/genai generateContent.
-    member(
-        "config.responseJsonSchema",
-        &["config", "responseJsonSchema"],
-        None,
-        Dialect::JsonSchema,
-    ),
-    SchemaSource {
-        json_schema_with: Some("$schema"),
-        ..member(
-            "config.responseSchema",
-            &["config", "responseSchema"],
-            None,
-            Dialect::Gemini,
-        )
-    },
-    // The Gemini REST API's request body.
-    member(
-        "generationConfig.responseJsonSchema",
-        &["generationConfig", "responseJsonSchema"],
-        None,
-        Dialect::JsonSchema,
-    ),
-    member(
-        "generationConfig.responseSchema",
-        &["generationConfig", "responseSchema"],
-        None,
-        Dialect::Gemini,
-    ),
-    // Ollama's /api/chat and /api/generate: `format` is "json" or a schema.
-    member("format", &["format"], None, Dialect::JsonSchema),
-];
+/// the response formats, each provider's (`src/providers/<provider>.rs`,
+/// its `schema_sources`) in the order of [`super::PROVIDERS`]. The tests
+/// here and tests/js/providers/request-schema.test.mjs have a case per shape.
+pub const SCHEMA_SOURCES: [SchemaSource; super::schema_source_count()] = super::schema_sources();
 
 #[cfg(test)]
 mod tests;

@@ -79,7 +79,8 @@ pub struct Calls {
     pub ends: bool,
 }
 
-const fn calls(list: Path, key: Path) -> Calls {
+/// Calls at `list`, continued by `key`, with no members read yet.
+pub const fn calls(list: Path, key: Path) -> Calls {
     Calls {
         list,
         key,
@@ -92,7 +93,7 @@ const fn calls(list: Path, key: Path) -> Calls {
 }
 
 /// An event that ends the call at `key` in `list` (see `Calls::ends`).
-const fn call_end(list: Path, key: Path) -> Calls {
+pub const fn call_end(list: Path, key: Path) -> Calls {
     Calls {
         ends: true,
         ..calls(list, key)
@@ -112,7 +113,8 @@ pub struct Reader {
     pub calls: Option<Calls>,
 }
 
-const fn reader(name: &'static str, when: &'static [(Path, Expect)]) -> Reader {
+/// A reader of the events that meet `when`, reading nothing yet.
+pub const fn reader(name: &'static str, when: &'static [(Path, Expect)]) -> Reader {
     Reader {
         name,
         when,
@@ -126,328 +128,16 @@ const fn reader(name: &'static str, when: &'static [(Path, Expect)]) -> Reader {
 
 use Step::{EachUnless, First, Member};
 
-const TYPE: Path = &[Member("type")];
+/// The member that names an event's kind, where the event has one.
+pub const TYPE: Path = &[Member("type")];
 
-/// The readers, in the order they are tried. Discriminated by `type` where
-/// the event has one (Responses, Anthropic and the AI SDK name every event),
-/// by the list that holds the answer where it has none (Chat chunks'
-/// `choices`, Gemini chunks' `candidates`).
-pub static READERS: [Reader; 25] = [
-    // OpenAI Chat Completions (and the compatible APIs): the last chunk,
-    // with `stream_options.include_usage`, has no choices and the usage.
-    Reader {
-        text: &[&[Member("choices"), First, Member("delta"), Member("content")]],
-        finish: &[&[Member("choices"), First, Member("finish_reason")]],
-        usage: &[&[Member("usage")]],
-        // Each delta of `tool_calls` continues the call at its `index`: the
-        // first carries the id and the name, the rest argument text.
-        calls: Some(Calls {
-            id: &[&[Member("id")]],
-            name: &[&[Member("function"), Member("name")]],
-            arguments: &[&[Member("function"), Member("arguments")]],
-            ..calls(
-                &[
-                    Member("choices"),
-                    First,
-                    Member("delta"),
-                    Member("tool_calls"),
-                ],
-                &[Member("index")],
-            )
-        }),
-        ..reader(
-            "openai_chat_chunk",
-            &[(&[Member("choices")], Expect::Array)],
-        )
-    },
-    Reader {
-        text: &[&[Member("delta")]],
-        ..reader(
-            "openai_responses_text_delta",
-            &[(TYPE, Expect::Is("response.output_text.delta"))],
-        )
-    },
-    // A function call begins as an output item, its arguments follow by
-    // the item's `output_index`.
-    Reader {
-        calls: Some(Calls {
-            id: &[
-                &[Member("item"), Member("call_id")],
-                &[Member("item"), Member("id")],
-            ],
-            name: &[&[Member("item"), Member("name")]],
-            arguments: &[&[Member("item"), Member("arguments")]],
-            ..calls(&[], &[Member("output_index")])
-        }),
-        ..reader(
-            "openai_responses_function_call_added",
-            &[
-                (TYPE, Expect::Is("response.output_item.added")),
-                (
-                    &[Member("item"), Member("type")],
-                    Expect::Is("function_call"),
-                ),
-            ],
-        )
-    },
-    Reader {
-        calls: Some(Calls {
-            arguments: &[&[Member("delta")]],
-            ..calls(&[], &[Member("output_index")])
-        }),
-        ..reader(
-            "openai_responses_arguments_delta",
-            &[(TYPE, Expect::Is("response.function_call_arguments.delta"))],
-        )
-    },
-    Reader {
-        calls: Some(call_end(&[], &[Member("output_index")])),
-        ..reader(
-            "openai_responses_arguments_done",
-            &[(TYPE, Expect::Is("response.function_call_arguments.done"))],
-        )
-    },
-    // A response that ended: `incomplete_details.reason` says why an
-    // incomplete one stopped (`max_output_tokens` is the token limit),
-    // `status` how any other ended.
-    Reader {
-        finish: &[
-            &[
-                Member("response"),
-                Member("incomplete_details"),
-                Member("reason"),
-            ],
-            &[Member("response"), Member("status")],
-        ],
-        usage: &[&[Member("response"), Member("usage")]],
-        ..reader(
-            "openai_responses_done",
-            &[(
-                TYPE,
-                Expect::OneOf(&[
-                    "response.completed",
-                    "response.incomplete",
-                    "response.failed",
-                ]),
-            )],
-        )
-    },
-    Reader {
-        text: &[&[Member("delta"), Member("text")]],
-        ..reader(
-            "anthropic_text_delta",
-            &[
-                (TYPE, Expect::Is("content_block_delta")),
-                (&[Member("delta"), Member("type")], Expect::Is("text_delta")),
-            ],
-        )
-    },
-    // A `tool_use` block names the call; its input streams as JSON text by
-    // the block's `index`.
-    Reader {
-        calls: Some(Calls {
-            id: &[&[Member("content_block"), Member("id")]],
-            name: &[&[Member("content_block"), Member("name")]],
-            ..calls(&[], &[Member("index")])
-        }),
-        ..reader(
-            "anthropic_tool_use_start",
-            &[
-                (TYPE, Expect::Is("content_block_start")),
-                (
-                    &[Member("content_block"), Member("type")],
-                    Expect::Is("tool_use"),
-                ),
-            ],
-        )
-    },
-    Reader {
-        calls: Some(Calls {
-            arguments: &[&[Member("delta"), Member("partial_json")]],
-            ..calls(&[], &[Member("index")])
-        }),
-        ..reader(
-            "anthropic_input_json_delta",
-            &[
-                (TYPE, Expect::Is("content_block_delta")),
-                (
-                    &[Member("delta"), Member("type")],
-                    Expect::Is("input_json_delta"),
-                ),
-            ],
-        )
-    },
-    Reader {
-        calls: Some(call_end(&[], &[Member("index")])),
-        ..reader(
-            "anthropic_content_block_stop",
-            &[(TYPE, Expect::Is("content_block_stop"))],
-        )
-    },
-    // The input tokens are reported at the start, the output tokens (so
-    // far) at each `message_delta`.
-    Reader {
-        usage: &[&[Member("message"), Member("usage")]],
-        ..reader(
-            "anthropic_message_start",
-            &[(TYPE, Expect::Is("message_start"))],
-        )
-    },
-    Reader {
-        finish: &[&[Member("delta"), Member("stop_reason")]],
-        usage: &[&[Member("usage")]],
-        ..reader(
-            "anthropic_message_delta",
-            &[(TYPE, Expect::Is("message_delta"))],
-        )
-    },
-    // Every Gemini chunk carries the usage so far.
-    Reader {
-        text: &[&[
-            Member("candidates"),
-            First,
-            Member("content"),
-            Member("parts"),
-            EachUnless("thought"),
-            Member("text"),
-        ]],
-        finish: &[&[Member("candidates"), First, Member("finishReason")]],
-        usage: &[&[Member("usageMetadata")]],
-        // A `functionCall` part is a whole call, its `args` an object.
-        calls: Some(Calls {
-            id: &[&[Member("functionCall"), Member("id")]],
-            name: &[&[Member("functionCall"), Member("name")]],
-            whole: &[&[Member("functionCall"), Member("args")]],
-            ..calls(
-                &[
-                    Member("candidates"),
-                    First,
-                    Member("content"),
-                    Member("parts"),
-                ],
-                &[],
-            )
-        }),
-        ..reader("gemini_chunk", &[(&[Member("candidates")], Expect::Array)])
-    },
-    // The AI SDK: `text` since v5, `textDelta` before.
-    Reader {
-        text: &[&[Member("text")], &[Member("textDelta")]],
-        ..reader("ai_sdk_text_delta", &[(TYPE, Expect::Is("text-delta"))])
-    },
-    // Tool input streams as `tool-input-start` (the name), deltas, then
-    // the `tool-call` with the input whole (parsed), by the call's id.
-    Reader {
-        calls: Some(Calls {
-            id: &[&[Member("id")]],
-            name: &[&[Member("toolName")]],
-            ..calls(&[], &[Member("id")])
-        }),
-        ..reader(
-            "ai_sdk_tool_input_start",
-            &[(TYPE, Expect::Is("tool-input-start"))],
-        )
-    },
-    Reader {
-        calls: Some(Calls {
-            arguments: &[&[Member("delta")]],
-            ..calls(&[], &[Member("id")])
-        }),
-        ..reader(
-            "ai_sdk_tool_input_delta",
-            &[(TYPE, Expect::Is("tool-input-delta"))],
-        )
-    },
-    Reader {
-        calls: Some(call_end(&[], &[Member("id")])),
-        ..reader(
-            "ai_sdk_tool_input_end",
-            &[(TYPE, Expect::Is("tool-input-end"))],
-        )
-    },
-    Reader {
-        calls: Some(Calls {
-            id: &[&[Member("toolCallId")]],
-            name: &[&[Member("toolName")]],
-            whole: &[&[Member("input")], &[Member("args")]],
-            ..call_end(&[], &[Member("toolCallId")])
-        }),
-        ..reader("ai_sdk_tool_call", &[(TYPE, Expect::Is("tool-call"))])
-    },
-    // `finish-step` reports each step's usage, `finish` the call's total
-    // (`totalUsage` since v5, `usage` before) and its finish reason (a
-    // word, or `{ unified, raw }`).
-    Reader {
-        finish: &[
-            &[Member("finishReason"), Member("unified")],
-            &[Member("finishReason")],
-        ],
-        usage: &[&[Member("totalUsage")], &[Member("usage")]],
-        ..reader(
-            "ai_sdk_finish",
-            &[(TYPE, Expect::OneOf(&["finish", "finish-step"]))],
-        )
-    },
-    Reader {
-        error: Some(&[Member("error")]),
-        ..reader("ai_sdk_error", &[(TYPE, Expect::Is("error"))])
-    },
-    // Bedrock ConverseStream: each event is an object with one member that
-    // names its kind. A `toolUse` block starts with its id and name and
-    // streams its input as JSON text, by `contentBlockIndex`.
-    Reader {
-        calls: Some(Calls {
-            id: &[&[Member("start"), Member("toolUse"), Member("toolUseId")]],
-            name: &[&[Member("start"), Member("toolUse"), Member("name")]],
-            ..calls(
-                &[Member("contentBlockStart")],
-                &[Member("contentBlockIndex")],
-            )
-        }),
-        ..reader(
-            "bedrock_content_block_start",
-            &[(&[Member("contentBlockStart")], Expect::Object)],
-        )
-    },
-    Reader {
-        text: &[&[Member("contentBlockDelta"), Member("delta"), Member("text")]],
-        calls: Some(Calls {
-            arguments: &[&[Member("delta"), Member("toolUse"), Member("input")]],
-            ..calls(
-                &[Member("contentBlockDelta")],
-                &[Member("contentBlockIndex")],
-            )
-        }),
-        ..reader(
-            "bedrock_content_block_delta",
-            &[(&[Member("contentBlockDelta")], Expect::Object)],
-        )
-    },
-    Reader {
-        calls: Some(call_end(
-            &[Member("contentBlockStop")],
-            &[Member("contentBlockIndex")],
-        )),
-        ..reader(
-            "bedrock_content_block_stop",
-            &[(&[Member("contentBlockStop")], Expect::Object)],
-        )
-    },
-    Reader {
-        finish: &[&[Member("messageStop"), Member("stopReason")]],
-        ..reader(
-            "bedrock_message_stop",
-            &[(&[Member("messageStop")], Expect::Object)],
-        )
-    },
-    Reader {
-        usage: &[&[Member("metadata"), Member("usage")]],
-        ..reader(
-            "bedrock_metadata",
-            &[(&[Member("metadata")], Expect::Object)],
-        )
-    },
-];
+/// The readers, in the order they are tried: each provider's
+/// (`src/providers/<provider>.rs`, its `stream_readers`) in the order of
+/// [`super::PROVIDERS`]. Discriminated by `type` where the event has one
+/// (Responses, Anthropic and the AI SDK name every event), by the list that
+/// holds the answer where it has none (Chat chunks' `choices`, Gemini
+/// chunks' `candidates`), by the member that names its kind (Bedrock).
+pub static READERS: [Reader; super::stream_reader_count()] = super::stream_readers();
 
 fn path_json(path: Path, out: &mut String) {
     out.push('[');

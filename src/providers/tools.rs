@@ -3,8 +3,8 @@
 //! Tools run inside the provider call (function calls the SDK executes, and
 //! tools the provider runs itself: MCP servers, web search, code
 //! interpreters), so a request that declares any is never resampled: the
-//! resample would run them again. This table is the one list of the places a
-//! request can declare them. The JavaScript reader walks a live request
+//! resample would run them again. This table (built from each provider's
+//! `tool_paths`) is the one list of the places a request can declare them. The JavaScript reader walks a live request
 //! along these paths (getters and class instances included) and reports what
 //! it found at each, and `carries_tools` decides. Whatever the reader cannot
 //! make out at a path counts as tools: wrongly not resampling costs one
@@ -36,35 +36,16 @@ pub struct ToolPath {
     pub leaf: Leaf,
 }
 
-const fn at(path: &'static [&'static str], leaf: Leaf) -> ToolPath {
+/// A place `path` whose value is read as `leaf`.
+pub const fn at(path: &'static [&'static str], leaf: Leaf) -> ToolPath {
     ToolPath { path, leaf }
 }
 
-/// Every place a request can declare tools; `providers/tools/tests.rs` has a
-/// test per provider shape.
-pub const TOOL_PATHS: [ToolPath; 8] = [
-    // OpenAI Chat and Responses (function, mcp, web_search,
-    // code_interpreter, file_search tools), Anthropic Messages (client and
-    // server tools), Gemini REST, Mistral, Cohere, Ollama, the Vercel AI SDK
-    // (a record keyed by tool name), and Anthropic or Cohere bodies sent
-    // through Bedrock InvokeModel.
-    at(&["tools"], Leaf::Collection),
-    // OpenAI Chat's legacy functions.
-    at(&["functions"], Leaf::Collection),
-    // Bedrock Converse, and Amazon Nova bodies sent through InvokeModel.
-    at(&["toolConfig", "tools"], Leaf::Collection),
-    // @google/genai generateContent (function declarations, googleSearch,
-    // codeExecution, urlContext, MCP tools).
-    at(&["config", "tools"], Leaf::Collection),
-    // Anthropic's MCP connector.
-    at(&["mcp_servers"], Leaf::Collection),
-    // OpenAI Chat's built-in web search.
-    at(&["web_search_options"], Leaf::Presence),
-    // Bedrock InvokeModel: the model's own request, as JSON text or bytes.
-    at(&["body"], Leaf::RequestText),
-    // An InvokeModelCommand of the AWS SDK, whose request sits in `input`.
-    at(&["input", "body"], Leaf::RequestText),
-];
+/// Every place a request can declare tools: each provider's
+/// (`src/providers/<provider>.rs`, its `tool_paths`), each place once,
+/// where the first provider in [`super::PROVIDERS`] that names it lists
+/// it; `providers/tools/tests.rs` has a test per provider shape.
+pub const TOOL_PATHS: [ToolPath; super::tool_path_count()] = super::tool_paths();
 
 /// What the reader found at one path of [`TOOL_PATHS`].
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -567,3 +567,31 @@ fn finish_reason_without_content() {
     let given = json!({ "finishReason": "length" });
     assert_eq!(read_output(&given), output(None, Some("length")));
 }
+
+#[test]
+fn tool_calls_are_written_with_their_arguments_or_the_text_they_refer_to() {
+    let response = json!({
+        "choices": [{ "finish_reason": "tool_calls", "message": { "tool_calls": [
+            { "id": "a", "type": "function", "function": { "name": "f", "arguments": "{\"x\":1}" } },
+            { "type": "function", "function": { "name": "g", "arguments": ["\u{0}", 0] } }
+        ] } }]
+    });
+    let read: Value =
+        serde_json::from_str(&CallsRead::of((&response).into(), 1).to_json()).unwrap();
+    assert_eq!(read["finishReason"], json!("tool_calls"));
+    assert_eq!(
+        read["calls"][0],
+        json!({ "id": "a", "name": "f", "arguments": "{\"x\":1}" })
+    );
+    assert_eq!(
+        read["calls"][1],
+        json!({ "id": null, "name": "g", "text": 0 })
+    );
+    // Read from the facade's copy, the same.
+    let texts = "{\"y\":2}";
+    let copy = format!("[[7],{}]", response);
+    let whole = format!("{texts}{copy}");
+    let again = CallsRead::of_copy(&whole, texts.len()).unwrap().to_json();
+    assert_eq!(serde_json::from_str::<Value>(&again).unwrap(), read);
+    assert!(CallsRead::of_copy("ab[[3]", 2).is_none());
+}

@@ -76,3 +76,16 @@ fn a_wrapper_gives_the_schema_it_wraps() {
         json!({ "type": "object", "$schema": DRAFT_2020_12 })
     );
 }
+
+#[test]
+fn a_dialects_source_is_given_as_the_json_schema_it_means() {
+    let gemini = json!({ "type": "STRING", "nullable": true });
+    let options = json!({ "dialect": "gemini" });
+    let out = source_for_target(gemini.clone(), "draft-2020-12", &options).unwrap();
+    assert_ne!(out, gemini);
+    assert!(out.to_string().contains("\"null\""), "{out}");
+    assert!(matches!(
+        source_for_target(json!({}), "draft-3", &json!({})),
+        Err(Refused::Argument(_))
+    ));
+}

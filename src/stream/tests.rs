@@ -1541,3 +1541,38 @@ fn a_stopped_stream_ends_with_its_rejection_whatever_came_after() {
     assert_eq!(verdict.errors, rejection.errors);
     assert_eq!(verdict.finish_reason.as_deref(), Some("length"));
 }
+
+#[test]
+fn the_end_written_for_the_facade_says_where_a_shown_rejection_was_decided() {
+    let schema = json!({ "type": "object", "properties": { "a": { "type": "integer" } } });
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let open = || {
+        StreamCheck::new(
+            SchemaInput::Compiled(compiled.clone()),
+            CheckOptions::default(),
+        )
+        .unwrap()
+    };
+    let mut accepted = open();
+    assert!(accepted.push_str("{\"a\":1}").is_none());
+    let (text, span) = accepted.end_json(Some("stop"), false);
+    let verdict: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(verdict["ok"], json!(true));
+    assert!(verdict.get("atByte").is_none());
+    assert_eq!(span, Some(0..7));
+    let mut rejected = open();
+    assert!(rejected.push_str("{\"a\":\"no\"").is_some());
+    let (text, span) = rejected.end_json(None, true);
+    let verdict: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(verdict["ok"], json!(false));
+    assert!(verdict["atByte"].is_u64());
+    assert_eq!(span, None);
+    // A rejection never shown is set aside: the whole text decides.
+    let mut unshown = open();
+    assert!(unshown.push_str("{\"a\":\"no\"").is_some());
+    let (text, _) = unshown.end_json(None, false);
+    assert!(serde_json::from_str::<Value>(&text)
+        .unwrap()
+        .get("atByte")
+        .is_none());
+}

@@ -539,3 +539,41 @@ fn the_lean_acceptance_agrees_with_the_whole_check() {
         }
     }
 }
+
+#[test]
+fn utf16_offsets_count_code_units_and_leave_out_an_end_at_the_end() {
+    let text = "é{\"a\":\"😀\"} x";
+    let start = text.find('{').unwrap();
+    let end = text.find(" x").unwrap();
+    assert_eq!(
+        utf16_units(text),
+        text.chars().map(char::len_utf16).sum::<usize>()
+    );
+    assert_eq!(utf16_range(text, start..end), (1, 11));
+    assert_eq!(utf16_offsets(text, start..end), (1, Some(11)));
+    assert_eq!(utf16_offsets(text, start..text.len()), (1, None));
+}
+
+#[test]
+fn a_verdict_written_with_offsets_carries_them_instead_of_its_text() {
+    let mut verdict = check_content(
+        "x {\"a\":1} y",
+        None,
+        SchemaInput::None,
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    verdict.text = Some("{\"a\":1}".to_owned());
+    let at: Value =
+        serde_json::from_str(&write_with_offsets(&verdict, Some((2, Some(9))))).unwrap();
+    assert_eq!(
+        (at["textStart"].clone(), at["textEnd"].clone()),
+        (json!(2), json!(9))
+    );
+    assert!(at.get("text").is_none());
+    let to_end: Value =
+        serde_json::from_str(&write_with_offsets(&verdict, Some((2, None)))).unwrap();
+    assert!(to_end.get("textEnd").is_none());
+    let whole: Value = serde_json::from_str(&write_with_offsets(&verdict, None)).unwrap();
+    assert_eq!(whole["text"], json!("{\"a\":1}"));
+}

@@ -2,7 +2,7 @@
 // the guard, from ajv 8 + ajv-formats (where ajv can compile the schema),
 // and the catalog's own (valid or invalid), plus a format oracle written
 // from the RFC grammars (./format-oracle.mjs) over the instances' strings.
-// Used by tests/js/corpus.test.mjs (a sample) and bench/corpus.mjs (all).
+// Used by tests/js/checking/corpus.test.mjs (a sample) and bench/corpus.mjs (all).
 import { readFileSync, readdirSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -12,7 +12,7 @@ const PRELUDE = /^<!--\s*prelude\b([\s\S]*?)-->\s*$/;
 
 /**
  * The mark of a block that also runs, as it is printed, against the built
- * package (tests/js/doc-blocks.test.mjs): `<!-- runs -->` right before the
+ * package (tests/js/package/doc-blocks.test.mjs): `<!-- runs -->` right before the
  * fence. Such a block needs no prelude: everything it uses, it makes.
  */
 const RUNS = /^<!--\s*runs\s*-->\s*$/;

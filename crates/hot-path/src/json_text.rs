@@ -72,6 +72,14 @@ pub fn push_json_str(out: &mut String, text: &str) {
     out.push('"');
 }
 
+/// [`push_json_str`], or `null`.
+pub fn push_json_opt(out: &mut String, text: Option<&str>) {
+    match text {
+        Some(text) => push_json_str(out, text),
+        None => out.push_str("null"),
+    }
+}
+
 /// Appends `n` in decimal. Results carry a few numbers each (offsets,
 /// token counts), and the formatting machinery cost more per number than
 /// the rest of writing them; itoa (serde_json's own integer writer) does not.

@@ -22,7 +22,12 @@ use serde_json::{Map, Number, Value};
 
 use crate::tape::{TapeMembers, TapeNode};
 
+pub mod keys;
 mod program;
+use keys::{
+    AI_SDK_V4_KEYS, ANTHROPIC_CACHE_KEYS, CAMEL_KEYS, GEMINI_KEYS, OLLAMA_KEYS, OPENAI_CHAT_KEYS,
+    SNAKE_KEYS,
+};
 pub use program::{UsageProgram, MOST_COUNTS};
 
 /// The members of the common Usage shape; anything else on a response is not usage.
@@ -55,43 +60,6 @@ pub const RESPONSE_MARKERS: [&str; 22] = [
     "done_reason",
     "response",
 ];
-
-const GEMINI_KEYS: [&str; 5] = [
-    "promptTokenCount",
-    "candidatesTokenCount",
-    "totalTokenCount",
-    "cachedContentTokenCount",
-    "thoughtsTokenCount",
-];
-const OPENAI_CHAT_KEYS: [&str; 4] = [
-    "prompt_tokens",
-    "completion_tokens",
-    "prompt_tokens_details",
-    "completion_tokens_details",
-];
-const SNAKE_KEYS: [&str; 7] = [
-    "input_tokens",
-    "output_tokens",
-    "total_tokens",
-    "input_tokens_details",
-    "output_tokens_details",
-    "cache_read_input_tokens",
-    "cache_creation_input_tokens",
-];
-const ANTHROPIC_CACHE_KEYS: [&str; 2] = ["cache_read_input_tokens", "cache_creation_input_tokens"];
-const AI_SDK_V4_KEYS: [&str; 2] = ["promptTokens", "completionTokens"];
-const CAMEL_KEYS: [&str; 9] = [
-    "inputTokens",
-    "outputTokens",
-    "totalTokens",
-    "cacheReadInputTokens",
-    "cacheWriteInputTokens",
-    "cachedInputTokens",
-    "reasoningTokens",
-    "inputTokenDetails",
-    "outputTokenDetails",
-];
-const OLLAMA_KEYS: [&str; 2] = ["prompt_eval_count", "eval_count"];
 
 /// A provider usage object, or a whole response carrying one, in the common Usage shape.
 ///

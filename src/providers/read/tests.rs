@@ -6,7 +6,7 @@
 
 use super::*;
 use crate::finish::finish_reason_of;
-use crate::response::{read_output, read_tool_calls};
+use crate::response::{answer_of, read_output, read_tool_calls};
 use hot_path::usage::normalize_usage;
 use serde_json::{json, Map, Value};
 

@@ -4,7 +4,13 @@ use super::*;
 #[test]
 fn the_table_serialises_as_the_reader_walks_it() {
     let json = serde_json::to_value(SCHEMA_SOURCES).unwrap();
-    assert_eq!(json[0]["forced"]["choiceType"], "tool");
+    let anthropic = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "tool_choice (Anthropic's forced tool's input_schema)")
+        .unwrap();
+    assert_eq!(anthropic["forced"]["choiceType"], "tool");
     assert_eq!(json[6]["dialect"], "gemini");
     assert_eq!(json[6]["jsonSchemaWith"], "$schema");
     assert_eq!(json[9]["schema"], serde_json::json!(["format"]));

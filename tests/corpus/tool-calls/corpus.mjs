@@ -5,7 +5,7 @@
 // type, a number sent as a string, a value outside an enum, the arguments
 // cut off). Each document's expected verdict follows from how it was made,
 // and ajv 8 (`ajv/dist/2020` + ajv-formats) is asked too: see `ajvVerdict`.
-// Used by tests/js/tool-corpus.test.mjs (a sample) and bench/tool-calls.mjs
+// Used by tests/js/tools/tool-corpus.test.mjs (a sample) and bench/tool-calls.mjs
 // (all of it).
 import { readFileSync } from "node:fs";
 import { join, dirname } from "node:path";

@@ -19,7 +19,7 @@ use std::ops::ControlFlow;
 use super::parse::{
     dedupe, number_flags, prefix_at, recycle, skip_plain, spare_entries, Frame, Key, Within,
 };
-use super::{strings, Entry, Kind, Tape, ESCAPED, MAX_DEPTH};
+use super::{hex_value, strings, Entry, Kind, Tape, ESCAPED, MAX_DEPTH};
 
 /// What a [`Watch`] answers: `Break` stops the parse for good.
 pub type Flow = ControlFlow<()>;
@@ -220,12 +220,6 @@ pub(crate) fn skip_whitespace(bytes: &[u8], mut pos: usize) -> usize {
         pos += 1;
     }
     pos
-}
-
-fn hex_value(byte: u8) -> Option<u16> {
-    char::from(byte)
-        .to_digit(16)
-        .and_then(|digit| u16::try_from(digit).ok())
 }
 
 /// Past the run of bytes at `pos` that a number may hold (a number is

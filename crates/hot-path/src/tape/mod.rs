@@ -96,6 +96,8 @@ pub(crate) struct Entry {
 }
 
 impl Kind {
+    /// The JSON Schema type of a value of this kind.
+    #[inline(always)]
     pub fn json_type(self) -> jsonschema::types::JsonType {
         use jsonschema::types::JsonType;
         match self {
@@ -107,6 +109,13 @@ impl Kind {
             Kind::Object => JsonType::Object,
         }
     }
+}
+
+/// The value of one hex digit, as a `\\u` escape's four are read.
+pub(crate) fn hex_value(byte: u8) -> Option<u16> {
+    char::from(byte)
+        .to_digit(16)
+        .and_then(|digit| u16::try_from(digit).ok())
 }
 
 impl Entry {

@@ -209,14 +209,7 @@ impl<'a> Node<'a, TapeJson> for TapeNode<'a> {
 
     #[inline(always)]
     fn json_type(&self) -> JsonType {
-        match self.entry().kind {
-            Kind::Null => JsonType::Null,
-            Kind::False | Kind::True => JsonType::Boolean,
-            Kind::Number => JsonType::Number,
-            Kind::String => JsonType::String,
-            Kind::Array => JsonType::Array,
-            Kind::Object => JsonType::Object,
-        }
+        self.entry().kind.json_type()
     }
 
     fn string_length(&self) -> Option<u64> {

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use super::strings;
-use super::{Entry, Kind, Tape, DUP_REDIRECT, DUP_SKIP, ESCAPED, INTEGER};
+use super::{hex_value, Entry, Kind, Tape, DUP_REDIRECT, DUP_SKIP, ESCAPED, INTEGER};
 
 /// serde_json's recursion limit: its depth counter starts here and an open
 /// container that brings it to zero is an error, so values nest at most
@@ -451,12 +451,6 @@ fn skip_plain_words(bytes: &[u8], mut pos: usize) -> usize {
         pos += 1;
     }
     pos
-}
-
-fn hex_value(byte: u8) -> Option<u16> {
-    char::from(byte)
-        .to_digit(16)
-        .and_then(|digit| u16::try_from(digit).ok())
 }
 
 impl<'s> Parser<'s> {

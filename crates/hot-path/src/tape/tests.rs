@@ -1517,3 +1517,16 @@ fn names_sharing_a_hash_are_compared_whole() {
         );
     }
 }
+
+#[test]
+fn hex_digits_read_in_either_case_and_nothing_else() {
+    assert_eq!(super::hex_value(b'0'), Some(0));
+    assert_eq!(super::hex_value(b'9'), Some(9));
+    assert_eq!(super::hex_value(b'a'), Some(10));
+    assert_eq!(super::hex_value(b'F'), Some(15));
+    assert_eq!(super::hex_value(b'g'), None);
+    assert_eq!(super::hex_value(b' '), None);
+    // Both parsers read an escape's digits through it.
+    let tape = parse(r#""\u00e9\u00C9""#).unwrap();
+    assert_eq!(tape.to_value(), json!("éÉ"));
+}

@@ -1,0 +1,428 @@
+// Check programs (src/check_program.rs, js/check-program.mjs) against the
+// core, differentially: every instance of the JSON Schema Test Suite (the
+// drafts the package runs) and of the real-world corpus (tests/corpus,
+// SchemaStore's schemas with their own instances), and seeded values made
+// from them, through both executors (JavaScript written from the program,
+// and its interpreter), must get the core's answer, or be left to the core;
+// the public calls' results on the corpus and the text path's verdicts must
+// be the core's; multipleOf and the formats checked in JavaScript must
+// decide as the core does on seeded numbers and strings.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import * as guard from "../../../pkg/node.mjs";
+import { checkProgramText, checksWithProgram, coreCheckOutput, coreIsValid, runCheckProgram, useCheckPrograms } from "../../../pkg/testing.mjs";
+import { DRAFTS, loadDraft, loadRemotes, suiteRoot } from "../../conformance/suite.mjs";
+import { STORE, loadCases, resourcesOf } from "../../corpus/differential.mjs";
+// A seeded generator, so every run checks the same values.
+import { prng as rng } from "../../support/random.mjs";
+
+
+const root = suiteRoot();
+const resources = loadRemotes(root);
+
+/** The suite's schemas of a draft compiled as the conformance run compiles them, with their instances. */
+function compiledGroups(draft) {
+  const out = [];
+  for (const group of loadDraft(draft, root)) {
+    let validator;
+    try {
+      validator = guard.compileSchema(group.schema, { draft: draft.option, formats: "assert" });
+    } catch {
+      try {
+        validator = guard.compileSchema(group.schema, { draft: draft.option, formats: "assert", resources });
+      } catch {
+        continue;
+      }
+    }
+    out.push({ group, validator });
+  }
+  return out;
+}
+
+/** A Validator's check program as the core writes it ("" for none). */
+function programText(validator) {
+  return checkProgramText(validator) ?? "";
+}
+
+/** The core's answer for a value, or undefined when it refuses to read it (a lone surrogate). */
+function core(validator, value) {
+  try {
+    return coreIsValid(validator, JSON.stringify(value));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Compares both executors with the core on `value`; returns how each
+ * answered ("bail" when left to the core). A disagreement fails the test.
+ */
+function compare(validator, value, where, counts) {
+  const expected = core(validator, value);
+  if (expected === undefined) return;
+  const parsed = JSON.parse(JSON.stringify(value));
+  for (const interpret of [false, true]) {
+    // As the text path runs it (on what JSON.parse made), and as the value
+    // path does (on the caller's value itself).
+    for (const [asValue, input] of [[false, parsed], [true, value]]) {
+      const got = runCheckProgram(validator, input, interpret, asValue);
+      if (got === undefined) {
+        counts.core += 1;
+        return;
+      }
+      if (got === "bail") counts.bail += 1;
+      else {
+        counts.same += 1;
+        assert.equal(got, expected, `${where} (${interpret ? "interpreted" : "written"}${asValue ? ", value" : ""}): ${JSON.stringify(value).slice(0, 200)}`);
+      }
+    }
+  }
+}
+
+/** A value like `value`, changed at random the way model output goes wrong. */
+function mutate(value, next, depth = 0) {
+  const r = next();
+  if (value === null || typeof value !== "object") {
+    if (r < 0.15) return scalar(next);
+    if (typeof value === "number") {
+      const deltas = [0, 1, -1, 0.5, 0.25, 0.1, 1e-9, -0.5];
+      return r < 0.5 ? value + deltas[Math.floor(next() * deltas.length)] : value * [1, -1, 2, 0.5][Math.floor(next() * 4)];
+    }
+    if (typeof value === "string") {
+      if (r < 0.4) return value.slice(0, Math.floor(next() * (value.length + 1)));
+      if (r < 0.6) return value + ["a", "é", "😀", "0", "-", ":", " "][Math.floor(next() * 7)];
+      return value;
+    }
+    return value;
+  }
+  if (depth > 6) return value;
+  if (Array.isArray(value)) {
+    const out = value.map((item) => (next() < 0.3 ? mutate(item, next, depth + 1) : item));
+    if (r < 0.2) out.push(scalar(next));
+    if (r > 0.85 && out.length > 0) out.splice(Math.floor(next() * out.length), 1);
+    return out;
+  }
+  const out = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (next() < 0.1) continue;
+    out[key] = next() < 0.3 ? mutate(item, next, depth + 1) : item;
+  }
+  if (r < 0.2) out[["foo", "bar", "a", "x-y", "__proto__", "constructor"][Math.floor(next() * 6)]] = scalar(next);
+  return out;
+}
+
+function scalar(next) {
+  const pick = Math.floor(next() * 10);
+  return [null, true, false, 0, -1, 1.5, 2 ** 53 + 2, "", "abc", "2020-01-01"][pick];
+}
+
+describe("check programs agree with the core", { timeout: 120000 }, () => {
+  for (const draft of DRAFTS) {
+    test(`every instance of the JSON Schema Test Suite, ${draft.dir}, and seeded values made from them`, () => {
+      const counts = { same: 0, bail: 0, core: 0, schemas: 0, programs: 0 };
+      const next = rng(46);
+      for (const { group, validator } of compiledGroups(draft)) {
+        counts.schemas += 1;
+        if (runCheckProgram(validator, null) !== undefined) counts.programs += 1;
+        for (const item of group.tests) {
+          compare(validator, item.data, item.id, counts);
+          for (let i = 0; i < 4; i++) compare(validator, mutate(item.data, next), `${item.id} (seeded)`, counts);
+        }
+      }
+      console.log(`${draft.dir}: ${counts.programs} of ${counts.schemas} schemas have a program; ${counts.same} answers compared equal, ${counts.bail} left to the core, ${counts.core} values of schemas without one`);
+      // Programs cover most of the suite, and leave little to the core.
+      assert.ok(counts.programs > counts.schemas / 2, `${counts.programs} of ${counts.schemas}`);
+      assert.ok(counts.bail < counts.same / 50, `${counts.bail} left to the core`);
+    });
+  }
+});
+
+describe("check programs agree with the core on the real-world corpus", { timeout: 240000 }, () => {
+  // Every SchemaStore schema of tests/corpus, compiled as its differential
+  // run compiles it, with every instance of its own and seeded values made
+  // from them: each executor's answer is the core's, and so are the public
+  // calls' whole results (checkOutput on the text, validate and isValid on
+  // the value), which take the programs.
+  test("every schema, every instance of its own, and seeded values made from them", () => {
+    const counts = { schemas: 0, programs: 0, same: 0, bail: 0, core: 0, calls: 0 };
+    const next = rng(4604);
+    for (const testCase of loadCases()) {
+      let validator;
+      try {
+        validator = guard.compileSchema(testCase.schema, { resources: resourcesOf(testCase), baseUri: `${STORE}${testCase.name}.json` });
+      } catch {
+        continue;
+      }
+      counts.schemas += 1;
+      if (runCheckProgram(validator, null) !== undefined) counts.programs += 1;
+      for (const { file, data } of [...testCase.valid, ...testCase.invalid]) {
+        const values = [data, mutate(data, next), mutate(data, next), mutate(data, next)];
+        for (const [index, value] of values.entries()) {
+          const where = `${testCase.name}/${file}${index === 0 ? "" : ` (seeded ${index})`}`;
+          compare(validator, value, where, counts);
+          if (core(validator, value) === undefined) continue;
+          const text = JSON.stringify(value);
+          assert.deepEqual(guard.checkOutput(text, validator), coreCheckOutput(text, validator), `${where}: checkOutput`);
+          const ours = [validator.validate(value), validator.isValid(value)];
+          useCheckPrograms(false);
+          let theirs;
+          try {
+            theirs = [validator.validate(value), validator.isValid(value)];
+          } finally {
+            useCheckPrograms(true);
+          }
+          assert.deepEqual(ours, theirs, `${where}: validate and isValid`);
+          counts.calls += 1;
+        }
+      }
+    }
+    console.log(`corpus: ${counts.programs} of ${counts.schemas} schemas have a program; ${counts.same} answers compared equal, ${counts.bail} left to the core, ${counts.core} values of schemas without one; ${counts.calls} values' public calls equal`);
+    assert.ok(counts.schemas > 380, `${counts.schemas} schemas compiled`);
+    assert.ok(counts.programs > counts.schemas / 2, `${counts.programs} of ${counts.schemas}`);
+    assert.ok(counts.same > 2000, `${counts.same} compared`);
+  });
+});
+
+describe("a program that would cross once a string is not used", () => {
+  // The pattern is one the program cannot match (its optional run is too
+  // long for a sequence): the core judges it, at once where a branch must
+  // know, so under oneOf every string would cost a crossing.
+  const phone = { type: "string", pattern: "^\\+[1-9][0-9 ]{6,18}$" };
+  const email = { type: "string", format: "email" };
+  test("a core-judged pattern under oneOf, anyOf, not, contains or if's condition: the core checks", () => {
+    for (const schema of [
+      { oneOf: [phone, email] },
+      { anyOf: [{ type: "object", properties: { p: phone } }, { type: "integer" }] },
+      { not: phone },
+      { type: "array", contains: phone },
+      { if: phone, then: { minLength: 3 } },
+      { $defs: { p: phone }, type: "array", items: { oneOf: [{ $ref: "#/$defs/p" }, { type: "null" }] } },
+    ]) {
+      assert.equal(checksWithProgram(guard.compileSchema(schema)), false, JSON.stringify(schema));
+    }
+  });
+  test("the same pattern outside any branch, and a branch the program decides alone: the program checks", () => {
+    for (const schema of [
+      { type: "object", properties: { p: phone } },
+      { allOf: [phone] },
+      { if: { type: "string" }, then: phone },
+      { oneOf: [email, { type: "string", pattern: "^C-[0-9]{5}$" }] },
+    ]) {
+      assert.equal(checksWithProgram(guard.compileSchema(schema)), true, JSON.stringify(schema));
+    }
+  });
+});
+
+describe("the text path's verdicts are the core's", () => {
+  const schema = { type: "object", properties: { n: { type: "number" }, s: { type: "string" }, a: { type: "array", items: { type: "integer" } } }, required: ["n"] };
+  const validator = guard.compileSchema(schema);
+  const deep = (n) => `{"n":1,"a":${"[".repeat(n - 1)}${"]".repeat(n - 1)}}`;
+  const texts = [
+    '{"n":1}',
+    '  {"n":1}\n',
+    '{"n":1.0,"a":[1,2.0,3e0]}',
+    '{"n":1e400}',
+    '{"n":-1e400}',
+    '{"n":1,"x":1e999}',
+    '{"n":1e-400}',
+    '{"n":-0}',
+    '{"n":1,"n":"x"}',
+    '{"n":"x","n":1}',
+    '{"n":1,"s":"\\ud800"}',
+    '{"n":1,"s":"\\ud83d\\ude00"}',
+    '{"n":1,"x":"\\udc00 alone"}',
+    '{"n":1,"__proto__":{"n":"x"}}',
+    '{"n":1,"constructor":1}',
+    '```json\n{"n":1}\n```',
+    '\u00a0{"n":1}',
+    '\ufeff{"n":1}',
+    '[{"n":1}]',
+    '"text"',
+    "",
+    '{"n":9007199254740993}',
+    deep(127),
+    deep(128),
+    deep(129),
+  ];
+  for (const text of texts) {
+    test(`${JSON.stringify(text).slice(0, 60)}`, () => {
+      for (const options of [undefined, { requireObject: false }]) {
+        const ours = guard.checkOutput(text, validator, options);
+        const theirs = coreCheckOutput(text, validator, options);
+        assert.deepEqual(ours, theirs);
+      }
+    });
+  }
+});
+
+describe("a number past the double range under multipleOf is the core's to judge", () => {
+  // JSON.parse makes 1e400 Infinity, which no multipleOf rule can read.
+  for (const divisor of [0.25, 0.1, 3]) {
+    test(`multipleOf ${divisor}`, () => {
+      const validator = guard.compileSchema({ type: "object", properties: { n: { type: "number", multipleOf: divisor } } });
+      for (const text of ['{"n":1e400}', '{"n":-1e400}', '{"n":[1e400]}']) {
+        assert.deepEqual(guard.checkOutput(text, validator), coreCheckOutput(text, validator), text);
+      }
+      // Either executor leaves it to the core (false or "bail"), and throws nothing else.
+      for (const interpret of [false, true]) {
+        for (const n of [Infinity, -Infinity]) assert.notEqual(runCheckProgram(validator, { n }, interpret), true);
+      }
+    });
+  }
+});
+
+describe("multipleOf and the formats checked in JavaScript decide as the core does", () => {
+  test("multipleOf, on seeded numbers and divisors", () => {
+    const next = rng(4646);
+    const divisors = [0.25, 0.5, 0.125, 0.01, 0.1, 0.3, 1e-5, 7.5, 3, 1, 2 ** 53, 0.0001, 1.1, 1e-308];
+    let compared = 0;
+    for (const m of divisors) {
+      const validator = guard.compileSchema({ multipleOf: m });
+      for (let i = 0; i < 400; i++) {
+        const pick = next();
+        let v;
+        if (pick < 0.3) v = Math.round(next() * 1e6) * m;
+        else if (pick < 0.5) v = Math.round(next() * 1e4) / 100;
+        else if (pick < 0.6) v = (next() - 0.5) * 10 ** Math.floor(next() * 40 - 10);
+        else if (pick < 0.7) v = Math.round((next() - 0.5) * 2 ** 60);
+        else if (pick < 0.8) v = Number((next() * 1000).toFixed(Math.floor(next() * 6)));
+        else v = Math.round(next() * 1000) * 0.25 + [0, 0.1, 1e-9][Math.floor(next() * 3)];
+        const expected = core(validator, v);
+        for (const interpret of [false, true]) {
+          const got = runCheckProgram(validator, v, interpret);
+          if (got === "bail") continue;
+          compared += 1;
+          assert.equal(got, expected, `${v} multipleOf ${m}`);
+        }
+      }
+    }
+    assert.ok(compared > 8000, `${compared} compared`);
+  });
+
+  const samples = {
+    date: ["2026-02-28", "2024-02-29", "2023-02-29", "2026-13-01", "2026-00-10", "2026-04-31", "0000-01-01", "2026-1-01", "2026-01-01T"],
+    time: ["12:34:56Z", "23:59:60Z", "22:59:60Z", "23:59:60+00:00", "00:59:60+01:00", "12:34:56.789z", "12:34:56.Z", "12:34:56+05:30", "12:34:56+24:00", "12:34:56", "1:34:56Z"],
+    "date-time": ["2026-01-02T03:04:05Z", "2026-01-02t03:04:05.5+01:00", "2026-01-02 03:04:05Z", "2026-02-30T03:04:05Z"],
+    uuid: ["123e4567-e89b-12d3-a456-426614174000", "123E4567-E89B-12D3-A456-426614174000", "123e4567e89b12d3a456426614174000", "{123e4567-e89b-12d3-a456-426614174000}", "123e4567-e89b-12d3-a456-42661417400g"],
+    email: [
+      "billing@acme-industrial.example.com",
+      "a@b",
+      "first.last+tag@sub.example.co",
+      "x@xn--bcher-kva.example",
+      "x@ab--cd.example",
+      "x@ab-cd.example",
+      ".a@b.c",
+      "a.@b.c",
+      "a..b@c.d",
+      "a@-b.c",
+      "a@b-.c",
+      "a@b..c",
+      "a@b.",
+      "a@b@c",
+      `${"l".repeat(64)}@b.c`,
+      `${"l".repeat(65)}@b.c`,
+      `a@${"d".repeat(63)}.c`,
+      `a@${"d".repeat(64)}.c`,
+      `a@${"abcdefghi.".repeat(25)}abc`,
+      `a@${"abcdefghi.".repeat(25)}abcd`,
+      `a@${"abcdefghi.".repeat(25)}abcde`,
+      "\"quoted local\"@b.c",
+      "a@[127.0.0.1]",
+      "a@[IPv6:::1]",
+      "John <a@b.c>",
+      "é@b.c",
+      "a@bé.c",
+      "a b@c.d",
+      "`{|}~!#$%&'*+-/=?^_@x.y",
+    ],
+    ipv4: ["192.168.0.1", "0.0.0.0", "255.255.255.255", "256.0.0.1", "01.2.3.4", "1.2.3", "1.2.3.4.5", "1..2.3", " 1.2.3.4", "1.2.3.04", "0.0.0.00"],
+  };
+  const alphabet = [..."0123456789-:.TtZz+ abcdefABCDEF/é😀@"];
+  for (const [format, examples] of Object.entries(samples)) {
+    test(`format ${format}, on its examples and seeded strings made from them`, () => {
+      const validator = guard.compileSchema({ type: "string", format });
+      const next = rng(format.length * 7919);
+      const strings = [...examples];
+      for (let i = 0; i < 3000; i++) {
+        const base = examples[Math.floor(next() * examples.length)];
+        const chars = [...base];
+        const edits = 1 + Math.floor(next() * 3);
+        for (let e = 0; e < edits; e++) {
+          const at = Math.floor(next() * (chars.length + 1));
+          const c = alphabet[Math.floor(next() * alphabet.length)];
+          const kind = next();
+          if (kind < 0.4) chars.splice(at, 1, c);
+          else if (kind < 0.7) chars.splice(at, 0, c);
+          else chars.splice(at, 1);
+        }
+        strings.push(chars.join(""));
+      }
+      for (const s of strings) {
+        const expected = core(validator, s);
+        for (const interpret of [false, true]) assert.equal(runCheckProgram(validator, s, interpret), expected, `${format}: ${JSON.stringify(s)}`);
+      }
+    });
+  }
+});
+
+describe("patterns matched in JavaScript as the core's sequences decide as the core does", () => {
+  /** Every `pattern` of the real-world corpus, and of a few shapes of our own. */
+  function patterns() {
+    const found = new Set([
+      "^[A-Z]{3}-[0-9]{4}$",
+      "^INV-[0-9]{6}$",
+      "^#[0-9a-fA-F]{6}$",
+      "^a?b*c$",
+      "^[a-z]+",
+      "^[^\\n\\r]+$",
+      "^.{2,5}$",
+      "^\\d{3}-\\d{4}$",
+      "^[A-Za-z0-9+/]{4}[A-Za-z0-9._-]*$",
+      "^[a-z]{1,2}x?y*$",
+      "^$",
+      "^.*$",
+    ]);
+    const walk = (node) => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node !== null && typeof node === "object") {
+        if (typeof node.pattern === "string") found.add(node.pattern);
+        Object.values(node).forEach(walk);
+      }
+    };
+    for (const testCase of loadCases({ every: 1 })) walk(testCase.schema);
+    return [...found];
+  }
+
+  test("on strings made from each pattern's own characters", () => {
+    const next = rng(3046);
+    let sequences = 0;
+    let compared = 0;
+    for (const pattern of patterns()) {
+      let validator;
+      try {
+        validator = guard.compileSchema({ type: "string", pattern });
+      } catch {
+        continue;
+      }
+      const spec = programText(validator);
+      if (!/\["pattern",\d+,/.test(spec)) continue;
+      sequences += 1;
+      // Characters the pattern names, and a few others.
+      const alphabet = [...new Set([...pattern.replace(/[\\^$[\]{}()*+?|]/g, ""), "a", "Z", "0", "-", " ", "é", "\n"])];
+      for (let i = 0; i < 60; i++) {
+        const length = Math.floor(next() * 12);
+        let s = "";
+        for (let k = 0; k < length; k++) s += alphabet[Math.floor(next() * alphabet.length)];
+        const expected = core(validator, s);
+        for (const interpret of [false, true]) {
+          const got = runCheckProgram(validator, s, interpret);
+          if (got === "bail") continue;
+          compared += 1;
+          assert.equal(got, expected, `${JSON.stringify(pattern)} on ${JSON.stringify(s)}`);
+        }
+      }
+    }
+    assert.ok(sequences > 20, `${sequences} patterns are sequences`);
+    assert.ok(compared > 2000, `${compared} compared`);
+  });
+});
