@@ -57,10 +57,11 @@ say "bundling the browser entry"
 # Browsers get one ES module: the loader and every module it imports, inlined
 # (a page that loads the module graph as separate files waits for each level
 # of imports in turn, about three times the whole load to the first verdict).
-# It sits where browser.mjs was, so that the wasm's URL resolves the same, and
-# the glue fetches the wasm with WebAssembly.instantiateStreaming. Names are
-# kept as written (no renaming), so that stack traces read as the source;
-# the optional peer dependency stays an import of its own.
+# It is pkg/browser.mjs, beside wasm/, so that the wasm's URL resolves as in
+# the loader's source, and the glue fetches the wasm with
+# WebAssembly.instantiateStreaming. Names are kept as written (no renaming),
+# so that stack traces read as the source; the optional peer dependency stays
+# an import of its own.
 node_modules/.bin/esbuild pkg/browser.mjs --bundle --format=esm --platform=browser \
   --minify-whitespace --minify-syntax --external:@opentelemetry/api --log-level=warning \
   --outfile=pkg/browser.mjs --allow-overwrite
