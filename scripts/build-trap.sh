@@ -13,5 +13,8 @@ rm -rf "$out"
 mkdir -p "$out"
 node scripts/trap-module.mjs pkg/wasm "$out/wasm"
 cp pkg/*.mjs "$out/"
+# The browser entry as separate modules (pkg/browser.mjs inlines them), so
+# that the page's testing.mjs shares its loader's state.
+cp js/browser.mjs "$out/browser.mjs"
 cp -r pkg/generated "$out/"
 say "$out is ready"

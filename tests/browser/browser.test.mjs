@@ -1,6 +1,7 @@
 // Loads pkg/browser.mjs in headless Chromium (Debian's, never a downloaded
-// one) from a static server on 127.0.0.1 and checks the browser entry:
-// unusable before ready(), then the same verdicts as in Node.
+// one) from a static server on 127.0.0.1 and checks the browser entry: one
+// module (scripts/build.sh inlines the loader's imports), unusable before
+// ready(), then the same verdicts as in Node.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
@@ -34,6 +35,21 @@ export async function launchChromium() {
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
   });
 }
+
+test("the package's browser entry is one module, which fetches the wasm alone", async () => {
+  const manifest = JSON.parse(await readFile(join(root, "pkg/package.json"), "utf8"));
+  // The page below loads this file, the one browsers and bundlers resolve.
+  assert.equal(manifest.exports["."].browser, "./browser.mjs");
+  assert.equal(manifest.exports["./browser"].default, "./browser.mjs");
+  const { build } = await import("esbuild");
+  const entry = join(root, "pkg/browser.mjs");
+  const { metafile } = await build({ entryPoints: [entry], bundle: true, write: false, metafile: true, format: "esm", platform: "browser", external: ["*"], logLevel: "silent" });
+  const imports = Object.values(metafile.inputs).flatMap((input) => input.imports.map(({ path, kind }) => `${kind} ${path}`));
+  // Nothing to wait for but the wasm itself (and the optional peer, imported only when asked for).
+  assert.deepEqual(imports, ["dynamic-import @opentelemetry/api"]);
+  const source = await readFile(entry, "utf8");
+  assert.ok(/new URL\("\.\/wasm\/guard_bg\.wasm",\s*import\.meta\.url\)/.test(source), "the entry finds the wasm beside itself");
+});
 
 test("the browser entry loads with ready() and gives the same verdicts", async () => {
   assert.ok(existsSync(chromium), `no Chromium at ${chromium}: scripts/setup.sh installs Debian's package`);
