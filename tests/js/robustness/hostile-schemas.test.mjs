@@ -101,6 +101,15 @@ describe("hostile input", { timeout: 20000 }, () => {
     stillAccepts();
   });
 
+  test("a lookbehind whose count no automaton of bounded size holds is a SchemaError at once, never a trap", () => {
+    for (const pattern of ["(?<=\\d{1093852278}|\\P{L})a", "x(?<!a{300000000}|b)"]) {
+      const started = performance.now();
+      throwsTyped(() => guard.compileSchema({ type: "string", pattern }), guard.SchemaError, "invalid_schema", /pattern/);
+      assert.ok(performance.now() - started < 5000, `${pattern}: ${performance.now() - started} ms`);
+    }
+    stillAccepts();
+  });
+
   test("$ref cycles compile and give verdicts", () => {
     for (const schema of [
       { $ref: "#" },

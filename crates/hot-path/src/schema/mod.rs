@@ -747,6 +747,9 @@ pub fn effective_schema<'s>(
     }
 }
 
+/// The bound of each automaton a schema's pattern compiles to, in bytes.
+const PATTERN_SIZE_LIMIT: usize = 10 << 20;
+
 type Builder = jsonschema::ValidationOptions<'static, Arc<dyn Retrieve>, TapeJson>;
 
 fn build(
@@ -807,6 +810,15 @@ fn configure(schema: &Value, options: &CompileOptions) -> Result<Builder, Schema
         .should_ignore_unknown_formats(!options.unknown_formats_error)
         .with_schema_check(meta::check_against_meta_schema)
         .with_pattern_cache(shared_patterns())
+        // Every automaton a pattern compiles to is bounded, the reverse one
+        // a lookbehind is matched with included (whose size fancy-regex
+        // leaves unbounded otherwise): a count no bounded automaton holds,
+        // `(?<=\d{1000000000}|b)`, is a SchemaError, not a build that runs
+        // the heap out. 10 MiB is the bound the forward automata have by
+        // default.
+        .with_pattern_options(
+            jsonschema::PatternOptions::fancy_regex().size_limit(PATTERN_SIZE_LIMIT),
+        )
         .with_retriever(retriever);
     if let Some(base) = &options.base_uri {
         builder = builder.with_base_uri(base.clone());
