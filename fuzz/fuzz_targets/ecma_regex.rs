@@ -20,7 +20,13 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     assert!(jsonschema_regex::is_valid_ecma_regex(pattern), "{pattern:?} translated though not ECMA-262");
-    let regex = match fancy_regex::RegexBuilder::new(&translated).backtrack_limit(100_000).build() {
+    // Bounded as the guard bounds its automata (hot_path::schema), so that a
+    // count no bounded automaton holds is a size limit, not a heap run out.
+    let regex = match fancy_regex::RegexBuilder::new(&translated)
+        .backtrack_limit(100_000)
+        .delegate_size_limit(10 << 20)
+        .build()
+    {
         Ok(regex) => regex,
         Err(fancy_regex::Error::CompileError(error))
             if matches!(
