@@ -469,6 +469,13 @@ function setMember(object, key, value) {
 function applyDelta(preview, delta) {
   if (delta.same) return;
   const levels = preview.levels;
+  const grown = delta.grow;
+  if (grown !== undefined) {
+    // The open string at the innermost container's frontier, longer.
+    const held = levels[levels.length - 1];
+    held.container[held.frontier] += grown;
+    return;
+  }
   const fin = delta.fin;
   if (fin !== undefined) {
     // The held containers that closed, innermost first, finished in place;

@@ -123,6 +123,9 @@ pub struct PartialValue {
     /// members or items shown to the reader end, and where its closing
     /// bracket is (the reader finishes them in place).
     closed_held: Vec<(bool, usize, usize)>,
+    /// The open string the reader holds as the innermost container's
+    /// frontier: where it begins, and where its prefix shown ends.
+    shown_string: Option<(usize, usize)>,
 }
 
 impl PartialValue {
@@ -141,6 +144,7 @@ impl PartialValue {
             root_invalid: None,
             delta_at: None,
             closed_held: Vec::new(),
+            shown_string: None,
         }
     }
 
@@ -182,6 +186,9 @@ impl PartialValue {
     /// text `{"invalid":[...], ...}` with:
     ///
     /// * `same: true`: nothing changed;
+    /// * `grow`: with `keep` all the containers the reader holds, the text
+    ///   the open string that is the innermost one's frontier gained (and
+    ///   nothing else changed);
     /// * `fin`: what each open container the reader held that has closed
     ///   since gained (an object of members or an array of items, to go
     ///   after the ones it has, once its frontier is taken out), innermost
@@ -252,6 +259,20 @@ impl PartialValue {
         let keep = self.frames.iter().take_while(|f| f.shown).count();
         out.push_str(",\"keep\":");
         crate::json_text::push_usize(&mut out, keep);
+        let shown_string = self.shown_string.take();
+        if let (State::InString { start, .. }, Some((shown, from)), false, true) =
+            (self.state, shown_string, finished, keep == self.frames.len() && keep > 0)
+        {
+            if shown == start {
+                // The same open string, longer: only what it gained.
+                let cut = string_prefix_end(text.as_bytes(), start, self.pos);
+                out.push_str(",\"grow\":\"");
+                out.push_str(text.get(from..cut).unwrap_or_default());
+                out.push_str("\"}");
+                self.shown_string = Some((start, cut.max(from)));
+                return out;
+            }
+        }
         if let Some(frame) = keep.checked_sub(1).and_then(|m| self.frames.get_mut(m)) {
             let body = text
                 .get(frame.shown_end..frame.last_end)
@@ -283,6 +304,9 @@ impl PartialValue {
             Some(start) => (string_prefix_end(text.as_bytes(), start, self.pos), true),
             None => (self.frames.last().map_or(from, |f| f.last_end), false),
         };
+        if let (Some(start), false) = (string, self.frames.is_empty()) {
+            self.shown_string = Some((start, cut));
+        }
         out.push_str(",\"value\":");
         out.push_str(text.get(from..cut).unwrap_or_default());
         if open_string {

@@ -226,6 +226,20 @@ impl Mirror {
             return;
         }
         let keep = d["keep"].as_u64().unwrap() as usize;
+        if let Some(Value::String(grown)) = d.get("grow") {
+            assert_eq!(keep, self.levels.len(), "{delta}");
+            let (path, frontier) = self.levels[keep - 1].clone();
+            let held = at_path(self.root.as_mut().unwrap(), &path);
+            let string = match frontier {
+                Some(Seg::Index(i)) => &mut held.as_array_mut().unwrap()[i],
+                Some(Seg::Key(k)) => held.as_object_mut().unwrap().get_mut(&k).unwrap(),
+                None => panic!("{delta}: no frontier to grow"),
+            };
+            let mut longer = string.as_str().unwrap().to_owned();
+            longer.push_str(grown);
+            *string = Value::String(longer);
+            return;
+        }
         if let Some(Value::Array(fin)) = d.get("fin") {
             // The held containers that closed, innermost first, finished in
             // place; each one's parent keeps it as its complete frontier.
@@ -349,4 +363,12 @@ fn a_held_root_is_finished_in_place() {
     streamed.read_delta(r#"[{"a":1},{"b""#);
     let delta = streamed.read_delta(r#"[{"a":1},{"b":2}]"#);
     assert_eq!(delta, r#"{"invalid":[],"fin":[{"b":2},[]],"keep":0}"#);
+}
+
+#[test]
+fn an_open_string_sends_only_what_it_gained() {
+    let mut streamed = PartialValue::new(0, None);
+    streamed.read_delta(r#"{"a":"he"#);
+    let delta = streamed.read_delta(r#"{"a":"hello \u00e9\u"#);
+    assert_eq!(delta, r#"{"invalid":[],"keep":1,"grow":"llo \u00e9"}"#);
 }
