@@ -469,26 +469,34 @@ function setMember(object, key, value) {
 function applyDelta(preview, delta) {
   if (delta.same) return;
   const levels = preview.levels;
+  const grown = delta.grow;
+  if (grown !== undefined) {
+    // The open string at the innermost container's frontier, longer.
+    const held = levels[levels.length - 1];
+    held.container[held.frontier] += grown;
+    return;
+  }
+  const fin = delta.fin;
+  if (fin !== undefined) {
+    // The held containers that closed, innermost first, finished in place;
+    // each one's parent keeps it as its complete frontier.
+    for (let i = 0; i < fin.length; i++) {
+      const level = levels.length - 1 - i;
+      extend(levels[level], fin[i], undefined);
+      if (level > 0) levels[level - 1].frontier = undefined;
+    }
+  }
   levels.length = delta.keep;
   if (delta.keep === 0) {
-    preview.value = delta.value;
+    // The complete value is an object of its own, not the one the
+    // previews before it grew (its members are theirs, finished).
+    if (fin === undefined) preview.value = delta.value;
+    else preview.value = Array.isArray(preview.value) ? preview.value.slice() : { ...preview.value };
   } else {
     const held = levels[delta.keep - 1];
     const container = held.container;
     const array = Array.isArray(container);
-    const added = delta.add;
-    const frontier = held.frontier;
-    if (frontier !== undefined) {
-      if (array) container.length = frontier;
-      // A member set again needs no deleting (which would also slow the
-      // object down for good): the common case, a string grown or closed.
-      else if (!(delta.at === frontier || (added !== undefined && Object.hasOwn(added, frontier)))) delete container[frontier];
-    }
-    if (added !== undefined) {
-      if (array) for (let i = 0; i < added.length; i++) container.push(added[i]);
-      else for (const key of Object.keys(added)) setMember(container, key, added[key]);
-    }
-    held.frontier = undefined;
+    extend(held, delta.add, delta.at);
     if (Object.hasOwn(delta, "value")) {
       // An array's frontier is its next item.
       if (array) container.push(delta.value);
@@ -504,6 +512,28 @@ function applyDelta(preview, delta) {
       if (i < open.length) container = container[open[i]];
     }
   }
+}
+
+/**
+ * A held container (see `applyDelta`) without its frontier and with the
+ * complete members or items `added` after the others; `at`: where its new
+ * frontier goes, if it has one.
+ */
+function extend(held, added, at) {
+  const container = held.container;
+  const array = Array.isArray(container);
+  const frontier = held.frontier;
+  if (frontier !== undefined) {
+    if (array) container.length = frontier;
+    // A member set again needs no deleting (which would also slow the
+    // object down for good): the common case, a string grown or closed.
+    else if (!(at === frontier || (added !== undefined && Object.hasOwn(added, frontier)))) delete container[frontier];
+  }
+  if (added !== undefined) {
+    if (array) for (let i = 0; i < added.length; i++) container.push(added[i]);
+    else for (const key of Object.keys(added)) setMember(container, key, added[key]);
+  }
+  held.frontier = undefined;
 }
 
 /**

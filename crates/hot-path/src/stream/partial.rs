@@ -118,6 +118,14 @@ pub struct PartialValue {
     root_invalid: Option<Vec<String>>,
     /// Where the reading stood at the last `read_delta` (none yet).
     delta_at: Option<(usize, State)>,
+    /// The containers the reader held that closed since the last
+    /// `read_delta`, innermost first: whether each is an object, where its
+    /// members or items shown to the reader end, and where its closing
+    /// bracket is (the reader finishes them in place).
+    closed_held: Vec<(bool, usize, usize)>,
+    /// The open string the reader holds as the innermost container's
+    /// frontier: where it begins, and where its prefix shown ends.
+    shown_string: Option<(usize, usize)>,
 }
 
 impl PartialValue {
@@ -135,6 +143,8 @@ impl PartialValue {
             locs: Locs::default(),
             root_invalid: None,
             delta_at: None,
+            closed_held: Vec::new(),
+            shown_string: None,
         }
     }
 
@@ -176,10 +186,19 @@ impl PartialValue {
     /// text `{"invalid":[...], ...}` with:
     ///
     /// * `same: true`: nothing changed;
+    /// * `grow`: with `keep` all the containers the reader holds, the text
+    ///   the open string that is the innermost one's frontier gained (and
+    ///   nothing else changed);
+    /// * `fin`: what each open container the reader held that has closed
+    ///   since gained (an object of members or an array of items, to go
+    ///   after the ones it has, once its frontier is taken out), innermost
+    ///   first, so that the reader finishes it in place; the container
+    ///   holding each stays as its complete frontier. After the root
+    ///   closes, `fin` with `keep` 0 leaves the whole value finished;
     /// * `keep`: how many of the open containers the reader holds (each
     ///   holding the next as its frontier, see below) are still open; it
-    ///   lets go of the rest. When `keep` is 0, `value` (if any) is the
-    ///   whole value;
+    ///   lets go of the rest (after `fin`). When `keep` is 0 without `fin`,
+    ///   `value` (if any) is the whole value;
     /// * `add`: the complete members (an object) or items (an array) that
     ///   the innermost container kept gained, to go after the ones it has,
     ///   once its frontier is taken out;
@@ -207,6 +226,30 @@ impl PartialValue {
             return out;
         }
         self.delta_at = Some(now);
+        let finished = !self.closed_held.is_empty();
+        if finished {
+            // What the held containers that closed gained, innermost first.
+            out.push_str(",\"fin\":[");
+            for (i, &(object, shown_end, bracket)) in self.closed_held.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push(if object { '{' } else { '[' });
+                out.push_str(
+                    text.get(shown_end..bracket)
+                        .unwrap_or_default()
+                        .trim_start_matches([' ', '\t', '\n', '\r', ',']),
+                );
+                out.push(if object { '}' } else { ']' });
+            }
+            out.push(']');
+            self.closed_held.clear();
+        }
+        if let (State::Done { .. }, true) = (self.state, finished) {
+            // The reader held the root, and has finished it.
+            out.push_str(",\"keep\":0}");
+            return out;
+        }
         if let State::Done { end } = self.state {
             out.push_str(",\"keep\":0,\"value\":");
             out.push_str(text.get(self.start..end).unwrap_or("null"));
@@ -216,6 +259,20 @@ impl PartialValue {
         let keep = self.frames.iter().take_while(|f| f.shown).count();
         out.push_str(",\"keep\":");
         crate::json_text::push_usize(&mut out, keep);
+        let shown_string = self.shown_string.take();
+        if let (State::InString { start, .. }, Some((shown, from)), false, true) =
+            (self.state, shown_string, finished, keep == self.frames.len() && keep > 0)
+        {
+            if shown == start {
+                // The same open string, longer: only what it gained.
+                let cut = string_prefix_end(text.as_bytes(), start, self.pos);
+                out.push_str(",\"grow\":\"");
+                out.push_str(text.get(from..cut).unwrap_or_default());
+                out.push_str("\"}");
+                self.shown_string = Some((start, cut.max(from)));
+                return out;
+            }
+        }
         if let Some(frame) = keep.checked_sub(1).and_then(|m| self.frames.get_mut(m)) {
             let body = text
                 .get(frame.shown_end..frame.last_end)
@@ -247,6 +304,9 @@ impl PartialValue {
             Some(start) => (string_prefix_end(text.as_bytes(), start, self.pos), true),
             None => (self.frames.last().map_or(from, |f| f.last_end), false),
         };
+        if let (Some(start), false) = (string, self.frames.is_empty()) {
+            self.shown_string = Some((start, cut));
+        }
         out.push_str(",\"value\":");
         out.push_str(text.get(from..cut).unwrap_or_default());
         if open_string {
@@ -390,7 +450,16 @@ impl PartialValue {
             self.frames.push(frame);
             return false;
         }
+        let bracket = self.pos;
         self.pos += 1;
+        if frame.shown {
+            // The reader finishes it in place, and its parent, held too,
+            // has it complete as it is.
+            self.closed_held.push((frame.object, frame.shown_end, bracket));
+            if let Some(parent) = self.frames.last_mut() {
+                parent.shown_end = self.pos;
+            }
+        }
         // The parent's value being read is this container.
         let start = self.frames.last().map_or(self.start, |parent| parent.value_start);
         self.completed(start, self.pos);

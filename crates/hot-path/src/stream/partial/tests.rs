@@ -226,10 +226,55 @@ impl Mirror {
             return;
         }
         let keep = d["keep"].as_u64().unwrap() as usize;
+        if let Some(Value::String(grown)) = d.get("grow") {
+            assert_eq!(keep, self.levels.len(), "{delta}");
+            let (path, frontier) = self.levels[keep - 1].clone();
+            let held = at_path(self.root.as_mut().unwrap(), &path);
+            let string = match frontier {
+                Some(Seg::Index(i)) => &mut held.as_array_mut().unwrap()[i],
+                Some(Seg::Key(k)) => held.as_object_mut().unwrap().get_mut(&k).unwrap(),
+                None => panic!("{delta}: no frontier to grow"),
+            };
+            let mut longer = string.as_str().unwrap().to_owned();
+            longer.push_str(grown);
+            *string = Value::String(longer);
+            return;
+        }
+        if let Some(Value::Array(fin)) = d.get("fin") {
+            // The held containers that closed, innermost first, finished in
+            // place; each one's parent keeps it as its complete frontier.
+            assert_eq!(fin.len(), self.levels.len() - keep, "{delta}");
+            for (i, added) in fin.iter().enumerate() {
+                let level = self.levels.len() - 1 - i;
+                let (path, frontier) = self.levels[level].clone();
+                let held = at_path(self.root.as_mut().unwrap(), &path);
+                match frontier {
+                    Some(Seg::Index(i)) => held.as_array_mut().unwrap().truncate(i),
+                    Some(Seg::Key(k)) => {
+                        held.as_object_mut().unwrap().remove(&k);
+                    }
+                    None => {}
+                }
+                match added {
+                    Value::Array(items) => held.as_array_mut().unwrap().extend(items.iter().cloned()),
+                    Value::Object(members) => {
+                        for (k, v) in members {
+                            held.as_object_mut().unwrap().insert(k.clone(), v.clone());
+                        }
+                    }
+                    _ => panic!("{delta}"),
+                }
+                if level > 0 {
+                    self.levels[level - 1].1 = None;
+                }
+            }
+        }
         self.levels.truncate(keep);
         let mut base = Vec::new();
         if keep == 0 {
-            self.root = d.get("value").cloned();
+            if d.get("fin").is_none() {
+                self.root = d.get("value").cloned();
+            }
         } else {
             let (path, frontier) = self.levels[keep - 1].clone();
             let held = at_path(self.root.as_mut().unwrap(), &path);
@@ -310,4 +355,20 @@ fn the_value_read_as_what_changed_is_the_value_closed() {
         }
         assert_eq!(mirror.root.as_ref(), Some(&whole));
     }
+}
+
+#[test]
+fn a_held_root_is_finished_in_place() {
+    let mut streamed = PartialValue::new(0, None);
+    streamed.read_delta(r#"[{"a":1},{"b""#);
+    let delta = streamed.read_delta(r#"[{"a":1},{"b":2}]"#);
+    assert_eq!(delta, r#"{"invalid":[],"fin":[{"b":2},[]],"keep":0}"#);
+}
+
+#[test]
+fn an_open_string_sends_only_what_it_gained() {
+    let mut streamed = PartialValue::new(0, None);
+    streamed.read_delta(r#"{"a":"he"#);
+    let delta = streamed.read_delta(r#"{"a":"hello \u00e9\u"#);
+    assert_eq!(delta, r#"{"invalid":[],"keep":1,"grow":"llo \u00e9"}"#);
 }
