@@ -459,10 +459,7 @@ impl StreamCheck {
             self.advance();
         }
         if self.json_begun && self.partial.is_none() {
-            self.partial = Some(PartialValue::new(
-                self.json_start,
-                self.compiled.as_deref(),
-            ));
+            self.partial = Some(PartialValue::new(self.json_start, self.compiled.as_deref()));
         }
     }
 

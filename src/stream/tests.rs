@@ -1574,7 +1574,10 @@ fn the_partial_value_follows_the_json_inside_a_fence_and_past_a_rejection() {
         partial["invalid"],
         json!(["/observations/1", "/observations/1/importance"])
     );
-    assert_eq!(partial["value"]["observations"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        partial["value"]["observations"].as_array().unwrap().len(),
+        4
+    );
     assert_eq!(partial["value"]["observations"][3], json!({"type": "fa"}));
     check.push_str("ct\"}]}\n```\n");
     let partial = partial_of(&mut check);

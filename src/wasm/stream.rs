@@ -40,8 +40,7 @@ impl RawStream {
 
 fn open_stream(input: SchemaInput<'_>, options_json: &str) -> Result<RawStream, JsValue> {
     let options = super::parse_argument("options", options_json)?;
-    let check =
-        crate::options::stream_check_options_of(&options).map_err(super::argument_error)?;
+    let check = crate::options::stream_check_options_of(&options).map_err(super::argument_error)?;
     let check = crate::stream::StreamCheck::new(input, check).map_err(schema_error)?;
     Ok(RawStream::new(check, true))
 }

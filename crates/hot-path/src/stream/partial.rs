@@ -93,15 +93,28 @@ enum State {
     NameOrClose,
     /// After a comma in an object.
     Name,
-    InName { start: usize, escape: bool },
+    InName {
+        start: usize,
+        escape: bool,
+    },
     Colon,
     /// After a value: a comma, or the container's end.
     After,
-    InString { start: usize, escape: bool },
-    Number { start: usize },
-    Literal { start: usize, word: &'static [u8] },
+    InString {
+        start: usize,
+        escape: bool,
+    },
+    Number {
+        start: usize,
+    },
+    Literal {
+        start: usize,
+        word: &'static [u8],
+    },
     /// The root value is complete.
-    Done { end: usize },
+    Done {
+        end: usize,
+    },
 }
 
 /// The partial value of one stream's JSON (see the module docs).
@@ -260,9 +273,12 @@ impl PartialValue {
         out.push_str(",\"keep\":");
         crate::json_text::push_usize(&mut out, keep);
         let shown_string = self.shown_string.take();
-        if let (State::InString { start, .. }, Some((shown, from)), false, true) =
-            (self.state, shown_string, finished, keep == self.frames.len() && keep > 0)
-        {
+        if let (State::InString { start, .. }, Some((shown, from)), false, true) = (
+            self.state,
+            shown_string,
+            finished,
+            keep == self.frames.len() && keep > 0,
+        ) {
             if shown == start {
                 // The same open string, longer: only what it gained.
                 let cut = string_prefix_end(text.as_bytes(), start, self.pos);
@@ -332,7 +348,13 @@ impl PartialValue {
         }
         if self.frames.len() > keep {
             out.push_str(",\"open\":[");
-            for (i, pair) in self.frames.get(keep..).unwrap_or_default().windows(2).enumerate() {
+            for (i, pair) in self
+                .frames
+                .get(keep..)
+                .unwrap_or_default()
+                .windows(2)
+                .enumerate()
+            {
                 if i > 0 {
                     out.push(',');
                 }
@@ -401,9 +423,18 @@ impl PartialValue {
                 escape: false,
             },
             b'-' | b'0'..=b'9' => State::Number { start: at },
-            b't' => State::Literal { start: at, word: b"true" },
-            b'f' => State::Literal { start: at, word: b"false" },
-            b'n' => State::Literal { start: at, word: b"null" },
+            b't' => State::Literal {
+                start: at,
+                word: b"true",
+            },
+            b'f' => State::Literal {
+                start: at,
+                word: b"false",
+            },
+            b'n' => State::Literal {
+                start: at,
+                word: b"null",
+            },
             b'{' | b'[' => {
                 if self.frames.len() + 1 >= MAX_DEPTH {
                     return false;
@@ -455,13 +486,17 @@ impl PartialValue {
         if frame.shown {
             // The reader finishes it in place, and its parent, held too,
             // has it complete as it is.
-            self.closed_held.push((frame.object, frame.shown_end, bracket));
+            self.closed_held
+                .push((frame.object, frame.shown_end, bracket));
             if let Some(parent) = self.frames.last_mut() {
                 parent.shown_end = self.pos;
             }
         }
         // The parent's value being read is this container.
-        let start = self.frames.last().map_or(self.start, |parent| parent.value_start);
+        let start = self
+            .frames
+            .last()
+            .map_or(self.start, |parent| parent.value_start);
         self.completed(start, self.pos);
         true
     }
@@ -471,7 +506,12 @@ impl PartialValue {
     fn step(&mut self, bytes: &[u8], b: u8) -> bool {
         let white = matches!(b, b' ' | b'\t' | b'\n' | b'\r');
         match self.state {
-            State::Value | State::ValueOrClose | State::NameOrClose | State::Name | State::Colon | State::After
+            State::Value
+            | State::ValueOrClose
+            | State::NameOrClose
+            | State::Name
+            | State::Colon
+            | State::After
                 if white =>
             {
                 self.pos += 1;
@@ -564,7 +604,9 @@ impl PartialValue {
         let json = |end: usize| text.get(self.start..end);
         let (keep, open_string) = match self.state {
             State::Done { end } => return json(end).map(str::to_owned),
-            State::InString { start, .. } => (string_prefix_end(text.as_bytes(), start, self.pos), true),
+            State::InString { start, .. } => {
+                (string_prefix_end(text.as_bytes(), start, self.pos), true)
+            }
             _ => match self.frames.last() {
                 Some(frame) => (frame.last_end, false),
                 None => return None,
@@ -598,7 +640,17 @@ impl PartialValue {
                     index: 0,
                 };
                 let mut found = Vec::new();
-                if !judge_value(&plan, &mut self.locs, text, root, false, "", child, &mut found, 0) {
+                if !judge_value(
+                    &plan,
+                    &mut self.locs,
+                    text,
+                    root,
+                    false,
+                    "",
+                    child,
+                    &mut found,
+                    0,
+                ) {
                     found.insert(0, String::new());
                 }
                 self.root_invalid = Some(found);
@@ -615,9 +667,20 @@ impl PartialValue {
             let base = frame.pointer.clone().unwrap_or_default();
             let object = frame.object;
             for child in std::mem::take(&mut frame.pending) {
-                let (pointer, refused, at) = child_place(&plan, &mut self.locs, text, loc, object, &base, child);
+                let (pointer, refused, at) =
+                    child_place(&plan, &mut self.locs, text, loc, object, &base, child);
                 let mut found = Vec::new();
-                if !judge_value(&plan, &mut self.locs, text, at, refused, &pointer, child, &mut found, 0) {
+                if !judge_value(
+                    &plan,
+                    &mut self.locs,
+                    text,
+                    at,
+                    refused,
+                    &pointer,
+                    child,
+                    &mut found,
+                    0,
+                ) {
                     frame.invalid.push(pointer);
                     frame.invalid.append(&mut found);
                 }
@@ -646,8 +709,15 @@ impl PartialValue {
                     index: frame.index,
                 };
                 let base = parent.pointer.clone().unwrap_or_default();
-                let (pointer, _, loc) =
-                    child_place(plan, &mut self.locs, text, parent.loc.flatten(), parent.object, &base, child);
+                let (pointer, _, loc) = child_place(
+                    plan,
+                    &mut self.locs,
+                    text,
+                    parent.loc.flatten(),
+                    parent.object,
+                    &base,
+                    child,
+                );
                 (loc, pointer)
             }
         };
@@ -710,16 +780,20 @@ fn judge_value(
     let Some(json) = text.get(child.start..child.end) else {
         return true;
     };
-    let checks = loc.and_then(|l| locs.get(l)).map(|l| l.check.clone()).unwrap_or_default();
+    let checks = loc
+        .and_then(|l| locs.get(l))
+        .map(|l| l.check.clone())
+        .unwrap_or_default();
     let mut valid = !refused;
     if valid && !checks.is_empty() {
         let Ok(value) = tape::parse(json) else {
             return true;
         };
         let (passed, _) = with_own_budget(PATTERN_STEPS_PER_CHECK, || {
-            checks
-                .iter()
-                .all(|&id| plan.validator(id).is_none_or(|v| node_is_valid(v, TapeNode::full(&value))))
+            checks.iter().all(|&id| {
+                plan.validator(id)
+                    .is_none_or(|v| node_is_valid(v, TapeNode::full(&value)))
+            })
         });
         valid = passed;
     }
@@ -730,7 +804,11 @@ fn judge_value(
     // The failing container's own members and items: its text read with
     // white space for the closing bracket leaves them all pending in its
     // frame (a number last among them complete).
-    let mut open = json.as_bytes().get(..json.len() - 1).unwrap_or_default().to_vec();
+    let mut open = json
+        .as_bytes()
+        .get(..json.len() - 1)
+        .unwrap_or_default()
+        .to_vec();
     open.push(b' ');
     let mut inner = PartialValue::new(0, None);
     inner.scan(&open);
@@ -742,12 +820,25 @@ fn judge_value(
         let grandchild = Child {
             start: child.start + grandchild.start,
             end: child.start + grandchild.end,
-            name: grandchild.name.map(|(s, e)| (child.start + s, child.start + e)),
+            name: grandchild
+                .name
+                .map(|(s, e)| (child.start + s, child.start + e)),
             index: grandchild.index,
         };
-        let (at, refused, inner_loc) = child_place(plan, locs, text, loc, object, pointer, grandchild);
+        let (at, refused, inner_loc) =
+            child_place(plan, locs, text, loc, object, pointer, grandchild);
         let mut deeper = Vec::new();
-        if !judge_value(plan, locs, text, inner_loc, refused, &at, grandchild, &mut deeper, depth + 1) {
+        if !judge_value(
+            plan,
+            locs,
+            text,
+            inner_loc,
+            refused,
+            &at,
+            grandchild,
+            &mut deeper,
+            depth + 1,
+        ) {
             found.push(at);
             found.append(&mut deeper);
         }
@@ -794,7 +885,10 @@ fn number_is_complete(number: &[u8]) -> bool {
         None => true,
         Some(b'e' | b'E') => {
             let exp = rest.get(1..).unwrap_or_default();
-            let exp = exp.strip_prefix(b"+").or_else(|| exp.strip_prefix(b"-")).unwrap_or(exp);
+            let exp = exp
+                .strip_prefix(b"+")
+                .or_else(|| exp.strip_prefix(b"-"))
+                .unwrap_or(exp);
             !exp.is_empty() && exp.iter().all(u8::is_ascii_digit)
         }
         Some(_) => false,
@@ -829,7 +923,10 @@ fn string_prefix_end(bytes: &[u8], start: usize, end: usize) -> usize {
     if let Some(at) = cut.checked_sub(6).filter(|&at| at >= body) {
         let high = bytes.get(at + 1) == Some(&b'u')
             && matches!(bytes.get(at + 2), Some(b'd' | b'D'))
-            && matches!(bytes.get(at + 3), Some(b'8' | b'9' | b'a' | b'b' | b'A' | b'B'));
+            && matches!(
+                bytes.get(at + 3),
+                Some(b'8' | b'9' | b'a' | b'b' | b'A' | b'B')
+            );
         if high && escaping(at) {
             cut = at;
         }

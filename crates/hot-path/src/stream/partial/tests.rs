@@ -14,7 +14,9 @@ use crate::stream::partial::PartialValue;
 /// The closed value of `text` read in one go, as serde_json reads it.
 fn closed(text: &str) -> Option<Value> {
     let (value, _) = PartialValue::new(0, None).read(text);
-    value.map(|v| serde_json::from_str(&v).unwrap_or_else(|e| panic!("{text:?} closed as {v:?}: {e}")))
+    value.map(|v| {
+        serde_json::from_str(&v).unwrap_or_else(|e| panic!("{text:?} closed as {v:?}: {e}"))
+    })
 }
 
 #[test]
@@ -45,7 +47,10 @@ fn closes_the_open_frontier() {
         ("{\"a\":\"\\ud83d\\ude00", Some(json!({"a": "😀"}))),
         ("{\"a\":\"x\\\"", Some(json!({"a": "x\""}))),
         ("{\"a\":\"x\",\"b", Some(json!({"a": "x"}))),
-        ("{\"a\":{\"b\":[1,2,{\"c\":\"d", Some(json!({"a": {"b": [1, 2, {"c": "d"}]}}))),
+        (
+            "{\"a\":{\"b\":[1,2,{\"c\":\"d",
+            Some(json!({"a": {"b": [1, 2, {"c": "d"}]}})),
+        ),
         ("{\"a\":[1,2", Some(json!({"a": [1]}))),
         ("{\"a\":[1,2]", Some(json!({"a": [1, 2]}))),
         ("{\"a\":[1,2]}  trailing", Some(json!({"a": [1, 2]}))),
@@ -90,15 +95,24 @@ fn names_the_complete_values_that_fail() {
     let compiled = compile(&schema, &CompileOptions::default()).unwrap();
     let invalid = |text: &str| PartialValue::new(0, Some(&compiled)).read(text).1;
     assert!(invalid("{\"rows\":[{\"id\":1},{\"id\":2}").is_empty());
-    assert_eq!(invalid("{\"rows\":[{\"id\":1},{\"id\":\"x\"},{\"id\":3"), ["/rows/1", "/rows/1/id"]);
+    assert_eq!(
+        invalid("{\"rows\":[{\"id\":1},{\"id\":\"x\"},{\"id\":3"),
+        ["/rows/1", "/rows/1/id"]
+    );
     // Inside the open item, its complete members are judged as well.
-    assert_eq!(invalid("{\"rows\":[{\"id\":\"x\",\"tags\":[\"a\",2,"), ["/rows/0/id", "/rows/0/tags/1"]);
+    assert_eq!(
+        invalid("{\"rows\":[{\"id\":\"x\",\"tags\":[\"a\",2,"),
+        ["/rows/0/id", "/rows/0/tags/1"]
+    );
     // A complete member that fails names what inside it fails too.
     assert_eq!(
         invalid("{\"rows\":[{\"id\":1},{\"tags\":[\"a\",1]}],\"title\":\"ok\""),
         ["/rows", "/rows/1", "/rows/1/tags", "/rows/1/tags/1"]
     );
-    assert_eq!(invalid("{\"title\":\"long\",\"other\":1,"), ["/title", "/other"]);
+    assert_eq!(
+        invalid("{\"title\":\"long\",\"other\":1,"),
+        ["/title", "/other"]
+    );
     // The complete root is judged against the whole schema.
     assert_eq!(invalid("{\"title\":\"ok\"}"), Vec::<String>::new());
     assert_eq!(invalid("{\"rows\":[{}]}"), ["", "/rows", "/rows/0"]);
@@ -116,7 +130,11 @@ fn judgments_do_not_depend_on_when_it_is_read() {
         let mut twice = PartialValue::new(0, Some(&compiled));
         let half = &text[..cut / 2];
         let _ = twice.read(half);
-        assert_eq!(once.read(&text[..cut]), twice.read(&text[..cut]), "at {cut}");
+        assert_eq!(
+            once.read(&text[..cut]),
+            twice.read(&text[..cut]),
+            "at {cut}"
+        );
     }
 }
 
@@ -125,7 +143,10 @@ fn deep_nesting_stops_at_the_parser_limit() {
     let text = "[".repeat(100_000);
     let (value, invalid) = PartialValue::new(0, None).read(&text);
     let value = value.unwrap();
-    assert!(value.len() < 300, "the frontier closes within the nesting limit");
+    assert!(
+        value.len() < 300,
+        "the frontier closes within the nesting limit"
+    );
     assert!(serde_json::from_str::<Value>(&value).is_ok());
     assert!(invalid.is_empty());
 }
@@ -137,11 +158,19 @@ fn value(rng: &mut Rng, depth: usize) -> Value {
         1 => Value::Bool(rng.below(2) == 0),
         2 => json!(rng.below(2000) as i64 - 1000),
         3 => json!((rng.below(10_000) as f64) / 64.0 - 50.0),
-        4 => Value::String(rng.pick(&["", "a", "é\"\\/", "😀 x", "\u{1}\n\t", "long string here"]).to_owned()),
+        4 => Value::String(
+            rng.pick(&["", "a", "é\"\\/", "😀 x", "\u{1}\n\t", "long string here"])
+                .to_owned(),
+        ),
         5 => Value::Array((0..rng.below(4)).map(|_| value(rng, depth + 1)).collect()),
         _ => Value::Object(
             (0..rng.below(4))
-                .map(|i| (format!("{}{i}", rng.pick(&["k", "é", "a/b", "~"])), value(rng, depth + 1)))
+                .map(|i| {
+                    (
+                        format!("{}{i}", rng.pick(&["k", "é", "a/b", "~"])),
+                        value(rng, depth + 1),
+                    )
+                })
                 .collect(),
         ),
     }
@@ -156,9 +185,14 @@ fn grows_into(part: &Value, whole: &Value) -> bool {
         (Value::Array(p), Value::Array(w)) => {
             let last = p.len().saturating_sub(1);
             p.len() <= w.len()
-                && p.iter().zip(w).enumerate().all(|(i, (p, w))| if i < last { p == w } else { grows_into(p, w) })
+                && p.iter()
+                    .zip(w)
+                    .enumerate()
+                    .all(|(i, (p, w))| if i < last { p == w } else { grows_into(p, w) })
         }
-        (Value::Object(p), Value::Object(w)) => p.iter().all(|(k, v)| w.get(k).is_some_and(|w| grows_into(v, w))),
+        (Value::Object(p), Value::Object(w)) => p
+            .iter()
+            .all(|(k, v)| w.get(k).is_some_and(|w| grows_into(v, w))),
         (p, w) => p == w,
     }
 }
@@ -168,9 +202,15 @@ fn every_cut_closes_to_json_that_grows_into_the_whole() {
     let mut rng = Rng(0x5eed_0042);
     for _ in 0..300 {
         let whole = Value::Object(
-            (0..1 + rng.below(4)).map(|i| (format!("m{i}"), value(&mut rng, 0))).collect(),
+            (0..1 + rng.below(4))
+                .map(|i| (format!("m{i}"), value(&mut rng, 0)))
+                .collect(),
         );
-        let text = if rng.below(2) == 0 { whole.to_string() } else { serde_json::to_string_pretty(&whole).unwrap() };
+        let text = if rng.below(2) == 0 {
+            whole.to_string()
+        } else {
+            serde_json::to_string_pretty(&whole).unwrap()
+        };
         let mut streamed = PartialValue::new(0, None);
         for cut in 0..=text.len() {
             if !text.is_char_boundary(cut) {
@@ -180,7 +220,8 @@ fn every_cut_closes_to_json_that_grows_into_the_whole() {
             let alone = PartialValue::new(0, None).read(&text[..cut]).0;
             assert_eq!(part, alone, "{text} at {cut}");
             if let Some(part) = part {
-                let part: Value = serde_json::from_str(&part).unwrap_or_else(|e| panic!("{text} at {cut}: {part}: {e}"));
+                let part: Value = serde_json::from_str(&part)
+                    .unwrap_or_else(|e| panic!("{text} at {cut}: {part}: {e}"));
                 assert!(grows_into(&part, &whole), "{text} at {cut}: {part}");
             }
         }
@@ -256,7 +297,9 @@ impl Mirror {
                     None => {}
                 }
                 match added {
-                    Value::Array(items) => held.as_array_mut().unwrap().extend(items.iter().cloned()),
+                    Value::Array(items) => {
+                        held.as_array_mut().unwrap().extend(items.iter().cloned())
+                    }
                     Value::Object(members) => {
                         for (k, v) in members {
                             held.as_object_mut().unwrap().insert(k.clone(), v.clone());
@@ -286,7 +329,9 @@ impl Mirror {
                 None => {}
             }
             match d.get("add") {
-                Some(Value::Array(items)) => held.as_array_mut().unwrap().extend(items.iter().cloned()),
+                Some(Value::Array(items)) => {
+                    held.as_array_mut().unwrap().extend(items.iter().cloned())
+                }
                 Some(Value::Object(members)) => {
                     for (k, v) in members {
                         held.as_object_mut().unwrap().insert(k.clone(), v.clone());
@@ -334,9 +379,15 @@ fn the_value_read_as_what_changed_is_the_value_closed() {
     let mut rng = Rng(0x0de1_7a00);
     for round in 0..200 {
         let whole = Value::Object(
-            (0..1 + rng.below(4)).map(|i| (format!("m{i}"), value(&mut rng, 0))).collect(),
+            (0..1 + rng.below(4))
+                .map(|i| (format!("m{i}"), value(&mut rng, 0)))
+                .collect(),
         );
-        let text = if rng.below(2) == 0 { whole.to_string() } else { serde_json::to_string_pretty(&whole).unwrap() };
+        let text = if rng.below(2) == 0 {
+            whole.to_string()
+        } else {
+            serde_json::to_string_pretty(&whole).unwrap()
+        };
         let mut streamed = PartialValue::new(0, Some(&compiled));
         let mut mirror = Mirror::default();
         let mut cut = 0;
@@ -349,7 +400,10 @@ fn the_value_read_as_what_changed_is_the_value_closed() {
             mirror.apply(&delta);
             let (closed, invalid) = PartialValue::new(0, Some(&compiled)).read(&text[..cut]);
             let closed: Option<Value> = closed.map(|c| serde_json::from_str(&c).unwrap());
-            assert_eq!(mirror.root, closed, "round {round}: {text:?} at {cut}: {delta}");
+            assert_eq!(
+                mirror.root, closed,
+                "round {round}: {text:?} at {cut}: {delta}"
+            );
             let listed: Value = serde_json::from_str(&delta).unwrap();
             assert_eq!(listed["invalid"], json!(invalid), "round {round} at {cut}");
         }
