@@ -7,88 +7,17 @@ import http from "node:http";
 import * as guard from "../../../pkg/node.mjs";
 import * as internals from "../../../pkg/testing.mjs";
 import { thrown, openaiChat } from "../../support/fixtures.mjs";
-
-function nested(depth, leaf, wrap) {
-  let value = leaf;
-  for (let i = 0; i < depth; i++) value = wrap(value);
-  return value;
-}
+import { LONG, nested, stillWorks, innocentChecksHold, throwsTyped, outcome, assertVerdict } from "../../support/robustness.mjs";
 
 function stillAccepts() {
   const verdict = guard.checkOutput('{"a":"x"}', { type: "object", properties: { a: { type: "string" } } });
   assert.equal(verdict.ok, true);
 }
 
-function throwsTyped(fn, ErrorClass, code, pattern) {
-  const caught = thrown(fn);
-  assert.ok(caught instanceof ErrorClass, `expected ${ErrorClass.name}, got ${caught}`);
-  assert.equal(caught.code, code);
-  assert.match(caught.message, pattern);
-}
-
 function refChain(n) {
   const $defs = {};
   for (let i = 0; i < n; i++) $defs[`d${i}`] = i + 1 < n ? { $ref: `#/$defs/d${i + 1}` } : { type: "string", maxLength: 2 };
   return { type: "object", properties: { x: { $ref: "#/$defs/d0" } }, $defs };
-}
-
-function innocentChecksHold() {
-  const city = { type: "object", required: ["city"], properties: { city: { type: "string", minLength: 2 } } };
-  const validator = guard.compileSchema(city);
-  assert.equal(guard.checkOutput('{"city":"Oslo"}', validator).ok, true);
-  assert.equal(guard.checkOutput('{"city":"O"}', validator).failure, "schema");
-  assert.equal(guard.checkOutput({ content: '{"city":"Bergen"}', finishReason: "stop" }, city).ok, true);
-  assert.equal(guard.checkOutput('{"city":1}', city).errors[0].path, "/city");
-}
-
-const LONG = { timeout: 180_000 };
-
-const SMALL_SCHEMA = { type: "object", required: ["a"], properties: { a: { type: "string" } } };
-
-function stillWorks() {
-  const ok = guard.checkOutput('{"a":"x"}', SMALL_SCHEMA);
-  assert.equal(ok.ok, true, "a valid output is still accepted");
-  assert.deepEqual(ok.value, { a: "x" });
-  const bad = guard.checkOutput('{"a":1}', guard.compileSchema(SMALL_SCHEMA));
-  assert.equal(bad.failure, "schema", "an invalid output is still rejected");
-  assert.deepEqual(bad.errors.map((e) => [e.path, e.code]), [["/a", "type"]]);
-  assert.equal(guard.compileSchema({ type: "integer", minimum: 2 }).isValid(1), false);
-}
-
-function isTyped(error) {
-  return (
-    (error instanceof TypeError && error.code === "invalid_argument") ||
-    (error instanceof guard.SchemaError && error.code === "invalid_schema") ||
-    (error instanceof Error && error.code === "internal")
-  );
-}
-
-function describeThrown(error) {
-  return `${error?.constructor?.name ?? typeof error} (code ${error?.code}): ${String(error?.message ?? error)}`;
-}
-
-function assertTyped(error, context = "") {
-  assert.ok(isTyped(error), `${context}: expected a typed error, got ${describeThrown(error)}`);
-}
-
-function outcome(fn, context, problems) {
-  try {
-    return { value: fn() };
-  } catch (error) {
-    if (problems && !isTyped(error)) problems.push(`${context}: ${describeThrown(error)}`);
-    else assertTyped(error, context);
-    return { error };
-  }
-}
-
-function assertVerdict(verdict, context) {
-  assert.equal(typeof verdict, "object", context);
-  assert.equal(typeof verdict.ok, "boolean", context);
-  if (!verdict.ok) {
-    assert.ok(["truncated", "empty", "unparseable", "not_object", "schema", "rule"].includes(verdict.failure), `${context}: ${verdict.failure}`);
-    assert.equal(typeof verdict.message, "string", context);
-    assert.ok(Array.isArray(verdict.errors), context);
-  }
 }
 
 describe("hostile input", { timeout: 20000 }, () => {

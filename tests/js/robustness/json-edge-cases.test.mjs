@@ -6,54 +6,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../../pkg/node.mjs";
 import { openaiChat } from "../../support/fixtures.mjs";
-
-const SMALL_SCHEMA = { type: "object", required: ["a"], properties: { a: { type: "string" } } };
-
-function stillWorks() {
-  const ok = guard.checkOutput('{"a":"x"}', SMALL_SCHEMA);
-  assert.equal(ok.ok, true, "a valid output is still accepted");
-  assert.deepEqual(ok.value, { a: "x" });
-  const bad = guard.checkOutput('{"a":1}', guard.compileSchema(SMALL_SCHEMA));
-  assert.equal(bad.failure, "schema", "an invalid output is still rejected");
-  assert.deepEqual(bad.errors.map((e) => [e.path, e.code]), [["/a", "type"]]);
-  assert.equal(guard.compileSchema({ type: "integer", minimum: 2 }).isValid(1), false);
-}
-
-function isTyped(error) {
-  return (
-    (error instanceof TypeError && error.code === "invalid_argument") ||
-    (error instanceof guard.SchemaError && error.code === "invalid_schema") ||
-    (error instanceof Error && error.code === "internal")
-  );
-}
-
-function describeThrown(error) {
-  return `${error?.constructor?.name ?? typeof error} (code ${error?.code}): ${String(error?.message ?? error)}`;
-}
-
-function assertTyped(error, context = "") {
-  assert.ok(isTyped(error), `${context}: expected a typed error, got ${describeThrown(error)}`);
-}
-
-function outcome(fn, context, problems) {
-  try {
-    return { value: fn() };
-  } catch (error) {
-    if (problems && !isTyped(error)) problems.push(`${context}: ${describeThrown(error)}`);
-    else assertTyped(error, context);
-    return { error };
-  }
-}
-
-function assertVerdict(verdict, context) {
-  assert.equal(typeof verdict, "object", context);
-  assert.equal(typeof verdict.ok, "boolean", context);
-  if (!verdict.ok) {
-    assert.ok(["truncated", "empty", "unparseable", "not_object", "schema", "rule"].includes(verdict.failure), `${context}: ${verdict.failure}`);
-    assert.equal(typeof verdict.message, "string", context);
-    assert.ok(Array.isArray(verdict.errors), context);
-  }
-}
+import { SMALL_SCHEMA, stillWorks, outcome, assertVerdict } from "../../support/robustness.mjs";
 
 describe("strings with lone UTF-16 surrogates", () => {
   const STRING_SCHEMA = { type: "object", properties: { a: { type: "string" } } };

@@ -5,20 +5,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../../pkg/node.mjs";
 import { openaiChat } from "../../support/fixtures.mjs";
-
-const LONG = { timeout: 180_000 };
-
-const SMALL_SCHEMA = { type: "object", required: ["a"], properties: { a: { type: "string" } } };
-
-function stillWorks() {
-  const ok = guard.checkOutput('{"a":"x"}', SMALL_SCHEMA);
-  assert.equal(ok.ok, true, "a valid output is still accepted");
-  assert.deepEqual(ok.value, { a: "x" });
-  const bad = guard.checkOutput('{"a":1}', guard.compileSchema(SMALL_SCHEMA));
-  assert.equal(bad.failure, "schema", "an invalid output is still rejected");
-  assert.deepEqual(bad.errors.map((e) => [e.path, e.code]), [["/a", "type"]]);
-  assert.equal(guard.compileSchema({ type: "integer", minimum: 2 }).isValid(1), false);
-}
+import { LONG, stillWorks } from "../../support/robustness.mjs";
 
 const ROWS_SCHEMA = {
   type: "object",

@@ -6,65 +6,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../../pkg/node.mjs";
 import { rejected, thrown, CITY_SCHEMA, assertArgumentError, openaiChat } from "../../support/fixtures.mjs";
-
-function throwsTyped(fn, ErrorClass, code, pattern) {
-  const caught = thrown(fn);
-  assert.ok(caught instanceof ErrorClass, `expected ${ErrorClass.name}, got ${caught}`);
-  assert.equal(caught.code, code);
-  assert.match(caught.message, pattern);
-}
-
-const SMALL_SCHEMA = { type: "object", required: ["a"], properties: { a: { type: "string" } } };
-
-function stillWorks() {
-  const ok = guard.checkOutput('{"a":"x"}', SMALL_SCHEMA);
-  assert.equal(ok.ok, true, "a valid output is still accepted");
-  assert.deepEqual(ok.value, { a: "x" });
-  const bad = guard.checkOutput('{"a":1}', guard.compileSchema(SMALL_SCHEMA));
-  assert.equal(bad.failure, "schema", "an invalid output is still rejected");
-  assert.deepEqual(bad.errors.map((e) => [e.path, e.code]), [["/a", "type"]]);
-  assert.equal(guard.compileSchema({ type: "integer", minimum: 2 }).isValid(1), false);
-}
-
-function isTyped(error) {
-  return (
-    (error instanceof TypeError && error.code === "invalid_argument") ||
-    (error instanceof guard.SchemaError && error.code === "invalid_schema") ||
-    (error instanceof Error && error.code === "internal")
-  );
-}
-
-function describeThrown(error) {
-  return `${error?.constructor?.name ?? typeof error} (code ${error?.code}): ${String(error?.message ?? error)}`;
-}
-
-function assertTyped(error, context = "") {
-  assert.ok(isTyped(error), `${context}: expected a typed error, got ${describeThrown(error)}`);
-}
-
-function outcome(fn, context, problems) {
-  try {
-    return { value: fn() };
-  } catch (error) {
-    if (problems && !isTyped(error)) problems.push(`${context}: ${describeThrown(error)}`);
-    else assertTyped(error, context);
-    return { error };
-  }
-}
-
-function assertNoProblems(problems) {
-  assert.deepEqual(problems, [], `untyped errors:\n${problems.join("\n")}`);
-}
-
-function assertVerdict(verdict, context) {
-  assert.equal(typeof verdict, "object", context);
-  assert.equal(typeof verdict.ok, "boolean", context);
-  if (!verdict.ok) {
-    assert.ok(["truncated", "empty", "unparseable", "not_object", "schema", "rule"].includes(verdict.failure), `${context}: ${verdict.failure}`);
-    assert.equal(typeof verdict.message, "string", context);
-    assert.ok(Array.isArray(verdict.errors), context);
-  }
-}
+import { SMALL_SCHEMA, stillWorks, describeThrown, throwsTyped, outcome, assertVerdict, assertNoProblems } from "../../support/robustness.mjs";
 
 class Invoice {
   constructor() {

@@ -6,44 +6,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../../pkg/node.mjs";
 import { rejected, openaiChat, thrown, CITY_SCHEMA, assertArgumentError } from "../../support/fixtures.mjs";
-
-const SMALL_SCHEMA = { type: "object", required: ["a"], properties: { a: { type: "string" } } };
-
-function stillWorks() {
-  const ok = guard.checkOutput('{"a":"x"}', SMALL_SCHEMA);
-  assert.equal(ok.ok, true, "a valid output is still accepted");
-  assert.deepEqual(ok.value, { a: "x" });
-  const bad = guard.checkOutput('{"a":1}', guard.compileSchema(SMALL_SCHEMA));
-  assert.equal(bad.failure, "schema", "an invalid output is still rejected");
-  assert.deepEqual(bad.errors.map((e) => [e.path, e.code]), [["/a", "type"]]);
-  assert.equal(guard.compileSchema({ type: "integer", minimum: 2 }).isValid(1), false);
-}
-
-function isTyped(error) {
-  return (
-    (error instanceof TypeError && error.code === "invalid_argument") ||
-    (error instanceof guard.SchemaError && error.code === "invalid_schema") ||
-    (error instanceof Error && error.code === "internal")
-  );
-}
-
-function describeThrown(error) {
-  return `${error?.constructor?.name ?? typeof error} (code ${error?.code}): ${String(error?.message ?? error)}`;
-}
-
-function assertTyped(error, context = "") {
-  assert.ok(isTyped(error), `${context}: expected a typed error, got ${describeThrown(error)}`);
-}
-
-function outcome(fn, context, problems) {
-  try {
-    return { value: fn() };
-  } catch (error) {
-    if (problems && !isTyped(error)) problems.push(`${context}: ${describeThrown(error)}`);
-    else assertTyped(error, context);
-    return { error };
-  }
-}
+import { SMALL_SCHEMA, stillWorks, isTyped, describeThrown, assertTyped, outcome, assertNoProblems } from "../../support/robustness.mjs";
 
 async function settledOutcome(fn, context, problems) {
   let result;
@@ -64,10 +27,6 @@ async function settledOutcome(fn, context, problems) {
     else assertTyped(error, context);
     return { error };
   }
-}
-
-function assertNoProblems(problems) {
-  assert.deepEqual(problems, [], `untyped errors:\n${problems.join("\n")}`);
 }
 
 const OSLO_TEXT = '{"city":"Oslo","population":709037}';

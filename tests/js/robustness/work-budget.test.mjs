@@ -6,15 +6,7 @@ import assert from "node:assert/strict";
 import * as guard from "../../../pkg/node.mjs";
 import { rejected } from "../../support/fixtures.mjs";
 import { badPropertyNames, hostileSet, manyRequired, sharedReferenceTree } from "../../support/hostile-schemas.mjs";
-
-function innocentChecksHold() {
-  const city = { type: "object", required: ["city"], properties: { city: { type: "string", minLength: 2 } } };
-  const validator = guard.compileSchema(city);
-  assert.equal(guard.checkOutput('{"city":"Oslo"}', validator).ok, true);
-  assert.equal(guard.checkOutput('{"city":"O"}', validator).failure, "schema");
-  assert.equal(guard.checkOutput({ content: '{"city":"Bergen"}', finishReason: "stop" }, city).ok, true);
-  assert.equal(guard.checkOutput('{"city":1}', city).errors[0].path, "/city");
-}
+import { LONG, stillWorks, innocentChecksHold, outcome, assertVerdict } from "../../support/robustness.mjs";
 
 function fastest(fn, runs = 3) {
   let best = Infinity;
@@ -42,56 +34,6 @@ function boundedIssues(verdict) {
   assert.ok(verdict.errors.length >= 1 && verdict.errors.length <= 5);
   for (const issue of verdict.errors) assert.ok(issue.message.length <= 1000, `a ${issue.message.length}-character message`);
   assert.ok(JSON.stringify(verdict).length < 20000, `a ${JSON.stringify(verdict).length}-byte verdict`);
-}
-
-const LONG = { timeout: 180_000 };
-
-const SMALL_SCHEMA = { type: "object", required: ["a"], properties: { a: { type: "string" } } };
-
-function stillWorks() {
-  const ok = guard.checkOutput('{"a":"x"}', SMALL_SCHEMA);
-  assert.equal(ok.ok, true, "a valid output is still accepted");
-  assert.deepEqual(ok.value, { a: "x" });
-  const bad = guard.checkOutput('{"a":1}', guard.compileSchema(SMALL_SCHEMA));
-  assert.equal(bad.failure, "schema", "an invalid output is still rejected");
-  assert.deepEqual(bad.errors.map((e) => [e.path, e.code]), [["/a", "type"]]);
-  assert.equal(guard.compileSchema({ type: "integer", minimum: 2 }).isValid(1), false);
-}
-
-function isTyped(error) {
-  return (
-    (error instanceof TypeError && error.code === "invalid_argument") ||
-    (error instanceof guard.SchemaError && error.code === "invalid_schema") ||
-    (error instanceof Error && error.code === "internal")
-  );
-}
-
-function describeThrown(error) {
-  return `${error?.constructor?.name ?? typeof error} (code ${error?.code}): ${String(error?.message ?? error)}`;
-}
-
-function assertTyped(error, context = "") {
-  assert.ok(isTyped(error), `${context}: expected a typed error, got ${describeThrown(error)}`);
-}
-
-function outcome(fn, context, problems) {
-  try {
-    return { value: fn() };
-  } catch (error) {
-    if (problems && !isTyped(error)) problems.push(`${context}: ${describeThrown(error)}`);
-    else assertTyped(error, context);
-    return { error };
-  }
-}
-
-function assertVerdict(verdict, context) {
-  assert.equal(typeof verdict, "object", context);
-  assert.equal(typeof verdict.ok, "boolean", context);
-  if (!verdict.ok) {
-    assert.ok(["truncated", "empty", "unparseable", "not_object", "schema", "rule"].includes(verdict.failure), `${context}: ${verdict.failure}`);
-    assert.equal(typeof verdict.message, "string", context);
-    assert.ok(Array.isArray(verdict.errors), context);
-  }
 }
 
 describe("one budget for all of a check's pattern work", { timeout: 60000 }, () => {
