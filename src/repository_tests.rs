@@ -175,7 +175,7 @@ fn every_path_a_comment_or_document_cites_exists() {
 
 #[test]
 fn a_citation_is_a_path_where_a_path_can_begin() {
-    let found = citations("see src/policy.rs. and `js/check.mjs`, ../tests/js/fixtures.mjs, https://a.b/docs/c.md, crates/hot-path/src/stream.rs");
+    let found = citations("see src/policy.rs. and `js/check.mjs`, ../tests/support/fixtures.mjs, https://a.b/docs/c.md, crates/hot-path/src/stream.rs");
     assert_eq!(
         found,
         [
