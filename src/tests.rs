@@ -20,7 +20,7 @@ fn validator_version_names_the_locked_engine() {
 /// once cited from outside are its own `docs/` pages now.
 #[test]
 fn nothing_reads_or_cites_a_file_outside_the_repository() {
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
     // Third-party material kept as published (vendored crates, the test
     // suites and the SchemaStore corpus) is not the project's writing.
     const SKIP: [&str; 8] = [
@@ -33,26 +33,9 @@ fn nothing_reads_or_cites_a_file_outside_the_repository() {
         "json-schema-test-suite",
         "schemastore",
     ];
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let name = entry.file_name();
-            if SKIP.iter().any(|s| name == *s) {
-                continue;
-            }
-            if path.is_dir() {
-                walk(&path, out);
-            } else {
-                out.push(path);
-            }
-        }
-    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    walk(root, &mut files);
+    crate::repository_tests::walk(root, &SKIP, &mut files);
     let outside = [
         "../shared",
         "shared/json-schema-test-suite",
