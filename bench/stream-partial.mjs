@@ -17,16 +17,11 @@
 import * as guard from "../pkg/node.mjs";
 import { workloads } from "./workloads.mjs";
 import { interleavedRounds, median } from "./median.mjs";
+import { pieces as chunks } from "../tests/support/fixtures.mjs";
 
 const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node ${process.versions.node}`;
 const ROUNDS = 9;
 const ROUND_MS = Number(process.env.STREAM_BENCH_MS ?? 150);
-
-function chunks(text, size) {
-  const out = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
-}
 
 function streamed(pieces, schema) {
   const check = guard.createStreamCheck(schema);
