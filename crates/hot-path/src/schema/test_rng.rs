@@ -1,6 +1,6 @@
 //! A small deterministic generator (xorshift64*) for the schema module's
-//! generated-input tests (and the stream outline's), so that a failure
-//! reproduces from its seed.
+//! generated-input tests (and the stream outline's, the partial values' and
+//! the resumable parser's), so that a failure reproduces from its seed.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 pub(crate) struct Rng(pub(crate) u64);

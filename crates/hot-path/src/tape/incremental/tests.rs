@@ -8,27 +8,8 @@
 )]
 
 use super::*;
+use crate::schema::test_rng::Rng;
 use crate::tape::parse;
-
-/// xorshift64*, so that a failure reproduces from its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
 
 /// Hears nothing, stops nothing; asks for every open string, and, when
 /// `through`, to be told nothing of a container the text holds whole.
