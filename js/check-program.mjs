@@ -590,20 +590,24 @@ function judgesUnderBranches(spec) {
 }
 
 /**
- * Runs of a program in one mode made by its closures (see `closures`)
- * before it is written as JavaScript: writing and compiling a function
- * costs more than many runs of the closures, and the function runs fast
- * only once the engine has seen it run often, so only a schema checked
- * often (an agent's everyday tools, not the rest of its catalogue) is
- * written.
+ * Nodes a program's closures (see `closures`) visit in one mode before the
+ * program is written as JavaScript: writing and compiling a function costs
+ * more than many runs of the closures, and a function written for one
+ * schema runs fast only once the engine has seen it run very often (in a
+ * catalogue of a thousand tools, a function written for each ran three
+ * times slower than the closures after a thousand checks of each), while
+ * a schema checked all the time runs up to twice as fast written. So a
+ * schema is written once its checks have done that much work: a document
+ * schema checked for a few milliseconds, a tool called some thousands of
+ * times.
  */
-const RUNS_BEFORE_WRITTEN = 200;
+const VISITS_BEFORE_WRITTEN = 20_000;
 
 /**
  * The program `spec` for the handle: `{ textSafe, run(value, mode) }`,
  * each mode's executor made on its first run. `how` chooses the executor:
- * by default its closures (see `closures`), then, once the mode has run
- * RUNS_BEFORE_WRITTEN times, JavaScript written from it (unless the
+ * by default its closures (see `closures`), then, once they have visited
+ * VISITS_BEFORE_WRITTEN nodes, JavaScript written from it (unless the
  * runtime refuses functions made from source); `"written"` (or `false`)
  * the written function from the first run (the closures where the runtime
  * refuses it), `"closures"` the closures only, `true` the interpreter.
@@ -620,7 +624,8 @@ export function makeProgram(handle, spec, how) {
     if (how === true) return { run: interpreted(spec, judgeNow, judgePending, mode) };
     if (how === "closures") return { run: closures(spec, judgeNow, judgePending, mode) };
     if (how === "written" || how === false) return { run: write(mode) ?? closures(spec, judgeNow, judgePending, mode) };
-    return tiered(closures(spec, judgeNow, judgePending, mode), () => write(mode));
+    const work = { visits: 0 };
+    return tiered(closures(spec, judgeNow, judgePending, mode, work), work, () => write(mode));
   };
   let text;
   let value;
@@ -645,14 +650,14 @@ export function makeProgram(handle, spec, how) {
 }
 
 /**
- * An executor that runs `first` until it has run RUNS_BEFORE_WRITTEN
- * times, then what `later()` makes (when it makes one).
+ * An executor that runs `first` until its runs have visited
+ * VISITS_BEFORE_WRITTEN nodes (`work.visits`, counted by `first`), then
+ * what `later()` makes (when it makes one).
  */
-function tiered(first, later) {
-  let runs = 0;
+function tiered(first, work, later) {
   const executor = {
     run(v) {
-      if (++runs > RUNS_BEFORE_WRITTEN) {
+      if (work.visits > VISITS_BEFORE_WRITTEN) {
         executor.run = later() ?? first;
         return executor.run(v);
       }
@@ -1387,9 +1392,10 @@ function interpreted(spec, judgeNow, judgePending, mode) {
  * engine compiles it once for all of them, and a schema checked now and
  * then runs compiled code from its first check (a function written for one
  * schema runs interpreted by the engine until that schema has been checked
- * many times). Its decisions are the interpreter's, check by check.
+ * many times). Its decisions are the interpreter's, check by check. Each
+ * node visited adds one to `work.visits`.
  */
-function closures(spec, judgeNow, judgePending, mode) {
+function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
   const draft = spec.draft;
   const asValue = mode === VALUE;
   let refs = 0;
@@ -1700,6 +1706,7 @@ function closures(spec, judgeNow, judgePending, mode) {
     const made = checks.map(check);
     const end = asValue ? classify : cover(coverage(checks));
     return (v, d, z) => {
+      work.visits++;
       const o = typeof v === "object" && v !== null && !Array.isArray(v);
       for (let c = 0; c < made.length; c++) if (!made[c](v, d, z, o)) return false;
       end(v, z);
