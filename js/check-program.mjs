@@ -2,9 +2,10 @@
 // core writes them out, checked here on a value JSON.parse already built, so
 // that an accepted response costs no crossing for its keywords and no second
 // parse. The core decides what a program says and keeps what it cannot say;
-// this module only runs it, two ways: as JavaScript written from the program
-// at run time (where the runtime allows functions made from source) and by
-// an interpreter of the same program (where it does not). Both share every
+// this module only runs it, three ways: as closures made from the program
+// (first, and where the runtime allows no functions made from source), as
+// JavaScript written from it at run time (once a schema's checks have done
+// much work), and by an interpreter of the same program. All share every
 // helper below, so they differ only in how they walk the program.
 //
 // A run answers true (the value passes), false (it does not: the core then
