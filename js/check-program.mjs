@@ -152,18 +152,46 @@ function maxLength(s, n) {
  * `v` prints as, divided by the decimal the divisor prints as, is whole.
  * A power-of-two fraction (0.5, 0.25, ...) is decided on the double itself
  * where the decimal is that double exactly (of a magnitude below `exact`,
- * which `exactBelow(m)` gives); otherwise both decimals are
- * compared exactly, and a pair past the core's exact range is left to the
- * core, as is a number JSON.parse made infinite (the core refuses it).
+ * which `exactBelow(m)` gives); a decimal fraction (0.01, 2.675, ...) on
+ * the whole number `v` times 10^k makes, below 2^50 (`decimalOf(m)` gives
+ * 10^k and the divisor's digits); otherwise both decimals are compared
+ * exactly, and a pair past the core's exact range is left to the core, as
+ * is a number JSON.parse made infinite (the core refuses it).
  */
-function multipleOf(v, m, exact) {
+function multipleOf(v, m, exact, scale, units) {
   if (Number.isInteger(m) && m <= 9007199254740992) return Number.isInteger(v) && v % m === 0;
   if (v === 0) return true;
   if (v - v !== 0) bail();
   const magnitude = Math.abs(v);
   if (magnitude < m) return false;
   if (magnitude < exact) return Number.isInteger(v / m);
+  if (scale !== 0) {
+    // The divisor is `units` / `scale` (scale = 10^k, k its decimals). Below
+    // 2^50, `v * scale` lands within 1/4 of the whole number the decimal of
+    // `v` times 10^k is, when that decimal has at most k decimals; and then
+    // it is the only decimal of k decimals that reads as `v` (the doubles
+    // there are closer than 10^-k), so the decimal `v` prints as has at
+    // most k decimals exactly when the nearest whole `n` reads back as `v`.
+    // With more decimals, `v` / the divisor is not whole.
+    const s = v * scale;
+    if (s < 1125899906842624 && s > -1125899906842624) {
+      const n = Math.round(s);
+      return n / scale === v && n % units === 0;
+    }
+  }
   return decimalMultiple(v, m);
+}
+
+/**
+ * A fractional divisor's decimal as [10^k, its k-decimal digits as a whole
+ * number], for `multipleOf`'s shortcut; [0, 0] where the digits or 10^k are
+ * not exact doubles (the shortcut is not taken). Worked out once per check.
+ */
+function decimalOf(m) {
+  if (Number.isInteger(m) || !(m > 0)) return [0, 0];
+  const [digits, decimals] = decimalParts(m);
+  if (decimals < 1 || decimals > 22 || digits > 9007199254740991n) return [0, 0];
+  return [Number(`1e${decimals}`), Number(digits)];
 }
 
 /**
@@ -994,7 +1022,8 @@ function checkSource(check, constant, spec, reads, mode) {
     case "mul": {
       const m = check[1];
       if (Number.isInteger(m) && m <= 9007199254740992) return [`if (typeof v === "number" && !(Number.isInteger(v) && v % ${m} === 0)) return false;`];
-      return [`if (typeof v === "number" && !multipleOf(v, ${m}, ${exactBelow(m)})) return false;`];
+      const [scale, units] = decimalOf(m);
+      return [`if (typeof v === "number" && !multipleOf(v, ${m}, ${exactBelow(m)}, ${scale}, ${units})) return false;`];
     }
     case "minLength":
       return [`if (typeof v === "string" && !minLength(v, ${check[1]})) return false;`];
@@ -1110,7 +1139,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
       return ["in", new Set(values.filter((x) => typeof x !== "object" || x === null)), values.filter((x) => typeof x === "object" && x !== null)];
     }
     if (check[0] === "additionalProperties") return ["additionalProperties", new Set(check[1]), check[2]];
-    if (check[0] === "mul") return ["mul", check[1], exactBelow(check[1])];
+    if (check[0] === "mul") return ["mul", check[1], exactBelow(check[1]), ...decimalOf(check[1])];
     return check;
   }
 
@@ -1203,7 +1232,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
       case "xmax":
         return typeof v !== "number" || v < c[1];
       case "mul":
-        return typeof v !== "number" || multipleOf(v, c[1], c[2]);
+        return typeof v !== "number" || multipleOf(v, c[1], c[2], c[3], c[4]);
       case "minLength":
         return typeof v !== "string" || minLength(v, c[1]);
       case "maxLength":

@@ -299,6 +299,49 @@ describe("multipleOf and the formats checked in JavaScript decide as the core do
     assert.ok(compared > 8000, `${compared} compared`);
   });
 
+  test("multipleOf by a decimal fraction, on seeded doubles at, beside and between its multiples", () => {
+    // The shortcut for decimal divisors (10^k times the value, rounded)
+    // must give the core's answer wherever it answers: on the decimals of k
+    // places and their neighbouring doubles, at every magnitude up to where
+    // it stops (2^50 / 10^k) and past it, for divisors of few and many digits.
+    const next = rng(4647);
+    const divisors = [0.01, 0.05, 0.02, 0.1, 0.3, 0.001, 0.07, 2.675, 19.99, 123.456, 1e-7, 1.5e-10, 0.0001, 1e-15, 3.3333333333333335, 1.25e-22, 0.123456789012345];
+    const view = new DataView(new ArrayBuffer(8));
+    const beside = (x, step) => {
+      view.setFloat64(0, x);
+      view.setBigInt64(0, view.getBigInt64(0) + BigInt(step));
+      return view.getFloat64(0);
+    };
+    let compared = 0;
+    for (const m of divisors) {
+      const validator = guard.compileSchema({ multipleOf: m });
+      const decimals = Math.max(0, -Math.floor(Math.log10(m)) + 16);
+      const scale = 10 ** Math.min(22, String(m).includes("e") ? decimals : String(m).split(".")[1].length);
+      for (let i = 0; i < 600; i++) {
+        const pick = next();
+        const top = 2 ** (1 + next.below(53));
+        const whole = Math.floor(next() * top) * (next() < 0.5 ? -1 : 1);
+        let v;
+        if (pick < 0.25) v = whole / scale;
+        else if (pick < 0.45) v = whole * m;
+        else if (pick < 0.55) v = (whole * Math.round(m * scale)) / scale;
+        else if (pick < 0.7) v = beside(whole / scale, next() < 0.5 ? 1 : -1);
+        else if (pick < 0.8) v = (2 ** 50 + next.below(64) - 32) / scale;
+        else if (pick < 0.9) v = Number((next() * top).toFixed(next.below(Math.min(20, decimals + 3))));
+        else v = (next() - 0.5) * 10 ** (next.below(60) - 30);
+        if (!Number.isFinite(v) || Object.is(v, -0)) continue;
+        const expected = core(validator, v);
+        for (const interpret of [false, true]) {
+          const got = runCheckProgram(validator, v, interpret);
+          if (got === "bail") continue;
+          compared += 1;
+          assert.equal(got, expected, `${v} multipleOf ${m}`);
+        }
+      }
+    }
+    assert.ok(compared > 15000, `${compared} compared`);
+  });
+
   const samples = {
     date: ["2026-02-28", "2024-02-29", "2023-02-29", "2026-13-01", "2026-00-10", "2026-04-31", "0000-01-01", "2026-1-01", "2026-01-01T"],
     time: ["12:34:56Z", "23:59:60Z", "22:59:60Z", "23:59:60+00:00", "00:59:60+01:00", "12:34:56.789z", "12:34:56.Z", "12:34:56+05:30", "12:34:56+24:00", "12:34:56", "1:34:56Z"],
