@@ -349,7 +349,123 @@ function isIpv4(s) {
   return i === len;
 }
 
-export const FORMATS = { date: isDate, time: isTime, "date-time": isDateTime, uuid: isUuid, ipv4: isIpv4 };
+/** The reference tokens of a JSON Pointer from `i` on: `~` only as `~0` or `~1`. */
+function pointerTokens(s, i) {
+  for (; i < s.length; i++) {
+    if (s.charCodeAt(i) === 126) {
+      const next = s.charCodeAt(i + 1);
+      if (next !== 48 && next !== 49) return false;
+      i++;
+    }
+  }
+  return true;
+}
+
+function isJsonPointer(s) {
+  return s.length === 0 || (s.charCodeAt(0) === 47 && pointerTokens(s, 1));
+}
+
+function isRelativeJsonPointer(s) {
+  const first = digit(s, 0);
+  if (first < 0) return false;
+  let i = 1;
+  if (first > 0) while (digit(s, i) >= 0) i++;
+  if (i === s.length) return true;
+  const c = s.charCodeAt(i);
+  if (c === 35) return i === s.length - 1;
+  return c === 47 && pointerTokens(s, i + 1);
+}
+
+/**
+ * RFC 3339's `duration` as the core reads it: `P`, date units in the order
+ * Y, M, W, D (weeks alone), then optionally `T` and time units in the order
+ * H, M, S, each unit once and after digits; Y with D needs M, H with S
+ * needs M.
+ */
+function isDuration(s) {
+  const len = s.length;
+  if (len < 2 || s.charCodeAt(0) !== 80) return false;
+  let i = 1;
+  let time = false;
+  let weeks = false;
+  let any = false;
+  let anyTime = false;
+  let lastDate = 0;
+  let lastTime = 0;
+  let seen = 0;
+  while (i < len) {
+    if (s.charCodeAt(i) === 84) {
+      if (time || weeks) return false;
+      time = true;
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < len && digit(s, i) >= 0) i++;
+    if (i === start || i === len) return false;
+    const unit = s.charCodeAt(i);
+    if (!time) {
+      // Y M W D
+      const index = unit === 89 ? 0 : unit === 77 ? 1 : unit === 87 ? 2 : unit === 68 ? 3 : -1;
+      if (index < 0) return false;
+      if (index === 2) {
+        if (any) return false;
+        weeks = true;
+      } else if (weeks) return false;
+      if (index < lastDate || (seen & (1 << index)) !== 0) return false;
+      seen |= 1 << index;
+      lastDate = index;
+    } else {
+      // H M S
+      const index = unit === 72 ? 0 : unit === 77 ? 1 : unit === 83 ? 2 : -1;
+      if (index < 0 || index < lastTime || (seen & (1 << (index + 4))) !== 0) return false;
+      seen |= 1 << (index + 4);
+      lastTime = index;
+      anyTime = true;
+    }
+    any = true;
+    i++;
+  }
+  if (!any || (time && !anyTime)) return false;
+  if ((seen & 0b1011) === 0b1001) return false;
+  return (seen & 0b1110000) !== 0b1010000;
+}
+
+export const FORMATS = {
+  date: isDate,
+  time: isTime,
+  "date-time": isDateTime,
+  uuid: isUuid,
+  ipv4: isIpv4,
+  duration: isDuration,
+  "json-pointer": isJsonPointer,
+  "relative-json-pointer": isRelativeJsonPointer,
+};
+
+/**
+ * `hostname` (every draft) and `idn-hostname` as the core decides an ASCII
+ * name of no label with `--` as its third and fourth characters (where the
+ * drafts and the A-label rules differ): 1 when its dot-separated labels are
+ * 1 to 63 letters, digits and hyphens, no hyphen first or last, at most 253
+ * characters in all; 0 when it is ASCII and not so; -1 (the core judges)
+ * for a character past ASCII or a label with `--` third and fourth.
+ */
+function asciiHostname(s) {
+  const length = s.length;
+  let verdict = length === 0 || length > 253 ? 0 : 1;
+  let start = 0;
+  for (let i = 0; i <= length; i++) {
+    const c = i === length ? 46 : s.charCodeAt(i);
+    if (c > 127) return -1;
+    if (c === 46) {
+      const size = i - start;
+      if (size < 1 || size > 63 || s.charCodeAt(start) === 45 || s.charCodeAt(i - 1) === 45) verdict = 0;
+      else if (size >= 4 && s.charCodeAt(start + 2) === 45 && s.charCodeAt(start + 3) === 45) return -1;
+      start = i + 1;
+    } else if (c !== 45 && !alphanumeric(c)) verdict = 0;
+  }
+  return verdict;
+}
 
 /** RFC 5322 `atext`, ASCII, by character code. */
 const ATEXT = Array.from({ length: 128 }, (_, c) => /[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]/.test(String.fromCharCode(c)));
@@ -718,7 +834,7 @@ export function reachOf(spec) {
  * subschemas to the same value (`sameValue` follows them).
  */
 const OBJECT_UNREAD = new Set([
-  "type", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "string", "email", "pattern",
+  "type", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "string", "email", "hostname", "pattern",
   "minItems", "maxItems", "unique", "items", "prefixItems", "contains", "required", "dependentRequired",
   "minProperties", "maxProperties", "propertyNames", "allOf", "anyOf", "oneOf", "not", "if", "ref", "dependencies",
 ]);
@@ -772,7 +888,7 @@ function valueModeSafe(spec) {
 // --- the first executor: JavaScript written from the program ---------------------
 
 /** The shared helpers, as the functions written from programs receive them. */
-const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail };
+const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname };
 
 /** Whether object `v` has every member of `names` (as `memberSource` reads members in `mode`). */
 function hasAll(v, names, mode) {
@@ -875,7 +991,7 @@ function written(spec, judgeNow, judgePending, mode) {
     return `K[${constants.length - 1}]`;
   };
   const lines = [
-    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail } = H;",
+    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname } = H;",
     "let refs = 0, nesting = 0;",
   ];
   spec.nodes.forEach((node, index) => {
@@ -1035,6 +1151,11 @@ function checkSource(check, constant, spec, reads, mode) {
       return [`if (typeof v === "string") { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; }`];
     case "email":
       return [`if (typeof v === "string" && !plainEmail(v)) { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; }`];
+    case "hostname":
+      return [
+        `if (typeof v === "string") { const r = asciiHostname(v); if (r === 0) return false;`,
+        `if (r < 0) { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; } }`,
+      ];
     case "pattern":
       return [
         `if (typeof v === "string") { const r = sequenceMatch(${constant(check[2])}, v); if (r === 0) return false;`,
@@ -1243,6 +1364,16 @@ function interpreted(spec, judgeNow, judgePending, mode) {
         if (typeof v !== "string") return true;
         const matched = sequenceMatch(c[2], v);
         if (matched >= 0) return matched === 1;
+        if (d) {
+          pend(c[1], v);
+          return true;
+        }
+        return judgeNow(c[1], v);
+      }
+      case "hostname": {
+        if (typeof v !== "string") return true;
+        const plainly = asciiHostname(v);
+        if (plainly >= 0) return plainly === 1;
         if (d) {
           pend(c[1], v);
           return true;

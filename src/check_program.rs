@@ -34,7 +34,16 @@ const EXACT_INTEGERS: u64 = 1 << 53;
 
 /// The formats the JavaScript side checks itself (see `FORMATS` in
 /// js/check-program.mjs); the others are string checks for the core.
-const FORMATS_IN_JS: [&str; 5] = ["date", "time", "date-time", "uuid", "ipv4"];
+const FORMATS_IN_JS: [&str; 8] = [
+    "date",
+    "time",
+    "date-time",
+    "uuid",
+    "ipv4",
+    "duration",
+    "json-pointer",
+    "relative-json-pointer",
+];
 
 /// A program and the validators of its string checks.
 pub struct CheckProgram {
@@ -547,10 +556,17 @@ impl<'s> Writer<'s> {
         }
         let check = self.string_check("format", value)?;
         // A plain address the JavaScript side accepts as the validator's
-        // shortcut does (`plain_email_domain` in vendor/jsonschema); any
-        // other string is the core's.
-        if !custom && name == "email" {
+        // shortcut does (`plain_email_domain` in vendor/jsonschema: for
+        // `idn-email`, its domain of ASCII labels is an IDNA host name as
+        // it is a host name); any other string is the core's.
+        if !custom && (name == "email" || name == "idn-email") {
             return Ok(Some(format!("[\"email\",{check}]")));
+        }
+        // An ASCII host name the JavaScript side decides as the validator
+        // does in every draft (`asciiHostname` in js/check-program.mjs);
+        // the rest is the core's.
+        if !custom && (name == "hostname" || name == "idn-hostname") {
+            return Ok(Some(format!("[\"hostname\",{check}]")));
         }
         Ok(Some(format!("[\"string\",{check}]")))
     }
