@@ -107,7 +107,17 @@ function canonical(v) {
 }
 
 function unique(v) {
-  if (v.length < 2) return true;
+  const length = v.length;
+  if (length < 2) return true;
+  // A short array by pairs (what `equal` says of two values is what their
+  // keys say), without a key made per item.
+  if (length <= 8) {
+    for (let i = 1; i < length; i++) {
+      const x = v[i];
+      for (let j = 0; j < i; j++) if (equal(x, v[j])) return false;
+    }
+    return true;
+  }
   const seen = new Set();
   for (let i = 0; i < v.length; i++) {
     const key = uniqueKey(v[i]);
