@@ -562,6 +562,16 @@ function sequenceMatch(sequence, s) {
   }
   return (state & accept) !== 0 ? 1 : 0;
 }
+/**
+ * Whether a `patternProperties` pattern (its sequence) matches a member's
+ * name; a name the sequence leaves to the core sends the value there.
+ */
+function namesMatch(sequence, name) {
+  const matched = sequenceMatch(sequence, name);
+  if (matched < 0) bail();
+  return matched === 1;
+}
+
 function close(state, skippable, skipRun) {
   for (let i = 0; i < skipRun; i++) state |= (state & skippable) << 1;
   return state;
@@ -672,6 +682,7 @@ export function programOf(handle) {
 function children(check) {
   switch (check[0]) {
     case "properties":
+    case "patternProperties":
       return check[1].map(([, n]) => [n, false]);
     case "additionalProperties":
       return [[check[2], false]];
@@ -898,7 +909,7 @@ function valueModeSafe(spec) {
 // --- the first executor: JavaScript written from the program ---------------------
 
 /** The shared helpers, as the functions written from programs receive them. */
-const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname };
+const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch };
 
 /** Whether object `v` has every member of `names` (as `memberSource` reads members in `mode`). */
 function hasAll(v, names, mode) {
@@ -985,7 +996,7 @@ function namesRead(node) {
 
 /** Whether a node's checks look at an object (so the node tells objects apart at its start). */
 function readsObjects(node) {
-  return node.some((check) => ["required", "properties", "dependentRequired", "dependencies", "additionalProperties", "propertyNames", "minProperties", "maxProperties"].includes(check[0]));
+  return node.some((check) => ["required", "properties", "patternProperties", "dependentRequired", "dependencies", "additionalProperties", "propertyNames", "minProperties", "maxProperties"].includes(check[0]));
 }
 
 /**
@@ -1001,7 +1012,7 @@ function written(spec, judgeNow, judgePending, mode) {
     return `K[${constants.length - 1}]`;
   };
   const lines = [
-    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname } = H;",
+    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch } = H;",
     "let refs = 0, nesting = 0;",
   ];
   spec.nodes.forEach((node, index) => {
@@ -1198,9 +1209,17 @@ function checkSource(check, constant, spec, reads, mode) {
         const m = read(reads, name);
         return `if (${m} !== undefined && !${call(node, m, "z + 1")}) return false;`;
       });
+    case "patternProperties": {
+      const tests = check[1].map(([sequence, node]) => {
+        const matched = `namesMatch(${constant(sequence)}, k)`;
+        return spec.nodes[node] === false ? `if (${matched}) return false;` : `if (${matched} && !${call(node, "x", "z + 1")}) return false;`;
+      });
+      return [`if (o) { for (const k in v) { ${skipLeftOut} ${tests.join(" ")} } }`];
+    }
     case "additionalProperties": {
-      const [, named, node] = check;
-      const test = spec.nodes[node] === false ? "return false;" : `if (!${call(node, "x", "z + 1")}) return false;`;
+      const [, named, node, patterns = []] = check;
+      const matched = patterns.map((sequence) => `if (namesMatch(${constant(sequence)}, k)) continue;`).join(" ");
+      const test = `${matched} ${spec.nodes[node] === false ? "return false;" : `if (!${call(node, "x", "z + 1")}) return false;`}`;
       if (named.length === 0) return [`if (o) { for (const k in v) { ${skipLeftOut} ${test} } }`];
       return [`if (o) { for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: { ${skipLeftOut} ${test} } } } }`];
     }
@@ -1269,7 +1288,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
       const values = check[0] === "const" ? [check[1]] : check[1];
       return ["in", new Set(values.filter((x) => typeof x !== "object" || x === null)), values.filter((x) => typeof x === "object" && x !== null)];
     }
-    if (check[0] === "additionalProperties") return ["additionalProperties", new Set(check[1]), check[2]];
+    if (check[0] === "additionalProperties") return ["additionalProperties", new Set(check[1]), check[2], check[3] ?? []];
     if (check[0] === "mul") return ["mul", check[1], exactBelow(check[1]), ...decimalOf(check[1])];
     return check;
   }
@@ -1434,12 +1453,21 @@ function interpreted(spec, judgeNow, judgePending, mode) {
           if (x !== undefined && !node(n, x, d, z + 1)) return false;
         }
         return true;
-      case "additionalProperties":
+      case "patternProperties":
         if (!o) return true;
         for (const k in v) {
+          const x = v[k];
+          if (leftOut(x)) continue;
+          for (const [sequence, n] of c[1]) if (namesMatch(sequence, k) && !node(n, x, d, z + 1)) return false;
+        }
+        return true;
+      case "additionalProperties":
+        if (!o) return true;
+        members: for (const k in v) {
           if (c[1].has(k)) continue;
           const x = v[k];
           if (leftOut(x)) continue;
+          for (const sequence of c[3]) if (namesMatch(sequence, k)) continue members;
           if (!node(c[2], x, d, z + 1)) return false;
         }
         return true;

@@ -9,9 +9,10 @@
 //! translated, `rejectUnknownFields` applied): the executors in
 //! js/check-program.mjs read it and nothing else. A schema with a keyword a
 //! program cannot say exactly (`unevaluated*`, `$dynamicRef`,
-//! `$recursiveRef`, `patternProperties`, content assertions, an embedded
-//! `$id`, a reference outside the document, an integer past 2^53) has no
-//! program, and is checked by the core as before.
+//! `$recursiveRef`, a `patternProperties` pattern that is not a sequence of
+//! classes, content assertions, an embedded `$id`, a reference outside the
+//! document, an integer past 2^53) has no program, and is checked by the
+//! core as before.
 //!
 //! Strings the core must judge (`pattern`, and the formats the JavaScript
 //! side does not implement) are named by the program as string checks;
@@ -159,7 +160,6 @@ fn unsupported(keyword: &str, draft: Draft) -> bool {
         | "$recursiveAnchor"
         | "unevaluatedItems"
         | "unevaluatedProperties"
-        | "patternProperties"
         | "$vocabulary" => true,
         "contentEncoding" | "contentMediaType" | "contentSchema" => {
             matches!(draft, Draft::Draft6 | Draft::Draft7)
@@ -335,6 +335,16 @@ impl<'s> Writer<'s> {
                     }
                     (40, format!("[\"properties\",{}]", list(pairs)))
                 }
+                "patternProperties" => {
+                    let members = value.as_object().ok_or(Unsupported)?;
+                    let mut pairs = Vec::new();
+                    for (pattern, _) in members {
+                        let sequence = pattern_sequence(pattern)?;
+                        let node = self.node_at(&format!("{here}/{}", escape_token(pattern)))?;
+                        pairs.push(format!("[{sequence},{node}]"));
+                    }
+                    (41, format!("[\"patternProperties\",{}]", list(pairs)))
+                }
                 "additionalProperties" if value.as_bool() != Some(true) => {
                     let named = map
                         .get("properties")
@@ -342,7 +352,20 @@ impl<'s> Writer<'s> {
                         .map(|members| list(members.keys().map(|name| quote(name))))
                         .unwrap_or_else(|| "[]".to_owned());
                     let node = self.node_at(&here)?;
-                    (42, format!("[\"additionalProperties\",{named},{node}]"))
+                    match map.get("patternProperties").and_then(Value::as_object) {
+                        Some(patterns) if !patterns.is_empty() => {
+                            let mut sequences = Vec::new();
+                            for pattern in patterns.keys() {
+                                sequences.push(pattern_sequence(pattern)?);
+                            }
+                            let sequences = list(sequences);
+                            (
+                                42,
+                                format!("[\"additionalProperties\",{named},{node},{sequences}]"),
+                            )
+                        }
+                        _ => (42, format!("[\"additionalProperties\",{named},{node}]")),
+                    }
                 }
                 "propertyNames" if draft != Draft::Draft4 => {
                     (43, format!("[\"propertyNames\",{}]", self.node_at(&here)?))
@@ -582,6 +605,14 @@ impl<'s> Writer<'s> {
         self.strings.push(format!("[{},{value}]", quote(keyword)));
         Ok(self.checks.len() - 1)
     }
+}
+
+/// A `patternProperties` pattern as the sequence the JavaScript side
+/// matches names with (see `sequence_of`); a pattern that is not one makes
+/// no program, and a name the sequence leaves undecided (past ASCII) sends
+/// the value to the core.
+fn pattern_sequence(pattern: &str) -> Built<String> {
+    sequence_of(&Value::String(pattern.to_owned())).ok_or(Unsupported)
 }
 
 /// A pattern the validator matches as an anchored sequence of classes

@@ -213,6 +213,46 @@ describe("a program that would cross once a string is not used", () => {
   });
 });
 
+describe("patternProperties in a program", () => {
+  // Member names are matched by the patterns' sequences in JavaScript; a
+  // name past ASCII (which a sequence leaves undecided) sends the value to
+  // the core, and a pattern that is no sequence leaves the schema there.
+  const schemas = [
+    { type: "object", patternProperties: { "^x-": { type: "integer" } } },
+    { type: "object", properties: { a: { type: "string" } }, patternProperties: { "^[a-z]+$": { minLength: 2 }, "^x-": { type: "integer" } }, additionalProperties: false },
+    { type: "object", patternProperties: { "^[0-9]+$": false, "^[a-z]{1,3}$": { type: "number", minimum: 0 } }, additionalProperties: { type: "boolean" } },
+    { $schema: "http://json-schema.org/draft-07/schema#", type: "object", patternProperties: { "^x-": { type: "integer" } }, additionalProperties: false },
+    { type: "array", items: { type: "object", patternProperties: { "^v[0-9]$": { $ref: "#/$defs/n" } } }, $defs: { n: { type: "integer", multipleOf: 2 } } },
+  ];
+  test("a schema whose patterns are sequences has a program", () => {
+    for (const schema of schemas) assert.equal(checksWithProgram(guard.compileSchema(schema)), true, JSON.stringify(schema));
+  });
+  test("a pattern that is no sequence leaves the schema to the core", () => {
+    assert.equal(checksWithProgram(guard.compileSchema({ type: "object", patternProperties: { "(a|bc)+d": { type: "integer" } } })), false);
+  });
+  test("on seeded objects, both executors answer as the core does or leave the value to it", () => {
+    const next = rng(4648);
+    const names = ["x-a", "x-", "X-a", "a", "ab", "abcd", "abc", "0", "12", "v1", "v12", "vv", "", "é", "x-é", "ключ", "constructor", "a b"];
+    const values = [0, 1, -1, 2, 3, 1.5, "s", "long", "", true, false, null, [], {}];
+    const counts = { same: 0, bail: 0, core: 0 };
+    for (const schema of schemas) {
+      const validator = guard.compileSchema(schema);
+      const array = schema.type === "array";
+      for (let i = 0; i < 400; i++) {
+        const make = () => {
+          const out = {};
+          const size = next.below(5);
+          for (let k = 0; k < size; k++) out[names[next.below(names.length)]] = values[next.below(values.length)];
+          return out;
+        };
+        const value = array ? Array.from({ length: 1 + next.below(3) }, make) : make();
+        compare(validator, value, JSON.stringify(schema), counts);
+      }
+    }
+    assert.ok(counts.same > 2000 && counts.bail > 0, JSON.stringify(counts));
+  });
+});
+
 describe("the text path's verdicts are the core's", () => {
   const schema = { type: "object", properties: { n: { type: "number" }, s: { type: "string" }, a: { type: "array", items: { type: "integer" } } }, required: ["n"] };
   const validator = guard.compileSchema(schema);
@@ -340,6 +380,17 @@ describe("multipleOf and the formats checked in JavaScript decide as the core do
       }
     }
     assert.ok(compared > 15000, `${compared} compared`);
+  });
+
+  test("the formats checked in JavaScript leave nothing to the core, and a plain host name or address only what is not plain", () => {
+    for (const format of ["duration", "json-pointer", "relative-json-pointer"]) {
+      const spec = JSON.parse(checkProgramText(guard.compileSchema({ type: "string", format })));
+      assert.deepEqual(spec.strings, [], format);
+    }
+    for (const [format, op] of [["hostname", "hostname"], ["idn-hostname", "hostname"], ["email", "email"], ["idn-email", "email"]]) {
+      const spec = JSON.parse(checkProgramText(guard.compileSchema({ type: "string", format })));
+      assert.equal(spec.nodes[0].at(-1)[0], op, format);
+    }
   });
 
   const samples = {
