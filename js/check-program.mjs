@@ -685,11 +685,13 @@ function children(check) {
     case "patternProperties":
       return check[1].map(([, n]) => [n, false]);
     case "additionalProperties":
+    case "unevaluatedProperties":
       return [[check[2], false]];
     case "propertyNames":
     case "ref":
       return [[check[1], false]];
     case "items":
+    case "unevaluatedItems":
       return [[check[1], false]];
     case "prefixItems":
     case "allOf":
@@ -856,7 +858,7 @@ export function reachOf(spec) {
  */
 const OBJECT_UNREAD = new Set([
   "type", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "string", "email", "hostname", "pattern",
-  "minItems", "maxItems", "unique", "items", "prefixItems", "contains", "required", "dependentRequired",
+  "minItems", "maxItems", "unique", "items", "unevaluatedItems", "prefixItems", "contains", "required", "dependentRequired",
   "minProperties", "maxProperties", "propertyNames", "allOf", "anyOf", "oneOf", "not", "if", "ref", "dependencies",
 ]);
 
@@ -996,7 +998,7 @@ function namesRead(node) {
 
 /** Whether a node's checks look at an object (so the node tells objects apart at its start). */
 function readsObjects(node) {
-  return node.some((check) => ["required", "properties", "patternProperties", "dependentRequired", "dependencies", "additionalProperties", "propertyNames", "minProperties", "maxProperties"].includes(check[0]));
+  return node.some((check) => ["required", "properties", "patternProperties", "dependentRequired", "dependencies", "additionalProperties", "unevaluatedProperties", "propertyNames", "minProperties", "maxProperties"].includes(check[0]));
 }
 
 /**
@@ -1067,12 +1069,14 @@ function coverage(node) {
         named = check[1].map(([name]) => name);
         break;
       case "additionalProperties":
+      case "unevaluatedProperties":
         everyMember = true;
         break;
       case "prefixItems":
         prefix = Math.max(prefix, check[1].length);
         break;
       case "items":
+      case "unevaluatedItems":
         itemsFrom = itemsFrom < 0 ? check[2] : Math.min(itemsFrom, check[2]);
         break;
     }
@@ -1216,7 +1220,8 @@ function checkSource(check, constant, spec, reads, mode) {
       });
       return [`if (o) { for (const k in v) { ${skipLeftOut} ${tests.join(" ")} } }`];
     }
-    case "additionalProperties": {
+    case "additionalProperties":
+    case "unevaluatedProperties": {
       const [, named, node, patterns = []] = check;
       const matched = patterns.map((sequence) => `if (namesMatch(${constant(sequence)}, k)) continue;`).join(" ");
       const test = `${matched} ${spec.nodes[node] === false ? "return false;" : `if (!${call(node, "x", "z + 1")}) return false;`}`;
@@ -1225,7 +1230,8 @@ function checkSource(check, constant, spec, reads, mode) {
     }
     case "propertyNames":
       return [`if (o) { for (const k in v) { ${mode === VALUE ? skipLeftOut : ""} if (!${call(check[1], "k", "z + 1")}) return false; } }`];
-    case "items": {
+    case "items":
+    case "unevaluatedItems": {
       const [, node, from] = check;
       if (spec.nodes[node] === false) return [`if (Array.isArray(v) && v.length > ${from}) return false;`];
       return [`if (Array.isArray(v)) { for (let i = ${from}; i < v.length; i++) if (!${call(node, "v[i]", "z + 1")}) return false; }`];
@@ -1288,7 +1294,8 @@ function interpreted(spec, judgeNow, judgePending, mode) {
       const values = check[0] === "const" ? [check[1]] : check[1];
       return ["in", new Set(values.filter((x) => typeof x !== "object" || x === null)), values.filter((x) => typeof x === "object" && x !== null)];
     }
-    if (check[0] === "additionalProperties") return ["additionalProperties", new Set(check[1]), check[2], check[3] ?? []];
+    if (check[0] === "additionalProperties" || check[0] === "unevaluatedProperties") return ["additionalProperties", new Set(check[1]), check[2], check[3] ?? []];
+    if (check[0] === "unevaluatedItems") return ["items", check[1], check[2]];
     if (check[0] === "mul") return ["mul", check[1], exactBelow(check[1]), ...decimalOf(check[1])];
     return check;
   }

@@ -8,8 +8,9 @@
 //! would decide, keyword by keyword, for the schema as compiled (its dialect
 //! translated, `rejectUnknownFields` applied): the executors in
 //! js/check-program.mjs read it and nothing else. A schema with a keyword a
-//! program cannot say exactly (`unevaluated*`, `$dynamicRef`,
-//! `$recursiveRef`, a `patternProperties` pattern that is not a sequence of
+//! program cannot say exactly (`unevaluated*` beside a keyword applying a
+//! subschema in place, `$dynamicRef`, `$recursiveRef`, a
+//! `patternProperties` pattern that is not a sequence of
 //! classes, content assertions, an embedded `$id`, a reference outside the
 //! document, an integer past 2^53) has no program, and is checked by the
 //! core as before.
@@ -154,13 +155,10 @@ const SCHEMA_MAPS: [&str; 6] = [
 /// reads it) has no program.
 fn unsupported(keyword: &str, draft: Draft) -> bool {
     match keyword {
-        "$dynamicRef"
-        | "$dynamicAnchor"
-        | "$recursiveRef"
-        | "$recursiveAnchor"
-        | "unevaluatedItems"
-        | "unevaluatedProperties"
-        | "$vocabulary" => true,
+        "$dynamicRef" | "$dynamicAnchor" | "$recursiveRef" | "$recursiveAnchor" | "$vocabulary" => {
+            true
+        }
+        "unevaluatedItems" | "unevaluatedProperties" => !modern(draft),
         "contentEncoding" | "contentMediaType" | "contentSchema" => {
             matches!(draft, Draft::Draft6 | Draft::Draft7)
         }
@@ -366,6 +364,72 @@ impl<'s> Writer<'s> {
                         }
                         _ => (42, format!("[\"additionalProperties\",{named},{node}]")),
                     }
+                }
+                // Where no keyword beside it applies a subschema to the same
+                // value, what `properties`, `patternProperties` and
+                // `additionalProperties` evaluate is all that is evaluated:
+                // `unevaluatedProperties` is an `additionalProperties` of
+                // those names and patterns, and nothing once
+                // `additionalProperties` is there.
+                "unevaluatedProperties" => {
+                    if applies_in_place(map) {
+                        return Err(Unsupported);
+                    }
+                    if map.contains_key("additionalProperties") {
+                        continue;
+                    }
+                    let named = map
+                        .get("properties")
+                        .and_then(Value::as_object)
+                        .map(|members| list(members.keys().map(|name| quote(name))))
+                        .unwrap_or_else(|| "[]".to_owned());
+                    let mut sequences = Vec::new();
+                    if let Some(patterns) = map.get("patternProperties").and_then(Value::as_object)
+                    {
+                        for pattern in patterns.keys() {
+                            sequences.push(pattern_sequence(pattern)?);
+                        }
+                    }
+                    let node = self.node_at(&here)?;
+                    (
+                        60,
+                        format!(
+                            "[\"unevaluatedProperties\",{named},{node},{}]",
+                            list(sequences)
+                        ),
+                    )
+                }
+                // The same for items: those past the tuple (`prefixItems`,
+                // or draft 2019-09's `items` list), nothing once `items` or
+                // `additionalItems` reads them all; `contains` (which
+                // evaluates the items it matches) leaves it to the core.
+                "unevaluatedItems" => {
+                    if applies_in_place(map) || map.contains_key("contains") {
+                        return Err(Unsupported);
+                    }
+                    let from = if draft == Draft::Draft202012 {
+                        match map.get("items") {
+                            None => match map.get("prefixItems") {
+                                Some(Value::Array(prefix)) => prefix.len(),
+                                None => 0,
+                                Some(_) => return Err(Unsupported),
+                            },
+                            Some(Value::Object(_) | Value::Bool(_)) => continue,
+                            Some(_) => return Err(Unsupported),
+                        }
+                    } else {
+                        match map.get("items") {
+                            None => 0,
+                            Some(Value::Array(tuple)) if !map.contains_key("additionalItems") => {
+                                tuple.len()
+                            }
+                            Some(_) => continue,
+                        }
+                    };
+                    (
+                        61,
+                        format!("[\"unevaluatedItems\",{},{from}]", self.node_at(&here)?),
+                    )
                 }
                 "propertyNames" if draft != Draft::Draft4 => {
                     (43, format!("[\"propertyNames\",{}]", self.node_at(&here)?))
@@ -605,6 +669,28 @@ impl<'s> Writer<'s> {
         self.strings.push(format!("[{},{value}]", quote(keyword)));
         Ok(self.checks.len() - 1)
     }
+}
+
+/// Whether a schema has a keyword that applies a subschema to the value
+/// it applies to (whose evaluated members and items `unevaluated*` would
+/// have to follow).
+fn applies_in_place(map: &Map<String, Value>) -> bool {
+    [
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "$ref",
+        "$dynamicRef",
+        "$recursiveRef",
+        "dependentSchemas",
+        "dependencies",
+    ]
+    .iter()
+    .any(|keyword| map.contains_key(*keyword))
 }
 
 /// A `patternProperties` pattern as the sequence the JavaScript side

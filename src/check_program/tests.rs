@@ -38,7 +38,8 @@ fn a_schema_of_plain_keywords_has_a_program_with_its_references_resolved() {
 #[test]
 fn keywords_no_program_says_exactly_leave_the_schema_to_the_core() {
     for schema in [
-        json!({ "unevaluatedProperties": false }),
+        json!({ "allOf": [{}], "unevaluatedProperties": false }),
+        json!({ "contains": {}, "unevaluatedItems": false }),
         json!({ "items": { "$dynamicRef": "#x" } }),
         json!({ "patternProperties": { "(a|bc)+d": {} } }),
         json!({ "properties": { "a": { "$id": "https://example.com/a" } } }),

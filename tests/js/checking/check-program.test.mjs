@@ -253,6 +253,59 @@ describe("patternProperties in a program", () => {
   });
 });
 
+describe("unevaluatedProperties and unevaluatedItems in a program", () => {
+  // Beside no keyword that applies a subschema to the same value, what is
+  // evaluated is what properties, patternProperties, additionalProperties,
+  // prefixItems, items and additionalItems read: the program says those;
+  // beside one (allOf, $ref, if, contains, ...), the core judges.
+  const D2019 = "https://json-schema.org/draft/2019-09/schema";
+  const simple = [
+    { type: "object", properties: { a: {} }, unevaluatedProperties: false },
+    { type: "object", properties: { a: { type: "integer" } }, patternProperties: { "^x-": { type: "string" } }, unevaluatedProperties: { type: "boolean" } },
+    { type: "object", properties: { a: {} }, additionalProperties: { type: "integer" }, unevaluatedProperties: false },
+    { type: "array", prefixItems: [{ type: "integer" }], unevaluatedItems: false },
+    { type: "array", prefixItems: [{}, {}], unevaluatedItems: { type: "string" } },
+    { type: "array", items: { type: "integer" }, unevaluatedItems: false },
+    { type: "array", unevaluatedItems: { type: "integer" } },
+    { $schema: D2019, type: "array", items: [{ type: "integer" }], unevaluatedItems: false },
+    { $schema: D2019, type: "array", items: [{}], additionalItems: { type: "integer" }, unevaluatedItems: false },
+    { $schema: D2019, type: "object", properties: { a: {} }, unevaluatedProperties: false },
+    { type: "object", properties: { list: { type: "array", prefixItems: [{}], unevaluatedItems: false }, o: { properties: { b: {} }, unevaluatedProperties: false } }, unevaluatedProperties: false },
+  ];
+  const inPlace = [
+    { allOf: [{ properties: { a: {} } }], unevaluatedProperties: false },
+    { $ref: "#/$defs/a", $defs: { a: { properties: { a: {} } } }, unevaluatedProperties: false },
+    { if: { properties: { a: {} } }, then: {}, unevaluatedProperties: false },
+    { type: "array", contains: { type: "string" }, unevaluatedItems: false },
+    { anyOf: [{ prefixItems: [{}] }], unevaluatedItems: false },
+  ];
+  test("a schema that evaluates in place only by those keywords has a program", () => {
+    for (const schema of simple) assert.equal(checksWithProgram(guard.compileSchema(schema)), true, JSON.stringify(schema));
+  });
+  test("beside an in-place applicator, the core judges", () => {
+    for (const schema of inPlace) assert.equal(checksWithProgram(guard.compileSchema(schema)), false, JSON.stringify(schema));
+  });
+  test("on seeded values, both executors answer as the core does", () => {
+    const next = rng(4649);
+    const names = ["a", "b", "x-1", "x-", "list", "o", "constructor", "é"];
+    const leaves = [0, 1, -1, 2.5, "s", "", true, false, null];
+    const make = (depth) => {
+      const r = next();
+      if (depth > 2 || r < 0.4) return leaves[next.below(leaves.length)];
+      if (r < 0.7) return Array.from({ length: next.below(4) }, () => make(depth + 1));
+      const out = {};
+      for (let k = next.below(4); k > 0; k--) out[names[next.below(names.length)]] = make(depth + 1);
+      return out;
+    };
+    const counts = { same: 0, bail: 0, core: 0 };
+    for (const schema of [...simple, ...inPlace]) {
+      const validator = guard.compileSchema(schema);
+      for (let i = 0; i < 300; i++) compare(validator, make(0), JSON.stringify(schema), counts);
+    }
+    assert.ok(counts.same > 8000, JSON.stringify(counts));
+  });
+});
+
 describe("the text path's verdicts are the core's", () => {
   const schema = { type: "object", properties: { n: { type: "number" }, s: { type: "string" }, a: { type: "array", items: { type: "integer" } } }, required: ["n"] };
   const validator = guard.compileSchema(schema);
