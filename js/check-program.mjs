@@ -441,6 +441,94 @@ function isDuration(s) {
   return (seen & 0b1110000) !== 0b1010000;
 }
 
+/**
+ * RFC 6570 URI Template as the core reads it (jsonschema's
+ * `is_valid_uri_template`, on UTF-8 bytes: a character past ASCII is a
+ * literal, never part of a variable name).
+ */
+function isUriTemplate(s) {
+  const len = s.length;
+  let i = 0;
+  while (i < len) {
+    const c = s.charCodeAt(i);
+    if (c === 123) {
+      i++;
+      if (i >= len) return false;
+      if (OPERATORS.has(s.charCodeAt(i))) {
+        i++;
+        if (i >= len) return false;
+      }
+      i = varspec(s, i);
+      if (i < 0) return false;
+      while (i < len && s.charCodeAt(i) === 44) {
+        i = varspec(s, i + 1);
+        if (i < 0) return false;
+      }
+      if (i >= len || s.charCodeAt(i) !== 125) return false;
+      i++;
+    } else if (c === 125) return false;
+    else if (c === 37) {
+      if (i + 2 >= len || !hex(s.charCodeAt(i + 1)) || !hex(s.charCodeAt(i + 2))) return false;
+      i += 3;
+    } else if (c <= 0x20 || c === 0x7f || c === 34 || c === 60 || c === 62 || c === 92 || c === 94 || c === 96 || c === 124) return false;
+    else i++;
+  }
+  return true;
+}
+
+/** RFC 6570's operators, by character code. */
+const OPERATORS = new Set([..."+#./;?&=,!@|"].map((c) => c.charCodeAt(0)));
+
+/** A varspec (varname and an optional `:1`-`:9999` or `*`) from `i`: the index after it, or -1. */
+function varspec(s, i) {
+  i = varname(s, i);
+  if (i < 0 || i >= s.length) return i;
+  const c = s.charCodeAt(i);
+  if (c === 58) {
+    i++;
+    const first = digit(s, i);
+    if (first < 1) return -1;
+    i++;
+    let digits = 1;
+    while (digits < 4 && digit(s, i) >= 0) {
+      i++;
+      digits++;
+    }
+  } else if (c === 42) i++;
+  return i;
+}
+
+/** A varname (varchars, single dots between them) from `i`: the index after it, or -1. */
+function varname(s, i) {
+  i = varchars(s, i);
+  while (i >= 0 && i < s.length) {
+    const c = s.charCodeAt(i);
+    if (c === 46) i = varchars(s, i + 1);
+    else if (varchar(c) || c === 37) i = varchars(s, i);
+    else break;
+  }
+  return i;
+}
+
+/** One or more varchars (letters, digits, `_`, `%` and two hex digits) from `i`: the index after them, or -1. */
+function varchars(s, i) {
+  const len = s.length;
+  const start = i;
+  while (i < len) {
+    const c = s.charCodeAt(i);
+    if (varchar(c)) i++;
+    else if (c === 37) {
+      if (i + 2 >= len || !hex(s.charCodeAt(i + 1)) || !hex(s.charCodeAt(i + 2))) return -1;
+      i += 3;
+    } else break;
+  }
+  return i > start ? i : -1;
+}
+
+function varchar(c) {
+  return alphanumeric(c) || c === 95;
+}
+
 export const FORMATS = {
   date: isDate,
   time: isTime,
@@ -450,6 +538,7 @@ export const FORMATS = {
   duration: isDuration,
   "json-pointer": isJsonPointer,
   "relative-json-pointer": isRelativeJsonPointer,
+  "uri-template": isUriTemplate,
 };
 
 /**

@@ -36,7 +36,7 @@ const EXACT_INTEGERS: u64 = 1 << 53;
 
 /// The formats the JavaScript side checks itself (see `FORMATS` in
 /// js/check-program.mjs); the others are string checks for the core.
-const FORMATS_IN_JS: [&str; 8] = [
+const FORMATS_IN_JS: [&str; 9] = [
     "date",
     "time",
     "date-time",
@@ -45,6 +45,7 @@ const FORMATS_IN_JS: [&str; 8] = [
     "duration",
     "json-pointer",
     "relative-json-pointer",
+    "uri-template",
 ];
 
 /// A program and the validators of its string checks.

@@ -436,7 +436,7 @@ describe("multipleOf and the formats checked in JavaScript decide as the core do
   });
 
   test("the formats checked in JavaScript leave nothing to the core, and a plain host name or address only what is not plain", () => {
-    for (const format of ["duration", "json-pointer", "relative-json-pointer"]) {
+    for (const format of ["duration", "json-pointer", "relative-json-pointer", "uri-template"]) {
       const spec = JSON.parse(checkProgramText(guard.compileSchema({ type: "string", format })));
       assert.deepEqual(spec.strings, [], format);
     }
@@ -485,6 +485,7 @@ describe("multipleOf and the formats checked in JavaScript decide as the core do
     ipv4: ["192.168.0.1", "0.0.0.0", "255.255.255.255", "256.0.0.1", "01.2.3.4", "1.2.3", "1.2.3.4.5", "1..2.3", " 1.2.3.4", "1.2.3.04", "0.0.0.00"],
     duration: ["P1D", "P3Y6M4DT12H30M5S", "PT1H", "PT1M", "PT36H", "P4W", "P1Y2W", "P1W1D", "P1WT1H", "P", "PT", "P1DT", "P1YD", "P1Y1D", "PT1H1S", "P1M1Y", "PT1S1M", "P1D1D", "P1.5D", "P-1D", "p1d", "PT1H1M1S", "P0D", "P12345678901234567890Y", "1D", "PD"],
     "json-pointer": ["", "/", "/a/b", "/a~0b/c~1d", "/a~", "/a~2", "a/b", "//", "/~01", "/é/😀", "#/a", "/a b", "~0"],
+    "uri-template": ["/items/{id}", "http://example.com/{+path}/x{?q,lang:2}", "{var*}", "{a.b}", "{a..b}", "{.a}", "{%41b}", "{%4}", "{%zz}", "{a:0}", "{a:10000}", "{a:9999}", "{}", "{", "}", "a}b", "{a,}", "{a b}", "%41", "%4", "100%", "a b", "<x>", "é/{é}", "{é}", "{x}é", "'quoted'", "{=a}", "{|a}", "{a|b}", "^", "`", "\\", "{a*:3}"],
     "relative-json-pointer": ["0", "1", "10", "01", "0#", "1#", "0#a", "0/", "0/a~1b", "2/a/b", "1/a~", "-1", "", "#", "/a", "1a", "12#", "120/x", "0##"],
     hostname: [
       "example.com",
@@ -516,8 +517,8 @@ describe("multipleOf and the formats checked in JavaScript decide as the core do
   // draft and each name must give the core's answer.
   samples["idn-hostname"] = [...samples.hostname, "例子.测试", "例子。测试", "ÄÖÜ.example", "a\u200db.example", "xn--ls8h.example"];
   samples["idn-email"] = [...samples.email, "用户@例子.广告", "a@例子.广告", "é@b.c"];
-  const draftsOf = { hostname: ["4", "6", "7", "2019-09", "2020-12"], "json-pointer": ["6", "7", "2020-12"], "relative-json-pointer": ["7", "2020-12"], "idn-hostname": ["7", "2020-12"], "idn-email": ["7", "2020-12"] };
-  const alphabet = [..."0123456789-:.TtZz+ abcdefABCDEF/é😀@~#PYMWDHS_x。"];
+  const draftsOf = { "uri-template": ["6", "7", "2020-12"], hostname: ["4", "6", "7", "2019-09", "2020-12"], "json-pointer": ["6", "7", "2020-12"], "relative-json-pointer": ["7", "2020-12"], "idn-hostname": ["7", "2020-12"], "idn-email": ["7", "2020-12"] };
+  const alphabet = [..."0123456789-:.TtZz+ abcdefABCDEF/é😀@~#PYMWDHS_x。{}%*,?|"];
   for (const [format, examples] of Object.entries(samples)) {
     test(`format ${format}, on its examples and seeded strings made from them`, () => {
       const validators = (draftsOf[format] ?? ["2020-12"]).map((draft) => guard.compileSchema({ type: "string", format }, { draft }));
