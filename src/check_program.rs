@@ -156,9 +156,8 @@ const SCHEMA_MAPS: [&str; 6] = [
 /// reads it) has no program.
 fn unsupported(keyword: &str, draft: Draft) -> bool {
     match keyword {
-        "$dynamicRef" | "$dynamicAnchor" | "$recursiveRef" | "$recursiveAnchor" | "$vocabulary" => {
-            true
-        }
+        "$recursiveRef" | "$recursiveAnchor" | "$vocabulary" => true,
+        "$dynamicRef" | "$dynamicAnchor" => draft != Draft::Draft202012,
         "unevaluatedItems" | "unevaluatedProperties" => !modern(draft),
         "contentEncoding" | "contentMediaType" | "contentSchema" => {
             matches!(draft, Draft::Draft6 | Draft::Draft7)
@@ -196,6 +195,21 @@ impl<'s> Writer<'s> {
         if let Some(Value::String(anchor)) = map.get("$anchor") {
             if modern(self.draft) {
                 self.anchors.insert(anchor.clone(), pointer.to_owned());
+            }
+        }
+        // A `$dynamicAnchor` names its subschema as `$anchor` does. In a
+        // schema of one resource (no identifier below the root, nothing
+        // outside the document) the dynamic scope holds that resource
+        // alone, so a `$dynamicRef` lands where a `$ref` to the same
+        // fragment does.
+        if let Some(Value::String(anchor)) = map.get("$dynamicAnchor") {
+            if self.draft == Draft::Draft202012
+                && self
+                    .anchors
+                    .insert(anchor.clone(), pointer.to_owned())
+                    .is_some()
+            {
+                return Err(Unsupported);
             }
         }
         for (keyword, value) in map {
@@ -526,6 +540,11 @@ impl<'s> Writer<'s> {
                 "$ref" => {
                     // After the keywords the validator runs first (its
                     // priority is past every other).
+                    self.reference(map, value, &mut checks)?;
+                    continue;
+                }
+                // One resource: see `scan`.
+                "$dynamicRef" => {
                     self.reference(map, value, &mut checks)?;
                     continue;
                 }

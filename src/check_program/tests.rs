@@ -40,7 +40,7 @@ fn keywords_no_program_says_exactly_leave_the_schema_to_the_core() {
     for schema in [
         json!({ "allOf": [{}], "unevaluatedProperties": false }),
         json!({ "contains": {}, "unevaluatedItems": false }),
-        json!({ "items": { "$dynamicRef": "#x" } }),
+        json!({ "$defs": { "a": { "$id": "https://example.com/a", "$dynamicAnchor": "x" } }, "items": { "$dynamicRef": "#x" } }),
         json!({ "patternProperties": { "(a|bc)+d": {} } }),
         json!({ "properties": { "a": { "$id": "https://example.com/a" } } }),
         json!({ "$ref": "https://example.com/elsewhere" }),

@@ -306,6 +306,47 @@ describe("unevaluatedProperties and unevaluatedItems in a program", () => {
   });
 });
 
+describe("$dynamicRef within one resource", () => {
+  // With no identifier below the root and nothing outside the document, the
+  // dynamic scope is that one resource: a $dynamicRef lands where $ref does.
+  const tree = {
+    $dynamicAnchor: "node",
+    type: "object",
+    properties: { v: { type: "integer" }, kids: { type: "array", items: { $dynamicRef: "#node" } } },
+  };
+  const schemas = [
+    { type: "array", items: { $dynamicRef: "#node" }, $defs: { node: { $dynamicAnchor: "node", type: "integer" } } },
+    tree,
+    { $ref: "#/$defs/t", $defs: { t: { $dynamicAnchor: "t", type: "array", items: { anyOf: [{ type: "string" }, { $dynamicRef: "#t" }] } } } },
+    { type: "object", properties: { a: { $dynamicRef: "#/$defs/n" } }, $defs: { n: { type: "number", minimum: 0 } } },
+  ];
+  test("has a program", () => {
+    for (const schema of schemas) assert.equal(checksWithProgram(guard.compileSchema(schema)), true, JSON.stringify(schema));
+  });
+  test("an identifier below the root leaves it to the core", () => {
+    const schema = { $id: "https://example.com/root", $defs: { inner: { $id: "inner", $dynamicAnchor: "node", type: "string" } }, $dynamicRef: "#node", $dynamicAnchor: "node" };
+    assert.equal(checksWithProgram(guard.compileSchema(schema)), false);
+  });
+  test("on seeded values, both executors answer as the core does", () => {
+    const next = rng(4650);
+    const leaves = [0, 1, -1, 2.5, "s", true, null];
+    const make = (depth) => {
+      const r = next();
+      if (depth > 3 || r < 0.35) return leaves[next.below(leaves.length)];
+      if (r < 0.65) return Array.from({ length: next.below(4) }, () => make(depth + 1));
+      const out = {};
+      for (const name of ["v", "kids", "a"]) if (next() < 0.6) out[name] = name === "kids" && next() < 0.7 ? Array.from({ length: next.below(3) }, () => make(depth + 1)) : make(depth + 1);
+      return out;
+    };
+    const counts = { same: 0, bail: 0, core: 0 };
+    for (const schema of schemas) {
+      const validator = guard.compileSchema(schema);
+      for (let i = 0; i < 400; i++) compare(validator, make(0), JSON.stringify(schema), counts);
+    }
+    assert.ok(counts.same > 5000, JSON.stringify(counts));
+  });
+});
+
 describe("the text path's verdicts are the core's", () => {
   const schema = { type: "object", properties: { n: { type: "number" }, s: { type: "string" }, a: { type: "array", items: { type: "integer" } } }, required: ["n"] };
   const validator = guard.compileSchema(schema);
