@@ -9,11 +9,11 @@
 //! translated, `rejectUnknownFields` applied): the executors in
 //! js/check-program.mjs read it and nothing else. A schema with a keyword a
 //! program cannot say exactly (`unevaluated*` beside a keyword applying a
-//! subschema in place, `$dynamicRef`, `$recursiveRef`, a
-//! `patternProperties` pattern that is not a sequence of
-//! classes, content assertions, an embedded `$id`, a reference outside the
-//! document, an integer past 2^53) has no program, and is checked by the
-//! core as before.
+//! subschema in place, a `patternProperties` pattern that is not a sequence
+//! of classes, content assertions, an embedded `$id` or a reference outside
+//! the document (which would make `$dynamicRef` and `$recursiveRef` more
+//! than a `$ref`), an integer past 2^53) has no program, and is checked by
+//! the core as before.
 //!
 //! Strings the core must judge (`pattern`, and the formats the JavaScript
 //! side does not implement) are named by the program as string checks;
@@ -156,7 +156,8 @@ const SCHEMA_MAPS: [&str; 6] = [
 /// reads it) has no program.
 fn unsupported(keyword: &str, draft: Draft) -> bool {
     match keyword {
-        "$recursiveRef" | "$recursiveAnchor" | "$vocabulary" => true,
+        "$vocabulary" => true,
+        "$recursiveRef" | "$recursiveAnchor" => draft != Draft::Draft201909,
         "$dynamicRef" | "$dynamicAnchor" => draft != Draft::Draft202012,
         "unevaluatedItems" | "unevaluatedProperties" => !modern(draft),
         "contentEncoding" | "contentMediaType" | "contentSchema" => {
@@ -545,6 +546,17 @@ impl<'s> Writer<'s> {
                 }
                 // One resource: see `scan`.
                 "$dynamicRef" => {
+                    self.reference(map, value, &mut checks)?;
+                    continue;
+                }
+                // Draft 2019-09's `"$recursiveRef": "#"` lands on the
+                // outermost resource of the dynamic scope with a
+                // `$recursiveAnchor`, or on the root: in a schema of one
+                // resource, the root either way.
+                "$recursiveRef" => {
+                    if value.as_str() != Some("#") {
+                        return Err(Unsupported);
+                    }
                     self.reference(map, value, &mut checks)?;
                     continue;
                 }

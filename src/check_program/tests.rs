@@ -44,6 +44,8 @@ fn keywords_no_program_says_exactly_leave_the_schema_to_the_core() {
         json!({ "patternProperties": { "(a|bc)+d": {} } }),
         json!({ "properties": { "a": { "$id": "https://example.com/a" } } }),
         json!({ "$ref": "https://example.com/elsewhere" }),
+        json!({ "$schema": "https://json-schema.org/draft/2019-09/schema", "$recursiveRef": "#/$defs/a", "$defs": { "a": {} } }),
+        json!({ "$recursiveRef": "#" }),
         json!({ "const": 9007199254740993u64 }),
     ] {
         assert_eq!(program(schema.clone()), None, "{schema}");

@@ -306,17 +306,21 @@ describe("unevaluatedProperties and unevaluatedItems in a program", () => {
   });
 });
 
-describe("$dynamicRef within one resource", () => {
+describe("$dynamicRef and $recursiveRef within one resource", () => {
   // With no identifier below the root and nothing outside the document, the
-  // dynamic scope is that one resource: a $dynamicRef lands where $ref does.
+  // dynamic scope is that one resource: a $dynamicRef lands where $ref
+  // does, and a $recursiveRef on the root.
   const tree = {
     $dynamicAnchor: "node",
     type: "object",
     properties: { v: { type: "integer" }, kids: { type: "array", items: { $dynamicRef: "#node" } } },
   };
+  const D2019 = "https://json-schema.org/draft/2019-09/schema";
   const schemas = [
     { type: "array", items: { $dynamicRef: "#node" }, $defs: { node: { $dynamicAnchor: "node", type: "integer" } } },
     tree,
+    { $schema: D2019, $recursiveAnchor: true, type: "object", properties: { v: { type: "integer" }, kids: { type: "array", items: { $recursiveRef: "#" } } } },
+    { $schema: D2019, type: ["object", "integer"], additionalProperties: { $recursiveRef: "#" } },
     { $ref: "#/$defs/t", $defs: { t: { $dynamicAnchor: "t", type: "array", items: { anyOf: [{ type: "string" }, { $dynamicRef: "#t" }] } } } },
     { type: "object", properties: { a: { $dynamicRef: "#/$defs/n" } }, $defs: { n: { type: "number", minimum: 0 } } },
   ];
