@@ -146,12 +146,13 @@ export function laneOptions(options) {
       } else if (COMPILE_KEYS.includes(key) || key === "resources") {
         // A compile option at its default compiles what none does.
         if (!defaultCompileOption(key, value)) compiled = true;
-      } else if (key === "toolName" && typeof value === "string" && value !== "" && value.isWellFormed()) {
+      } else if (key === "toolName" && typeof value === "string" && value !== "" && typeof value.isWellFormed === "function" && value.isWellFormed()) {
         // A name as the core reads it (a non-empty string, each character as given).
         toolName = value;
       } else {
-        // Rules, toolName, a value of the wrong type, or a name the core
-        // refuses (it then sends the call the general way, which says why).
+        // Rules, a toolName of another kind, a value of the wrong type, or a
+        // name the core refuses (it then sends the call the general way,
+        // which says why).
         others = true;
       }
     }
