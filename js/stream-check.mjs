@@ -173,9 +173,17 @@ export class StreamCheck {
   #ascii = true;
   /** The last partial value read, and the bytes crossed when it was (see `readPartial`). */
   #partial = undefined;
-  /** The partial value, grown in place, and the open containers it holds (see `applyDelta`). */
-  #preview = { value: undefined, levels: [] };
+  /**
+   * The partial value, grown in place, the open containers it holds (see
+   * `applyDelta`), and the UTF-16 units its open string gained here since
+   * the core last said what changed (see `#skipped`).
+   */
+  #preview = { value: undefined, levels: [], grown: 0 };
   #partialAt = -1;
+  /** What the waiting units after `#seen` change in the partial value, as the core last said (see `#skipped`). */
+  #tail = TAIL.asks;
+  /** Of the units waiting, those the partial value already holds (see `#skipped`). */
+  #seen = 0;
 
   constructor(open, toolName) {
     this.#handle = callRaw(open);
@@ -312,24 +320,65 @@ export class StreamCheck {
    * frontier and judges the complete members and items, and says what
    * changed since the last reading (see `StreamCheck::partial_delta` in
    * src/stream.rs), which is parsed once and applied to the value kept
-   * here. The same object again until more text crosses.
+   * here. Pieces that change nothing shown, or only lengthen the open
+   * string the value holds, do not cross (see `#skipped`). The same object
+   * again until the value changes, and while only its open string grows.
    */
   [readPartial]() {
     if (this.#ended) throw argumentError("partial was read after end() or free(): read a state's partial before the check ends");
     this.#live();
-    const waiting = this.#pending + this.#waiting.length > 0;
-    if (waiting || this.#partialAt !== this.#crossed) {
-      let delta;
-      try {
-        delta = JSON.parse(this.#forward(false, true));
-      } catch (error) {
-        throw translate(error);
-      }
-      applyDelta(this.#preview, delta);
-      this.#partial = Object.freeze({ value: this.#preview.value, invalid: Object.freeze(delta.invalid) });
-      this.#partialAt = this.#crossed;
+    const waiting = this.#pending + this.#waiting.length;
+    // Nothing crossed since the core last said what changed, and the units
+    // pushed since change nothing or only lengthen the open string: no
+    // crossing.
+    if (this.#partialAt === this.#crossed && (waiting === this.#seen || this.#skipped(waiting))) return this.#partial;
+    let delta;
+    try {
+      delta = JSON.parse(this.#forward(false, true));
+    } catch (error) {
+      throw translate(error);
     }
+    applyDelta(this.#preview, delta);
+    this.#partial = Object.freeze({ value: this.#preview.value, invalid: Object.freeze(delta.invalid) });
+    this.#partialAt = this.#crossed;
+    this.#tail = delta.tail ?? TAIL.asks;
     return this.#partial;
+  }
+
+  /**
+   * Whether the units waiting from `#seen` to `end`, which the core has
+   * not read, leave the partial value as it is, or only lengthen the open
+   * string it holds as its innermost frontier, by what the core said of
+   * the bytes after the text it read (`tail`, see `Tail` in
+   * crates/hot-path/src/stream/partial.rs); if so, the string is
+   * lengthened here. A preview that reads after every piece of a long
+   * string then crosses once per batch, not once per piece.
+   */
+  #skipped(end) {
+    const tail = this.#tail;
+    if (tail === TAIL.asks) return false;
+    const from = this.#seen;
+    const pending = this.#pending;
+    const gathered = this.#gathered;
+    const waiting = this.#waiting;
+    if (tail !== TAIL.any) {
+      for (let at = from; at < end; at++) {
+        const unit = at < pending ? gathered[at] : waiting.charCodeAt(at - pending);
+        if (!(tail === TAIL.white ? isWhite(unit) : tail === TAIL.digits ? unit >= 0x30 && unit <= 0x39 : isPlain(unit))) return false;
+      }
+    }
+    if (tail === TAIL.string) {
+      // The gathered units are ASCII bytes; the joined ones follow them.
+      let added = "";
+      if (from < pending) added = String.fromCharCode.apply(null, gathered.subarray(from, Math.min(pending, end)));
+      if (end > pending) added += waiting.slice(Math.max(0, from - pending), end - pending);
+      const levels = this.#preview.levels;
+      const held = levels[levels.length - 1];
+      held.container[held.frontier] += added;
+      this.#preview.grown += added.length;
+    }
+    this.#seen = end;
+    return true;
   }
 
   /** The stream's text lives in the instance it began in; after a trap that instance is gone. */
@@ -383,6 +432,7 @@ export class StreamCheck {
     const gathered = this.#pending;
     this.#waiting = kept;
     this.#pending = 0;
+    this.#seen = 0;
     // Short pieces are gathered again once the batch is out, unless a
     // joined piece (a kept half of a pair) waits.
     const reopen = kept === "" && !this.#ended;
@@ -451,6 +501,29 @@ export class StreamCheck {
   }
 }
 
+/**
+ * What the units after the text the core read change in the partial value
+ * (`Tail` in crates/hot-path/src/stream/partial.rs): `asks`, anything may;
+ * `string`, plain units (see `isPlain`) lengthen the open string held as
+ * the innermost frontier; `hidden`, plain units change nothing; `white`,
+ * JSON white space changes nothing; `digits`, digits change nothing;
+ * `any`, nothing changes it.
+ */
+const TAIL = Object.freeze({ asks: 0, string: 1, hidden: 2, white: 3, digits: 4, any: 5 });
+
+/**
+ * A UTF-16 unit a JSON string holds as itself, one unit one character:
+ * not a quote, a backslash, a control character, nor half of a surrogate
+ * pair (a lone one is encoded as U+FFFD when it crosses).
+ */
+function isPlain(unit) {
+  return unit >= 0x20 && unit !== 0x22 && unit !== 0x5c && (unit < 0xd800 || unit > 0xdfff);
+}
+
+function isWhite(unit) {
+  return unit === 0x20 || unit === 0x0a || unit === 0x0d || unit === 0x09;
+}
+
 /** Sets a member as JSON.parse does: `__proto__` too, as an own member. */
 function setMember(object, key, value) {
   if (key === "__proto__") Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
@@ -470,10 +543,13 @@ function applyDelta(preview, delta) {
   if (delta.same) return;
   const levels = preview.levels;
   const grown = delta.grow;
+  const already = preview.grown;
+  preview.grown = 0;
   if (grown !== undefined) {
-    // The open string at the innermost container's frontier, longer.
+    // The open string at the innermost container's frontier, longer: what
+    // it gained begins with the units added here without asking.
     const held = levels[levels.length - 1];
-    held.container[held.frontier] += grown;
+    held.container[held.frontier] += already === 0 ? grown : grown.slice(already);
     return;
   }
   const fin = delta.fin;

@@ -117,6 +117,30 @@ enum State {
     },
 }
 
+/// What the bytes that follow the text read so far change in the value a
+/// reader of [`PartialValue::read_delta`] holds, so that it may skip asking
+/// for a piece that changes nothing or only lengthens the open string it
+/// holds. "Plain" bytes are those a string holds as they are: not a quote,
+/// a backslash or a control character (below 0x20).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub enum Tail {
+    /// Any byte may change it: ask.
+    Asks = 0,
+    /// Plain bytes go, as they are, at the end of the open string that is
+    /// the innermost held container's frontier; any other byte: ask.
+    String = 1,
+    /// Plain bytes change nothing (a member name being read).
+    Hidden = 2,
+    /// JSON white space changes nothing (between tokens).
+    White = 3,
+    /// Digits change nothing (a number being typed is not shown).
+    Digits = 4,
+    /// Nothing that follows changes it (the root is complete, or the text
+    /// broke off).
+    Any = 5,
+}
+
 /// The partial value of one stream's JSON (see the module docs).
 pub struct PartialValue {
     start: usize,
@@ -221,7 +245,58 @@ impl PartialValue {
     ///   the open containers inside it, each the frontier of the one
     ///   before: the reader holds them all from now on; `tip`: the
     ///   frontier (an open string) of the innermost one.
+    ///
+    /// and, last, `tail`: what the bytes that follow the text change in
+    /// the value, for a reader that may skip asking while they change
+    /// nothing but an open string's end (see [`Tail`]).
     pub fn read_delta(&mut self, text: &str) -> String {
+        let mut out = self.write_delta(text);
+        // Every delta is written as a JSON object, its closing brace last.
+        out.pop();
+        out.push_str(",\"tail\":");
+        crate::json_text::push_usize(&mut out, self.tail() as usize);
+        out.push('}');
+        out
+    }
+
+    /// What the bytes after the text read so far change in the value the
+    /// reader of `read_delta` holds (see [`Tail`]).
+    fn tail(&self) -> Tail {
+        if self.broken {
+            return Tail::Any;
+        }
+        match self.state {
+            State::Done { .. } => Tail::Any,
+            // The open string the reader holds as its innermost frontier,
+            // shown up to the last byte read (no escape being typed).
+            State::InString {
+                start,
+                escape: false,
+            } => match self.shown_string {
+                Some((shown, cut))
+                    if shown == start
+                        && cut == self.pos
+                        && !self.frames.is_empty()
+                        && self.frames.iter().all(|f| f.shown) =>
+                {
+                    Tail::String
+                }
+                _ => Tail::Asks,
+            },
+            State::InName { escape: false, .. } => Tail::Hidden,
+            State::Number { .. } => Tail::Digits,
+            State::Value
+            | State::ValueOrClose
+            | State::NameOrClose
+            | State::Name
+            | State::Colon
+            | State::After => Tail::White,
+            _ => Tail::Asks,
+        }
+    }
+
+    /// The delta of `read_delta`, without its `tail`.
+    fn write_delta(&mut self, text: &str) -> String {
         self.scan(text.as_bytes());
         let invalid = self.judge(text);
         let mut out = String::with_capacity(64);
