@@ -339,7 +339,13 @@ export class StreamCheck {
       throw translate(error);
     }
     applyDelta(this.#preview, delta);
-    this.#partial = Object.freeze({ value: this.#preview.value, invalid: Object.freeze(delta.invalid) });
+    const value = this.#preview.value;
+    const invalid = delta.invalid;
+    // The same object while the value is the one grown in place and nothing fails.
+    const last = this.#partial;
+    if (last === undefined || last.value !== value || invalid.length > 0 || last.invalid.length > 0) {
+      this.#partial = Object.freeze({ value, invalid: Object.freeze(invalid) });
+    }
     this.#partialAt = this.#crossed;
     this.#tail = delta.tail ?? TAIL.asks;
     return this.#partial;
@@ -361,17 +367,15 @@ export class StreamCheck {
     const pending = this.#pending;
     const gathered = this.#gathered;
     const waiting = this.#waiting;
-    if (tail !== TAIL.any) {
-      for (let at = from; at < end; at++) {
-        const unit = at < pending ? gathered[at] : waiting.charCodeAt(at - pending);
-        if (!(tail === TAIL.white ? isWhite(unit) : tail === TAIL.digits ? unit >= 0x30 && unit <= 0x39 : isPlain(unit))) return false;
-      }
+    if (tail === TAIL.any) {
+      this.#seen = end;
+      return true;
     }
+    // The gathered units are ASCII bytes; the joined ones follow them.
+    let added = end > pending ? waiting.slice(Math.max(0, from - pending), end - pending) : "";
+    if (from < pending) added = String.fromCharCode.apply(null, gathered.subarray(from, Math.min(pending, end))) + added;
+    if ((tail === TAIL.white ? NOT_WHITE : tail === TAIL.digits ? NOT_DIGIT : NOT_PLAIN).test(added)) return false;
     if (tail === TAIL.string) {
-      // The gathered units are ASCII bytes; the joined ones follow them.
-      let added = "";
-      if (from < pending) added = String.fromCharCode.apply(null, gathered.subarray(from, Math.min(pending, end)));
-      if (end > pending) added += waiting.slice(Math.max(0, from - pending), end - pending);
       const levels = this.#preview.levels;
       const held = levels[levels.length - 1];
       held.container[held.frontier] += added;
@@ -512,17 +516,16 @@ export class StreamCheck {
 const TAIL = Object.freeze({ asks: 0, string: 1, hidden: 2, white: 3, digits: 4, any: 5 });
 
 /**
- * A UTF-16 unit a JSON string holds as itself, one unit one character:
- * not a quote, a backslash, a control character, nor half of a surrogate
- * pair (a lone one is encoded as U+FFFD when it crosses).
+ * A UTF-16 unit that a JSON string does not hold as itself, one unit one
+ * character: a quote, a backslash, a control character, or half of a
+ * surrogate pair (a lone one is encoded as U+FFFD when it crosses). The
+ * others are "plain".
  */
-function isPlain(unit) {
-  return unit >= 0x20 && unit !== 0x22 && unit !== 0x5c && (unit < 0xd800 || unit > 0xdfff);
-}
-
-function isWhite(unit) {
-  return unit === 0x20 || unit === 0x0a || unit === 0x0d || unit === 0x09;
-}
+const NOT_PLAIN = /[\u0000-\u001f"\\\ud800-\udfff]/;
+/** A unit that is not JSON white space. */
+const NOT_WHITE = /[^ \t\n\r]/;
+/** A unit that is not a digit. */
+const NOT_DIGIT = /[^0-9]/;
 
 /** Sets a member as JSON.parse does: `__proto__` too, as an own member. */
 function setMember(object, key, value) {

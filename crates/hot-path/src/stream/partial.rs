@@ -721,7 +721,7 @@ impl PartialValue {
                     text,
                     root,
                     false,
-                    "",
+                    ("", &Place::Root),
                     child,
                     &mut found,
                     0,
@@ -739,11 +739,15 @@ impl PartialValue {
                 break;
             };
             let loc = frame.loc.flatten();
-            let base = frame.pointer.clone().unwrap_or_default();
             let object = frame.object;
-            for child in std::mem::take(&mut frame.pending) {
-                let (pointer, refused, at) =
-                    child_place(&plan, &mut self.locs, text, loc, object, &base, child);
+            let pending = std::mem::take(&mut frame.pending);
+            let base = match pending.is_empty() {
+                true => String::new(),
+                false => frame.pointer.clone().unwrap_or_default(),
+            };
+            for child in pending {
+                let (place, refused, at) =
+                    child_place(&plan, &mut self.locs, text, loc, object, child);
                 let mut found = Vec::new();
                 if !judge_value(
                     &plan,
@@ -751,12 +755,12 @@ impl PartialValue {
                     text,
                     at,
                     refused,
-                    &pointer,
+                    (&base, &place),
                     child,
                     &mut found,
                     0,
                 ) {
-                    frame.invalid.push(pointer);
+                    frame.invalid.push(place.pointer(&base));
                     frame.invalid.append(&mut found);
                 }
             }
@@ -784,16 +788,15 @@ impl PartialValue {
                     index: frame.index,
                 };
                 let base = parent.pointer.clone().unwrap_or_default();
-                let (pointer, _, loc) = child_place(
+                let (place, _, loc) = child_place(
                     plan,
                     &mut self.locs,
                     text,
                     parent.loc.flatten(),
                     parent.object,
-                    &base,
                     child,
                 );
-                (loc, pointer)
+                (loc, place.pointer(&base))
             }
         };
         if let Some(frame) = self.frames.get_mut(i) {
@@ -803,43 +806,60 @@ impl PartialValue {
     }
 }
 
-/// A child's pointer, whether its name is refused, and its location.
+/// Where a value is in its parent, for its JSON Pointer, written only for
+/// the values that fail (most pass).
+enum Place {
+    Root,
+    Name(String),
+    Index(u32),
+}
+
+impl Place {
+    /// The pointer of the value at this place in the value at `base`.
+    fn pointer(&self, base: &str) -> String {
+        match self {
+            Place::Root => base.to_owned(),
+            Place::Name(name) => format!("{base}/{}", escape_segment(name)),
+            Place::Index(index) => format!("{base}/{index}"),
+        }
+    }
+}
+
+/// A child's place, whether its name is refused, and its location.
 fn child_place(
     plan: &Plan,
     locs: &mut Locs,
     text: &str,
     parent: Option<LocId>,
     object: bool,
-    base: &str,
     child: Child,
-) -> (String, bool, Option<LocId>) {
+) -> (Place, bool, Option<LocId>) {
     if object {
         let raw = child
             .name
             .and_then(|(s, e)| text.get(s + 1..e.saturating_sub(1)))
             .unwrap_or_default();
         let name = tape::decode_string(raw);
-        let pointer = format!("{base}/{}", escape_segment(&name));
-        match parent {
+        let (refused, loc) = match parent {
             Some(loc) => {
                 let member = locs.member(plan, loc, &name);
-                (pointer, member.refused, member.loc)
+                (member.refused, member.loc)
             }
-            None => (pointer, false, None),
-        }
+            None => (false, None),
+        };
+        (Place::Name(name), refused, loc)
     } else {
-        let pointer = format!("{base}/{}", child.index);
         let loc = parent.and_then(|loc| locs.item(plan, loc, child.index));
-        (pointer, false, loc)
+        (Place::Index(child.index), false, loc)
     }
 }
 
 /// Nesting past which a failing value's own members are not judged.
 const MAX_JUDGED_DEPTH: usize = 32;
 
-/// Whether the complete value `child` (at `loc`, at `pointer`) passes what
-/// applies to it; when it fails, the pointers of its own members or items
-/// that fail are added to `found`.
+/// Whether the complete value `child` (at `loc`, at `place` in the value
+/// whose pointer is `base`) passes what applies to it; when it fails, the
+/// pointers of its own members or items that fail are added to `found`.
 #[allow(clippy::too_many_arguments)]
 fn judge_value(
     plan: &Plan,
@@ -847,7 +867,7 @@ fn judge_value(
     text: &str,
     loc: Option<LocId>,
     refused: bool,
-    pointer: &str,
+    (base, place): (&str, &Place),
     child: Child,
     found: &mut Vec<String>,
     depth: usize,
@@ -855,12 +875,9 @@ fn judge_value(
     let Some(json) = text.get(child.start..child.end) else {
         return true;
     };
-    let checks = loc
-        .and_then(|l| locs.get(l))
-        .map(|l| l.check.clone())
-        .unwrap_or_default();
     let mut valid = !refused;
-    if valid && !checks.is_empty() {
+    let checks = loc.and_then(|l| locs.get(l)).map(|l| &l.check[..]);
+    if let (true, Some(checks @ [_, ..])) = (valid, checks) {
         let Ok(value) = tape::parse(json) else {
             return true;
         };
@@ -890,6 +907,7 @@ fn judge_value(
     let Some(frame) = inner.frames.first() else {
         return valid;
     };
+    let pointer = place.pointer(base);
     let object = frame.object;
     for grandchild in frame.pending.clone() {
         let grandchild = Child {
@@ -900,8 +918,7 @@ fn judge_value(
                 .map(|(s, e)| (child.start + s, child.start + e)),
             index: grandchild.index,
         };
-        let (at, refused, inner_loc) =
-            child_place(plan, locs, text, loc, object, pointer, grandchild);
+        let (at, refused, inner_loc) = child_place(plan, locs, text, loc, object, grandchild);
         let mut deeper = Vec::new();
         if !judge_value(
             plan,
@@ -909,12 +926,12 @@ fn judge_value(
             text,
             inner_loc,
             refused,
-            &at,
+            (&pointer, &at),
             grandchild,
             &mut deeper,
             depth + 1,
         ) {
-            found.push(at);
+            found.push(at.pointer(&pointer));
             found.append(&mut deeper);
         }
     }

@@ -376,10 +376,10 @@ impl Mirror {
     /// The value after `added` follows, as a reader that skips asking
     /// would have it, when the delta's `tail` lets it skip (see `Tail`).
     fn skipping(&self, tail: u64, added: &str) -> Option<Option<Value>> {
-        let plain = added
+        let plain = added.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\');
+        let white = added
             .bytes()
-            .all(|b| b >= 0x20 && b != b'"' && b != b'\\');
-        let white = added.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+            .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
         let digits = added.bytes().all(|b| b.is_ascii_digit());
         match tail {
             1 if plain => {
@@ -453,7 +453,10 @@ fn the_value_read_as_what_changed_is_the_value_closed() {
         }
         assert_eq!(mirror.root.as_ref(), Some(&whole));
     }
-    assert!(skips > 200, "pieces a reader could skip asking for: {skips}");
+    assert!(
+        skips > 200,
+        "pieces a reader could skip asking for: {skips}"
+    );
 }
 
 #[test]
@@ -461,7 +464,10 @@ fn a_held_root_is_finished_in_place() {
     let mut streamed = PartialValue::new(0, None);
     streamed.read_delta(r#"[{"a":1},{"b""#);
     let delta = streamed.read_delta(r#"[{"a":1},{"b":2}]"#);
-    assert_eq!(delta, r#"{"invalid":[],"fin":[{"b":2},[]],"keep":0,"tail":5}"#);
+    assert_eq!(
+        delta,
+        r#"{"invalid":[],"fin":[{"b":2},[]],"keep":0,"tail":5}"#
+    );
 }
 
 #[test]
@@ -470,7 +476,13 @@ fn an_open_string_sends_only_what_it_gained() {
     streamed.read_delta(r#"{"a":"he"#);
     let delta = streamed.read_delta(r#"{"a":"hello \u00e9\u"#);
     // An escape being typed: the reader asks again for what follows.
-    assert_eq!(delta, r#"{"invalid":[],"keep":1,"grow":"llo \u00e9","tail":0}"#);
+    assert_eq!(
+        delta,
+        r#"{"invalid":[],"keep":1,"grow":"llo \u00e9","tail":0}"#
+    );
     let delta = streamed.read_delta(r#"{"a":"hello \u00e9\u00e8 w"#);
-    assert_eq!(delta, r#"{"invalid":[],"keep":1,"grow":"\u00e8 w","tail":1}"#);
+    assert_eq!(
+        delta,
+        r#"{"invalid":[],"keep":1,"grow":"\u00e8 w","tail":1}"#
+    );
 }
