@@ -67,7 +67,14 @@ function openStream(schema, options, opts) {
  * times as long as 16,384 (Node 20 and Bun, 64-byte pieces); 65,536 gained
  * no more than 1%.
  */
-export const streamBatch = { bytes: 64 };
+export const streamBatch = { bytes: 64, checkedReading: 512 };
+// `checkedReading`: a reading of the partial value (see `readPartial`)
+// that crosses at least this many UTF-16 units, with those kept for it
+// before, has them checked as a batch is, rather than kept for the next
+// batch; the core's reading then takes the array items the check passed
+// as judged (see `PartialValue::vouch`), and judges only the rest. Fewer
+// are not worth it: an item the crossing cuts is read again with the
+// next batch.
 
 /**
  * What the core may leave for the next crossing of a check whose batch is
@@ -316,7 +323,9 @@ export class StreamCheck {
    * cross first, kept by the core but checked only with the next batch
    * (checking a batch early would cost the check a crossing per reading,
    * about nine times as much for 2,000 rows read after every 64-byte
-   * piece), then the core closes the
+   * piece), unless they come to `streamBatch.checkedReading` units with
+   * those kept before: then they are checked now, and the items the check
+   * passes are not judged again. Then the core closes the
    * frontier and judges the complete members and items, and says what
    * changed since the last reading (see `StreamCheck::partial_delta` in
    * src/stream.rs), which is parsed once and applied to the value kept
@@ -334,7 +343,7 @@ export class StreamCheck {
     if (this.#partialAt === this.#crossed && (waiting === this.#seen || this.#skipped(waiting))) return this.#partial;
     let delta;
     try {
-      delta = JSON.parse(this.#forward(false, true));
+      delta = JSON.parse(this.#forward(false, true, this.#unchecked + waiting >= streamBatch.checkedReading));
     } catch (error) {
       throw translate(error);
     }
@@ -422,7 +431,7 @@ export class StreamCheck {
    * its other half (UTF-8 carries the character only whole); at the end it
    * goes as it is, and is encoded as U+FFFD, as checkOutput encodes it.
    */
-  #forward(last, preview = false) {
+  #forward(last, preview = false, checked = false) {
     // Gathered pieces are taken without this check (see `push`): a check
     // whose instance trapped meanwhile is lost, and touches no memory.
     if (this.#generation !== traps) this.#live();
@@ -444,7 +453,7 @@ export class StreamCheck {
     let delta;
     try {
       if (gathered + text.length === 0) {
-        if (preview) return this.#handle.partialDelta(0);
+        if (preview && (!checked || this.#unchecked === 0)) return this.#handle.partialDelta(0);
         // Text kept for a preview, not yet checked, is checked now.
         if (this.#unchecked === 0) return;
       }
@@ -470,15 +479,19 @@ export class StreamCheck {
         }
       }
       this.#crossed += length;
-      if (preview) {
+      if (preview && !checked) {
         // Kept for the preview, and checked with the next batch.
         delta = this.#handle.partialDelta(length);
         this.#unchecked += length;
       } else {
         this.#unchecked = 0;
-        if (this.#handle.push(length, holdFor(this.#due, last)) === INPUT_STATUS.pushRejected && this.#state === PENDING) {
-          this.#state = rejectedState(this.#handle.rejection());
-        }
+        const status = this.#handle.push(length, holdFor(this.#due, last));
+        // A rejection a preview's crossing finds becomes the state when the
+        // next batch crosses (the core answers every push after it with
+        // it), as if the text had waited for that batch: one that no push
+        // returned is not the verdict (see `StreamCheck::end_json`).
+        if (preview) delta = this.#handle.partialDelta(0);
+        else if (status === INPUT_STATUS.pushRejected && this.#state === PENDING) this.#state = rejectedState(this.#handle.rejection());
       }
     } catch (error) {
       throw translate(error);

@@ -274,6 +274,64 @@ describe("pieces read without asking the core", () => {
   });
 });
 
+describe("readings that the check takes as a batch", () => {
+  test("read in large pieces, the items the check passed are not judged again and the value is the one the text gives in one piece", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        rows: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["id", "status"],
+            properties: { id: { type: "integer" }, tags: { type: "array", items: { type: "string", maxLength: 3 } }, status: { enum: ["open", "closed"] } },
+          },
+        },
+      },
+    };
+    // The partial value of a check that has checked nothing: every item
+    // judged by the reading itself.
+    const unchecked = (text) => {
+      const batch = internals.setStreamBatch(1e9);
+      const reading = internals.setCheckedReading(Infinity);
+      try {
+        return partialOf(text, schema);
+      } finally {
+        internals.setStreamBatch(batch);
+        internals.setCheckedReading(reading);
+      }
+    };
+    const next = prng(0x5eed);
+    let rejected = 0;
+    for (let round = 0; round < 12; round++) {
+      const bad = round % 3 === 0 ? 0 : 0.02;
+      const rows = Array.from({ length: 40 + Math.floor(next() * 80) }, (_, i) => ({
+        id: next() < bad ? "x" : i,
+        tags: Array.from({ length: Math.floor(next() * 4) }, () => (next() < bad ? "long" : ["a", "bb", "ccc"][Math.floor(next() * 3)])),
+        status: next() < bad ? "bogus" : "open",
+      }));
+      const text = JSON.stringify({ rows }, null, round % 2 === 0 ? 0 : 2);
+      const check = guard.createStreamCheck(schema, { partial: true });
+      let cut = 0;
+      let state;
+      while (cut < text.length) {
+        const from = cut;
+        cut = Math.min(text.length, cut + 1 + Math.floor(next() * (next() < 0.5 ? 40 : 1500)));
+        state = check.push(text.slice(from, cut));
+        if (next() < 0.3 && cut < text.length) continue;
+        assert.deepEqual(state.partial, unchecked(text.slice(0, cut)), `round ${round} at ${cut}`);
+      }
+      const verdict = check.end("stop");
+      // A stream a push rejected ends with that rejection.
+      if (state.status === "rejected") {
+        rejected++;
+        assert.equal(verdict.errorHash, state.errorHash, `round ${round}`);
+      } else assert.deepEqual(verdict, guard.checkOutput({ content: text, finishReason: "stop" }, schema), `round ${round}`);
+    }
+    assert.ok(rejected > 0 && rejected < 12, `streams rejected: ${rejected}`);
+  });
+});
+
 // ---- a real provider's stream ----
 
 const frame = (data, event) => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;

@@ -163,6 +163,9 @@ pub struct PartialValue {
     /// The open string the reader holds as the innermost container's
     /// frontier: where it begins, and where its prefix shown ends.
     shown_string: Option<(usize, usize)>,
+    /// Array items that end within these first bytes of the text passed
+    /// what applies to them already (see `vouch`).
+    vouched: usize,
 }
 
 impl PartialValue {
@@ -182,7 +185,17 @@ impl PartialValue {
             delta_at: None,
             closed_held: Vec::new(),
             shown_string: None,
+            vouched: 0,
         }
+    }
+
+    /// Every array item that ends within the first `through` bytes of the
+    /// text passed the subschemas that apply to its location: a stream
+    /// check that read that far with the same plan says so (see
+    /// `JsonStream::items_passed_through`), and such items are not judged
+    /// again. 0: none is vouched for.
+    pub fn vouch(&mut self, through: usize) {
+        self.vouched = through;
     }
 
     /// Reads `text` (all of it so far) on from where the last call stopped,
@@ -740,7 +753,11 @@ impl PartialValue {
             };
             let loc = frame.loc.flatten();
             let object = frame.object;
-            let pending = std::mem::take(&mut frame.pending);
+            let mut pending = std::mem::take(&mut frame.pending);
+            if !object {
+                let vouched = self.vouched;
+                pending.retain(|child| child.end > vouched);
+            }
             let base = match pending.is_empty() {
                 true => String::new(),
                 false => frame.pointer.clone().unwrap_or_default(),
