@@ -2,9 +2,10 @@
 // core writes them out, checked here on a value JSON.parse already built, so
 // that an accepted response costs no crossing for its keywords and no second
 // parse. The core decides what a program says and keeps what it cannot say;
-// this module only runs it, two ways: as JavaScript written from the program
-// at run time (where the runtime allows functions made from source) and by
-// an interpreter of the same program (where it does not). Both share every
+// this module only runs it, three ways: as closures made from the program
+// (first, and where the runtime allows no functions made from source), as
+// JavaScript written from it at run time (once a schema's checks have done
+// much work), and by an interpreter of the same program. All share every
 // helper below, so they differ only in how they walk the program.
 //
 // A run answers true (the value passes), false (it does not: the core then
@@ -846,18 +847,43 @@ function judgesUnderBranches(spec) {
 }
 
 /**
- * The program `spec` for the handle: `{ textSafe, run(value, mode) }`,
- * each mode's executor made on its first run, written as JavaScript unless
- * `interpret` (or the runtime refuses functions made from source).
+ * Nodes a program's closures (see `closures`) visit in one mode before the
+ * program is written as JavaScript: writing and compiling a function costs
+ * more than many runs of the closures, and a function written for one
+ * schema runs fast only once the engine has seen it run very often (in a
+ * catalogue of a thousand tools, a function written for each ran three
+ * times slower than the closures after a thousand checks of each), while
+ * a schema checked all the time runs up to twice as fast written. So a
+ * schema is written once its checks have done that much work: a document
+ * schema checked for a few milliseconds, a tool called some thousands of
+ * times.
  */
-export function makeProgram(handle, spec, interpret = false) {
+const VISITS_BEFORE_WRITTEN = 20_000;
+
+/**
+ * The program `spec` for the handle: `{ textSafe, run(value, mode) }`,
+ * each mode's executor made on its first run. `how` chooses the executor:
+ * by default its closures (see `closures`), then, once they have visited
+ * VISITS_BEFORE_WRITTEN nodes, JavaScript written from it (unless the
+ * runtime refuses functions made from source); `"written"` (or `false`)
+ * the written function from the first run (the closures where the runtime
+ * refuses it), `"closures"` the closures only, `true` the interpreter.
+ */
+export function makeProgram(handle, spec, how) {
   // One string judged at once, where a run cannot set it aside (under
   // anyOf, oneOf, not, if, contains, a failure decides what else runs).
   const judgeNow = (check, s) => judge(handle, [check], [s]) === null;
   const valueSafe = valueModeSafe(spec);
   // The strings a run set aside, judged once it passes.
   const judgePending = () => judge(handle, pendingChecks, pendingStrings) === null;
-  const make = (mode) => (interpret ? undefined : written(spec, judgeNow, judgePending, mode)) ?? interpreted(spec, judgeNow, judgePending, mode);
+  const write = (mode) => written(spec, judgeNow, judgePending, mode);
+  const make = (mode) => {
+    if (how === true) return { run: interpreted(spec, judgeNow, judgePending, mode) };
+    if (how === "closures") return { run: closures(spec, judgeNow, judgePending, mode) };
+    if (how === "written" || how === false) return { run: write(mode) ?? closures(spec, judgeNow, judgePending, mode) };
+    const work = { visits: 0 };
+    return tiered(closures(spec, judgeNow, judgePending, mode, work), work, () => write(mode));
+  };
   let text;
   let value;
   return {
@@ -866,15 +892,36 @@ export function makeProgram(handle, spec, interpret = false) {
     reach: valueSafe ? reachOf(spec) : undefined,
     /** true / false for `v` read in `mode`; throws BAIL where the core must answer. */
     run(v, mode) {
-      return mode === VALUE ? this.runValue(v) : (text ??= make(TEXT))(v);
+      if (mode === VALUE) return this.runValue(v);
+      text ??= make(TEXT);
+      return text.run(v);
     },
     /** `run` for a caller's value. */
     runValue(v) {
       if (!valueSafe) bail();
-      return (value ??= make(VALUE))(v);
+      value ??= make(VALUE);
+      return value.run(v);
     },
-    interpreted: () => interpret || written(spec, judgeNow, judgePending, TEXT) === undefined,
+    interpreted: () => how === true || write(TEXT) === undefined,
   };
+}
+
+/**
+ * An executor that runs `first` until its runs have visited
+ * VISITS_BEFORE_WRITTEN nodes (`work.visits`, counted by `first`), then
+ * what `later()` makes (when it makes one).
+ */
+function tiered(first, work, later) {
+  const executor = {
+    run(v) {
+      if (work.visits > VISITS_BEFORE_WRITTEN) {
+        executor.run = later() ?? first;
+        return executor.run(v);
+      }
+      return first(v);
+    },
+  };
+  return executor;
 }
 
 /**
@@ -1629,6 +1676,376 @@ function interpreted(spec, judgeNow, judgePending, mode) {
       pendingStrings.length = 0;
     }
     return node(0, v, 1, 1) && (pendingChecks.length === 0 || judgePending());
+  };
+}
+
+// --- the third executor: the same program, as closures -----------------------------
+
+/**
+ * The program made into one closure per check and per node, with no
+ * source written: the closures' code is shared by every schema, so the
+ * engine compiles it once for all of them, and a schema checked now and
+ * then runs compiled code from its first check (a function written for one
+ * schema runs interpreted by the engine until that schema has been checked
+ * many times). Its decisions are the interpreter's, check by check. Each
+ * node visited adds one to `work.visits`.
+ */
+function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
+  const draft = spec.draft;
+  const asValue = mode === VALUE;
+  let refs = 0;
+  let nesting = 0;
+  // Node n's closure; a check reaches a node through this table, so that a
+  // `$ref` loop is a loop of calls, not of making closures.
+  const fns = new Array(spec.nodes.length);
+  const at = (n) => (v, d, z) => fns[n](v, d, z);
+
+  const leftOut = (x) => x === undefined || typeof x === "function" || typeof x === "symbol";
+  /** The reader of member `name` of object `v`, as `memberSource` reads it. */
+  const reader = (name) => {
+    if (inherited(name)) return asValue ? (v) => absentIfLeftOut(hasOwn(v, name) ? v[name] : undefined) : (v) => (hasOwn(v, name) ? v[name] : undefined);
+    return asValue ? (v) => absentIfLeftOut(v[name]) : (v) => v[name];
+  };
+  const presence = (names) => {
+    const reads = names.map(reader);
+    return (v) => {
+      for (let i = 0; i < reads.length; i++) if (reads[i](v) === undefined) return false;
+      return true;
+    };
+  };
+
+  /** A string check only the core makes: set aside (`d`), or judged now. */
+  const judged = (id) => (v, d) => {
+    if (d) {
+      pend(id, v);
+      return true;
+    }
+    return judgeNow(id, v);
+  };
+
+  function typed(mask) {
+    return (v) => {
+      if (v === null) return (mask & 1) !== 0;
+      switch (typeof v) {
+        case "boolean":
+          return (mask & 2) !== 0;
+        case "number":
+          if (mask & 8) return true;
+          if (!(mask & 4) || !Number.isInteger(v)) return false;
+          return draft !== 4 || Math.abs(v) <= 9007199254740992 || Math.abs(v) >= 9223372036854775808;
+        case "string":
+          return (mask & 16) !== 0;
+        case "object":
+          return Array.isArray(v) ? (mask & 32) !== 0 : (mask & 64) !== 0;
+        default:
+          return false;
+      }
+    };
+  }
+
+  function check(c) {
+    switch (c[0]) {
+      case "type":
+        return typed(c[1]);
+      case "enum":
+      case "const": {
+        const values = c[0] === "const" ? [c[1]] : c[1];
+        const primitives = new Set(values.filter((x) => typeof x !== "object" || x === null));
+        const containers = values.filter((x) => typeof x === "object" && x !== null);
+        return (v) => oneOf(v, primitives, containers);
+      }
+      case "min": {
+        const m = c[1];
+        return (v) => typeof v !== "number" || v >= m;
+      }
+      case "max": {
+        const m = c[1];
+        return (v) => typeof v !== "number" || v <= m;
+      }
+      case "xmin": {
+        const m = c[1];
+        return (v) => typeof v !== "number" || v > m;
+      }
+      case "xmax": {
+        const m = c[1];
+        return (v) => typeof v !== "number" || v < m;
+      }
+      case "mul": {
+        const m = c[1];
+        const exact = exactBelow(m);
+        const [scale, units] = decimalOf(m);
+        return (v) => typeof v !== "number" || multipleOf(v, m, exact, scale, units);
+      }
+      case "minLength": {
+        const n = c[1];
+        return (v) => typeof v !== "string" || minLength(v, n);
+      }
+      case "maxLength": {
+        const n = c[1];
+        return (v) => typeof v !== "string" || maxLength(v, n);
+      }
+      case "format": {
+        const test = FORMATS[c[1]];
+        return (v) => typeof v !== "string" || test(v);
+      }
+      case "pattern": {
+        const sequence = c[2];
+        const core = judged(c[1]);
+        return (v, d) => {
+          if (typeof v !== "string") return true;
+          const matched = sequenceMatch(sequence, v);
+          return matched >= 0 ? matched === 1 : core(v, d);
+        };
+      }
+      case "hostname": {
+        const core = judged(c[1]);
+        return (v, d) => {
+          if (typeof v !== "string") return true;
+          const plainly = asciiHostname(v);
+          return plainly >= 0 ? plainly === 1 : core(v, d);
+        };
+      }
+      case "email": {
+        const core = judged(c[1]);
+        return (v, d) => typeof v !== "string" || plainEmail(v) || core(v, d);
+      }
+      case "string": {
+        const core = judged(c[1]);
+        return (v, d) => typeof v !== "string" || core(v, d);
+      }
+      case "minItems": {
+        const n = c[1];
+        return (v) => !Array.isArray(v) || v.length >= n;
+      }
+      case "maxItems": {
+        const n = c[1];
+        return (v) => !Array.isArray(v) || v.length <= n;
+      }
+      case "unique":
+        return asValue ? (v) => !Array.isArray(v) || (unique(v) && wellFormedAll(v)) : (v) => !Array.isArray(v) || unique(v);
+      case "minProperties": {
+        const n = c[1];
+        return asValue ? (v, d, z, o) => !o || jsonMembers(v) >= n : (v, d, z, o) => !o || Object.keys(v).length >= n;
+      }
+      case "maxProperties": {
+        const n = c[1];
+        return asValue ? (v, d, z, o) => !o || jsonMembers(v) <= n : (v, d, z, o) => !o || Object.keys(v).length <= n;
+      }
+      case "required": {
+        const all = presence(c[1]);
+        return (v, d, z, o) => !o || all(v);
+      }
+      case "dependentRequired":
+      case "dependencies": {
+        const present = c[1].map(([name]) => reader(name));
+        const needs = c[1].map(([, names]) => presence(names));
+        const schemas = c[0] === "dependencies" ? c[2] : [];
+        const applies = schemas.map(([name]) => reader(name));
+        const nodes = schemas.map(([, n]) => at(n));
+        return (v, d, z, o) => {
+          if (!o) return true;
+          for (let i = 0; i < present.length; i++) if (present[i](v) !== undefined && !needs[i](v)) return false;
+          for (let i = 0; i < applies.length; i++) if (applies[i](v) !== undefined && !nodes[i](v, d, z)) return false;
+          return true;
+        };
+      }
+      case "properties": {
+        const reads = c[1].map(([name]) => reader(name));
+        const nodes = c[1].map(([, n]) => at(n));
+        return (v, d, z, o) => {
+          if (!o) return true;
+          for (let i = 0; i < reads.length; i++) {
+            const x = reads[i](v);
+            if (x !== undefined && !nodes[i](x, d, z + 1)) return false;
+          }
+          return true;
+        };
+      }
+      case "patternProperties": {
+        const sequences = c[1].map(([sequence]) => sequence);
+        const nodes = c[1].map(([, n]) => at(n));
+        return (v, d, z, o) => {
+          if (!o) return true;
+          for (const k in v) {
+            const x = v[k];
+            if (asValue && leftOut(x)) continue;
+            for (let i = 0; i < sequences.length; i++) if (namesMatch(sequences[i], k) && !nodes[i](x, d, z + 1)) return false;
+          }
+          return true;
+        };
+      }
+      case "additionalProperties":
+      case "unevaluatedProperties": {
+        const named = new Set(c[1]);
+        const node = at(c[2]);
+        const patterns = c[3] ?? [];
+        return (v, d, z, o) => {
+          if (!o) return true;
+          members: for (const k in v) {
+            if (named.has(k)) continue;
+            const x = v[k];
+            if (asValue && leftOut(x)) continue;
+            for (let i = 0; i < patterns.length; i++) if (namesMatch(patterns[i], k)) continue members;
+            if (!node(x, d, z + 1)) return false;
+          }
+          return true;
+        };
+      }
+      case "propertyNames": {
+        const node = at(c[1]);
+        return (v, d, z, o) => {
+          if (!o) return true;
+          for (const k in v) if (!(asValue && leftOut(v[k])) && !node(k, d, z + 1)) return false;
+          return true;
+        };
+      }
+      case "items":
+      case "unevaluatedItems": {
+        const node = at(c[1]);
+        const from = c[2];
+        return (v, d, z) => {
+          if (!Array.isArray(v)) return true;
+          for (let i = from; i < v.length; i++) if (!node(v[i], d, z + 1)) return false;
+          return true;
+        };
+      }
+      case "prefixItems": {
+        const nodes = c[1].map(at);
+        return (v, d, z) => {
+          if (!Array.isArray(v)) return true;
+          for (let i = 0; i < nodes.length && i < v.length; i++) if (!nodes[i](v[i], d, z + 1)) return false;
+          return true;
+        };
+      }
+      case "contains": {
+        const node = at(c[1]);
+        const min = c[2];
+        const max = c[3];
+        return (v, d, z) => {
+          if (!Array.isArray(v)) return true;
+          let found = 0;
+          for (let i = 0; i < v.length; i++) {
+            if (node(v[i], 0, z + 1)) {
+              found++;
+              if (max >= 0) {
+                if (found > max) return false;
+              } else if (found >= min) break;
+            }
+          }
+          return found >= min;
+        };
+      }
+      case "allOf": {
+        const nodes = c[1].map(at);
+        return (v, d, z) => {
+          for (let i = 0; i < nodes.length; i++) if (!nodes[i](v, d, z)) return false;
+          return true;
+        };
+      }
+      case "anyOf": {
+        const nodes = c[1].map(at);
+        return (v, d, z) => {
+          for (let i = 0; i < nodes.length; i++) if (nodes[i](v, 0, z)) return true;
+          return false;
+        };
+      }
+      case "oneOf": {
+        const nodes = c[1].map(at);
+        return (v, d, z) => {
+          let matched = 0;
+          for (let i = 0; i < nodes.length; i++) if (nodes[i](v, 0, z) && ++matched > 1) return false;
+          return matched === 1;
+        };
+      }
+      case "not": {
+        const node = at(c[1]);
+        return (v, d, z) => !node(v, 0, z);
+      }
+      case "if": {
+        const test = at(c[1]);
+        const then = c[2] < 0 ? undefined : at(c[2]);
+        const otherwise = c[3] < 0 ? undefined : at(c[3]);
+        return (v, d, z) => {
+          if (test(v, 0, z)) return then === undefined || then(v, d, z);
+          return otherwise === undefined || otherwise(v, d, z);
+        };
+      }
+      case "ref": {
+        const n = c[1];
+        return (v, d, z) => {
+          if (++refs > REFERENCES || ++nesting > REFERENCE_NESTING) bail();
+          const ok = fns[n](v, d, z);
+          nesting--;
+          return ok;
+        };
+      }
+      default:
+        return bail;
+    }
+  }
+
+  /** `coverSource` for a parsed text: what no child node received, probed. */
+  function cover({ named, everyMember, prefix, itemsFrom }) {
+    return (v, z) => {
+      if (typeof v === "number") {
+        if (v - v !== 0) bail();
+        return;
+      }
+      if (typeof v !== "object" || v === null) return;
+      if (z > MAX_DEPTH) bail();
+      if (Array.isArray(v)) {
+        const end = itemsFrom < 0 ? v.length : Math.min(v.length, Math.max(itemsFrom, prefix));
+        for (let i = prefix; i < end; i++) probe(v[i], z + 1);
+      } else if (!everyMember) {
+        for (const k in v) if (named === undefined || !named.includes(k)) probe(v[k], z + 1);
+      }
+    };
+  }
+
+  /** `coverSource` for a caller's value. */
+  function classify(v, z) {
+    if (typeof v === "object") {
+      if (v !== null) {
+        if (z > MAX_DEPTH) bail();
+        if (!Array.isArray(v) && !plain(v)) bail();
+      }
+    } else if (typeof v === "number") {
+      if (v - v !== 0) bail();
+    } else if (typeof v !== "string" && typeof v !== "boolean") bail();
+  }
+
+  function node(checks) {
+    if (checks === true) {
+      return asValue
+        ? () => true
+        : (v, d, z) => {
+            probe(v, z);
+            return true;
+          };
+    }
+    if (checks === false) return () => false;
+    const made = checks.map(check);
+    const end = asValue ? classify : cover(coverage(checks));
+    return (v, d, z) => {
+      work.visits++;
+      const o = typeof v === "object" && v !== null && !Array.isArray(v);
+      for (let c = 0; c < made.length; c++) if (!made[c](v, d, z, o)) return false;
+      end(v, z);
+      return true;
+    };
+  }
+
+  for (let n = 0; n < spec.nodes.length; n++) fns[n] = node(spec.nodes[n]);
+  const root = fns[0];
+  return (v) => {
+    for (const name in POLLUTION_PROBE) bail();
+    refs = 0;
+    nesting = 0;
+    if (pendingChecks.length !== 0) {
+      pendingChecks.length = 0;
+      pendingStrings.length = 0;
+    }
+    return root(v, 1, 1) && (pendingChecks.length === 0 || judgePending());
   };
 }
 

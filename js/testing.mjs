@@ -141,8 +141,8 @@ export function readOnceCopy(validator, value) {
  * value JSON.parse made), or as the value path does when `asValue` (on the
  * copy `valueSnapshot` makes along the program's reach): true,
  * false, "bail" (the core must answer), or undefined when the schema has
- * no program. Written as JavaScript, or interpreted when `interpret`; the
- * program text is the core's.
+ * no program. Written as JavaScript, interpreted when `interpret` is true,
+ * or run as closures when it is `"closures"`; the program text is the core's.
  */
 export function runCheckProgram(validator, value, interpret = false, asValue = false) {
   const handle = handleForAnyValidator(validator);

@@ -2,8 +2,9 @@
 // core, differentially: every instance of the JSON Schema Test Suite (the
 // drafts the package runs) and of the real-world corpus (tests/corpus,
 // SchemaStore's schemas with their own instances), and seeded values made
-// from them, through both executors (JavaScript written from the program,
-// and its interpreter), must get the core's answer, or be left to the core;
+// from them, through every executor (JavaScript written from the program,
+// its interpreter, and its closures), must get the core's answer, or be
+// left to the core;
 // the public calls' results on the corpus and the text path's verdicts must
 // be the core's; multipleOf and the formats checked in JavaScript must
 // decide as the core does on seeded numbers and strings.
@@ -16,6 +17,10 @@ import { STORE, loadCases, resourcesOf } from "../../corpus/differential.mjs";
 // A seeded generator, so every run checks the same values.
 import { prng as rng } from "../../support/random.mjs";
 import { coreCalls } from "../../support/core-calls.mjs";
+
+/** The executors, as `runCheckProgram` names them: written, interpreted, closures. */
+const EXECUTORS = [false, true, "closures"];
+const executorName = (interpret) => (interpret === "closures" ? "closures" : interpret ? "interpreted" : "written");
 
 
 const root = suiteRoot();
@@ -55,14 +60,14 @@ function core(validator, value) {
 }
 
 /**
- * Compares both executors with the core on `value`; returns how each
+ * Compares every executor with the core on `value`; returns how each
  * answered ("bail" when left to the core). A disagreement fails the test.
  */
 function compare(validator, value, where, counts) {
   const expected = core(validator, value);
   if (expected === undefined) return;
   const parsed = JSON.parse(JSON.stringify(value));
-  for (const interpret of [false, true]) {
+  for (const interpret of EXECUTORS) {
     // As the text path runs it (on what JSON.parse made), and as the value
     // path does (on the caller's value itself).
     for (const [asValue, input] of [[false, parsed], [true, value]]) {
@@ -74,7 +79,7 @@ function compare(validator, value, where, counts) {
       if (got === "bail") counts.bail += 1;
       else {
         counts.same += 1;
-        assert.equal(got, expected, `${where} (${interpret ? "interpreted" : "written"}${asValue ? ", value" : ""}): ${JSON.stringify(value).slice(0, 200)}`);
+        assert.equal(got, expected, `${where} (${executorName(interpret)}${asValue ? ", value" : ""}): ${JSON.stringify(value).slice(0, 200)}`);
       }
     }
   }
@@ -403,7 +408,7 @@ describe("a number past the double range under multipleOf is the core's to judge
         assert.deepEqual(guard.checkOutput(text, validator), coreCheckOutput(text, validator), text);
       }
       // Either executor leaves it to the core (false or "bail"), and throws nothing else.
-      for (const interpret of [false, true]) {
+      for (const interpret of EXECUTORS) {
         for (const n of [Infinity, -Infinity]) assert.notEqual(runCheckProgram(validator, { n }, interpret), true);
       }
     });
@@ -427,7 +432,7 @@ describe("multipleOf and the formats checked in JavaScript decide as the core do
         else if (pick < 0.8) v = Number((next() * 1000).toFixed(Math.floor(next() * 6)));
         else v = Math.round(next() * 1000) * 0.25 + [0, 0.1, 1e-9][Math.floor(next() * 3)];
         const expected = core(validator, v);
-        for (const interpret of [false, true]) {
+        for (const interpret of EXECUTORS) {
           const got = runCheckProgram(validator, v, interpret);
           if (got === "bail") continue;
           compared += 1;
@@ -470,7 +475,7 @@ describe("multipleOf and the formats checked in JavaScript decide as the core do
         else v = (next() - 0.5) * 10 ** (next.below(60) - 30);
         if (!Number.isFinite(v) || Object.is(v, -0)) continue;
         const expected = core(validator, v);
-        for (const interpret of [false, true]) {
+        for (const interpret of EXECUTORS) {
           const got = runCheckProgram(validator, v, interpret);
           if (got === "bail") continue;
           compared += 1;
@@ -587,7 +592,7 @@ describe("multipleOf and the formats checked in JavaScript decide as the core do
       for (const validator of validators) {
         for (const s of strings) {
           const expected = core(validator, s);
-          for (const interpret of [false, true]) assert.equal(runCheckProgram(validator, s, interpret), expected, `${format}: ${JSON.stringify(s)}`);
+          for (const interpret of EXECUTORS) assert.equal(runCheckProgram(validator, s, interpret), expected, `${format}: ${JSON.stringify(s)}`);
         }
       }
     });
@@ -643,7 +648,7 @@ describe("patterns matched in JavaScript as the core's sequences decide as the c
         let s = "";
         for (let k = 0; k < length; k++) s += alphabet[Math.floor(next() * alphabet.length)];
         const expected = core(validator, s);
-        for (const interpret of [false, true]) {
+        for (const interpret of EXECUTORS) {
           const got = runCheckProgram(validator, s, interpret);
           if (got === "bail") continue;
           compared += 1;
