@@ -96,6 +96,13 @@
 # crates/guard-sort, which the package's own crates use too: one instance of
 # the standard library's sort in the wasm module instead of one per element
 # type and comparison (about 20 instances, 90 KB raw).
+# single-map-with-patterns builds additionalProperties' validators for
+# objects that also have patternProperties with the bucketed property map
+# only, not also with the linear one small maps otherwise get: a second set
+# of four large validators for a rare combination of keywords. boxed-match-sites
+# boxes the closure that says where a pattern match could not finish before
+# it reaches the cold code that records it, which was copied for each of
+# about 60 call sites.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
@@ -248,6 +255,15 @@ with these patches applied:
   the package's crates share, so that the wasm module holds one instance of
   the standard library's sort instead of one per element type and
   comparison; the order it gives is the stable sort's.
+- \`patches/jsonschema-$VERSION-single-map-with-patterns.patch\`:
+  \`additionalProperties\` beside \`properties\` and
+  \`patternProperties\` looks declared names up in the bucketed map
+  (\`BigValidatorsMap\`) however many there are, so those two validators
+  are built for one map type instead of two.
+- \`patches/jsonschema-$VERSION-boxed-match-sites.patch\`: the closure that
+  says where a pattern match could not finish is boxed before the cold code
+  that records such a match, which is then built once instead of once per
+  call site.
 
 Nothing else differs from
 the published source except that the manifest drops test, bench,
