@@ -77,6 +77,17 @@ export function setStreamBatch(bytes) {
 }
 
 /**
+ * Sets how many UTF-16 units a reading of a partial value crosses, at the
+ * least, to have them checked as a batch (Infinity: never); returns the
+ * previous number.
+ */
+export function setCheckedReading(units) {
+  const previous = streamBatch.checkedReading;
+  streamBatch.checkedReading = units;
+  return previous;
+}
+
+/**
  * Sets when (`from` bytes of JSON) and in what parts (`part` bytes) an
  * accepted stream's value is read in parts (see js/stream-value.mjs);
  * returns the settings before.
@@ -112,6 +123,18 @@ export function acceptedValueTwice(text, part) {
 
 /** Forgets the tool-call reader's copies and what the core answered for them (see `readCalls`). */
 export { forgetCallsRead as forgetToolCallsRead } from "./tool-calls.mjs";
+
+/**
+ * The copy of `value` a Validator's value path reads it into before any
+ * check (see `valueSnapshot`), along its program's reach once it has one:
+ * the cost every `isValid`, `validate` and `~standard.validate` pays for
+ * reading a caller's value once, which the cost table shows as the value
+ * path's floor.
+ */
+export function readOnceCopy(validator, value) {
+  const program = programOf(handleForAnyValidator(validator));
+  return valueSnapshot(value, program?.reach);
+}
 
 /**
  * A Validator's check program, run on `value` as the text path runs it (a
