@@ -92,6 +92,17 @@
 # (regex-syntax) keeps in its name and value tables only the properties it
 # has tables for, and one list of script names for Script and
 # Script_Extensions: the other names were refused all the same (8 KB raw, 3.2 KB gzip).
+# shared-sort (jsonschema, jsonschema-regex, regex-syntax) sorts through
+# crates/guard-sort, which the package's own crates use too: one instance of
+# the standard library's sort in the wasm module instead of one per element
+# type and comparison (about 20 instances, 90 KB raw).
+# single-map-with-patterns builds additionalProperties' validators for
+# objects that also have patternProperties with the bucketed property map
+# only, not also with the linear one small maps otherwise get: a second set
+# of four large validators for a rare combination of keywords. boxed-match-sites
+# boxes the closure that says where a pattern match could not finish before
+# it reaches the cold code that records it, which was copied for each of
+# about 60 call sites.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
@@ -239,6 +250,20 @@ with these patches applied:
   (\`REFERENCES_PER_BUDGET\`); a reference it cannot pay for is not followed,
   and \`reference_refused()\` tells the caller that the outcome was not
   decided.
+- \`patches/jsonschema-$VERSION-shared-sort.patch\`: every sort goes through
+  \`guard_sort\` (crates/guard-sort, a path dependency), the stable sort
+  the package's crates share, so that the wasm module holds one instance of
+  the standard library's sort instead of one per element type and
+  comparison; the order it gives is the stable sort's.
+- \`patches/jsonschema-$VERSION-single-map-with-patterns.patch\`:
+  \`additionalProperties\` beside \`properties\` and
+  \`patternProperties\` looks declared names up in the bucketed map
+  (\`BigValidatorsMap\`) however many there are, so those two validators
+  are built for one map type instead of two.
+- \`patches/jsonschema-$VERSION-boxed-match-sites.patch\`: the closure that
+  says where a pattern match could not finish is boxed before the cold code
+  that records such a match, which is then built once instead of once per
+  call site.
 
 Nothing else differs from
 the published source except that the manifest drops test, bench,
@@ -291,6 +316,11 @@ crates.io (the version Cargo.lock holds), with these patches applied:
   refused the same way without its entry. \`Script\` and
   \`Script_Extensions\` share one list of values, which the generated
   table holds twice.
+- \`patches/regex-syntax-$REGEX_SYNTAX_VERSION-shared-sort.patch\`: every sort goes through
+  \`guard_sort\` (crates/guard-sort, a path dependency), the stable sort
+  the package's crates share, so that the wasm module holds one instance of
+  the standard library's sort instead of one per element type and
+  comparison; the order it gives is the stable sort's.
 
 Nothing else differs from the published source except that the manifest
 drops test, bench and dev-dependency sections. Licensed MIT or Apache-2.0
@@ -319,6 +349,11 @@ crates.io, with these patches applied:
   repeated atom that fancy-regex reads as nothing or as one look-around
   (\`(?:)+\`, \`(?:(?=a))*\`) is written with a character repeated no times
   beside it, so that fancy-regex repeats it as ECMA-262 does.
+- \`patches/jsonschema-regex-$VERSION-shared-sort.patch\`: every sort goes through
+  \`guard_sort\` (crates/guard-sort, a path dependency), the stable sort
+  the package's crates share, so that the wasm module holds one instance of
+  the standard library's sort instead of one per element type and
+  comparison; the order it gives is the stable sort's.
 
 Nothing else differs from the published source except that the manifest
 drops dev-dependency and lint sections. MIT licensed: the published crate

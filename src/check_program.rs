@@ -564,7 +564,7 @@ impl<'s> Writer<'s> {
             };
             checks.push((priority, check));
         }
-        checks.sort_by_key(|(priority, _)| *priority);
+        guard_sort::sort_by_key(&mut checks, |(priority, _)| *priority);
         Ok(list(checks.into_iter().map(|(_, check)| check)))
     }
 

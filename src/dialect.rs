@@ -177,7 +177,7 @@ pub fn translate(schema: &Value, dialect: Dialect) -> Result<Option<Translated>,
             let mut out = schema.clone();
             let mut unenforced = Vec::new();
             gemini_node(&mut out, "", &mut unenforced)?;
-            unenforced.sort();
+            guard_sort::sort(&mut unenforced);
             unenforced.dedup();
             Ok(Some(Translated {
                 schema: out,

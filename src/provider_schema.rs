@@ -314,9 +314,9 @@ pub fn to_provider_schema(
         ..
     } = walker;
     unenforced.extend(walked);
-    unenforced.sort();
+    guard_sort::sort(&mut unenforced);
     unenforced.dedup();
-    changes.sort();
+    guard_sort::sort(&mut changes);
     changes.dedup();
     Ok(ProviderSchema {
         schema: converted,

@@ -231,7 +231,7 @@ pub(crate) fn error_hash(failure: Failure, errors: &[Issue]) -> String {
         .iter()
         .map(|i| (i.path.as_str(), i.code.as_str(), i.rule.as_deref()))
         .collect();
-    pairs.sort_unstable();
+    guard_sort::sort(&mut pairs);
     pairs.dedup();
     let mut text = String::from(failure.as_str());
     for (path, code, rule) in pairs {

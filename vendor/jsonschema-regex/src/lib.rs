@@ -137,7 +137,7 @@ pub fn analyze_pattern(pattern: &str) -> Option<PatternAnalysis<'_>> {
             .split('|')
             .map(parse_literal_alternative)
             .collect::<Option<_>>()?;
-        alternatives.sort_unstable();
+        guard_sort::sort(&mut alternatives);
         return Some(PatternAnalysis::Alternation(alternatives));
     }
 

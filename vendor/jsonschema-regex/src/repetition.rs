@@ -53,7 +53,7 @@ pub(crate) fn collapse_edge_counts(pattern: &str, ast: &Ast) -> Option<String> {
         return None;
     }
     // A pattern that is a single count gets the same edit from both edges.
-    edits.sort_unstable();
+    guard_sort::sort(&mut edits);
     edits.dedup();
     let mut collapsed = String::with_capacity(pattern.len());
     let mut copied = 0;

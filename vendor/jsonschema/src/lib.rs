@@ -3642,9 +3642,11 @@ pub mod __private {
             MATCHES.with_borrow_mut(|matches| {
                 let matches = matches.as_mut()?;
                 matches.is_unfinished(regex.as_str(), subject).then(|| {
-                    matches.resolve_unfinished(regex.as_str(), subject, || {
-                        site(schema_path, pattern, instance_path)
-                    })
+                    matches.resolve_unfinished(
+                        regex.as_str(),
+                        subject,
+                        Box::new(|| site(schema_path, pattern, instance_path)),
+                    )
                 })
             })
         }
@@ -3666,7 +3668,11 @@ pub mod __private {
             MATCHES.with_borrow_mut(|matches| {
                 matches
                     .get_or_insert_with(Box::default)
-                    .resolve(subject, error, || site(schema_path, pattern, instance_path))
+                    .resolve(
+                        subject,
+                        error,
+                        Box::new(|| site(schema_path, pattern, instance_path)),
+                    )
             })
         }
 

@@ -537,7 +537,9 @@ impl<F: Json> SchemaNode<F> {
         // Sort validators by priority (lower = execute first).
         // This enables "fail fast" by running cheap validators (type, const)
         // before expensive ones (allOf, $ref).
-        validators.sort_by_key(|(keyword, _)| crate::keywords::keyword_priority(keyword));
+        guard_sort::sort_by_key(&mut validators, |(keyword, _)| {
+            crate::keywords::keyword_priority(keyword)
+        });
         let absorbed = absorbed.map(|keywords| {
             // Nothing sorts between `minItems` and `maxItems`, and nothing before `type`.
             let priority = crate::keywords::keyword_priority(&BuiltinKeyword::MinItems.into());

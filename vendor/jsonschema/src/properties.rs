@@ -299,7 +299,7 @@ impl<T> NameBuckets<T> {
             }
         }
         let mut entries = names;
-        entries.sort_by_cached_key(|(name, _)| slot(name.head.fold(), seed, shift));
+        guard_sort::sort_by_key(&mut entries, |(name, _)| slot(name.head.fold(), seed, shift));
         let mut starts = vec![0_u32; slots + 1];
         for &fold in &folds {
             starts[slot(fold, seed, shift) + 1] += 1;

@@ -161,6 +161,10 @@ struct Unassumed {
     failure: Option<MatchFailure>,
 }
 
+/// Where an unfinished match was met, made only when it is reported; boxed so that the code that
+/// records the match is not copied for every call site's closure.
+pub(crate) type Site<'s> = Box<dyn FnOnce() -> MatchSite + 's>;
+
 impl MatchAssumptions {
     /// Whether a run could not finish matching `pattern` against `subject`.
     pub(crate) fn is_unfinished(&self, pattern: &str, subject: &str) -> bool {
@@ -171,21 +175,34 @@ impl MatchAssumptions {
 
     /// The outcome this run assumes for a match the engine could not finish, or `false` while
     /// recording it for the next run to assume.
+    ///
+    /// Generic only in the error: the work is [`Self::resolve_failed`]'s, one copy for every
+    /// pattern engine.
     #[cold]
     pub(crate) fn resolve(
         &mut self,
         subject: &str,
         error: impl RegexError,
-        site: impl FnOnce() -> MatchSite,
+        site: Site<'_>,
     ) -> bool {
         let pattern: Box<str> = error.pattern().into();
+        self.resolve_failed(pattern, subject, error.into_failure_reason(), site)
+    }
+
+    fn resolve_failed(
+        &mut self,
+        pattern: Box<str>,
+        subject: &str,
+        reason: RegexFailureReason,
+        site: Site<'_>,
+    ) -> bool {
         if !self.is_unfinished(&pattern, subject) {
             self.known_unfinished
                 .entry(subject.into())
                 .or_default()
                 .push(pattern.clone());
         }
-        self.outcome(&pattern, subject, Some(error.into_failure_reason()), site)
+        self.outcome(&pattern, subject, Some(reason), site)
     }
 
     /// [`Self::resolve`] for a match an earlier run could not finish, without the engine.
@@ -194,7 +211,7 @@ impl MatchAssumptions {
         &mut self,
         pattern: &str,
         subject: &str,
-        site: impl FnOnce() -> MatchSite,
+        site: Site<'_>,
     ) -> bool {
         self.outcome(pattern, subject, None, site)
     }
@@ -204,7 +221,7 @@ impl MatchAssumptions {
         pattern: &str,
         subject: &str,
         reason: Option<RegexFailureReason>,
-        site: impl FnOnce() -> MatchSite,
+        site: Site<'_>,
     ) -> bool {
         if let Some(assumed) = self.assumed.iter().find(|assumed| {
             &*assumed.unfinished.pattern == pattern && &*assumed.unfinished.subject == subject

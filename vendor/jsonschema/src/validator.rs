@@ -12,7 +12,7 @@ use crate::{
     node::SchemaNode,
     paths::{LazyLocation, Location, RefTracker},
     regex::{RegexEngine, RegexError},
-    unfinished_matches::{self, assume_each_outcome, MatchAssumptions, MatchSite},
+    unfinished_matches::{self, assume_each_outcome, MatchAssumptions, MatchSite, Site},
     Draft, Json, Node, NodeIdentity, SerdeJson, ValidationError, ValidationOptions,
 };
 use ahash::{AHashMap, AHashSet};
@@ -185,18 +185,21 @@ impl ValidationContext {
 
     /// Whether `regex` matches `subject`; `site` reports a match the engine cannot finish.
     #[inline]
-    pub(crate) fn is_match<R: RegexEngine>(
+    ///
+    /// `site` is boxed on the way to the cold paths, so that their code is not copied for every
+    /// call site's closure.
+    pub(crate) fn is_match<'s, R: RegexEngine>(
         &mut self,
         regex: &R,
         subject: &str,
-        site: impl FnOnce() -> MatchSite,
+        site: impl FnOnce() -> MatchSite + 's,
     ) -> bool {
         if self.matches.is_some() {
-            return self.is_match_under_assumptions(regex, subject, site);
+            return self.is_match_under_assumptions(regex, subject, Box::new(site));
         }
         match regex.is_match(subject) {
             Ok(matches) => matches,
-            Err(error) => self.unfinished_match(subject, error, site),
+            Err(error) => self.unfinished_match(subject, error, Box::new(site)),
         }
     }
 
@@ -207,7 +210,7 @@ impl ValidationContext {
         &mut self,
         regex: &R,
         subject: &str,
-        site: impl FnOnce() -> MatchSite,
+        site: Site<'_>,
     ) -> bool {
         let matches = self
             .matches
@@ -230,7 +233,7 @@ impl ValidationContext {
         &mut self,
         subject: &str,
         error: impl RegexError,
-        site: impl FnOnce() -> MatchSite,
+        site: Site<'_>,
     ) -> bool {
         self.matches
             .get_or_insert_with(Box::default)

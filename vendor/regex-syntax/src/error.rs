@@ -185,10 +185,10 @@ impl<'p> Spans<'p> {
         if span.is_one_line() {
             let i = span.start.line - 1; // because lines are 1-indexed
             self.by_line[i].push(span);
-            self.by_line[i].sort();
+            guard_sort::sort(&mut self.by_line[i]);
         } else {
             self.multi_line.push(span);
-            self.multi_line.sort();
+            guard_sort::sort(&mut self.multi_line);
         }
     }
 

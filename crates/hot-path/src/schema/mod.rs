@@ -139,7 +139,7 @@ impl CompileOptions {
         // ever writing the same key.
         let mut key = format!("{schema_hash}|{draft}|{formats}|{closed}|{unknown}");
         let mut resources: Vec<&(String, Value)> = self.resources.iter().collect();
-        resources.sort_by(|a, b| a.0.cmp(&b.0));
+        guard_sort::sort_by(&mut resources, |a, b| a.0.cmp(&b.0));
         for (uri, schema) in resources {
             key.push_str(&format!("|r{}:{uri}:{}", uri.len(), content_hash(schema)));
         }
@@ -147,7 +147,7 @@ impl CompileOptions {
             key.push_str(&format!("|b{}:{base}", base.len()));
         }
         let mut formats: Vec<&(String, String)> = self.custom_formats.iter().collect();
-        formats.sort();
+        guard_sort::sort(&mut formats);
         for (name, source) in formats {
             key.push_str(&format!(
                 "|f{}:{name}:{}:{source}",

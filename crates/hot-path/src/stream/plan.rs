@@ -617,7 +617,7 @@ pub struct Locs {
 impl Locs {
     /// The location where exactly `nodes` apply; `None` when nothing does.
     pub fn intern(&mut self, plan: &Plan, mut nodes: Vec<NodeId>) -> Option<LocId> {
-        nodes.sort_unstable();
+        guard_sort::sort(&mut nodes);
         nodes.dedup();
         if nodes.is_empty() {
             return None;

@@ -757,7 +757,7 @@ impl Incremental {
             // Objects close inner first; the tape looks redirects up by key
             // index, so they are kept in that order.
             if self.redirects.len() != redirects {
-                self.redirects.sort_unstable_by_key(|&(key, _)| key);
+                guard_sort::sort_by_key(&mut self.redirects, |&(key, _)| key);
             }
             self.pos = end;
             self.silent_len = end - pos + 1;
@@ -849,7 +849,7 @@ impl Incremental {
             };
             if redirects.len() != before.2 {
                 // As `read_through` keeps them.
-                redirects.sort_unstable_by_key(|&(key, _)| key);
+                guard_sort::sort_by_key(redirects, |&(key, _)| key);
             }
             self.pos = end;
             self.silent_len = end - start;
@@ -936,7 +936,7 @@ impl Incremental {
                 // Objects close inner first; the tape looks redirects up by
                 // key index, so they are kept in that order.
                 if self.redirects.len() != before {
-                    self.redirects.sort_unstable_by_key(|&(key, _)| key);
+                    guard_sort::sort_by_key(&mut self.redirects, |&(key, _)| key);
                 }
             }
             self.keys.truncate(start);

@@ -139,7 +139,7 @@ pub fn parse(text: &str) -> Result<Tape<'_>, ParseError> {
         recycle(entries);
         return Err(error);
     }
-    redirects.sort_unstable_by_key(|&(key, _)| key);
+    guard_sort::sort_by_key(&mut redirects, |&(key, _)| key);
     Ok(Tape {
         src: text,
         entries,
@@ -1014,7 +1014,7 @@ pub(super) fn dedupe(
             })
             .collect();
         // Stable: equal names stay in document order.
-        names.sort_by(|left, right| left.0.cmp(&right.0));
+        guard_sort::sort_by(&mut names, |left, right| left.0.cmp(&right.0));
         let mut start = 0;
         while let Some((name, first)) = names.get(start) {
             let mut end = start + 1;

@@ -1952,25 +1952,17 @@ where
     let kctx = ctx.new_at_location("additionalProperties");
     let property_pattern_indices = precompute_property_pattern_indices(map.keys(), &patterns);
 
-    if map.len() < HASHMAP_THRESHOLD {
-        Some(Ok(Box::new(
-            AdditionalPropertiesWithPatternsNotEmptyValidator::<SmallValidatorsMap<F>, R, F> {
-                node: try_compile!(compiler::compile(&kctx, kctx.as_resource_ref(schema))),
-                properties: try_compile!(compile_small_map(ctx, map)),
-                patterns,
-                property_pattern_indices,
-            },
-        )))
-    } else {
-        Some(Ok(Box::new(
-            AdditionalPropertiesWithPatternsNotEmptyValidator::<BigValidatorsMap<F>, R, F> {
-                node: try_compile!(compiler::compile(&kctx, kctx.as_resource_ref(schema))),
-                properties: try_compile!(compile_big_map(ctx, map)),
-                patterns,
-                property_pattern_indices,
-            },
-        )))
-    }
+    // One map type however many properties: `patternProperties` beside `properties` and
+    // `additionalProperties` is rare enough that a second set of these validators, for the
+    // linear map, costs more in code than its lookups save.
+    Some(Ok(Box::new(
+        AdditionalPropertiesWithPatternsNotEmptyValidator::<BigValidatorsMap<F>, R, F> {
+            node: try_compile!(compiler::compile(&kctx, kctx.as_resource_ref(schema))),
+            properties: try_compile!(compile_big_map(ctx, map)),
+            patterns,
+            property_pattern_indices,
+        },
+    )))
 }
 
 fn compile_pattern_non_empty_false<'a, R, F: Json>(
@@ -1984,25 +1976,15 @@ where
     let kctx = ctx.new_at_location("additionalProperties");
     let property_pattern_indices = precompute_property_pattern_indices(map.keys(), &patterns);
 
-    if map.len() < HASHMAP_THRESHOLD {
-        Some(Ok(Box::new(
-            AdditionalPropertiesWithPatternsNotEmptyFalseValidator::<SmallValidatorsMap<F>, R, F> {
-                properties: try_compile!(compile_small_map(ctx, map)),
-                patterns,
-                property_pattern_indices,
-                location: kctx.location().clone(),
-            },
-        )))
-    } else {
-        Some(Ok(Box::new(
-            AdditionalPropertiesWithPatternsNotEmptyFalseValidator::<BigValidatorsMap<F>, R, F> {
-                properties: try_compile!(compile_big_map(ctx, map)),
-                patterns,
-                property_pattern_indices,
-                location: kctx.location().clone(),
-            },
-        )))
-    }
+    // One map type however many properties, as in `compile_pattern_non_empty`.
+    Some(Ok(Box::new(
+        AdditionalPropertiesWithPatternsNotEmptyFalseValidator::<BigValidatorsMap<F>, R, F> {
+            properties: try_compile!(compile_big_map(ctx, map)),
+            patterns,
+            property_pattern_indices,
+            location: kctx.location().clone(),
+        },
+    )))
 }
 
 #[inline]

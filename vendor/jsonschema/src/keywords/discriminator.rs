@@ -127,7 +127,7 @@ impl<F: Json> Discriminator<F> {
                     .iter()
                     .any(|(negated, values)| negated == idx && values.contains(&value))
             }));
-            list.sort_unstable();
+            guard_sort::sort(&mut list);
             list.into_boxed_slice()
         };
         let strings = strings
@@ -294,7 +294,7 @@ fn ranked<'a>(names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
         .into_iter()
         .filter(|(_, count)| *count >= 2)
         .collect();
-    names.sort_unstable_by(|(left, left_count), (right, right_count)| {
+    guard_sort::sort_by(&mut names, |(left, left_count), (right, right_count)| {
         right_count.cmp(left_count).then_with(|| left.cmp(right))
     });
     names.into_iter().map(|(name, _)| name).collect()

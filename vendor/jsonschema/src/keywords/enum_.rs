@@ -261,7 +261,7 @@ impl<N: Nullability> IntegerEnumValidator<N> {
         location: Location,
     ) -> CompilationResult<'a, F> {
         let mut integers: Vec<i64> = items.iter().filter_map(Value::as_i64).collect();
-        integers.sort_unstable();
+        guard_sort::sort(&mut integers);
         integers.dedup();
         Ok(Box::new(IntegerEnumValidator::<N> {
             options: Arc::new(schema.clone()),

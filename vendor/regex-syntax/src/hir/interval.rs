@@ -371,7 +371,7 @@ impl<I: Interval> IntervalSet<I> {
         if self.is_canonical() {
             return;
         }
-        self.ranges.sort();
+        guard_sort::sort(&mut self.ranges);
         assert!(!self.ranges.is_empty());
 
         // `canonical_index` points to the last index of the canonicalized

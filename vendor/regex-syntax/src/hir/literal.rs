@@ -1372,7 +1372,7 @@ impl Seq {
     #[inline]
     pub fn sort(&mut self) {
         if let Some(ref mut lits) = self.literals {
-            lits.sort();
+            guard_sort::sort(lits);
         }
     }
 
