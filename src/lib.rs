@@ -8,9 +8,9 @@
 //! streaming check's watcher, the hashing and redaction they use, usage
 //! normalisation and the JSON writing of results) is the workspace member
 //! `crates/hot-path` (library `hot_path`) and the two crates beneath it,
-//! `crates/tape` and `crates/schema`, which it re-exports: the tape and the
-//! watcher are built for speed, the schema crate (jsonschema's validators)
-//! and this crate for size. This crate names their modules by hot-path's name
+//! `crates/tape` and `crates/schema`, which it re-exports: the tape is built
+//! for speed, the others (jsonschema's validators among them) and this crate
+//! for size. This crate names their modules by hot-path's name
 //! (`hot_path::schema`, `hot_path::tape`, ...), so `crate::x` is always a file
 //! in `src/`; every schema the guard compiles goes through
 //! [`dialect::compile`], which reads the schema's dialect first.

@@ -6,10 +6,11 @@
 //! (crates/schema: [`schema`]), which this crate re-exports so that the
 //! main crate names them all by this crate's name (`hot_path::tape`).
 //!
-//! The tape and this crate are built for speed (`opt-level = "s"` in the
-//! workspace's Cargo.toml, where the reason for that level is measured),
-//! the schema crate, which holds jsonschema's validators, and the rest of
-//! the guard for size (`"z"`).
+//! The tape is built for speed (`opt-level = "s"` in the workspace's
+//! Cargo.toml, where the reason for each level is measured); this crate, the
+//! schema crate (which holds jsonschema's validators) and the rest of the
+//! guard for size (`"z"`): the watcher's own work is a small share of a
+//! stream's, next to the tape's and the validators'.
 
 pub use guard_schema::schema;
 pub use guard_tape::{display, hash, json_text, redact, tape};

@@ -4,8 +4,8 @@
 //!
 //! A crate of its own so that those validators, most of the module's code,
 //! are built for size (`opt-level = "z"`, the release profile's) while the
-//! tape parser beneath it and the stream watcher above it are built for
-//! speed (see the workspace's Cargo.toml). The other crates name it through
+//! tape parser beneath it is built for speed (see the workspace's
+//! Cargo.toml). The other crates name it through
 //! hot-path (`hot_path::schema`).
 
 use guard_tape::{display, hash, json_text, redact, tape};

@@ -5,8 +5,8 @@
 //!
 //! A crate of its own so that it is built for speed (`opt-level = "s"` in
 //! the workspace's Cargo.toml, where the reason is measured) beneath
-//! crates/schema, which instantiates jsonschema's validators for the tape
-//! and is built for size. The other crates name these modules through
+//! crates/schema, which instantiates jsonschema's validators for the tape,
+//! and crates/hot-path, which are built for size. The other crates name these modules through
 //! hot-path (`hot_path::tape`).
 
 pub mod display;
