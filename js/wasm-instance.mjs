@@ -173,7 +173,7 @@ export function translate(error) {
 
 /**
  * `text` safe to print, by the one function every message of the package
- * passes through (crates/hot-path/src/display.rs, through the core's
+ * passes through (crates/tape/src/display.rs, through the core's
  * `shownText`): for the messages made here that name what a caller or a
  * model wrote, and for the public escapeForDisplay.
  */

@@ -28,7 +28,7 @@
 # external-schema-check adds ValidationOptions::with_schema_check and a
 # feature that leaves the built-in meta-schema validators (over
 # serde_json::Value) out, so that the package builds jsonschema's keyword
-# validators for its tape representation only (crates/hot-path/src/schema/meta.rs).
+# validators for its tape representation only (crates/schema/src/schema/meta.rs).
 # lean-regex-engines (jsonschema and fancy-regex) leaves regex's literal
 # prefilters, bounded backtracker and one-pass DFA out: schema patterns
 # match short strings, and the first two were about 100 KB of the wasm
@@ -77,7 +77,7 @@
 # idna2008 checks idn-hostname, idn-email and the A-labels of hostname by
 # IDNA2008 (RFC 5890-5893) with packed tables of its own (RFC 5892's derived
 # property, Bidi_Class and Joining_Type, from ICU4X's Unicode data; the
-# engine's crates/hot-path/src/schema/idna2008_tests.rs holds them to that data and writes
+# engine's crates/schema/src/schema/idna2008_tests.rs holds them to that data and writes
 # them again) instead of the idna crate's UTS 46 and the general categories
 # of unicode-general-category: those were 57 KB gzip of the wasm module, the
 # new check and its tables about 3 KB.

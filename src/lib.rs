@@ -7,8 +7,10 @@
 //! The hot path (the tape parser, schema compilation and validation, the
 //! streaming check's watcher, the hashing and redaction they use, usage
 //! normalisation and the JSON writing of results) is the workspace member
-//! `crates/hot-path` (library `hot_path`), built for speed while this crate is
-//! built for size. This crate names its modules by that name
+//! `crates/hot-path` (library `hot_path`) and the two crates beneath it,
+//! `crates/tape` and `crates/schema`, which it re-exports: the tape is built
+//! for speed, the others (jsonschema's validators among them) and this crate
+//! for size. This crate names their modules by hot-path's name
 //! (`hot_path::schema`, `hot_path::tape`, ...), so `crate::x` is always a file
 //! in `src/`; every schema the guard compiles goes through
 //! [`dialect::compile`], which reads the schema's dialect first.

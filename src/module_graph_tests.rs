@@ -90,9 +90,17 @@ fn circle(graph: &Graph) -> Option<Vec<String>> {
 #[test]
 fn the_modules_of_each_crate_form_no_circle() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for src in [root.join("src"), root.join("crates/hot-path/src")] {
+    // Each tree, with the least number of modules it has: a walk that
+    // finds fewer has missed some.
+    for (src, least) in [
+        ("src", 20),
+        ("crates/hot-path/src", 2),
+        ("crates/schema/src", 1),
+        ("crates/tape/src", 5),
+    ] {
+        let src = root.join(src);
         let graph = module_graph(&src);
-        assert!(graph.len() > 5, "{} has its modules", src.display());
+        assert!(graph.len() >= least, "{} has its modules", src.display());
         assert_eq!(
             circle(&graph),
             None,

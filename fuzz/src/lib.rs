@@ -11,7 +11,7 @@ const MAX_SAFE_MAGNITUDE: u64 = 1 << 53;
 
 /// `value` as the tape parser reads the same text: integers past 2^53 in
 /// magnitude become the double JavaScript turns them into, because that
-/// double is what the caller gets back (see `crates/hot-path/src/tape/number.rs`).
+/// double is what the caller gets back (see `crates/tape/src/tape/number.rs`).
 /// Everything else is unchanged.
 pub fn js_view(value: Value) -> Value {
     match value {
@@ -48,7 +48,7 @@ static DRAFT202012: LazyLock<Validator> =
     LazyLock::new(|| meta_validator(&referencing::meta::DRAFT202012));
 
 /// A schema against its draft's meta-schema, validated as a
-/// `serde_json::Value`: what `crates/hot-path/src/schema/meta.rs` does over the tape.
+/// `serde_json::Value`: what `crates/schema/src/schema/meta.rs` does over the tape.
 /// For `ValidationOptions::with_schema_check`, since the crate's jsonschema
 /// features leave jsonschema's own meta-schema validators out.
 pub fn check_schema_over_serde(

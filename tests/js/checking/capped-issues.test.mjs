@@ -7,8 +7,8 @@ import * as guard from "../../../pkg/node.mjs";
 
 describe("capped issue lists", () => {
   // The two below come from the prefix-view error collection
-  // (TapeNode::prefix in crates/hot-path/src/tape/node.rs, collect_counted in
-  // crates/hot-path/src/schema/issues.rs), which reads the first members of
+  // (TapeNode::prefix in crates/tape/src/tape/node.rs, collect_counted in
+  // crates/schema/src/schema/issues.rs), which reads the first members of
   // each object in insertion order while the final list is sorted by path.
   const KEYS = Array.from({ length: 30 }, (_, i) => `k${String(i).padStart(2, "0")}`);
   const ALL_INTEGERS = { type: "object", properties: Object.fromEntries(KEYS.map((k) => [k, { type: "integer" }])) };

@@ -7,8 +7,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::schema::test_rng::Rng;
 use crate::stream::json::{JsonStream, Progress};
+use guard_tape::test_rng::Rng;
 
 /// The value a plan reads, built as the facade builds it (js/stream-value.mjs):
 /// a run of items parsed as `[` run `]` and appended, a run of members parsed

@@ -7,9 +7,9 @@
 
 use serde_json::{json, Value};
 
-use crate::schema::test_rng::Rng;
 use crate::schema::{compile, CompileOptions};
 use crate::stream::partial::PartialValue;
+use guard_tape::test_rng::Rng;
 
 /// The closed value of `text` read in one go, as serde_json reads it.
 fn closed(text: &str) -> Option<Value> {

@@ -13,7 +13,7 @@
 use data_encoding::{Encoding, BASE32, BASE32HEX, BASE64, BASE64URL, HEXUPPER};
 use serde_json::{json, Value};
 
-use super::test_rng::Rng;
+use guard_tape::test_rng::Rng;
 
 fn validator(schema: &Value) -> jsonschema::Validator {
     jsonschema::options()

@@ -934,5 +934,3 @@ mod idna2008_tests;
 mod pattern_budget_tests;
 #[cfg(test)]
 mod regex_dialect_tests;
-#[cfg(test)]
-pub(crate) mod test_rng;

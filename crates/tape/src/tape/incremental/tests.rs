@@ -8,8 +8,8 @@
 )]
 
 use super::*;
-use crate::schema::test_rng::Rng;
 use crate::tape::parse;
+use crate::test_rng::Rng;
 
 /// Hears nothing, stops nothing; asks for every open string, and, when
 /// `through`, to be told nothing of a container the text holds whole.

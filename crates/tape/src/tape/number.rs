@@ -28,7 +28,7 @@ pub struct TapeNumber(Repr);
 impl TapeNumber {
     /// `literal` is a number the parser accepted; `integer` says it has no
     /// fraction and no exponent.
-    pub(crate) fn from_literal(literal: &str, integer: bool) -> TapeNumber {
+    pub fn from_literal(literal: &str, integer: bool) -> TapeNumber {
         if integer {
             let bytes = literal.as_bytes();
             let negative = bytes.first() == Some(&b'-');

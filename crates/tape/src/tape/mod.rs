@@ -30,18 +30,18 @@ mod incremental;
 mod node;
 mod number;
 mod parse;
-pub(crate) mod strings;
+pub mod strings;
 
 #[cfg(test)]
 mod tests;
 
 use serde_json::Value;
 
-pub(crate) use incremental::{offset, skip_whitespace};
+pub use incremental::{offset, skip_whitespace};
 pub use incremental::{Fed, Flow, Incremental, Lend, Partial, Stop, Watch};
 pub use node::{TapeArray, TapeElements, TapeJson, TapeMembers, TapeNode, TapeObject};
 pub use number::TapeNumber;
-pub(crate) use parse::prefix_at;
+pub use parse::prefix_at;
 pub use parse::{parse, ParseError, MAX_DEPTH};
 
 /// The string a raw string literal's content (escapes and all) stands for.
@@ -68,15 +68,15 @@ pub enum Kind {
 }
 
 /// String: the raw text holds at least one backslash escape.
-pub(crate) const ESCAPED: u8 = 1;
+pub const ESCAPED: u8 = 1;
 /// Number: written with neither a fraction nor an exponent.
-pub(crate) const INTEGER: u8 = 1 << 1;
+pub const INTEGER: u8 = 1 << 1;
 /// Object key: an earlier member has the same name, so this member is not
 /// one of the object's (its value went to the first occurrence).
-pub(crate) const DUP_SKIP: u8 = 1 << 2;
+pub const DUP_SKIP: u8 = 1 << 2;
 /// Object key: first occurrence of a repeated name; its value is that of the
 /// last occurrence, found in [`Tape::redirects`].
-pub(crate) const DUP_REDIRECT: u8 = 1 << 3;
+pub const DUP_REDIRECT: u8 = 1 << 3;
 
 /// One value on the tape.
 ///
@@ -88,11 +88,11 @@ pub(crate) const DUP_REDIRECT: u8 = 1 << 3;
 /// | array           | element count                | index just past the last descendant |
 /// | object          | member count (distinct names)| index just past the last descendant |
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Entry {
-    pub(crate) kind: Kind,
-    pub(crate) flags: u8,
-    pub(crate) a: u32,
-    pub(crate) b: u32,
+pub struct Entry {
+    pub kind: Kind,
+    pub flags: u8,
+    pub a: u32,
+    pub b: u32,
 }
 
 impl Kind {
@@ -112,14 +112,14 @@ impl Kind {
 }
 
 /// The value of one hex digit, as a `\\u` escape's four are read.
-pub(crate) fn hex_value(byte: u8) -> Option<u16> {
+pub fn hex_value(byte: u8) -> Option<u16> {
     char::from(byte)
         .to_digit(16)
         .and_then(|digit| u16::try_from(digit).ok())
 }
 
 impl Entry {
-    pub(crate) const NULL: Entry = Entry {
+    pub const NULL: Entry = Entry {
         kind: Kind::Null,
         flags: 0,
         a: 0,
@@ -127,7 +127,7 @@ impl Entry {
     };
 
     #[inline(always)]
-    pub(crate) fn has(&self, flag: u8) -> bool {
+    pub fn has(&self, flag: u8) -> bool {
         self.flags & flag != 0
     }
 }
@@ -135,14 +135,14 @@ impl Entry {
 /// A parsed document: the source text and its tape. Immutable once built.
 #[derive(Clone)]
 pub struct Tape<'a> {
-    pub(crate) src: &'a str,
-    pub(crate) entries: Vec<Entry>,
+    pub src: &'a str,
+    pub entries: Vec<Entry>,
     /// `(key index, value index)` for every [`DUP_REDIRECT`] key, sorted by
     /// key index. Empty unless some object repeats a name.
-    pub(crate) redirects: Vec<(u32, u32)>,
+    pub redirects: Vec<(u32, u32)>,
     /// What [`Tape::entry`] answers past the end: null for a parsed tape, the
     /// whole source as a string for [`Tape::of_string`].
-    pub(crate) fallback: Entry,
+    pub fallback: Entry,
 }
 
 /// The entry buffer goes back to the parser for the next response. A tape
@@ -206,7 +206,7 @@ impl<'a> Tape<'a> {
     }
 
     #[inline(always)]
-    pub(crate) fn entry(&self, index: u32) -> Entry {
+    pub fn entry(&self, index: u32) -> Entry {
         match self.entries.get(index as usize) {
             Some(entry) => *entry,
             None => self.fallback,
@@ -215,7 +215,7 @@ impl<'a> Tape<'a> {
 
     /// Index just past the value at `index` and its descendants.
     #[inline(always)]
-    pub(crate) fn skip(&self, index: u32) -> u32 {
+    pub fn skip(&self, index: u32) -> u32 {
         let entry = self.entry(index);
         match entry.kind {
             Kind::Array | Kind::Object => entry.b,
@@ -225,7 +225,7 @@ impl<'a> Tape<'a> {
 
     /// The raw source slice of a string or number entry.
     #[inline(always)]
-    pub(crate) fn raw(&self, entry: Entry) -> &'a str {
+    pub fn raw(&self, entry: Entry) -> &'a str {
         let start = entry.a as usize;
         let end = start.saturating_add(entry.b as usize);
         self.src.get(start..end).unwrap_or("")
@@ -233,7 +233,7 @@ impl<'a> Tape<'a> {
 
     /// The value index of the member whose key is at `key`.
     #[inline(always)]
-    pub(crate) fn member_value(&self, key: u32, entry: Entry) -> u32 {
+    pub fn member_value(&self, key: u32, entry: Entry) -> u32 {
         if entry.has(DUP_REDIRECT) {
             if let Ok(found) = self.redirects.binary_search_by_key(&key, |&(k, _)| k) {
                 if let Some(&(_, value)) = self.redirects.get(found) {
@@ -244,7 +244,7 @@ impl<'a> Tape<'a> {
         key.saturating_add(1)
     }
 
-    pub(crate) fn value_at(&self, index: u32) -> Value {
+    pub fn value_at(&self, index: u32) -> Value {
         let entry = self.entry(index);
         match entry.kind {
             Kind::Null => Value::Null,

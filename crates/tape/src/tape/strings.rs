@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use super::{Entry, ESCAPED};
 
 /// A run of the decoded string: a slice of the source, or one escaped char.
-pub(crate) enum Piece<'s> {
+pub enum Piece<'s> {
     Str(&'s str),
     Char(char),
 }
@@ -65,7 +65,7 @@ fn escape(tail: &[u8]) -> (char, usize) {
 
 /// Calls `f` with each run of the decoded string until it returns `false`;
 /// returns whether every call returned `true`.
-pub(crate) fn for_each_piece<'s>(raw: &'s str, mut f: impl FnMut(Piece<'s>) -> bool) -> bool {
+pub fn for_each_piece<'s>(raw: &'s str, mut f: impl FnMut(Piece<'s>) -> bool) -> bool {
     let mut rest = raw;
     loop {
         let Some(at) = rest.find('\\') else {
@@ -85,7 +85,7 @@ pub(crate) fn for_each_piece<'s>(raw: &'s str, mut f: impl FnMut(Piece<'s>) -> b
 }
 
 /// The decoded content of a raw string.
-pub(crate) fn decode(raw: &str) -> String {
+pub fn decode(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     for_each_piece(raw, |piece| {
         match piece {
@@ -99,7 +99,7 @@ pub(crate) fn decode(raw: &str) -> String {
 
 /// The string an entry holds: borrowed when it has no escapes.
 #[inline]
-pub(crate) fn string_of(raw: &str, entry: Entry) -> Cow<'_, str> {
+pub fn string_of(raw: &str, entry: Entry) -> Cow<'_, str> {
     if entry.has(ESCAPED) {
         Cow::Owned(decode(raw))
     } else {
@@ -108,7 +108,7 @@ pub(crate) fn string_of(raw: &str, entry: Entry) -> Cow<'_, str> {
 }
 
 /// Whether the decoded `raw` equals `other`, without allocating.
-pub(crate) fn decoded_eq(raw: &str, other: &str) -> bool {
+pub fn decoded_eq(raw: &str, other: &str) -> bool {
     let other = other.as_bytes();
     let mut offset = 0_usize;
     let all = for_each_piece(raw, |piece| {
@@ -130,7 +130,7 @@ pub(crate) fn decoded_eq(raw: &str, other: &str) -> bool {
 
 /// Whether the string entry equals `other`.
 #[inline]
-pub(crate) fn entry_eq(raw: &str, entry: Entry, other: &str) -> bool {
+pub fn entry_eq(raw: &str, entry: Entry, other: &str) -> bool {
     if entry.has(ESCAPED) {
         decoded_eq(raw, other)
     } else {
@@ -139,7 +139,7 @@ pub(crate) fn entry_eq(raw: &str, entry: Entry, other: &str) -> bool {
 }
 
 /// Whether two string entries hold the same string.
-pub(crate) fn entries_eq(left_raw: &str, left: Entry, right_raw: &str, right: Entry) -> bool {
+pub fn entries_eq(left_raw: &str, left: Entry, right_raw: &str, right: Entry) -> bool {
     match (left.has(ESCAPED), right.has(ESCAPED)) {
         (false, false) => left_raw == right_raw,
         (true, false) => decoded_eq(left_raw, right_raw),
@@ -149,7 +149,7 @@ pub(crate) fn entries_eq(left_raw: &str, left: Entry, right_raw: &str, right: En
 }
 
 /// Length in Unicode code points of the decoded string.
-pub(crate) fn char_count(raw: &str, entry: Entry) -> usize {
+pub fn char_count(raw: &str, entry: Entry) -> usize {
     if !entry.has(ESCAPED) {
         return raw.chars().count();
     }
@@ -165,7 +165,7 @@ pub(crate) fn char_count(raw: &str, entry: Entry) -> usize {
 }
 
 /// Length in bytes of the decoded string.
-pub(crate) fn byte_len(raw: &str, entry: Entry) -> usize {
+pub fn byte_len(raw: &str, entry: Entry) -> usize {
     if !entry.has(ESCAPED) {
         return raw.len();
     }

@@ -208,14 +208,14 @@ pub struct Incremental {
 
 /// A byte offset as the tape keeps it (`u32::MAX` past that).
 #[inline(always)]
-pub(crate) fn offset(index: usize) -> u32 {
+pub fn offset(index: usize) -> u32 {
     // `feed` refuses texts whose offsets do not fit.
     u32::try_from(index).unwrap_or(u32::MAX)
 }
 
 /// Past the JSON white space at `pos`.
 #[inline(always)]
-pub(crate) fn skip_whitespace(bytes: &[u8], mut pos: usize) -> usize {
+pub fn skip_whitespace(bytes: &[u8], mut pos: usize) -> usize {
     while let Some(b' ' | b'\n' | b'\t' | b'\r') = bytes.get(pos) {
         pos += 1;
     }

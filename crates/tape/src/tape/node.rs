@@ -101,7 +101,7 @@ impl<'a> TapeNode<'a> {
     }
 
     #[inline(always)]
-    pub(crate) fn object(&self) -> Option<TapeObject<'a>> {
+    pub fn object(&self) -> Option<TapeObject<'a>> {
         let entry = self.entry();
         (entry.kind == Kind::Object).then_some(TapeObject { node: *self, entry })
     }
@@ -315,14 +315,14 @@ pub struct TapeObject<'a> {
 impl<'a> TapeObject<'a> {
     /// The value of the member named `name`, regardless of the view's limit.
     #[inline(always)]
-    pub(crate) fn find(&self, name: &str) -> Option<TapeNode<'a>> {
+    pub fn find(&self, name: &str) -> Option<TapeNode<'a>> {
         self.find_any(&[name]).map(|(_, value)| value)
     }
 
     /// The first member (in the text's order) named one of `names`: which
     /// name, and its value. One pass over the members, however many names.
     #[inline(always)]
-    pub(crate) fn find_any(&self, names: &[&str]) -> Option<(usize, TapeNode<'a>)> {
+    pub fn find_any(&self, names: &[&str]) -> Option<(usize, TapeNode<'a>)> {
         let tape = self.node.tape;
         let source = tape.src.as_bytes();
         let mut key = self.node.index.saturating_add(1);

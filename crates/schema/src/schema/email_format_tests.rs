@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use super::test_rng::Rng;
+use guard_tape::test_rng::Rng;
 
 struct Pair {
     shortcut: jsonschema::Validator,
@@ -239,7 +239,7 @@ fn the_email_shortcut_agrees_with_the_full_check_on_chosen_addresses() {
 
 /// The JSON Schema Test Suite, where the conformance tests read it: the
 /// pinned copy in `tests/conformance/json-schema-test-suite` (this crate is
-/// `crates/hot-path` inside the repository) or at `JSON_SCHEMA_TEST_SUITE`.
+/// `crates/schema` inside the repository) or at `JSON_SCHEMA_TEST_SUITE`.
 fn suite_root() -> PathBuf {
     let root = std::env::var_os("JSON_SCHEMA_TEST_SUITE").map_or_else(
         || {

@@ -22,7 +22,7 @@ use icu_properties::props::{
 use icu_properties::{CodePointMapData, CodePointSetData};
 use jsonschema::idna2008::{self, Bidi, Joining, Property};
 
-use super::test_rng::Rng;
+use guard_tape::test_rng::Rng;
 
 /// RFC 5892 section 3's derivation of a code point's property, from ICU4X's
 /// data, in the RFC's order.
@@ -150,7 +150,7 @@ fn pack(values: &[Option<u8>]) -> Vec<u8> {
 }
 
 fn rust_table(name: &str, doc: &str, bytes: &[u8]) -> String {
-    let mut s = format!("{doc}\npub(crate) static {name}: [u8; {}] = [", bytes.len());
+    let mut s = format!("{doc}\npub static {name}: [u8; {}] = [", bytes.len());
     for (i, byte) in bytes.iter().enumerate() {
         if i % 20 == 0 {
             s.push_str("\n   ");

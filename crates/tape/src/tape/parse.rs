@@ -227,7 +227,7 @@ struct Spare {
 /// Tapes up to this many entries (768 KiB) hand their buffer back for the
 /// next parse; a larger one is freed, so one huge response does not keep
 /// its memory.
-pub(crate) const SPARE_ENTRIES: usize = 1 << 16;
+pub const SPARE_ENTRIES: usize = 1 << 16;
 
 thread_local! {
     static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
@@ -235,14 +235,14 @@ thread_local! {
 
 /// The capacity of the entry buffer the next parse starts from.
 #[cfg(test)]
-pub(crate) fn spare_capacity() -> usize {
+pub fn spare_capacity() -> usize {
     SPARE.with(|spare| spare.borrow().entries.capacity())
 }
 
 /// The entry buffer a dropped tape left, empty, for a tape built
 /// elsewhere (the resumable parser's): a new buffer grown from nothing
 /// would be copied each time it doubled.
-pub(crate) fn spare_entries() -> Vec<Entry> {
+pub fn spare_entries() -> Vec<Entry> {
     let mut entries = SPARE
         .try_with(|spare| {
             spare
@@ -256,7 +256,7 @@ pub(crate) fn spare_entries() -> Vec<Entry> {
 }
 
 /// Keeps a dropped tape's entry buffer for the next parse.
-pub(crate) fn recycle(entries: Vec<Entry>) {
+pub fn recycle(entries: Vec<Entry>) {
     if entries.capacity() == 0 || entries.capacity() > SPARE_ENTRIES {
         return;
     }
@@ -341,7 +341,7 @@ pub(super) fn hash_apart(keys: &[Key]) -> bool {
 /// little-endian. A name is nearly always followed by at least eight more
 /// bytes of text, so this is one load and a mask, without a copy.
 #[inline(always)]
-pub(crate) fn prefix_at(bytes: &[u8], start: usize, len: usize) -> u64 {
+pub fn prefix_at(bytes: &[u8], start: usize, len: usize) -> u64 {
     let word = match bytes
         .get(start..start.saturating_add(8))
         .map(<[u8; 8]>::try_from)
