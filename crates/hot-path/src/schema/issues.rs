@@ -259,11 +259,12 @@ fn compare_pointers(a: &str, b: &str) -> Ordering {
 
 fn to_issue(error: &ValidationError<'_>) -> Issue {
     let path = error.instance_path().as_str().to_owned();
+    let [root, at] = subjects();
     let subject = if path.is_empty() {
-        "The response".to_owned()
+        root.to_owned()
     } else {
         // The path holds object keys the model wrote.
-        format!("The value at {}", crate::redact::redact_pointer(&path))
+        format!("{at}{}", crate::redact::redact_pointer(&path))
     };
     let sentence = format!("{subject} {}.", describe(error.kind(), 0));
     // Redacted, then made safe to print: the path is the model's, and the
@@ -278,6 +279,35 @@ fn to_issue(error: &ValidationError<'_>) -> Issue {
         rule: None,
         params: params(error.kind()),
     }
+}
+
+/// An issue of `kind` in parts, for a check program that collects issues
+/// itself (see src/check_program.rs): its code, its params (as [`params`]
+/// gives them) and the predicate of its sentence made safe to print, or
+/// `None` for the predicate where redaction could change a sentence that
+/// holds it (the core then writes the issues). The sentence is the
+/// subject ("The response", or "The value at " and the path), a space, the
+/// predicate and a full stop, as `to_issue` writes it: redaction looks for
+/// no keyword across a space, so a subject and a predicate in which it
+/// finds none make a sentence it leaves as it is, and the escape for
+/// display is made character by character.
+#[must_use]
+pub fn issue_parts(kind: &ValidationErrorKind) -> (&str, Option<Value>, Option<String>) {
+    let predicate = describe(kind, 0);
+    let safe = !predicate.contains('~') && !crate::redact::may_hold_secret(&predicate);
+    (
+        kind.keyword(),
+        params(kind),
+        safe.then(|| crate::display::escape_for_display(&predicate)),
+    )
+}
+
+/// The subjects of an issue's sentence (at the root, and before a path)
+/// and the verdict's message around its count and first issue, for a check
+/// program (see src/check_program.rs): `[root, before a path]`.
+#[must_use]
+pub fn subjects() -> [&'static str; 2] {
+    ["The response", "The value at "]
 }
 
 /// Appends `issues` as a JSON list, each as serde_json writes an [`Issue`]
