@@ -614,7 +614,11 @@ export function makeProgram(handle, spec, interpret = false) {
      */
     collect(v, mode, maxErrors) {
       if (!programsOn || spec.says === undefined || spec.pointers === undefined || (mode === VALUE && !valueSafe)) bail();
-      return (collect ??= collector(spec, interpreted(spec, judgeNow, judgePending, VALUE)))(v, mode, maxErrors);
+      // The run of this mode tells which subschemas pass, where no string
+      // is the core's to judge (it would cross once a string).
+      const made = mode === VALUE ? value : text;
+      collect ??= collector(spec, interpreted(spec, judgeNow, judgePending, VALUE));
+      return collect(v, mode, maxErrors, spec.strings.length === 0 ? made : undefined);
     },
     /** What the program reads of a caller's value (see `reachOf`); undefined where it never reads one. */
     reach: valueSafe ? reachOf(spec) : undefined,
@@ -878,12 +882,17 @@ function written(spec, judgeNow, judgePending, mode) {
   // The run: a polluted Object.prototype would lend every object its
   // members; the strings set aside are judged once the rest passes.
   lines.push(
-    "return (v) => {",
+    "const run = (v) => {",
     "for (const name in POLLUTION_PROBE) bail();",
     "refs = 0; nesting = 0;",
     "if (pendingChecks.length !== 0) { pendingChecks.length = 0; pendingStrings.length = 0; }",
     "return n0(v, 1, 1) && (pendingChecks.length === 0 || judgePending());",
     "};",
+    // For the collector (see `collector`): whether a node passes, decided alone.
+    `const nodes = [${spec.nodes.map((_, index) => `n${index}`).join(", ")}];`,
+    "run.passes = (n, v, z) => nodes[n](v, 0, z);",
+    "run.reset = () => { refs = 0; nesting = 0; };",
+    "return run;",
   );
   const make = functionFrom(["H", "K", "now", "judgePending"], lines);
   return make === undefined ? undefined : make(HELPERS, constants, judgeNow, judgePending);
@@ -1352,8 +1361,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
     const o = typeof v === "object" && v !== null && !Array.isArray(v);
     return check(nodes[n][c], v, 0, z, o);
   };
-  run.typed = typed;
-  run.prepared = (n, c) => nodes[n][c];
+  run.passes = (n, v, z) => node(n, v, 0, z);
   run.reset = () => {
     refs = 0;
     nesting = 0;
@@ -1376,9 +1384,9 @@ function interpreted(spec, judgeNow, judgePending, mode) {
  * full stop, exactly the core's where redaction finds nothing to look at in
  * the subject (which this side looks for as the core does) and the
  * predicate (which the core looked at). Anything else throws BAIL and the
- * core lists the issues: a subschema an applicator's failure leaves the
- * core to describe (`anyOf`, `oneOf`, `not`, `if`, `contains`,
- * `propertyNames`, dependencies that fail, `items: false`), a string the
+ * core lists the issues: an applicator's failure only the core describes
+ * (`not`, `if`, `contains`, `propertyNames`, dependencies, `items: false`,
+ * an `anyOf` or `oneOf` whose branches apply subschemas), a string the
  * core must judge, a subschema two references reach for one value (the
  * core lists its issues once), a value past what the core reads, a path
  * or predicate redaction might change, a message past the core's length.
@@ -1393,28 +1401,39 @@ function collector(spec, inner) {
   const keyRun = new RegExp(wording.secrets[1]);
   const nodes = spec.nodes;
   const pointers = spec.pointers;
+  // The schema path of each check of each node, made when first needed. A
+  // node's issues name its own place in the schema: the core's path through
+  // a reference starts again where it leads.
+  const places = nodes.map(() => undefined);
+  const placeOf = (n, c) => {
+    const list = (places[n] ??= []);
+    return (list[c] ??= `${pointers[n]}/${escapeToken(says[n][c][0])}`);
+  };
   let found = [];
   let refs = 0;
   let nesting = 0;
   let reached = new Set();
+  // The instance path of the value being visited: object keys as strings,
+  // array indices as numbers.
+  const trail = [];
 
-  function add(path, schemaPath, said, params, predicate) {
-    found.push({ path, schemaPath, code: said[1], params, predicate });
+  function add(schemaPath, code, params, predicate) {
+    found.push({ trail: trail.slice(), schemaPath, code, params, predicate });
   }
 
-  function visit(n, v, path, schemaPath, z) {
+  function visit(n, v, z) {
     const checks = nodes[n];
     if (checks === true) return;
+    // A subschema that passes adds no issue.
+    if (fast !== undefined && checks !== false && fast.passes(n, v, z)) return;
     if (checks === false) {
-      found.push({ path, schemaPath, code: "falseSchema", params: null, predicate: wording.falseSchema });
+      add(pointers[n], "falseSchema", null, wording.falseSchema);
       return;
     }
     const said = says[n];
     const o = typeof v === "object" && v !== null && !Array.isArray(v);
     for (let c = 0; c < checks.length; c++) {
       const check = checks[c];
-      const s = said[c];
-      const at = `${schemaPath}/${escapeToken(s[0])}`;
       switch (check[0]) {
         case "type":
         case "const":
@@ -1432,13 +1451,13 @@ function collector(spec, inner) {
         case "minProperties":
         case "maxProperties":
         case "unique":
-          if (!inner.checkOf(n, c, v, z)) add(path, at, s, s[2], s[3]);
+          if (!inner.checkOf(n, c, v, z)) add(placeOf(n, c), said[c][1], said[c][2], said[c][3]);
           break;
         case "pattern":
           if (typeof v === "string") {
             const matched = sequenceMatch(check[2], v);
             if (matched < 0) bail();
-            if (matched === 0) add(path, at, s, s[2], s[3]);
+            if (matched === 0) add(placeOf(n, c), said[c][1], said[c][2], said[c][3]);
           }
           break;
         case "email":
@@ -1447,14 +1466,18 @@ function collector(spec, inner) {
         case "required":
           if (o) {
             const names = check[1];
-            for (let i = 0; i < names.length; i++) if (member(v, names[i]) === undefined) add(path, at, s, s[2][i], s[3][i]);
+            const s = said[c];
+            for (let i = 0; i < names.length; i++) if (member(v, names[i]) === undefined) add(placeOf(n, c), s[1], s[2][i], s[3][i]);
           }
           break;
         case "properties":
           if (o) {
             for (const [name, child] of check[1]) {
               const x = member(v, name);
-              if (x !== undefined) visit(child, x, `${path}/${escapeToken(name)}`, `${at}/${escapeToken(name)}`, z + 1);
+              if (x === undefined) continue;
+              trail.push(name);
+              visit(child, x, z + 1);
+              trail.pop();
             }
           }
           break;
@@ -1466,44 +1489,62 @@ function collector(spec, inner) {
               let count = 0;
               for (const k in v) if (!named.includes(k)) count++;
               if (count > 0) {
-                const parts = s[3];
+                const parts = said[c][3];
                 if (parts === null) bail();
-                add(path, at, s, null, count === 1 ? parts[0] : `${parts[1]}${count}${parts[2]}`);
+                add(placeOf(n, c), said[c][1], null, count === 1 ? parts[0] : `${parts[1]}${count}${parts[2]}`);
               }
             } else {
-              for (const k in v) if (!named.includes(k)) visit(child, v[k], `${path}/${escapeToken(k)}`, at, z + 1);
+              for (const k in v) {
+                if (named.includes(k)) continue;
+                trail.push(k);
+                visit(child, v[k], z + 1);
+                trail.pop();
+              }
             }
           }
           break;
         case "items":
           if (Array.isArray(v)) {
-            if (v.length > check[2] && nodes[check[1]] === false) bail();
-            for (let i = check[2]; i < v.length; i++) visit(check[1], v[i], `${path}/${i}`, at, z + 1);
+            const child = check[1];
+            if (v.length > check[2] && nodes[child] === false) bail();
+            if (nodes[child] === true) break;
+            for (let i = check[2]; i < v.length; i++) {
+              const x = v[i];
+              if (fast !== undefined && fast.passes(child, x, z + 1)) continue;
+              trail.push(i);
+              visit(child, x, z + 1);
+              trail.pop();
+            }
           }
           break;
         case "prefixItems":
           if (Array.isArray(v)) {
             const children = check[1];
-            for (let i = 0; i < children.length && i < v.length; i++) visit(children[i], v[i], `${path}/${i}`, `${at}/${i}`, z + 1);
+            for (let i = 0; i < children.length && i < v.length; i++) {
+              trail.push(i);
+              visit(children[i], v[i], z + 1);
+              trail.pop();
+            }
           }
           break;
-        case "allOf": {
-          const children = check[1];
-          for (let i = 0; i < children.length; i++) visit(children[i], v, path, `${at}/${i}`, z);
+        case "allOf":
+          for (const child of check[1]) visit(child, v, z);
           break;
-        }
         case "ref": {
           if (++refs > REFERENCES || ++nesting > REFERENCE_NESTING) bail();
           // The core lists a subschema's issues for a value once however
           // many references reach it: a second one is the core's to list.
-          const key = `${check[1]}\u0000${path}`;
+          const key = `${check[1]}\u0000${trail.join("/")}`;
           if (reached.has(key)) bail();
           reached.add(key);
-          // The issues below a reference name the schema path of where it leads.
-          visit(check[1], v, path, pointers[check[1]], z);
+          visit(check[1], v, z);
           nesting--;
           break;
         }
+        case "anyOf":
+        case "oneOf":
+          if (!inner.checkOf(n, c, v, z)) add(placeOf(n, c), check[0], null, alternatives(check, v, z));
+          break;
         default:
           // An applicator whose failure only the core describes: passing, it
           // adds no issue.
@@ -1512,9 +1553,81 @@ function collector(spec, inner) {
     }
   }
 
+  /**
+   * The predicate of a failing `anyOf` or `oneOf` as the core writes it:
+   * more than one `oneOf` branch passing is said alone; else the first
+   * problem of each of the first branches is named (with the place it is
+   * at), which is known here only where each branch is a subschema of
+   * checks on the value itself (see `firstProblem`).
+   */
+  function alternatives(check, v, z) {
+    const children = check[1];
+    const words = wording.branches;
+    if (check[0] === "oneOf") {
+      let passing = 0;
+      for (const child of children) if (inner.passes(child, v, z)) passing++;
+      if (passing > 1) return words.oneOfMany;
+      if (passing === 1) bail();
+    }
+    const head = check[0] === "anyOf" ? words.anyOf : words.oneOfNone;
+    if (head === null || children.length > words.most) bail();
+    const [alternative, atPlace, beforeProblem, between, more, open, close] = words.words;
+    const path = pointerOf(trail);
+    const place = path === "" ? "" : `${atPlace}${path}`;
+    const shown = Math.min(children.length, words.shown);
+    let parts = "";
+    for (let i = 0; i < shown; i++) parts += `${i === 0 ? "" : between}${alternative}${i + 1}${place}${beforeProblem}${firstProblem(children[i], v, z)}`;
+    if (children.length > shown) parts += `${between}${children.length - shown}${more}`;
+    return `${head}${open}${parts}${close}`;
+  }
+
+  /**
+   * The predicate of the first issue a failing branch has, as the core
+   * orders a subschema's checks; BAIL where the branch checks more than
+   * the value itself (members, items, other subschemas) or says nothing
+   * here.
+   */
+  function firstProblem(n, v, z) {
+    const checks = nodes[n];
+    if (checks === false) return wording.falseSchema;
+    if (checks === true) bail();
+    const said = says[n];
+    // Only checks of the value itself, whose issues the core lists in the
+    // order of the checks (an object's members, `required` among them, it
+    // lists in an order of its own).
+    for (const check of checks) if (!LEAF_CHECKS.has(check[0]) && check[0] !== "pattern") bail();
+    for (let c = 0; c < checks.length; c++) {
+      const check = checks[c];
+      if (LEAF_CHECKS.has(check[0])) {
+        if (!inner.checkOf(n, c, v, z)) return said[c][3] ?? bail();
+      } else if (check[0] === "pattern") {
+        if (typeof v !== "string") continue;
+        const matched = sequenceMatch(check[2], v);
+        if (matched < 0) bail();
+        if (matched === 0) return said[c][3] ?? bail();
+      } else bail();
+    }
+    return bail();
+  }
+
   /** An issue's sentence as the core writes it, or BAIL where the core must write it. */
   function sentence(path, predicate) {
     if (predicate === null || predicate === undefined) bail();
+    const key = `${path}\u0000${predicate}`;
+    let text = sentences.get(key);
+    if (text === undefined) {
+      text = sentenceOf(path, predicate);
+      // The same mistakes come back; a stream of new paths is not all kept.
+      if (sentences.size >= 1024) sentences.clear();
+      sentences.set(key, text);
+    }
+    return text;
+  }
+
+  /** Sentences already written, by path and predicate. */
+  const sentences = new Map();
+
+  function sentenceOf(path, predicate) {
     let subject = rootSubject;
     if (path !== "") {
       subject = atSubject + path;
@@ -1534,22 +1647,31 @@ function collector(spec, inner) {
     return false;
   }
 
-  return (v, mode, maxErrors) => {
+  let fast;
+  return (v, mode, maxErrors, run) => {
     for (const name in POLLUTION_PROBE) bail();
     if (maxErrors < 1) bail();
     sound(v, 1, mode);
+    fast = run;
+    fast?.reset();
     found = [];
     refs = 0;
     nesting = 0;
     reached = new Set();
+    trail.length = 0;
     inner.reset();
-    visit(0, v, "", "", 1);
+    try {
+      visit(0, v, 1);
+    } finally {
+      trail.length = 0;
+    }
     if (found.length === 0) bail();
     found.sort(compareIssues);
     const shown = Math.min(found.length, maxErrors);
     const errors = new Array(shown);
     for (let i = 0; i < shown; i++) {
-      const { path, schemaPath, code, params, predicate } = found[i];
+      const { trail: at, schemaPath, code, params, predicate } = found[i];
+      const path = pointerOf(at);
       const issue = { path, schemaPath, code, message: sentence(path, predicate) };
       if (params !== null) issue.params = copyParams(params);
       errors[i] = issue;
@@ -1559,6 +1681,19 @@ function collector(spec, inner) {
     return { errors, moreErrors, wording };
   };
 }
+
+/** An instance path's tokens as a JSON Pointer. */
+function pointerOf(trail) {
+  let out = "";
+  for (let i = 0; i < trail.length; i++) {
+    const token = trail[i];
+    out += typeof token === "number" ? `/${token}` : `/${escapeToken(token)}`;
+  }
+  return out;
+}
+
+/** The checks that make at most one issue, on the value itself. */
+const LEAF_CHECKS = new Set(["type", "const", "enum", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "minItems", "maxItems", "minProperties", "maxProperties", "unique"]);
 
 /** The longest issue message the core writes whole (`MAX_MESSAGE_CHARS`). */
 const MAX_MESSAGE = 1000;
@@ -1626,25 +1761,29 @@ function sound(v, z, mode) {
 
 /** Issues in the core's order: instance path (array indices as numbers), code, schema path. */
 function compareIssues(a, b) {
-  return comparePointers(a.path, b.path) || compareText(a.code, b.code) || compareText(a.schemaPath, b.schemaPath);
+  return compareTrails(a.trail, b.trail) || compareText(a.code, b.code) || compareText(a.schemaPath, b.schemaPath);
 }
 
-/** Two JSON Pointers as the core compares them: token by token, two whole numbers (u64) by value. */
-function comparePointers(a, b) {
-  if (a === b) return 0;
-  const left = a.split("/");
-  const right = b.split("/");
-  const n = Math.min(left.length, right.length);
+/**
+ * Two instance paths as the core compares their JSON Pointers: token by
+ * token, two that Rust's `u64` parse reads as whole numbers by value, any
+ * other two by their text; a path before the longer paths it begins. Two
+ * tokens first differing at one place are members of the same container,
+ * so both are indices or both keys.
+ */
+function compareTrails(a, b) {
+  const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    const x = left[i];
-    const y = right[i];
+    const x = a[i];
+    const y = b[i];
     if (x === y) continue;
-    const m = wholeNumber(x);
-    const k = m === undefined ? undefined : wholeNumber(y);
-    const order = k === undefined ? compareText(x, y) : m < k ? -1 : m > k ? 1 : 0;
+    if (typeof x === "number" && typeof y === "number") return x - y;
+    const m = wholeNumber(String(x));
+    const k = m === undefined ? undefined : wholeNumber(String(y));
+    const order = k === undefined ? compareText(escapeToken(String(x)), escapeToken(String(y))) : m < k ? -1 : m > k ? 1 : 0;
     if (order !== 0) return order;
   }
-  return left.length - right.length;
+  return a.length - b.length;
 }
 
 /** A token Rust's `u64` parse reads (digits, maybe after a `+`), as a BigInt; else undefined. */

@@ -923,8 +923,24 @@ fn wording() -> String {
     let [many_before, many_after] = around(message(2, false));
     let [more_before, more_after] = around(message(2, true));
     let (words, run) = hot_path::redact::secret_signs();
+    let head = |kind: jsonschema::error::ValidationErrorKind| {
+        hot_path::schema::issue_parts(&kind)
+            .2
+            .map_or_else(|| "null".to_owned(), |p| quote(&p))
+    };
+    use jsonschema::error::ValidationErrorKind as K;
+    let branches =
+        format!(
+        "{{\"words\":{},\"shown\":{},\"most\":{},\"anyOf\":{},\"oneOfNone\":{},\"oneOfMany\":{}}}",
+        list(hot_path::schema::BRANCH_WORDS.iter().map(|w| quote(w))),
+        hot_path::schema::BRANCHES_SHOWN,
+        hot_path::schema::CONTEXT_BRANCHES,
+        head(K::AnyOf { context: Vec::new() }),
+        head(K::OneOfNotValid { context: Vec::new() }),
+        head(K::OneOfMultipleValid { context: Vec::new() })
+    );
     format!(
-        "{{\"subjects\":[{},{}],\"falseSchema\":{},\"message\":[{},{},{},{},{}],\"secrets\":[{},{}]}}",
+        "{{\"subjects\":[{},{}],\"falseSchema\":{},\"branches\":{branches},\"message\":[{},{},{},{},{}],\"secrets\":[{},{}]}}",
         quote(root),
         quote(at),
         false_schema.map_or_else(|| "null".to_owned(), |p| quote(&p)),

@@ -76,7 +76,7 @@ pub(super) fn collect(
 /// first error to know that the issue holds for the whole value (without
 /// them it looks at the whole value), so the bound leaves room for wide
 /// unions.
-pub(super) const CONTEXT_BRANCHES: usize = 64;
+pub const CONTEXT_BRANCHES: usize = 64;
 
 /// The longest message, in characters; a longer one is cut, and ends in "…".
 pub(super) const MAX_MESSAGE_CHARS: usize = 1000;
@@ -481,13 +481,13 @@ fn describe(kind: &ValidationErrorKind, level: usize) -> String {
 /// problem is known (its context was not collected) or the description is
 /// nested [`BRANCH_LEVELS`] deep.
 fn branches(context: &[Vec<ValidationError<'static>>], level: usize) -> String {
-    const SHOWN: usize = 3;
+    let [alternative, at_place, before_problem, between, more, open, close] = BRANCH_WORDS;
     if level >= BRANCH_LEVELS || context.iter().all(Vec::is_empty) {
         return String::new();
     }
     let mut parts: Vec<String> = context
         .iter()
-        .take(SHOWN)
+        .take(BRANCHES_SHOWN)
         .enumerate()
         .map(|(i, errors)| match errors.first() {
             Some(first) => {
@@ -495,22 +495,30 @@ fn branches(context: &[Vec<ValidationError<'static>>], level: usize) -> String {
                 let place = if at.is_empty() {
                     String::new()
                 } else {
-                    format!(" at {at}")
+                    format!("{at_place}{at}")
                 };
                 format!(
-                    "alternative {}{place}: {}",
+                    "{alternative}{}{place}{before_problem}{}",
                     i + 1,
                     describe(first.kind(), level + 1)
                 )
             }
-            None => format!("alternative {}: no detail", i + 1),
+            None => format!("{alternative}{}: no detail", i + 1),
         })
         .collect();
-    if context.len() > SHOWN {
-        parts.push(format!("{} more", context.len() - SHOWN));
+    if context.len() > BRANCHES_SHOWN {
+        parts.push(format!("{}{more}", context.len() - BRANCHES_SHOWN));
     }
-    format!(" ({})", parts.join("; "))
+    format!("{open}{}{close}", parts.join(between))
 }
+
+/// The branches of an `anyOf`/`oneOf` whose first problems a message names.
+pub const BRANCHES_SHOWN: usize = 3;
+
+/// The words [`branches`] puts around each branch's problem: before its
+/// number, before its place, before its problem, between two branches,
+/// after the count of the branches not shown, and around them all.
+pub const BRANCH_WORDS: [&str; 7] = ["alternative ", " at ", ": ", "; ", " more", " (", ")"];
 
 fn type_phrase(kind: &TypeKind) -> String {
     match kind {
