@@ -7,8 +7,9 @@
 // an interpreter of the same program (where it does not). Both share every
 // helper below, so they differ only in how they walk the program.
 //
-// A run answers true (the value passes), false (it does not: the core then
-// gives the verdict and its issues) or throws BAIL where the program cannot
+// A run answers true (the value passes), false (it does not: the program
+// then lists the issues as the core would, see `collector`, or leaves that
+// to the core) or throws BAIL where the program cannot
 // answer exactly as the core would (a number JSON.parse made infinite, a
 // value nested deeper than the core reads, a `$ref` loop that never reaches
 // a value, a pattern budget spent): the caller then asks the core.
