@@ -1413,7 +1413,7 @@ function collector(spec, inner) {
   let found = [];
   let refs = 0;
   let nesting = 0;
-  let reached = new Set();
+  const reached = new Set();
   // The instance path of the value being visited: object keys as strings,
   // array indices as numbers.
   const trail = [];
@@ -1614,18 +1614,19 @@ function collector(spec, inner) {
   /** An issue's sentence as the core writes it, or BAIL where the core must write it. */
   function sentence(path, predicate) {
     if (predicate === null || predicate === undefined) bail();
-    const key = `${path}\u0000${predicate}`;
-    let text = sentences.get(key);
+    let byPath = sentences.get(predicate);
+    if (byPath === undefined) sentences.set(predicate, (byPath = new Map()));
+    let text = byPath.get(path);
     if (text === undefined) {
       text = sentenceOf(path, predicate);
       // The same mistakes come back; a stream of new paths is not all kept.
-      if (sentences.size >= 1024) sentences.clear();
-      sentences.set(key, text);
+      if (byPath.size >= 256) byPath.clear();
+      byPath.set(path, text);
     }
     return text;
   }
 
-  /** Sentences already written, by path and predicate. */
+  /** Sentences already written, by predicate, then path. */
   const sentences = new Map();
 
   function sentenceOf(path, predicate) {
@@ -1658,28 +1659,29 @@ function collector(spec, inner) {
     found = [];
     refs = 0;
     nesting = 0;
-    reached = new Set();
-    trail.length = 0;
+    if (reached.size !== 0) reached.clear();
     inner.reset();
     try {
       visit(0, v, 1);
     } finally {
-      trail.length = 0;
+      if (trail.length !== 0) trail.length = 0;
     }
     if (found.length === 0) bail();
     found.sort(compareIssues);
     const shown = Math.min(found.length, maxErrors);
     const errors = new Array(shown);
+    const trails = new Array(shown);
     for (let i = 0; i < shown; i++) {
       const { trail: at, schemaPath, code, params, predicate } = found[i];
       const path = pointerOf(at);
       const issue = { path, schemaPath, code, message: sentence(path, predicate) };
       if (params !== null) issue.params = copyParams(params);
       errors[i] = issue;
+      trails[i] = at;
     }
     const moreErrors = found.length > maxErrors;
     found = [];
-    return { errors, moreErrors, wording };
+    return { errors, moreErrors, wording, trails };
   };
 }
 
@@ -1812,9 +1814,10 @@ function codePointRank(u) {
   return u <= 0xdfff ? u + 0x2000 : u - 0x800;
 }
 
-/** A member of object `v` as the core reads it: own members only. */
+/** A member of object `v` as the core reads it: own members only (see `memberSource`). */
 function member(v, name) {
-  return hasOwn(v, name) ? v[name] : undefined;
+  const x = v[name];
+  return x === undefined || (inherited(name) && !hasOwn(v, name)) ? undefined : x;
 }
 
 /**
@@ -1918,7 +1921,8 @@ function sha256Hex(bytes) {
 
 /**
  * A rejected value's issues collected by its program (see `collector`):
- * `{ errors, moreErrors, wording }`, or undefined where the core must list
+ * `{ errors, moreErrors, wording, trails }` (`trails`: each issue's path as
+ * keys, array indices as numbers), or undefined where the core must list
  * them. `mode` as for a run (TEXT: JSON.parse built it; VALUE: a whole
  * snapshot of a caller's value).
  */

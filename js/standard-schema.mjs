@@ -14,7 +14,8 @@ const standards = new WeakMap();
  * (its check program, or null), `verdict(program, snapshot)` (whether the
  * program accepts a snapshot: true, false, or undefined where it cannot
  * say), `collect(program, snapshot)` (the issues of a snapshot it rejects,
- * as validate() lists them, or undefined where the core must list them) and
+ * as validate() lists them, with their paths as keys, or undefined where
+ * the core must list them) and
  * `validate(validator, text)` (the core).
  */
 export function standardFor(validator, source, checks) {
@@ -75,7 +76,7 @@ function standardValidate(validator, checks, value) {
     return { issues: [{ message: notJsonMessage(error), path: error.keys }] };
   }
   let result = rejected ? checks.collect(program, snapshot) : undefined;
-  if (result !== undefined) return { issues: issuesOf(result.errors, snapshot) };
+  if (result !== undefined) return { issues: result.errors.map((issue, i) => ({ message: issue.message, path: result.trails[i] })) };
   try {
     result = checks.validate(validator, jsonText("the value", snapshot));
   } catch (error) {
