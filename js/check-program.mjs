@@ -1468,7 +1468,11 @@ function collector(spec, inner) {
           if (o) {
             const names = check[1];
             const s = said[c];
-            for (let i = 0; i < names.length; i++) if (member(v, names[i]) === undefined) add(placeOf(n, c), s[1], s[2][i], s[3][i]);
+            for (let i = 0; i < names.length; i++) {
+              if (member(v, names[i]) !== undefined) continue;
+              if (s[3] === null) bail();
+              add(placeOf(n, c), s[1], s[2][i], s[3][i]);
+            }
           }
           break;
         case "properties":
@@ -1509,12 +1513,16 @@ function collector(spec, inner) {
             const child = check[1];
             if (v.length > check[2] && nodes[child] === false) bail();
             if (nodes[child] === true) break;
+            const before = found.length;
             for (let i = check[2]; i < v.length; i++) {
               const x = v[i];
               if (fast !== undefined && fast.passes(child, x, z + 1)) continue;
               trail.push(i);
               visit(child, x, z + 1);
               trail.pop();
+              // The issues of the items after this one all sort after those
+              // found in this array so far: past the cap, none is shown.
+              if (found.length - before > cap) break;
             }
           }
           break;
@@ -1650,7 +1658,9 @@ function collector(spec, inner) {
   }
 
   let fast;
+  let cap = 0;
   return (v, mode, maxErrors, run) => {
+    cap = maxErrors;
     for (const name in POLLUTION_PROBE) bail();
     if (maxErrors < 1) bail();
     sound(v, 1, mode);
@@ -1988,14 +1998,6 @@ function rejectedVerdict(program, value, schemaHash, maxErrors) {
     rescue: "none",
     finishReason: null,
   };
-}
-
-/**
- * Whether a program rejects a value in VALUE mode, for certain: false
- * where it accepts it or cannot say.
- */
-export function valueRejected(program, value) {
-  return valueVerdict(program, value) === false;
 }
 
 /** A program's answer on a value in VALUE mode: true, false, or undefined where it cannot say. */

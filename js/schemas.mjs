@@ -5,7 +5,7 @@
 import { NotJsonValue, jsonText, keptUnread, optionsText, schemaText, valueSnapshot } from "./arguments.mjs";
 import { SchemaError, argumentError, withTypedErrors2 } from "./errors.mjs";
 import { standardFor } from "./standard-schema.mjs";
-import { VALUE, collectedIssues, programOf, valueAccepted, valueRejected, valueVerdict } from "./check-program.mjs";
+import { VALUE, collectedIssues, programOf, valueVerdict } from "./check-program.mjs";
 import { DEFAULTS, INPUT_STATUS, LANE_STATUS } from "./generated/contract.mjs";
 import { cacheCapacity, callRaw, callRawJson, encodeInput, keepCacheCapacity, raw, whenReplaced } from "./wasm-instance.mjs";
 
@@ -45,10 +45,11 @@ export class Validator {
   isValid(instance) {
     const program = programFor(this);
     let snapshot = instanceSnapshot(instance, program?.reach);
-    if (program !== null && valueAccepted(program, snapshot)) return true;
+    const verdict = program === null ? undefined : valueVerdict(program, snapshot);
+    if (verdict === true) return true;
     if (program !== null && keptUnread()) snapshot = instanceSnapshot(snapshot);
     // Rejected for certain: nothing to build.
-    if (program !== null && valueRejected(program, snapshot)) return false;
+    if (verdict === false) return false;
     const text = jsonText("the instance", snapshot);
     const status = callRaw(() => handleForAnyValidator(this).isValidInput(encodeInput(text)));
     if (status !== LANE_STATUS.unavailable) return status === INPUT_STATUS.valid;

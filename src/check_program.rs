@@ -743,6 +743,9 @@ fn numeric(op: &str, value: &Value) -> Built<String> {
     Ok(format!("[\"{op}\",{}]", Value::from(number)))
 }
 
+/// The most `required` names whose issues a program words (see `says`).
+const WORDED_NAMES: usize = 1000;
+
 /// A node's checks, sorted, as two JSON lists: the checks, and what each
 /// says when it fails.
 fn split(checks: Vec<(u8, String, String)>) -> (String, String) {
@@ -763,7 +766,8 @@ fn split(checks: Vec<(u8, String, String)>) -> (String, String) {
 /// (the keyword names the step of the schema path to them), or `[keyword,
 /// code, params, predicate]` for one that makes an issue of its own (see
 /// `issue_parts`; the predicate null where the core must write it).
-/// `required` gives a list of params and one of predicates, a name each;
+/// `required` gives a list of params and one of predicates, a name each
+/// (none past `WORDED_NAMES` names);
 /// `additionalProperties: false` gives its predicate for one property and
 /// the two parts of it around a larger count.
 fn says(keyword: &str, value: &Value, map: &Map<String, Value>, draft: Draft) -> String {
@@ -828,6 +832,11 @@ fn says(keyword: &str, value: &Value, map: &Map<String, Value>, draft: Draft) ->
         },
         "uniqueItems" => K::UniqueItems,
         "required" => {
+            // A list past this is a hostile schema's, whose words would
+            // cost more to write than the core's issues for it.
+            if value.as_array().is_some_and(|names| names.len() > WORDED_NAMES) {
+                return "[\"required\",\"required\",null,null]".to_owned();
+            }
             let mut params = Vec::new();
             let mut predicates = Vec::new();
             for name in value.as_array().into_iter().flatten() {
