@@ -11,6 +11,7 @@
 // into bench/RESULTS.md with bench/cost-report.mjs.
 import { writeFileSync } from "node:fs";
 import * as guard from "../pkg/node.mjs";
+import { readOnceCopy } from "../pkg/testing.mjs";
 import { chatCompletion, smallDocument, smallSchema } from "./workloads.mjs";
 import { executorDesign } from "./executor-design.mjs";
 import { median } from "./median.mjs";
@@ -120,6 +121,20 @@ const verdictOk = (verdict) => {
   return verdict.ok;
 };
 
+/**
+ * The value path's floor beside a row: the read-once copy of the value
+ * alone (see `readOnceCopy` in js/testing.mjs), which every call of the
+ * value path makes before any check, against the same peer. No target: no
+ * call that reads a caller's value once, as docs/api.md says the value path
+ * does, costs less.
+ */
+function floorRow(section, label, validator, value, peer) {
+  // Past the checks made before the schema's program, so the copy follows its reach.
+  for (let i = 0; i < 3; i++) validator.isValid(value);
+  row(section, `${label}: the floor, the read-once copy alone`, () => readOnceCopy(validator, value) !== undefined, peer, { expected: true, target: Infinity, note: FLOOR_NOTE });
+}
+const FLOOR_NOTE = "the floor: the read-once copy every value-path call makes, no check";
+
 // --- every keyword and every format, alone ------------------------------------
 
 for (const kase of [...KEYWORD_CASES, ...FORMAT_CASES.map(formatCase)]) {
@@ -138,6 +153,7 @@ for (const kase of [...KEYWORD_CASES, ...FORMAT_CASES.map(formatCase)]) {
     }, { expected, note, peerName: "JSON.parse + ajv" });
     if (state === "valid") {
       row(section, `${kase.id}, value, valid: isValid`, () => validator.isValid(value), () => validate(value), { expected, note });
+      floorRow(section, `${kase.id}, value, valid`, validator, value, () => validate(value));
     } else {
       row(section, `${kase.id}, value, invalid: validate`, () => {
         const result = validator.validate(value);
@@ -186,6 +202,7 @@ for (const mix of mixes) {
     row("value path", `${label}: isValid(value)`, () => validator.isValid(value), ajvValue, { expected });
     row("value path", `${label}: validate(value)`, () => validator.validate(value).valid, ajvValue, { expected });
     row("value path", `${label}: ~standard.validate(value)`, () => standard.validate(value).issues === undefined, ajvValue, { expected });
+    if (expected) floorRow("value path", label, validator, value, ajvValue);
     // The executor path: a chat completion and a response-format wrapper.
     const wrapper = { type: "json_schema", json_schema: { name: "extraction", schema: mix.schema, strict: true } };
     const completion = chatCompletion(text);
@@ -204,6 +221,7 @@ for (const mix of mixes) {
   row("value path", "3-member object: isValid(value)", () => validator.isValid(value), () => validate(value), { expected: true });
   row("value path", "3-member object: validate(value)", () => validator.validate(value).valid, () => validate(value), { expected: true });
   row("value path", "3-member object: ~standard.validate(value)", () => standard.validate(value).issues === undefined, () => validate(value), { expected: true });
+  floorRow("value path", "3-member object", validator, value, () => validate(value));
   const bad = { id: "42", name: "Ada Lovelace", active: true };
   row("value path", "3-member object, invalid: validate(value)", () => validator.validate(bad).valid, () => {
     const ok = validate(bad);

@@ -7,6 +7,7 @@ import { SchemaError, argumentError } from "./errors.mjs";
 import { DEFAULTS, LANE_STATUS } from "./generated/contract.mjs";
 import { callRaw, callRawJson, decoder, encodeCopy, encodeInput, encoder, ensureLoaded, inputOf, raw, translate } from "./wasm-instance.mjs";
 import { programVerdict } from "./check-program.mjs";
+import { argumentsValue, calledId } from "./response-copy.mjs";
 import { COMPILE_KEYS, compileKey, defaultCompileOption, entryFor, handleForAnyValidator, isValidatorArgument, knownSchema, rawOf, readableSchemaText, recordOf, touch } from "./schemas.mjs";
 
 export function detectTruncation(source) {
@@ -106,15 +107,18 @@ function verdictFrom(result, text) {
 }
 
 /** The lane's options when none are given. */
-const LANE_DEFAULTS = Object.freeze({ maxErrors: DEFAULTS.maxErrors, requireObject: true, compiled: false, text: undefined });
+const LANE_DEFAULTS = Object.freeze({ maxErrors: DEFAULTS.maxErrors, requireObject: true, compiled: false, text: undefined, toolName: undefined, namedText: undefined });
 
 /**
  * What the lane needs of the options ({ maxErrors, requireObject, compiled:
  * whether compile options are given, text: the options as JSON text when
  * they hold more than the core takes as a number or a boolean (maxErrors,
  * requireObject), onInvalidSchema, compile options and an empty rules list,
- * for the core to read }), or undefined when they need the general path
- * (which also gives the typed error for options that cannot be read).
+ * for the core to read; toolName: a tool's name given as `toolName`, and
+ * namedText: the options but `toolName` as `text` would give them, for the
+ * check of that call's arguments (see `namedLane`) }), or undefined when
+ * they need the general path (which also gives the typed error for options
+ * that cannot be read).
  */
 export function laneOptions(options) {
   if (options === undefined || options === null) return LANE_DEFAULTS;
@@ -123,6 +127,7 @@ export function laneOptions(options) {
   let requireObject = true;
   let compiled = false;
   let others = false;
+  let toolName;
   try {
     for (const key of Object.keys(options)) {
       const value = options[key];
@@ -141,15 +146,24 @@ export function laneOptions(options) {
       } else if (COMPILE_KEYS.includes(key) || key === "resources") {
         // A compile option at its default compiles what none does.
         if (!defaultCompileOption(key, value)) compiled = true;
+      } else if (key === "toolName" && typeof value === "string" && value !== "" && typeof value.isWellFormed === "function" && value.isWellFormed()) {
+        // A name as the core reads it (a non-empty string, each character as given).
+        toolName = value;
       } else {
-        // Rules, toolName, a value of the wrong type, or a name the core
-        // refuses (it then sends the call the general way, which says why).
+        // Rules, a toolName of another kind, a value of the wrong type, or a
+        // name the core refuses (it then sends the call the general way,
+        // which says why).
         others = true;
       }
     }
     // Options that change nothing (`{}`, `{ maxErrors: 5 }`) read as none.
-    if (maxErrors === DEFAULTS.maxErrors && requireObject && !compiled && !others) return LANE_DEFAULTS;
-    return { maxErrors, requireObject, compiled, text: others ? optionsText(options) : undefined };
+    if (maxErrors === DEFAULTS.maxErrors && requireObject && !compiled && !others && toolName === undefined) return LANE_DEFAULTS;
+    // A string is its own answer, `toolName` or not (the core checks it as
+    // content); for a response object, the named call's arguments are
+    // checked with the other options (`namedText`).
+    const text = others ? optionsText(options) : undefined;
+    const namedText = toolName !== undefined && others ? optionsText({ ...options, toolName: undefined }) : undefined;
+    return { maxErrors, requireObject, compiled, text, toolName, namedText };
   } catch {
     return undefined;
   }
@@ -232,8 +246,11 @@ function compiledFor(schema, options, compiled) {
  * or undefined for the general path. `output` is a well-formed
  * string or a response object.
  */
-export function laneWith(output, handle, schemaHash, { maxErrors, requireObject, text }) {
-  if (typeof output !== "string") return readLane(output, handle, maxErrors, requireObject, text, schemaHash);
+export function laneWith(output, handle, schemaHash, { maxErrors, requireObject, text, toolName, namedText }) {
+  if (typeof output !== "string") {
+    if (toolName !== undefined) return namedLane(output, handle, maxErrors, requireObject, namedText, schemaHash, toolName);
+    return readLane(output, handle, maxErrors, requireObject, text, schemaHash);
+  }
   // No options beyond the two the lane takes as numbers: the schema's
   // check program answers an accepted text without the core.
   if (text === undefined) {
@@ -316,6 +333,70 @@ function readLane(output, handle, maxErrors, requireObject, optionsJson, schemaH
   const finishReason = reasonLength !== null ? decoder.decode(inputOf(reasonLength).subarray(0, reasonLength)) : null;
   copy.answer = { index, reason: finishReason };
   return laneResult(code, text, schemaHash, finishReason);
+}
+
+/**
+ * The lane for a response object checked with `toolName` (`optionsJson`:
+ * the other options, as `laneOptions` gives them): the response read as
+ * the tool-call reader reads it (see `readCalls` in js/tool-calls.mjs), its
+ * calls' names and arguments references into the texts, so that the
+ * core's reading of the calls (`readToolCallsAt`) is made once for the
+ * responses of one shape; the arguments of the first call of that name
+ * (as the core's general path takes it: `check_output` in src/verdict.rs)
+ * are then checked as `readLane` checks an answer's text, with the
+ * response's finish reason. Undefined, for the general path, where the
+ * answer is not a string of the response (no call of that name, arguments
+ * an SDK parsed) or the check finds no answer (whose message names the
+ * response's calls).
+ */
+function namedLane(output, handle, maxErrors, requireObject, optionsJson, schemaHash, toolName) {
+  const texts = [];
+  texts.wholeStrings = true;
+  const copy = outputCopy(output, texts, namedCopies);
+  if (texts.ambiguous) return undefined;
+  let read = copy.answer;
+  if (read === undefined) {
+    const answer = callsAt(texts, copy.text);
+    read = answer === undefined ? null : JSON.parse(answer);
+    copy.answer = read;
+  }
+  if (read === null) return undefined;
+  const calls = read.calls;
+  let index;
+  for (let i = 0; i < calls.length; i++) {
+    if (calledId(calls[i].name, texts) === toolName) {
+      index = calls[i].text;
+      break;
+    }
+  }
+  if (index === undefined || argumentsValue(texts, index) !== undefined) return undefined;
+  const text = texts[index];
+  const reason = read.finishReason;
+  if (optionsJson === undefined && !tokenLimit(reason)) {
+    const verdict = programVerdict(text, handle, schemaHash, requireObject);
+    if (verdict !== undefined) {
+      verdict.finishReason = reason;
+      return verdict;
+    }
+  }
+  const { code } = decodeLaneStatus(laneStatus(text, handle, maxErrors, requireObject, optionsJson, reason));
+  if (code === LANE_STATUS.unavailable) return undefined;
+  const verdict = laneResult(code, text, schemaHash, reason);
+  return verdict.failure === "empty" ? undefined : verdict;
+}
+
+/**
+ * The tool-call reader's copies of the responses checked with `toolName`
+ * last, each with the core's reading of its calls (see `outputCopy`).
+ */
+const namedCopies = [];
+
+/** `readToolCallsAt` over the texts and the copy, encoded into wasm memory; apart from `namedLane`, as its closure would make `namedLane`'s variables a scope object on every call. */
+function callsAt(texts, copyText) {
+  return callRaw(() => {
+    const { start, length } = encodeCopy(texts, copyText);
+    return raw.readToolCallsAt(start, length);
+  });
 }
 
 /** Finish reasons the core was asked about: whether each is a token limit. */

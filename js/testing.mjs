@@ -114,6 +114,18 @@ export function acceptedValueTwice(text, part) {
 export { forgetCallsRead as forgetToolCallsRead } from "./tool-calls.mjs";
 
 /**
+ * The copy of `value` a Validator's value path reads it into before any
+ * check (see `valueSnapshot`), along its program's reach once it has one:
+ * the cost every `isValid`, `validate` and `~standard.validate` pays for
+ * reading a caller's value once, which the cost table shows as the value
+ * path's floor.
+ */
+export function readOnceCopy(validator, value) {
+  const program = programOf(handleForAnyValidator(validator));
+  return valueSnapshot(value, program?.reach);
+}
+
+/**
  * A Validator's check program, run on `value` as the text path runs it (a
  * value JSON.parse made), or as the value path does when `asValue` (on the
  * copy `valueSnapshot` makes along the program's reach): true,

@@ -15,6 +15,7 @@ import { DRAFTS, loadDraft, loadRemotes, suiteRoot } from "../../conformance/sui
 import { STORE, loadCases, resourcesOf } from "../../corpus/differential.mjs";
 // A seeded generator, so every run checks the same values.
 import { prng as rng } from "../../support/random.mjs";
+import { coreCalls } from "../../support/core-calls.mjs";
 
 
 const root = suiteRoot();
@@ -426,3 +427,42 @@ describe("patterns matched in JavaScript as the core's sequences decide as the c
     assert.ok(compared > 2000, `${compared} compared`);
   });
 });
+
+describe("options that leave the work unchanged keep the program's path, with the core's verdicts", { timeout: 120000 }, () => {
+  // The defaults spelled out, and options the program honours (maxErrors
+  // only shapes a rejection; requireObject the program's path takes).
+  const optionSets = [{ maxErrors: 5, requireObject: true, formats: "assert" }, { maxErrors: 5 }, { maxErrors: 0 }, { maxErrors: 20 }, { requireObject: true }, { requireObject: false }, { rules: [] }, { onInvalidSchema: "throw" }];
+  const draft = DRAFTS.at(-1);
+  test(`every instance of the JSON Schema Test Suite, ${draft.dir}, as text, under each option set`, () => {
+    let programAnswers = 0;
+    for (const { group, validator } of compiledGroups(draft)) {
+      if (!checksWithProgram(validator)) continue;
+      for (const item of group.tests) {
+        const text = JSON.stringify(item.data);
+        // What the call without options costs the core: none of its calls where the program accepts.
+        const bare = coreChecks(() => guard.checkOutput(text, validator));
+        for (const options of optionSets) {
+          let ours;
+          const calls = coreChecks(() => {
+            ours = guard.checkOutput(text, validator, options);
+          });
+          const where = `${item.id} with ${JSON.stringify(options)}`;
+          assert.deepEqual(ours, coreCheckOutput(text, validator, options), where);
+          if (ours.ok && bare === 0 && (options.requireObject !== false || typeof item.data === "object")) {
+            assert.equal(calls, 0, `${where}: the program's path, as without options`);
+            programAnswers += 1;
+          }
+        }
+      }
+    }
+    assert.ok(programAnswers > 100, `${programAnswers} accepted by the program with options`);
+  });
+});
+
+/** The core calls a text's check can make. */
+const CORE_CHECKS = ["checkInputLane", "checkOutputWith", "checkOutput"];
+
+/** How many calls of the core `fn` made among CORE_CHECKS. */
+function coreChecks(fn) {
+  return Object.values(coreCalls(CORE_CHECKS, fn)).reduce((a, b) => a + b, 0);
+}
