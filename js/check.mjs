@@ -373,7 +373,7 @@ function namedLane(output, handle, maxErrors, requireObject, optionsJson, schema
   const text = texts[index];
   const reason = read.finishReason;
   if (optionsJson === undefined && !tokenLimit(reason)) {
-    const verdict = programVerdict(text, handle, schemaHash, requireObject);
+    const verdict = programVerdict(text, handle, schemaHash, requireObject, maxErrors);
     if (verdict !== undefined) {
       verdict.finishReason = reason;
       return verdict;
