@@ -834,7 +834,10 @@ fn says(keyword: &str, value: &Value, map: &Map<String, Value>, draft: Draft) ->
         "required" => {
             // A list past this is a hostile schema's, whose words would
             // cost more to write than the core's issues for it.
-            if value.as_array().is_some_and(|names| names.len() > WORDED_NAMES) {
+            if value
+                .as_array()
+                .is_some_and(|names| names.len() > WORDED_NAMES)
+            {
                 return "[\"required\",\"required\",null,null]".to_owned();
             }
             let mut params = Vec::new();
