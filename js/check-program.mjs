@@ -108,7 +108,17 @@ function canonical(v) {
 }
 
 function unique(v) {
-  if (v.length < 2) return true;
+  const length = v.length;
+  if (length < 2) return true;
+  // A short array by pairs (what `equal` says of two values is what their
+  // keys say), without a key made per item.
+  if (length <= 8) {
+    for (let i = 1; i < length; i++) {
+      const x = v[i];
+      for (let j = 0; j < i; j++) if (equal(x, v[j])) return false;
+    }
+    return true;
+  }
   const seen = new Set();
   for (let i = 0; i < v.length; i++) {
     const key = uniqueKey(v[i]);
@@ -153,18 +163,46 @@ function maxLength(s, n) {
  * `v` prints as, divided by the decimal the divisor prints as, is whole.
  * A power-of-two fraction (0.5, 0.25, ...) is decided on the double itself
  * where the decimal is that double exactly (of a magnitude below `exact`,
- * which `exactBelow(m)` gives); otherwise both decimals are
- * compared exactly, and a pair past the core's exact range is left to the
- * core, as is a number JSON.parse made infinite (the core refuses it).
+ * which `exactBelow(m)` gives); a decimal fraction (0.01, 2.675, ...) on
+ * the whole number `v` times 10^k makes, below 2^50 (`decimalOf(m)` gives
+ * 10^k and the divisor's digits); otherwise both decimals are compared
+ * exactly, and a pair past the core's exact range is left to the core, as
+ * is a number JSON.parse made infinite (the core refuses it).
  */
-function multipleOf(v, m, exact) {
+function multipleOf(v, m, exact, scale, units) {
   if (Number.isInteger(m) && m <= 9007199254740992) return Number.isInteger(v) && v % m === 0;
   if (v === 0) return true;
   if (v - v !== 0) bail();
   const magnitude = Math.abs(v);
   if (magnitude < m) return false;
   if (magnitude < exact) return Number.isInteger(v / m);
+  if (scale !== 0) {
+    // The divisor is `units` / `scale` (scale = 10^k, k its decimals). Below
+    // 2^50, `v * scale` lands within 1/4 of the whole number the decimal of
+    // `v` times 10^k is, when that decimal has at most k decimals; and then
+    // it is the only decimal of k decimals that reads as `v` (the doubles
+    // there are closer than 10^-k), so the decimal `v` prints as has at
+    // most k decimals exactly when the nearest whole `n` reads back as `v`.
+    // With more decimals, `v` / the divisor is not whole.
+    const s = v * scale;
+    if (s < 1125899906842624 && s > -1125899906842624) {
+      const n = Math.round(s);
+      return n / scale === v && n % units === 0;
+    }
+  }
   return decimalMultiple(v, m);
+}
+
+/**
+ * A fractional divisor's decimal as [10^k, its k-decimal digits as a whole
+ * number], for `multipleOf`'s shortcut; [0, 0] where the digits or 10^k are
+ * not exact doubles (the shortcut is not taken). Worked out once per check.
+ */
+function decimalOf(m) {
+  if (Number.isInteger(m) || !(m > 0)) return [0, 0];
+  const [digits, decimals] = decimalParts(m);
+  if (decimals < 1 || decimals > 22 || digits > 9007199254740991n) return [0, 0];
+  return [Number(`1e${decimals}`), Number(digits)];
 }
 
 /**
@@ -322,7 +360,212 @@ function isIpv4(s) {
   return i === len;
 }
 
-export const FORMATS = { date: isDate, time: isTime, "date-time": isDateTime, uuid: isUuid, ipv4: isIpv4 };
+/** The reference tokens of a JSON Pointer from `i` on: `~` only as `~0` or `~1`. */
+function pointerTokens(s, i) {
+  for (; i < s.length; i++) {
+    if (s.charCodeAt(i) === 126) {
+      const next = s.charCodeAt(i + 1);
+      if (next !== 48 && next !== 49) return false;
+      i++;
+    }
+  }
+  return true;
+}
+
+function isJsonPointer(s) {
+  return s.length === 0 || (s.charCodeAt(0) === 47 && pointerTokens(s, 1));
+}
+
+function isRelativeJsonPointer(s) {
+  const first = digit(s, 0);
+  if (first < 0) return false;
+  let i = 1;
+  if (first > 0) while (digit(s, i) >= 0) i++;
+  if (i === s.length) return true;
+  const c = s.charCodeAt(i);
+  if (c === 35) return i === s.length - 1;
+  return c === 47 && pointerTokens(s, i + 1);
+}
+
+/**
+ * RFC 3339's `duration` as the core reads it: `P`, date units in the order
+ * Y, M, W, D (weeks alone), then optionally `T` and time units in the order
+ * H, M, S, each unit once and after digits; Y with D needs M, H with S
+ * needs M.
+ */
+function isDuration(s) {
+  const len = s.length;
+  if (len < 2 || s.charCodeAt(0) !== 80) return false;
+  let i = 1;
+  let time = false;
+  let weeks = false;
+  let any = false;
+  let anyTime = false;
+  let lastDate = 0;
+  let lastTime = 0;
+  let seen = 0;
+  while (i < len) {
+    if (s.charCodeAt(i) === 84) {
+      if (time || weeks) return false;
+      time = true;
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < len && digit(s, i) >= 0) i++;
+    if (i === start || i === len) return false;
+    const unit = s.charCodeAt(i);
+    if (!time) {
+      // Y M W D
+      const index = unit === 89 ? 0 : unit === 77 ? 1 : unit === 87 ? 2 : unit === 68 ? 3 : -1;
+      if (index < 0) return false;
+      if (index === 2) {
+        if (any) return false;
+        weeks = true;
+      } else if (weeks) return false;
+      if (index < lastDate || (seen & (1 << index)) !== 0) return false;
+      seen |= 1 << index;
+      lastDate = index;
+    } else {
+      // H M S
+      const index = unit === 72 ? 0 : unit === 77 ? 1 : unit === 83 ? 2 : -1;
+      if (index < 0 || index < lastTime || (seen & (1 << (index + 4))) !== 0) return false;
+      seen |= 1 << (index + 4);
+      lastTime = index;
+      anyTime = true;
+    }
+    any = true;
+    i++;
+  }
+  if (!any || (time && !anyTime)) return false;
+  if ((seen & 0b1011) === 0b1001) return false;
+  return (seen & 0b1110000) !== 0b1010000;
+}
+
+/**
+ * RFC 6570 URI Template as the core reads it (jsonschema's
+ * `is_valid_uri_template`, on UTF-8 bytes: a character past ASCII is a
+ * literal, never part of a variable name).
+ */
+function isUriTemplate(s) {
+  const len = s.length;
+  let i = 0;
+  while (i < len) {
+    const c = s.charCodeAt(i);
+    if (c === 123) {
+      i++;
+      if (i >= len) return false;
+      if (OPERATORS.has(s.charCodeAt(i))) {
+        i++;
+        if (i >= len) return false;
+      }
+      i = varspec(s, i);
+      if (i < 0) return false;
+      while (i < len && s.charCodeAt(i) === 44) {
+        i = varspec(s, i + 1);
+        if (i < 0) return false;
+      }
+      if (i >= len || s.charCodeAt(i) !== 125) return false;
+      i++;
+    } else if (c === 125) return false;
+    else if (c === 37) {
+      if (i + 2 >= len || !hex(s.charCodeAt(i + 1)) || !hex(s.charCodeAt(i + 2))) return false;
+      i += 3;
+    } else if (c <= 0x20 || c === 0x7f || c === 34 || c === 60 || c === 62 || c === 92 || c === 94 || c === 96 || c === 124) return false;
+    else i++;
+  }
+  return true;
+}
+
+/** RFC 6570's operators, by character code. */
+const OPERATORS = new Set([..."+#./;?&=,!@|"].map((c) => c.charCodeAt(0)));
+
+/** A varspec (varname and an optional `:1`-`:9999` or `*`) from `i`: the index after it, or -1. */
+function varspec(s, i) {
+  i = varname(s, i);
+  if (i < 0 || i >= s.length) return i;
+  const c = s.charCodeAt(i);
+  if (c === 58) {
+    i++;
+    const first = digit(s, i);
+    if (first < 1) return -1;
+    i++;
+    let digits = 1;
+    while (digits < 4 && digit(s, i) >= 0) {
+      i++;
+      digits++;
+    }
+  } else if (c === 42) i++;
+  return i;
+}
+
+/** A varname (varchars, single dots between them) from `i`: the index after it, or -1. */
+function varname(s, i) {
+  i = varchars(s, i);
+  while (i >= 0 && i < s.length) {
+    const c = s.charCodeAt(i);
+    if (c === 46) i = varchars(s, i + 1);
+    else if (varchar(c) || c === 37) i = varchars(s, i);
+    else break;
+  }
+  return i;
+}
+
+/** One or more varchars (letters, digits, `_`, `%` and two hex digits) from `i`: the index after them, or -1. */
+function varchars(s, i) {
+  const len = s.length;
+  const start = i;
+  while (i < len) {
+    const c = s.charCodeAt(i);
+    if (varchar(c)) i++;
+    else if (c === 37) {
+      if (i + 2 >= len || !hex(s.charCodeAt(i + 1)) || !hex(s.charCodeAt(i + 2))) return -1;
+      i += 3;
+    } else break;
+  }
+  return i > start ? i : -1;
+}
+
+function varchar(c) {
+  return alphanumeric(c) || c === 95;
+}
+
+export const FORMATS = {
+  date: isDate,
+  time: isTime,
+  "date-time": isDateTime,
+  uuid: isUuid,
+  ipv4: isIpv4,
+  duration: isDuration,
+  "json-pointer": isJsonPointer,
+  "relative-json-pointer": isRelativeJsonPointer,
+  "uri-template": isUriTemplate,
+};
+
+/**
+ * `hostname` (every draft) and `idn-hostname` as the core decides an ASCII
+ * name of no label with `--` as its third and fourth characters (where the
+ * drafts and the A-label rules differ): 1 when its dot-separated labels are
+ * 1 to 63 letters, digits and hyphens, no hyphen first or last, at most 253
+ * characters in all; 0 when it is ASCII and not so; -1 (the core judges)
+ * for a character past ASCII or a label with `--` third and fourth.
+ */
+function asciiHostname(s) {
+  const length = s.length;
+  let verdict = length === 0 || length > 253 ? 0 : 1;
+  let start = 0;
+  for (let i = 0; i <= length; i++) {
+    const c = i === length ? 46 : s.charCodeAt(i);
+    if (c > 127) return -1;
+    if (c === 46) {
+      const size = i - start;
+      if (size < 1 || size > 63 || s.charCodeAt(start) === 45 || s.charCodeAt(i - 1) === 45) verdict = 0;
+      else if (size >= 4 && s.charCodeAt(start + 2) === 45 && s.charCodeAt(start + 3) === 45) return -1;
+      start = i + 1;
+    } else if (c !== 45 && !alphanumeric(c)) verdict = 0;
+  }
+  return verdict;
+}
 
 /** RFC 5322 `atext`, ASCII, by character code. */
 const ATEXT = Array.from({ length: 128 }, (_, c) => /[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]/.test(String.fromCharCode(c)));
@@ -409,6 +652,16 @@ function sequenceMatch(sequence, s) {
   }
   return (state & accept) !== 0 ? 1 : 0;
 }
+/**
+ * Whether a `patternProperties` pattern (its sequence) matches a member's
+ * name; a name the sequence leaves to the core sends the value there.
+ */
+function namesMatch(sequence, name) {
+  const matched = sequenceMatch(sequence, name);
+  if (matched < 0) bail();
+  return matched === 1;
+}
+
 function close(state, skippable, skipRun) {
   for (let i = 0; i < skipRun; i++) state |= (state & skippable) << 1;
   return state;
@@ -519,13 +772,16 @@ export function programOf(handle) {
 function children(check) {
   switch (check[0]) {
     case "properties":
+    case "patternProperties":
       return check[1].map(([, n]) => [n, false]);
     case "additionalProperties":
+    case "unevaluatedProperties":
       return [[check[2], false]];
     case "propertyNames":
     case "ref":
       return [[check[1], false]];
     case "items":
+    case "unevaluatedItems":
       return [[check[1], false]];
     case "prefixItems":
     case "allOf":
@@ -705,8 +961,8 @@ export function reachOf(spec) {
  * subschemas to the same value (`sameValue` follows them).
  */
 const OBJECT_UNREAD = new Set([
-  "type", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "string", "email", "pattern",
-  "minItems", "maxItems", "unique", "items", "prefixItems", "contains", "required", "dependentRequired",
+  "type", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "string", "email", "hostname", "pattern",
+  "minItems", "maxItems", "unique", "items", "unevaluatedItems", "prefixItems", "contains", "required", "dependentRequired",
   "minProperties", "maxProperties", "propertyNames", "allOf", "anyOf", "oneOf", "not", "if", "ref", "dependencies",
 ]);
 
@@ -759,7 +1015,7 @@ function valueModeSafe(spec) {
 // --- the first executor: JavaScript written from the program ---------------------
 
 /** The shared helpers, as the functions written from programs receive them. */
-const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail };
+const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch };
 
 /** Whether object `v` has every member of `names` (as `memberSource` reads members in `mode`). */
 function hasAll(v, names, mode) {
@@ -846,7 +1102,7 @@ function namesRead(node) {
 
 /** Whether a node's checks look at an object (so the node tells objects apart at its start). */
 function readsObjects(node) {
-  return node.some((check) => ["required", "properties", "dependentRequired", "dependencies", "additionalProperties", "propertyNames", "minProperties", "maxProperties"].includes(check[0]));
+  return node.some((check) => ["required", "properties", "patternProperties", "dependentRequired", "dependencies", "additionalProperties", "unevaluatedProperties", "propertyNames", "minProperties", "maxProperties"].includes(check[0]));
 }
 
 /**
@@ -862,7 +1118,7 @@ function written(spec, judgeNow, judgePending, mode) {
     return `K[${constants.length - 1}]`;
   };
   const lines = [
-    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail } = H;",
+    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch } = H;",
     "let refs = 0, nesting = 0;",
   ];
   spec.nodes.forEach((node, index) => {
@@ -922,12 +1178,14 @@ function coverage(node) {
         named = check[1].map(([name]) => name);
         break;
       case "additionalProperties":
+      case "unevaluatedProperties":
         everyMember = true;
         break;
       case "prefixItems":
         prefix = Math.max(prefix, check[1].length);
         break;
       case "items":
+      case "unevaluatedItems":
         itemsFrom = itemsFrom < 0 ? check[2] : Math.min(itemsFrom, check[2]);
         break;
     }
@@ -1014,7 +1272,8 @@ function checkSource(check, constant, spec, reads, mode) {
     case "mul": {
       const m = check[1];
       if (Number.isInteger(m) && m <= 9007199254740992) return [`if (typeof v === "number" && !(Number.isInteger(v) && v % ${m} === 0)) return false;`];
-      return [`if (typeof v === "number" && !multipleOf(v, ${m}, ${exactBelow(m)})) return false;`];
+      const [scale, units] = decimalOf(m);
+      return [`if (typeof v === "number" && !multipleOf(v, ${m}, ${exactBelow(m)}, ${scale}, ${units})) return false;`];
     }
     case "minLength":
       return [`if (typeof v === "string" && !minLength(v, ${check[1]})) return false;`];
@@ -1026,6 +1285,11 @@ function checkSource(check, constant, spec, reads, mode) {
       return [`if (typeof v === "string") { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; }`];
     case "email":
       return [`if (typeof v === "string" && !plainEmail(v)) { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; }`];
+    case "hostname":
+      return [
+        `if (typeof v === "string") { const r = asciiHostname(v); if (r === 0) return false;`,
+        `if (r < 0) { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; } }`,
+      ];
     case "pattern":
       return [
         `if (typeof v === "string") { const r = sequenceMatch(${constant(check[2])}, v); if (r === 0) return false;`,
@@ -1058,15 +1322,25 @@ function checkSource(check, constant, spec, reads, mode) {
         const m = read(reads, name);
         return `if (${m} !== undefined && !${call(node, m, "z + 1")}) return false;`;
       });
-    case "additionalProperties": {
-      const [, named, node] = check;
-      const test = spec.nodes[node] === false ? "return false;" : `if (!${call(node, "x", "z + 1")}) return false;`;
+    case "patternProperties": {
+      const tests = check[1].map(([sequence, node]) => {
+        const matched = `namesMatch(${constant(sequence)}, k)`;
+        return spec.nodes[node] === false ? `if (${matched}) return false;` : `if (${matched} && !${call(node, "x", "z + 1")}) return false;`;
+      });
+      return [`if (o) { for (const k in v) { ${skipLeftOut} ${tests.join(" ")} } }`];
+    }
+    case "additionalProperties":
+    case "unevaluatedProperties": {
+      const [, named, node, patterns = []] = check;
+      const matched = patterns.map((sequence) => `if (namesMatch(${constant(sequence)}, k)) continue;`).join(" ");
+      const test = `${matched} ${spec.nodes[node] === false ? "return false;" : `if (!${call(node, "x", "z + 1")}) return false;`}`;
       if (named.length === 0) return [`if (o) { for (const k in v) { ${skipLeftOut} ${test} } }`];
       return [`if (o) { for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: { ${skipLeftOut} ${test} } } } }`];
     }
     case "propertyNames":
       return [`if (o) { for (const k in v) { ${mode === VALUE ? skipLeftOut : ""} if (!${call(check[1], "k", "z + 1")}) return false; } }`];
-    case "items": {
+    case "items":
+    case "unevaluatedItems": {
       const [, node, from] = check;
       if (spec.nodes[node] === false) return [`if (Array.isArray(v) && v.length > ${from}) return false;`];
       return [`if (Array.isArray(v)) { for (let i = ${from}; i < v.length; i++) if (!${call(node, "v[i]", "z + 1")}) return false; }`];
@@ -1129,8 +1403,9 @@ function interpreted(spec, judgeNow, judgePending, mode) {
       const values = check[0] === "const" ? [check[1]] : check[1];
       return ["in", new Set(values.filter((x) => typeof x !== "object" || x === null)), values.filter((x) => typeof x === "object" && x !== null)];
     }
-    if (check[0] === "additionalProperties") return ["additionalProperties", new Set(check[1]), check[2]];
-    if (check[0] === "mul") return ["mul", check[1], exactBelow(check[1])];
+    if (check[0] === "additionalProperties" || check[0] === "unevaluatedProperties") return ["additionalProperties", new Set(check[1]), check[2], check[3] ?? []];
+    if (check[0] === "unevaluatedItems") return ["items", check[1], check[2]];
+    if (check[0] === "mul") return ["mul", check[1], exactBelow(check[1]), ...decimalOf(check[1])];
     return check;
   }
 
@@ -1223,7 +1498,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
       case "xmax":
         return typeof v !== "number" || v < c[1];
       case "mul":
-        return typeof v !== "number" || multipleOf(v, c[1], c[2]);
+        return typeof v !== "number" || multipleOf(v, c[1], c[2], c[3], c[4]);
       case "minLength":
         return typeof v !== "string" || minLength(v, c[1]);
       case "maxLength":
@@ -1234,6 +1509,16 @@ function interpreted(spec, judgeNow, judgePending, mode) {
         if (typeof v !== "string") return true;
         const matched = sequenceMatch(c[2], v);
         if (matched >= 0) return matched === 1;
+        if (d) {
+          pend(c[1], v);
+          return true;
+        }
+        return judgeNow(c[1], v);
+      }
+      case "hostname": {
+        if (typeof v !== "string") return true;
+        const plainly = asciiHostname(v);
+        if (plainly >= 0) return plainly === 1;
         if (d) {
           pend(c[1], v);
           return true;
@@ -1284,12 +1569,21 @@ function interpreted(spec, judgeNow, judgePending, mode) {
           if (x !== undefined && !node(n, x, d, z + 1)) return false;
         }
         return true;
-      case "additionalProperties":
+      case "patternProperties":
         if (!o) return true;
         for (const k in v) {
+          const x = v[k];
+          if (leftOut(x)) continue;
+          for (const [sequence, n] of c[1]) if (namesMatch(sequence, k) && !node(n, x, d, z + 1)) return false;
+        }
+        return true;
+      case "additionalProperties":
+        if (!o) return true;
+        members: for (const k in v) {
           if (c[1].has(k)) continue;
           const x = v[k];
           if (leftOut(x)) continue;
+          for (const sequence of c[3]) if (namesMatch(sequence, k)) continue members;
           if (!node(c[2], x, d, z + 1)) return false;
         }
         return true;
@@ -1490,6 +1784,11 @@ function collector(spec, inner) {
           if (o) {
             const named = check[1];
             const child = check[2];
+            // Names `patternProperties` matches are the core's to tell apart here.
+            if (check[3] !== undefined && check[3].length > 0) {
+              if (!inner.checkOf(n, c, v, z)) bail();
+              break;
+            }
             if (nodes[child] === false) {
               let count = 0;
               for (const k in v) if (!named.includes(k)) count++;

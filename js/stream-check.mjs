@@ -67,7 +67,14 @@ function openStream(schema, options, opts) {
  * times as long as 16,384 (Node 20 and Bun, 64-byte pieces); 65,536 gained
  * no more than 1%.
  */
-export const streamBatch = { bytes: 64 };
+export const streamBatch = { bytes: 64, checkedReading: 512 };
+// `checkedReading`: a reading of the partial value (see `readPartial`)
+// that crosses at least this many UTF-16 units, with those kept for it
+// before, has them checked as a batch is, rather than kept for the next
+// batch; the core's reading then takes the array items the check passed
+// as judged (see `PartialValue::vouch`), and judges only the rest. Fewer
+// are not worth it: an item the crossing cuts is read again with the
+// next batch.
 
 /**
  * What the core may leave for the next crossing of a check whose batch is
@@ -173,9 +180,17 @@ export class StreamCheck {
   #ascii = true;
   /** The last partial value read, and the bytes crossed when it was (see `readPartial`). */
   #partial = undefined;
-  /** The partial value, grown in place, and the open containers it holds (see `applyDelta`). */
-  #preview = { value: undefined, levels: [] };
+  /**
+   * The partial value, grown in place, the open containers it holds (see
+   * `applyDelta`), and the UTF-16 units its open string gained here since
+   * the core last said what changed (see `#skipped`).
+   */
+  #preview = { value: undefined, levels: [], grown: 0 };
   #partialAt = -1;
+  /** What the waiting units after `#seen` change in the partial value, as the core last said (see `#skipped`). */
+  #tail = TAIL.asks;
+  /** Of the units waiting, those the partial value already holds (see `#skipped`). */
+  #seen = 0;
 
   constructor(open, toolName) {
     this.#handle = callRaw(open);
@@ -308,28 +323,75 @@ export class StreamCheck {
    * cross first, kept by the core but checked only with the next batch
    * (checking a batch early would cost the check a crossing per reading,
    * about nine times as much for 2,000 rows read after every 64-byte
-   * piece), then the core closes the
+   * piece), unless they come to `streamBatch.checkedReading` units with
+   * those kept before: then they are checked now, and the items the check
+   * passes are not judged again. Then the core closes the
    * frontier and judges the complete members and items, and says what
    * changed since the last reading (see `StreamCheck::partial_delta` in
    * src/stream.rs), which is parsed once and applied to the value kept
-   * here. The same object again until more text crosses.
+   * here. Pieces that change nothing shown, or only lengthen the open
+   * string the value holds, do not cross (see `#skipped`). The same object
+   * again until the value changes, and while only its open string grows.
    */
   [readPartial]() {
     if (this.#ended) throw argumentError("partial was read after end() or free(): read a state's partial before the check ends");
     this.#live();
-    const waiting = this.#pending + this.#waiting.length > 0;
-    if (waiting || this.#partialAt !== this.#crossed) {
-      let delta;
-      try {
-        delta = JSON.parse(this.#forward(false, true));
-      } catch (error) {
-        throw translate(error);
-      }
-      applyDelta(this.#preview, delta);
-      this.#partial = Object.freeze({ value: this.#preview.value, invalid: Object.freeze(delta.invalid) });
-      this.#partialAt = this.#crossed;
+    const waiting = this.#pending + this.#waiting.length;
+    // Nothing crossed since the core last said what changed, and the units
+    // pushed since change nothing or only lengthen the open string: no
+    // crossing.
+    if (this.#partialAt === this.#crossed && (waiting === this.#seen || this.#skipped(waiting))) return this.#partial;
+    let delta;
+    try {
+      delta = JSON.parse(this.#forward(false, true, this.#unchecked + waiting >= streamBatch.checkedReading));
+    } catch (error) {
+      throw translate(error);
     }
+    applyDelta(this.#preview, delta);
+    const value = this.#preview.value;
+    const invalid = delta.invalid;
+    // The same object while the value is the one grown in place and nothing fails.
+    const last = this.#partial;
+    if (last === undefined || last.value !== value || invalid.length > 0 || last.invalid.length > 0) {
+      this.#partial = Object.freeze({ value, invalid: Object.freeze(invalid) });
+    }
+    this.#partialAt = this.#crossed;
+    this.#tail = delta.tail ?? TAIL.asks;
     return this.#partial;
+  }
+
+  /**
+   * Whether the units waiting from `#seen` to `end`, which the core has
+   * not read, leave the partial value as it is, or only lengthen the open
+   * string it holds as its innermost frontier, by what the core said of
+   * the bytes after the text it read (`tail`, see `Tail` in
+   * crates/hot-path/src/stream/partial.rs); if so, the string is
+   * lengthened here. A preview that reads after every piece of a long
+   * string then crosses once per batch, not once per piece.
+   */
+  #skipped(end) {
+    const tail = this.#tail;
+    if (tail === TAIL.asks) return false;
+    const from = this.#seen;
+    const pending = this.#pending;
+    const gathered = this.#gathered;
+    const waiting = this.#waiting;
+    if (tail === TAIL.any) {
+      this.#seen = end;
+      return true;
+    }
+    // The gathered units are ASCII bytes; the joined ones follow them.
+    let added = end > pending ? waiting.slice(Math.max(0, from - pending), end - pending) : "";
+    if (from < pending) added = String.fromCharCode.apply(null, gathered.subarray(from, Math.min(pending, end))) + added;
+    if ((tail === TAIL.white ? NOT_WHITE : tail === TAIL.digits ? NOT_DIGIT : NOT_PLAIN).test(added)) return false;
+    if (tail === TAIL.string) {
+      const levels = this.#preview.levels;
+      const held = levels[levels.length - 1];
+      held.container[held.frontier] += added;
+      this.#preview.grown += added.length;
+    }
+    this.#seen = end;
+    return true;
   }
 
   /** The stream's text lives in the instance it began in; after a trap that instance is gone. */
@@ -369,7 +431,7 @@ export class StreamCheck {
    * its other half (UTF-8 carries the character only whole); at the end it
    * goes as it is, and is encoded as U+FFFD, as checkOutput encodes it.
    */
-  #forward(last, preview = false) {
+  #forward(last, preview = false, checked = false) {
     // Gathered pieces are taken without this check (see `push`): a check
     // whose instance trapped meanwhile is lost, and touches no memory.
     if (this.#generation !== traps) this.#live();
@@ -383,6 +445,7 @@ export class StreamCheck {
     const gathered = this.#pending;
     this.#waiting = kept;
     this.#pending = 0;
+    this.#seen = 0;
     // Short pieces are gathered again once the batch is out, unless a
     // joined piece (a kept half of a pair) waits.
     const reopen = kept === "" && !this.#ended;
@@ -390,7 +453,7 @@ export class StreamCheck {
     let delta;
     try {
       if (gathered + text.length === 0) {
-        if (preview) return this.#handle.partialDelta(0);
+        if (preview && (!checked || this.#unchecked === 0)) return this.#handle.partialDelta(0);
         // Text kept for a preview, not yet checked, is checked now.
         if (this.#unchecked === 0) return;
       }
@@ -416,15 +479,19 @@ export class StreamCheck {
         }
       }
       this.#crossed += length;
-      if (preview) {
+      if (preview && !checked) {
         // Kept for the preview, and checked with the next batch.
         delta = this.#handle.partialDelta(length);
         this.#unchecked += length;
       } else {
         this.#unchecked = 0;
-        if (this.#handle.push(length, holdFor(this.#due, last)) === INPUT_STATUS.pushRejected && this.#state === PENDING) {
-          this.#state = rejectedState(this.#handle.rejection());
-        }
+        const status = this.#handle.push(length, holdFor(this.#due, last));
+        // A rejection a preview's crossing finds becomes the state when the
+        // next batch crosses (the core answers every push after it with
+        // it), as if the text had waited for that batch: one that no push
+        // returned is not the verdict (see `StreamCheck::end_json`).
+        if (preview) delta = this.#handle.partialDelta(0);
+        else if (status === INPUT_STATUS.pushRejected && this.#state === PENDING) this.#state = rejectedState(this.#handle.rejection());
       }
     } catch (error) {
       throw translate(error);
@@ -451,6 +518,28 @@ export class StreamCheck {
   }
 }
 
+/**
+ * What the units after the text the core read change in the partial value
+ * (`Tail` in crates/hot-path/src/stream/partial.rs): `asks`, anything may;
+ * `string`, plain units (see `isPlain`) lengthen the open string held as
+ * the innermost frontier; `hidden`, plain units change nothing; `white`,
+ * JSON white space changes nothing; `digits`, digits change nothing;
+ * `any`, nothing changes it.
+ */
+const TAIL = Object.freeze({ asks: 0, string: 1, hidden: 2, white: 3, digits: 4, any: 5 });
+
+/**
+ * A UTF-16 unit that a JSON string does not hold as itself, one unit one
+ * character: a quote, a backslash, a control character, or half of a
+ * surrogate pair (a lone one is encoded as U+FFFD when it crosses). The
+ * others are "plain".
+ */
+const NOT_PLAIN = /[\u0000-\u001f"\\\ud800-\udfff]/;
+/** A unit that is not JSON white space. */
+const NOT_WHITE = /[^ \t\n\r]/;
+/** A unit that is not a digit. */
+const NOT_DIGIT = /[^0-9]/;
+
 /** Sets a member as JSON.parse does: `__proto__` too, as an own member. */
 function setMember(object, key, value) {
   if (key === "__proto__") Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
@@ -470,10 +559,13 @@ function applyDelta(preview, delta) {
   if (delta.same) return;
   const levels = preview.levels;
   const grown = delta.grow;
+  const already = preview.grown;
+  preview.grown = 0;
   if (grown !== undefined) {
-    // The open string at the innermost container's frontier, longer.
+    // The open string at the innermost container's frontier, longer: what
+    // it gained begins with the units added here without asking.
     const held = levels[levels.length - 1];
-    held.container[held.frontier] += grown;
+    held.container[held.frontier] += already === 0 ? grown : grown.slice(already);
     return;
   }
   const fin = delta.fin;

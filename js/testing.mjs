@@ -77,6 +77,17 @@ export function setStreamBatch(bytes) {
 }
 
 /**
+ * Sets how many UTF-16 units a reading of a partial value crosses, at the
+ * least, to have them checked as a batch (Infinity: never); returns the
+ * previous number.
+ */
+export function setCheckedReading(units) {
+  const previous = streamBatch.checkedReading;
+  streamBatch.checkedReading = units;
+  return previous;
+}
+
+/**
  * Sets when (`from` bytes of JSON) and in what parts (`part` bytes) an
  * accepted stream's value is read in parts (see js/stream-value.mjs);
  * returns the settings before.

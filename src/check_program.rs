@@ -8,10 +8,12 @@
 //! would decide, keyword by keyword, for the schema as compiled (its dialect
 //! translated, `rejectUnknownFields` applied): the executors in
 //! js/check-program.mjs read it and nothing else. A schema with a keyword a
-//! program cannot say exactly (`unevaluated*`, `$dynamicRef`,
-//! `$recursiveRef`, `patternProperties`, content assertions, an embedded
-//! `$id`, a reference outside the document, an integer past 2^53) has no
-//! program, and is checked by the core as before.
+//! program cannot say exactly (`unevaluated*` beside a keyword applying a
+//! subschema in place, a `patternProperties` pattern that is not a sequence
+//! of classes, content assertions, an embedded `$id` or a reference outside
+//! the document (which would make `$dynamicRef` and `$recursiveRef` more
+//! than a `$ref`), an integer past 2^53) has no program, and is checked by
+//! the core as before.
 //!
 //! Strings the core must judge (`pattern`, and the formats the JavaScript
 //! side does not implement) are named by the program as string checks;
@@ -34,7 +36,17 @@ const EXACT_INTEGERS: u64 = 1 << 53;
 
 /// The formats the JavaScript side checks itself (see `FORMATS` in
 /// js/check-program.mjs); the others are string checks for the core.
-const FORMATS_IN_JS: [&str; 5] = ["date", "time", "date-time", "uuid", "ipv4"];
+const FORMATS_IN_JS: [&str; 9] = [
+    "date",
+    "time",
+    "date-time",
+    "uuid",
+    "ipv4",
+    "duration",
+    "json-pointer",
+    "relative-json-pointer",
+    "uri-template",
+];
 
 /// A program and the validators of its string checks.
 pub struct CheckProgram {
@@ -156,14 +168,10 @@ const SCHEMA_MAPS: [&str; 6] = [
 /// reads it) has no program.
 fn unsupported(keyword: &str, draft: Draft) -> bool {
     match keyword {
-        "$dynamicRef"
-        | "$dynamicAnchor"
-        | "$recursiveRef"
-        | "$recursiveAnchor"
-        | "unevaluatedItems"
-        | "unevaluatedProperties"
-        | "patternProperties"
-        | "$vocabulary" => true,
+        "$vocabulary" => true,
+        "$recursiveRef" | "$recursiveAnchor" => draft != Draft::Draft201909,
+        "$dynamicRef" | "$dynamicAnchor" => draft != Draft::Draft202012,
+        "unevaluatedItems" | "unevaluatedProperties" => !modern(draft),
         "contentEncoding" | "contentMediaType" | "contentSchema" => {
             matches!(draft, Draft::Draft6 | Draft::Draft7)
         }
@@ -200,6 +208,21 @@ impl<'s> Writer<'s> {
         if let Some(Value::String(anchor)) = map.get("$anchor") {
             if modern(self.draft) {
                 self.anchors.insert(anchor.clone(), pointer.to_owned());
+            }
+        }
+        // A `$dynamicAnchor` names its subschema as `$anchor` does. In a
+        // schema of one resource (no identifier below the root, nothing
+        // outside the document) the dynamic scope holds that resource
+        // alone, so a `$dynamicRef` lands where a `$ref` to the same
+        // fragment does.
+        if let Some(Value::String(anchor)) = map.get("$dynamicAnchor") {
+            if self.draft == Draft::Draft202012
+                && self
+                    .anchors
+                    .insert(anchor.clone(), pointer.to_owned())
+                    .is_some()
+            {
+                return Err(Unsupported);
             }
         }
         for (keyword, value) in map {
@@ -340,6 +363,16 @@ impl<'s> Writer<'s> {
                     }
                     (40, format!("[\"properties\",{}]", list(pairs)))
                 }
+                "patternProperties" => {
+                    let members = value.as_object().ok_or(Unsupported)?;
+                    let mut pairs = Vec::new();
+                    for (pattern, _) in members {
+                        let sequence = pattern_sequence(pattern)?;
+                        let node = self.node_at(&format!("{here}/{}", escape_token(pattern)))?;
+                        pairs.push(format!("[{sequence},{node}]"));
+                    }
+                    (41, format!("[\"patternProperties\",{}]", list(pairs)))
+                }
                 "additionalProperties" if value.as_bool() != Some(true) => {
                     let named = map
                         .get("properties")
@@ -347,7 +380,86 @@ impl<'s> Writer<'s> {
                         .map(|members| list(members.keys().map(|name| quote(name))))
                         .unwrap_or_else(|| "[]".to_owned());
                     let node = self.node_at(&here)?;
-                    (42, format!("[\"additionalProperties\",{named},{node}]"))
+                    match map.get("patternProperties").and_then(Value::as_object) {
+                        Some(patterns) if !patterns.is_empty() => {
+                            let mut sequences = Vec::new();
+                            for pattern in patterns.keys() {
+                                sequences.push(pattern_sequence(pattern)?);
+                            }
+                            let sequences = list(sequences);
+                            (
+                                42,
+                                format!("[\"additionalProperties\",{named},{node},{sequences}]"),
+                            )
+                        }
+                        _ => (42, format!("[\"additionalProperties\",{named},{node}]")),
+                    }
+                }
+                // Where no keyword beside it applies a subschema to the same
+                // value, what `properties`, `patternProperties` and
+                // `additionalProperties` evaluate is all that is evaluated:
+                // `unevaluatedProperties` is an `additionalProperties` of
+                // those names and patterns, and nothing once
+                // `additionalProperties` is there.
+                "unevaluatedProperties" => {
+                    if applies_in_place(map) {
+                        return Err(Unsupported);
+                    }
+                    if map.contains_key("additionalProperties") {
+                        continue;
+                    }
+                    let named = map
+                        .get("properties")
+                        .and_then(Value::as_object)
+                        .map(|members| list(members.keys().map(|name| quote(name))))
+                        .unwrap_or_else(|| "[]".to_owned());
+                    let mut sequences = Vec::new();
+                    if let Some(patterns) = map.get("patternProperties").and_then(Value::as_object)
+                    {
+                        for pattern in patterns.keys() {
+                            sequences.push(pattern_sequence(pattern)?);
+                        }
+                    }
+                    let node = self.node_at(&here)?;
+                    (
+                        60,
+                        format!(
+                            "[\"unevaluatedProperties\",{named},{node},{}]",
+                            list(sequences)
+                        ),
+                    )
+                }
+                // The same for items: those past the tuple (`prefixItems`,
+                // or draft 2019-09's `items` list), nothing once `items` or
+                // `additionalItems` reads them all; `contains` (which
+                // evaluates the items it matches) leaves it to the core.
+                "unevaluatedItems" => {
+                    if applies_in_place(map) || map.contains_key("contains") {
+                        return Err(Unsupported);
+                    }
+                    let from = if draft == Draft::Draft202012 {
+                        match map.get("items") {
+                            None => match map.get("prefixItems") {
+                                Some(Value::Array(prefix)) => prefix.len(),
+                                None => 0,
+                                Some(_) => return Err(Unsupported),
+                            },
+                            Some(Value::Object(_) | Value::Bool(_)) => continue,
+                            Some(_) => return Err(Unsupported),
+                        }
+                    } else {
+                        match map.get("items") {
+                            None => 0,
+                            Some(Value::Array(tuple)) if !map.contains_key("additionalItems") => {
+                                tuple.len()
+                            }
+                            Some(_) => continue,
+                        }
+                    };
+                    (
+                        61,
+                        format!("[\"unevaluatedItems\",{},{from}]", self.node_at(&here)?),
+                    )
                 }
                 "propertyNames" if draft != Draft::Draft4 => {
                     (43, format!("[\"propertyNames\",{}]", self.node_at(&here)?))
@@ -443,6 +555,22 @@ impl<'s> Writer<'s> {
                 "$ref" => {
                     // After the keywords the validator runs first (its
                     // priority is past every other).
+                    self.reference(map, value, &mut checks)?;
+                    continue;
+                }
+                // One resource: see `scan`.
+                "$dynamicRef" => {
+                    self.reference(map, value, &mut checks)?;
+                    continue;
+                }
+                // Draft 2019-09's `"$recursiveRef": "#"` lands on the
+                // outermost resource of the dynamic scope with a
+                // `$recursiveAnchor`, or on the root: in a schema of one
+                // resource, the root either way.
+                "$recursiveRef" => {
+                    if value.as_str() != Some("#") {
+                        return Err(Unsupported);
+                    }
                     self.reference(map, value, &mut checks)?;
                     continue;
                 }
@@ -561,10 +689,17 @@ impl<'s> Writer<'s> {
         }
         let check = self.string_check("format", value)?;
         // A plain address the JavaScript side accepts as the validator's
-        // shortcut does (`plain_email_domain` in vendor/jsonschema); any
-        // other string is the core's.
-        if !custom && name == "email" {
+        // shortcut does (`plain_email_domain` in vendor/jsonschema: for
+        // `idn-email`, its domain of ASCII labels is an IDNA host name as
+        // it is a host name); any other string is the core's.
+        if !custom && (name == "email" || name == "idn-email") {
             return Ok(Some(format!("[\"email\",{check}]")));
+        }
+        // An ASCII host name the JavaScript side decides as the validator
+        // does in every draft (`asciiHostname` in js/check-program.mjs);
+        // the rest is the core's.
+        if !custom && (name == "hostname" || name == "idn-hostname") {
+            return Ok(Some(format!("[\"hostname\",{check}]")));
         }
         Ok(Some(format!("[\"string\",{check}]")))
     }
@@ -580,6 +715,36 @@ impl<'s> Writer<'s> {
         self.strings.push(format!("[{},{value}]", quote(keyword)));
         Ok(self.checks.len() - 1)
     }
+}
+
+/// Whether a schema has a keyword that applies a subschema to the value
+/// it applies to (whose evaluated members and items `unevaluated*` would
+/// have to follow).
+fn applies_in_place(map: &Map<String, Value>) -> bool {
+    [
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "$ref",
+        "$dynamicRef",
+        "$recursiveRef",
+        "dependentSchemas",
+        "dependencies",
+    ]
+    .iter()
+    .any(|keyword| map.contains_key(*keyword))
+}
+
+/// A `patternProperties` pattern as the sequence the JavaScript side
+/// matches names with (see `sequence_of`); a pattern that is not one makes
+/// no program, and a name the sequence leaves undecided (past ASCII) sends
+/// the value to the core.
+fn pattern_sequence(pattern: &str) -> Built<String> {
+    sequence_of(&Value::String(pattern.to_owned())).ok_or(Unsupported)
 }
 
 /// A pattern the validator matches as an anchored sequence of classes

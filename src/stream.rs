@@ -445,8 +445,16 @@ impl StreamCheck {
     /// and grows it in place.
     pub fn partial_delta(&mut self) -> String {
         self.ensure_partial();
+        // The items this check passed already are not judged again.
+        let through = match (&self.rejection, &self.json) {
+            (None, Some(json)) => json.items_passed_through(),
+            _ => 0,
+        };
         match self.partial.as_mut() {
-            Some(partial) => partial.read_delta(&self.text),
+            Some(partial) => {
+                partial.vouch(through);
+                partial.read_delta(&self.text)
+            }
             None => "{\"invalid\":[],\"same\":true}".to_owned(),
         }
     }

@@ -38,11 +38,14 @@ fn a_schema_of_plain_keywords_has_a_program_with_its_references_resolved() {
 #[test]
 fn keywords_no_program_says_exactly_leave_the_schema_to_the_core() {
     for schema in [
-        json!({ "unevaluatedProperties": false }),
-        json!({ "items": { "$dynamicRef": "#x" } }),
-        json!({ "patternProperties": { "^a": {} } }),
+        json!({ "allOf": [{}], "unevaluatedProperties": false }),
+        json!({ "contains": {}, "unevaluatedItems": false }),
+        json!({ "$defs": { "a": { "$id": "https://example.com/a", "$dynamicAnchor": "x" } }, "items": { "$dynamicRef": "#x" } }),
+        json!({ "patternProperties": { "(a|bc)+d": {} } }),
         json!({ "properties": { "a": { "$id": "https://example.com/a" } } }),
         json!({ "$ref": "https://example.com/elsewhere" }),
+        json!({ "$schema": "https://json-schema.org/draft/2019-09/schema", "$recursiveRef": "#/$defs/a", "$defs": { "a": {} } }),
+        json!({ "$recursiveRef": "#" }),
         json!({ "const": 9007199254740993u64 }),
     ] {
         assert_eq!(program(schema.clone()), None, "{schema}");
@@ -175,4 +178,20 @@ fn each_check_carries_what_the_core_says_when_it_fails() {
     assert!(wording["secrets"][0]
         .as_array()
         .is_some_and(|words| words.contains(&json!("ghp_"))));
+}
+
+#[test]
+fn pattern_properties_match_names_by_their_sequences() {
+    let p = program(json!({ "patternProperties": { "^a": { "type": "integer" } }, "additionalProperties": false }))
+        .expect("a program");
+    let checks = &p["nodes"][0];
+    assert_eq!(checks[0][0], json!("patternProperties"), "{checks}");
+    assert_eq!(checks[0][1][0][0][0], json!(2), "{checks}");
+    // additionalProperties skips the names the same sequences match.
+    assert_eq!(checks[1][0], json!("additionalProperties"), "{checks}");
+    assert_eq!(
+        checks[1][3],
+        json!([checks[0][1][0][0].clone()]),
+        "{checks}"
+    );
 }

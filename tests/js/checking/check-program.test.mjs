@@ -214,6 +214,144 @@ describe("a program that would cross once a string is not used", () => {
   });
 });
 
+describe("patternProperties in a program", () => {
+  // Member names are matched by the patterns' sequences in JavaScript; a
+  // name past ASCII (which a sequence leaves undecided) sends the value to
+  // the core, and a pattern that is no sequence leaves the schema there.
+  const schemas = [
+    { type: "object", patternProperties: { "^x-": { type: "integer" } } },
+    { type: "object", properties: { a: { type: "string" } }, patternProperties: { "^[a-z]+$": { minLength: 2 }, "^x-": { type: "integer" } }, additionalProperties: false },
+    { type: "object", patternProperties: { "^[0-9]+$": false, "^[a-z]{1,3}$": { type: "number", minimum: 0 } }, additionalProperties: { type: "boolean" } },
+    { $schema: "http://json-schema.org/draft-07/schema#", type: "object", patternProperties: { "^x-": { type: "integer" } }, additionalProperties: false },
+    { type: "array", items: { type: "object", patternProperties: { "^v[0-9]$": { $ref: "#/$defs/n" } } }, $defs: { n: { type: "integer", multipleOf: 2 } } },
+  ];
+  test("a schema whose patterns are sequences has a program", () => {
+    for (const schema of schemas) assert.equal(checksWithProgram(guard.compileSchema(schema)), true, JSON.stringify(schema));
+  });
+  test("a pattern that is no sequence leaves the schema to the core", () => {
+    assert.equal(checksWithProgram(guard.compileSchema({ type: "object", patternProperties: { "(a|bc)+d": { type: "integer" } } })), false);
+  });
+  test("on seeded objects, both executors answer as the core does or leave the value to it", () => {
+    const next = rng(4648);
+    const names = ["x-a", "x-", "X-a", "a", "ab", "abcd", "abc", "0", "12", "v1", "v12", "vv", "", "é", "x-é", "ключ", "constructor", "a b"];
+    const values = [0, 1, -1, 2, 3, 1.5, "s", "long", "", true, false, null, [], {}];
+    const counts = { same: 0, bail: 0, core: 0 };
+    for (const schema of schemas) {
+      const validator = guard.compileSchema(schema);
+      const array = schema.type === "array";
+      for (let i = 0; i < 400; i++) {
+        const make = () => {
+          const out = {};
+          const size = next.below(5);
+          for (let k = 0; k < size; k++) out[names[next.below(names.length)]] = values[next.below(values.length)];
+          return out;
+        };
+        const value = array ? Array.from({ length: 1 + next.below(3) }, make) : make();
+        compare(validator, value, JSON.stringify(schema), counts);
+      }
+    }
+    assert.ok(counts.same > 2000 && counts.bail > 0, JSON.stringify(counts));
+  });
+});
+
+describe("unevaluatedProperties and unevaluatedItems in a program", () => {
+  // Beside no keyword that applies a subschema to the same value, what is
+  // evaluated is what properties, patternProperties, additionalProperties,
+  // prefixItems, items and additionalItems read: the program says those;
+  // beside one (allOf, $ref, if, contains, ...), the core judges.
+  const D2019 = "https://json-schema.org/draft/2019-09/schema";
+  const simple = [
+    { type: "object", properties: { a: {} }, unevaluatedProperties: false },
+    { type: "object", properties: { a: { type: "integer" } }, patternProperties: { "^x-": { type: "string" } }, unevaluatedProperties: { type: "boolean" } },
+    { type: "object", properties: { a: {} }, additionalProperties: { type: "integer" }, unevaluatedProperties: false },
+    { type: "array", prefixItems: [{ type: "integer" }], unevaluatedItems: false },
+    { type: "array", prefixItems: [{}, {}], unevaluatedItems: { type: "string" } },
+    { type: "array", items: { type: "integer" }, unevaluatedItems: false },
+    { type: "array", unevaluatedItems: { type: "integer" } },
+    { $schema: D2019, type: "array", items: [{ type: "integer" }], unevaluatedItems: false },
+    { $schema: D2019, type: "array", items: [{}], additionalItems: { type: "integer" }, unevaluatedItems: false },
+    { $schema: D2019, type: "object", properties: { a: {} }, unevaluatedProperties: false },
+    { type: "object", properties: { list: { type: "array", prefixItems: [{}], unevaluatedItems: false }, o: { properties: { b: {} }, unevaluatedProperties: false } }, unevaluatedProperties: false },
+  ];
+  const inPlace = [
+    { allOf: [{ properties: { a: {} } }], unevaluatedProperties: false },
+    { $ref: "#/$defs/a", $defs: { a: { properties: { a: {} } } }, unevaluatedProperties: false },
+    { if: { properties: { a: {} } }, then: {}, unevaluatedProperties: false },
+    { type: "array", contains: { type: "string" }, unevaluatedItems: false },
+    { anyOf: [{ prefixItems: [{}] }], unevaluatedItems: false },
+  ];
+  test("a schema that evaluates in place only by those keywords has a program", () => {
+    for (const schema of simple) assert.equal(checksWithProgram(guard.compileSchema(schema)), true, JSON.stringify(schema));
+  });
+  test("beside an in-place applicator, the core judges", () => {
+    for (const schema of inPlace) assert.equal(checksWithProgram(guard.compileSchema(schema)), false, JSON.stringify(schema));
+  });
+  test("on seeded values, both executors answer as the core does", () => {
+    const next = rng(4649);
+    const names = ["a", "b", "x-1", "x-", "list", "o", "constructor", "é"];
+    const leaves = [0, 1, -1, 2.5, "s", "", true, false, null];
+    const make = (depth) => {
+      const r = next();
+      if (depth > 2 || r < 0.4) return leaves[next.below(leaves.length)];
+      if (r < 0.7) return Array.from({ length: next.below(4) }, () => make(depth + 1));
+      const out = {};
+      for (let k = next.below(4); k > 0; k--) out[names[next.below(names.length)]] = make(depth + 1);
+      return out;
+    };
+    const counts = { same: 0, bail: 0, core: 0 };
+    for (const schema of [...simple, ...inPlace]) {
+      const validator = guard.compileSchema(schema);
+      for (let i = 0; i < 300; i++) compare(validator, make(0), JSON.stringify(schema), counts);
+    }
+    assert.ok(counts.same > 8000, JSON.stringify(counts));
+  });
+});
+
+describe("$dynamicRef and $recursiveRef within one resource", () => {
+  // With no identifier below the root and nothing outside the document, the
+  // dynamic scope is that one resource: a $dynamicRef lands where $ref
+  // does, and a $recursiveRef on the root.
+  const tree = {
+    $dynamicAnchor: "node",
+    type: "object",
+    properties: { v: { type: "integer" }, kids: { type: "array", items: { $dynamicRef: "#node" } } },
+  };
+  const D2019 = "https://json-schema.org/draft/2019-09/schema";
+  const schemas = [
+    { type: "array", items: { $dynamicRef: "#node" }, $defs: { node: { $dynamicAnchor: "node", type: "integer" } } },
+    tree,
+    { $schema: D2019, $recursiveAnchor: true, type: "object", properties: { v: { type: "integer" }, kids: { type: "array", items: { $recursiveRef: "#" } } } },
+    { $schema: D2019, type: ["object", "integer"], additionalProperties: { $recursiveRef: "#" } },
+    { $ref: "#/$defs/t", $defs: { t: { $dynamicAnchor: "t", type: "array", items: { anyOf: [{ type: "string" }, { $dynamicRef: "#t" }] } } } },
+    { type: "object", properties: { a: { $dynamicRef: "#/$defs/n" } }, $defs: { n: { type: "number", minimum: 0 } } },
+  ];
+  test("has a program", () => {
+    for (const schema of schemas) assert.equal(checksWithProgram(guard.compileSchema(schema)), true, JSON.stringify(schema));
+  });
+  test("an identifier below the root leaves it to the core", () => {
+    const schema = { $id: "https://example.com/root", $defs: { inner: { $id: "inner", $dynamicAnchor: "node", type: "string" } }, $dynamicRef: "#node", $dynamicAnchor: "node" };
+    assert.equal(checksWithProgram(guard.compileSchema(schema)), false);
+  });
+  test("on seeded values, both executors answer as the core does", () => {
+    const next = rng(4650);
+    const leaves = [0, 1, -1, 2.5, "s", true, null];
+    const make = (depth) => {
+      const r = next();
+      if (depth > 3 || r < 0.35) return leaves[next.below(leaves.length)];
+      if (r < 0.65) return Array.from({ length: next.below(4) }, () => make(depth + 1));
+      const out = {};
+      for (const name of ["v", "kids", "a"]) if (next() < 0.6) out[name] = name === "kids" && next() < 0.7 ? Array.from({ length: next.below(3) }, () => make(depth + 1)) : make(depth + 1);
+      return out;
+    };
+    const counts = { same: 0, bail: 0, core: 0 };
+    for (const schema of schemas) {
+      const validator = guard.compileSchema(schema);
+      for (let i = 0; i < 400; i++) compare(validator, make(0), JSON.stringify(schema), counts);
+    }
+    assert.ok(counts.same > 5000, JSON.stringify(counts));
+  });
+});
+
 describe("the text path's verdicts are the core's", () => {
   const schema = { type: "object", properties: { n: { type: "number" }, s: { type: "string" }, a: { type: "array", items: { type: "integer" } } }, required: ["n"] };
   const validator = guard.compileSchema(schema);
@@ -300,6 +438,60 @@ describe("multipleOf and the formats checked in JavaScript decide as the core do
     assert.ok(compared > 8000, `${compared} compared`);
   });
 
+  test("multipleOf by a decimal fraction, on seeded doubles at, beside and between its multiples", () => {
+    // The shortcut for decimal divisors (10^k times the value, rounded)
+    // must give the core's answer wherever it answers: on the decimals of k
+    // places and their neighbouring doubles, at every magnitude up to where
+    // it stops (2^50 / 10^k) and past it, for divisors of few and many digits.
+    const next = rng(4647);
+    const divisors = [0.01, 0.05, 0.02, 0.1, 0.3, 0.001, 0.07, 2.675, 19.99, 123.456, 1e-7, 1.5e-10, 0.0001, 1e-15, 3.3333333333333335, 1.25e-22, 0.123456789012345];
+    const view = new DataView(new ArrayBuffer(8));
+    const beside = (x, step) => {
+      view.setFloat64(0, x);
+      view.setBigInt64(0, view.getBigInt64(0) + BigInt(step));
+      return view.getFloat64(0);
+    };
+    let compared = 0;
+    for (const m of divisors) {
+      const validator = guard.compileSchema({ multipleOf: m });
+      const decimals = Math.max(0, -Math.floor(Math.log10(m)) + 16);
+      const scale = 10 ** Math.min(22, String(m).includes("e") ? decimals : String(m).split(".")[1].length);
+      for (let i = 0; i < 600; i++) {
+        const pick = next();
+        const top = 2 ** (1 + next.below(53));
+        const whole = Math.floor(next() * top) * (next() < 0.5 ? -1 : 1);
+        let v;
+        if (pick < 0.25) v = whole / scale;
+        else if (pick < 0.45) v = whole * m;
+        else if (pick < 0.55) v = (whole * Math.round(m * scale)) / scale;
+        else if (pick < 0.7) v = beside(whole / scale, next() < 0.5 ? 1 : -1);
+        else if (pick < 0.8) v = (2 ** 50 + next.below(64) - 32) / scale;
+        else if (pick < 0.9) v = Number((next() * top).toFixed(next.below(Math.min(20, decimals + 3))));
+        else v = (next() - 0.5) * 10 ** (next.below(60) - 30);
+        if (!Number.isFinite(v) || Object.is(v, -0)) continue;
+        const expected = core(validator, v);
+        for (const interpret of [false, true]) {
+          const got = runCheckProgram(validator, v, interpret);
+          if (got === "bail") continue;
+          compared += 1;
+          assert.equal(got, expected, `${v} multipleOf ${m}`);
+        }
+      }
+    }
+    assert.ok(compared > 15000, `${compared} compared`);
+  });
+
+  test("the formats checked in JavaScript leave nothing to the core, and a plain host name or address only what is not plain", () => {
+    for (const format of ["duration", "json-pointer", "relative-json-pointer", "uri-template"]) {
+      const spec = JSON.parse(checkProgramText(guard.compileSchema({ type: "string", format })));
+      assert.deepEqual(spec.strings, [], format);
+    }
+    for (const [format, op] of [["hostname", "hostname"], ["idn-hostname", "hostname"], ["email", "email"], ["idn-email", "email"]]) {
+      const spec = JSON.parse(checkProgramText(guard.compileSchema({ type: "string", format })));
+      assert.equal(spec.nodes[0].at(-1)[0], op, format);
+    }
+  });
+
   const samples = {
     date: ["2026-02-28", "2024-02-29", "2023-02-29", "2026-13-01", "2026-00-10", "2026-04-31", "0000-01-01", "2026-1-01", "2026-01-01T"],
     time: ["12:34:56Z", "23:59:60Z", "22:59:60Z", "23:59:60+00:00", "00:59:60+01:00", "12:34:56.789z", "12:34:56.Z", "12:34:56+05:30", "12:34:56+24:00", "12:34:56", "1:34:56Z"],
@@ -337,11 +529,45 @@ describe("multipleOf and the formats checked in JavaScript decide as the core do
       "`{|}~!#$%&'*+-/=?^_@x.y",
     ],
     ipv4: ["192.168.0.1", "0.0.0.0", "255.255.255.255", "256.0.0.1", "01.2.3.4", "1.2.3", "1.2.3.4.5", "1..2.3", " 1.2.3.4", "1.2.3.04", "0.0.0.00"],
+    duration: ["P1D", "P3Y6M4DT12H30M5S", "PT1H", "PT1M", "PT36H", "P4W", "P1Y2W", "P1W1D", "P1WT1H", "P", "PT", "P1DT", "P1YD", "P1Y1D", "PT1H1S", "P1M1Y", "PT1S1M", "P1D1D", "P1.5D", "P-1D", "p1d", "PT1H1M1S", "P0D", "P12345678901234567890Y", "1D", "PD"],
+    "json-pointer": ["", "/", "/a/b", "/a~0b/c~1d", "/a~", "/a~2", "a/b", "//", "/~01", "/é/😀", "#/a", "/a b", "~0"],
+    "uri-template": ["/items/{id}", "http://example.com/{+path}/x{?q,lang:2}", "{var*}", "{a.b}", "{a..b}", "{.a}", "{%41b}", "{%4}", "{%zz}", "{a:0}", "{a:10000}", "{a:9999}", "{}", "{", "}", "a}b", "{a,}", "{a b}", "%41", "%4", "100%", "a b", "<x>", "é/{é}", "{é}", "{x}é", "'quoted'", "{=a}", "{|a}", "{a|b}", "^", "`", "\\", "{a*:3}"],
+    "relative-json-pointer": ["0", "1", "10", "01", "0#", "1#", "0#a", "0/", "0/a~1b", "2/a/b", "1/a~", "-1", "", "#", "/a", "1a", "12#", "120/x", "0##"],
+    hostname: [
+      "example.com",
+      "host1.Example.COM",
+      "a",
+      "a.b.c",
+      "-a.com",
+      "a-.com",
+      "a..b",
+      ".a",
+      "a.",
+      "ab--cd.example",
+      "xn--bcher-kva.example",
+      "xn--x.example",
+      "a_b.com",
+      "a b.com",
+      "例子.测试",
+      "bücher.example",
+      `${"d".repeat(63)}.c`,
+      `${"d".repeat(64)}.c`,
+      `${"abcdefghi.".repeat(25)}abc`,
+      `${"abcdefghi.".repeat(25)}abcd`,
+      "1.2.3.4",
+      "a-b-c",
+    ],
   };
-  const alphabet = [..."0123456789-:.TtZz+ abcdefABCDEF/é😀@"];
+  // The names checked in JavaScript differ by draft in the core (hostname's
+  // A-label rules from draft 7 on, idn-hostname's IDNA2008 check); each
+  // draft and each name must give the core's answer.
+  samples["idn-hostname"] = [...samples.hostname, "例子.测试", "例子。测试", "ÄÖÜ.example", "a\u200db.example", "xn--ls8h.example"];
+  samples["idn-email"] = [...samples.email, "用户@例子.广告", "a@例子.广告", "é@b.c"];
+  const draftsOf = { "uri-template": ["6", "7", "2020-12"], hostname: ["4", "6", "7", "2019-09", "2020-12"], "json-pointer": ["6", "7", "2020-12"], "relative-json-pointer": ["7", "2020-12"], "idn-hostname": ["7", "2020-12"], "idn-email": ["7", "2020-12"] };
+  const alphabet = [..."0123456789-:.TtZz+ abcdefABCDEF/é😀@~#PYMWDHS_x。{}%*,?|"];
   for (const [format, examples] of Object.entries(samples)) {
     test(`format ${format}, on its examples and seeded strings made from them`, () => {
-      const validator = guard.compileSchema({ type: "string", format });
+      const validators = (draftsOf[format] ?? ["2020-12"]).map((draft) => guard.compileSchema({ type: "string", format }, { draft }));
       const next = rng(format.length * 7919);
       const strings = [...examples];
       for (let i = 0; i < 3000; i++) {
@@ -358,9 +584,11 @@ describe("multipleOf and the formats checked in JavaScript decide as the core do
         }
         strings.push(chars.join(""));
       }
-      for (const s of strings) {
-        const expected = core(validator, s);
-        for (const interpret of [false, true]) assert.equal(runCheckProgram(validator, s, interpret), expected, `${format}: ${JSON.stringify(s)}`);
+      for (const validator of validators) {
+        for (const s of strings) {
+          const expected = core(validator, s);
+          for (const interpret of [false, true]) assert.equal(runCheckProgram(validator, s, interpret), expected, `${format}: ${JSON.stringify(s)}`);
+        }
       }
     });
   }

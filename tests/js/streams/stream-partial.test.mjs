@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import * as guard from "../../../pkg/node.mjs";
+import * as internals from "../../../pkg/testing.mjs";
 import { sse, withWireServer } from "../../support/wire-server.mjs";
 import { assertArgumentError, pieces, rowsSchema, rowsText, thrown } from "../../support/fixtures.mjs";
 import { prng } from "../../support/random.mjs";
@@ -195,6 +196,139 @@ describe("generated schemas and values, cut at every character", () => {
       check.free();
     }
     assert.ok(listed > 50, `failing members were met (${listed})`);
+  });
+});
+
+describe("pieces read without asking the core", () => {
+  /** Counts the stream checks' crossings for a partial value while `run` runs. */
+  function crossingsOf(run) {
+    const handle = internals.rawGlue().streamOpen(undefined, "null");
+    const proto = Object.getPrototypeOf(handle);
+    handle.free();
+    const original = proto.partialDelta;
+    let count = 0;
+    proto.partialDelta = function (...args) {
+      count++;
+      return original.apply(this, args);
+    };
+    try {
+      run();
+    } finally {
+      proto.partialDelta = original;
+    }
+    return count;
+  }
+
+  test("pieces that only lengthen the open string, or change nothing shown, do not cross", () => {
+    const schema = { type: "object", properties: { notes: { type: "string" }, n: { type: "integer", maximum: 99 } } };
+    const check = guard.createStreamCheck(schema, { partial: true });
+    let readings = 0;
+    const crossings = crossingsOf(() => {
+      assert.deepEqual(check.push('{"notes":"').partial.value, { notes: "" });
+      let notes = "";
+      for (let i = 0; i < 40; i++) {
+        notes += `wörd ${i} `;
+        const { partial } = check.push(`wörd ${i} `);
+        readings++;
+        assert.equal(partial.value.notes, notes);
+      }
+      // Digits of a number being typed, and white space between tokens.
+      check.push('", "n"').partial;
+      for (const piece of [":", " ", "1", "2", "3"]) {
+        assert.deepEqual(check.push(piece).partial.value, { notes });
+        readings++;
+      }
+      const complete = { value: { notes, n: 123 }, invalid: ["/n"] };
+      assert.deepEqual(check.push(" ").partial, complete);
+      for (const piece of ["\n", "  ", "\t"]) {
+        assert.deepEqual(check.push(piece).partial, complete);
+        readings++;
+      }
+    });
+    // A crossing for each batch the check took (a reading after it asks
+    // once), and for the pieces that changed more than the string.
+    assert.ok(crossings <= 12, `${crossings} crossings for ${readings} readings`);
+    check.free();
+  });
+
+  test("read after every piece of random cuts, the value is the one the text so far gives in one piece", () => {
+    const next = prng(0x7a11);
+    const words = ["plain words ", "ünïcode ", "😀 ", "tab\\t ", 'q\\" ', "\\u00e9", "x"];
+    for (let round = 0; round < 40; round++) {
+      const schema = { type: "object", properties: { ...(genSchema(next, 1).properties ?? {}), note: { type: "string", maxLength: 40 } } };
+      const whole = genValue(next, schema);
+      const text = JSON.stringify(whole, null, next() < 0.5 ? 0 : 2).replace(/"note":"[^"]*"/, () => `"note":"${Array.from({ length: 3 + Math.floor(next() * 12) }, () => words[Math.floor(next() * words.length)]).join("")}"`);
+      const check = guard.createStreamCheck(schema, { partial: true });
+      let cut = 0;
+      while (cut < text.length) {
+        const from = cut;
+        cut = Math.min(text.length, cut + 1 + Math.floor(next() * 9));
+        const state = check.push(text.slice(from, cut));
+        // Now and then a piece goes unread.
+        if (next() < 0.15 && cut < text.length) continue;
+        const expected = partialOf(text.slice(0, cut), schema);
+        assert.deepEqual(state.partial, expected, `round ${round}: ${JSON.stringify(text.slice(0, cut))}`);
+      }
+      check.free();
+    }
+  });
+});
+
+describe("readings that the check takes as a batch", () => {
+  test("read in large pieces, the items the check passed are not judged again and the value is the one the text gives in one piece", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        rows: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["id", "status"],
+            properties: { id: { type: "integer" }, tags: { type: "array", items: { type: "string", maxLength: 3 } }, status: { enum: ["open", "closed"] } },
+          },
+        },
+      },
+    };
+    // The partial value of a check that has checked nothing: every item
+    // judged by the reading itself.
+    const unchecked = (text) => {
+      const batch = internals.setStreamBatch(1e9);
+      const reading = internals.setCheckedReading(Infinity);
+      try {
+        return partialOf(text, schema);
+      } finally {
+        internals.setStreamBatch(batch);
+        internals.setCheckedReading(reading);
+      }
+    };
+    const next = prng(0x5eed);
+    let rejected = 0;
+    for (let round = 0; round < 12; round++) {
+      const bad = round % 3 === 0 ? 0 : 0.02;
+      const rows = Array.from({ length: 40 + Math.floor(next() * 80) }, (_, i) => ({
+        id: next() < bad ? "x" : i,
+        tags: Array.from({ length: Math.floor(next() * 4) }, () => (next() < bad ? "long" : ["a", "bb", "ccc"][Math.floor(next() * 3)])),
+        status: next() < bad ? "bogus" : "open",
+      }));
+      const text = JSON.stringify({ rows }, null, round % 2 === 0 ? 0 : 2);
+      const check = guard.createStreamCheck(schema, { partial: true });
+      let cut = 0;
+      let state;
+      while (cut < text.length) {
+        const from = cut;
+        cut = Math.min(text.length, cut + 1 + Math.floor(next() * (next() < 0.5 ? 40 : 1500)));
+        state = check.push(text.slice(from, cut));
+        if (next() < 0.3 && cut < text.length) continue;
+        assert.deepEqual(state.partial, unchecked(text.slice(0, cut)), `round ${round} at ${cut}`);
+      }
+      const verdict = check.end("stop");
+      // A stream a push rejected ends with that rejection.
+      if (state.status === "rejected") {
+        rejected++;
+        assert.equal(verdict.errorHash, state.errorHash, `round ${round}`);
+      } else assert.deepEqual(verdict, guard.checkOutput({ content: text, finishReason: "stop" }, schema), `round ${round}`);
+    }
+    assert.ok(rejected > 0 && rejected < 12, `streams rejected: ${rejected}`);
   });
 });
 

@@ -136,6 +136,7 @@ impl JsonStream {
                 found: None,
                 outline: None,
                 alike: None,
+                lapsed: false,
             },
             over: false,
             steps: PATTERN_STEPS_PER_CHECK,
@@ -175,6 +176,18 @@ impl JsonStream {
         };
         self.over = true;
         progress
+    }
+
+    /// Where the array items checked so far end: every item of an array
+    /// that ends within the first bytes given passed every subschema
+    /// checked at its location (items are checked as they close). 0 once
+    /// the stream stopped (rejected, unchecked, or complete), or when the
+    /// pattern budget ran out, after which a check says nothing.
+    pub fn items_passed_through(&self) -> usize {
+        if self.over || self.steps == 0 || self.watcher.lapsed || self.watcher.plan.is_none() {
+            return 0;
+        }
+        self.parser.position()
     }
 
     /// The same stream, noting where the values near the root begin (see
@@ -268,6 +281,10 @@ struct Watcher {
     /// The location of the items read through one after another (see
     /// `Watch::items_alike`).
     alike: Option<LocId>,
+    /// A value failed a check here without the stream stopping (its
+    /// issues all set aside): the items read after it are no longer
+    /// vouched for (see `JsonStream::items_passed_through`).
+    lapsed: bool,
 }
 
 /// `The response` or `The value at /a/b`: how an issue's message begins
@@ -764,7 +781,10 @@ impl Watcher {
         let at = tape.read() + usize::from(kind == Kind::Number);
         match self.issues(&plan, &failing, &value, &base, None) {
             Some(why) => self.reject(why, at),
-            None => ControlFlow::Continue(()),
+            None => {
+                self.lapsed = true;
+                ControlFlow::Continue(())
+            }
         }
     }
 }

@@ -117,6 +117,30 @@ enum State {
     },
 }
 
+/// What the bytes that follow the text read so far change in the value a
+/// reader of [`PartialValue::read_delta`] holds, so that it may skip asking
+/// for a piece that changes nothing or only lengthens the open string it
+/// holds. "Plain" bytes are those a string holds as they are: not a quote,
+/// a backslash or a control character (below 0x20).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub enum Tail {
+    /// Any byte may change it: ask.
+    Asks = 0,
+    /// Plain bytes go, as they are, at the end of the open string that is
+    /// the innermost held container's frontier; any other byte: ask.
+    String = 1,
+    /// Plain bytes change nothing (a member name being read).
+    Hidden = 2,
+    /// JSON white space changes nothing (between tokens).
+    White = 3,
+    /// Digits change nothing (a number being typed is not shown).
+    Digits = 4,
+    /// Nothing that follows changes it (the root is complete, or the text
+    /// broke off).
+    Any = 5,
+}
+
 /// The partial value of one stream's JSON (see the module docs).
 pub struct PartialValue {
     start: usize,
@@ -139,6 +163,9 @@ pub struct PartialValue {
     /// The open string the reader holds as the innermost container's
     /// frontier: where it begins, and where its prefix shown ends.
     shown_string: Option<(usize, usize)>,
+    /// Array items that end within these first bytes of the text passed
+    /// what applies to them already (see `vouch`).
+    vouched: usize,
 }
 
 impl PartialValue {
@@ -158,7 +185,17 @@ impl PartialValue {
             delta_at: None,
             closed_held: Vec::new(),
             shown_string: None,
+            vouched: 0,
         }
+    }
+
+    /// Every array item that ends within the first `through` bytes of the
+    /// text passed the subschemas that apply to its location: a stream
+    /// check that read that far with the same plan says so (see
+    /// `JsonStream::items_passed_through`), and such items are not judged
+    /// again. 0: none is vouched for.
+    pub fn vouch(&mut self, through: usize) {
+        self.vouched = through;
     }
 
     /// Reads `text` (all of it so far) on from where the last call stopped,
@@ -221,7 +258,58 @@ impl PartialValue {
     ///   the open containers inside it, each the frontier of the one
     ///   before: the reader holds them all from now on; `tip`: the
     ///   frontier (an open string) of the innermost one.
+    ///
+    /// and, last, `tail`: what the bytes that follow the text change in
+    /// the value, for a reader that may skip asking while they change
+    /// nothing but an open string's end (see [`Tail`]).
     pub fn read_delta(&mut self, text: &str) -> String {
+        let mut out = self.write_delta(text);
+        // Every delta is written as a JSON object, its closing brace last.
+        out.pop();
+        out.push_str(",\"tail\":");
+        crate::json_text::push_usize(&mut out, self.tail() as usize);
+        out.push('}');
+        out
+    }
+
+    /// What the bytes after the text read so far change in the value the
+    /// reader of `read_delta` holds (see [`Tail`]).
+    fn tail(&self) -> Tail {
+        if self.broken {
+            return Tail::Any;
+        }
+        match self.state {
+            State::Done { .. } => Tail::Any,
+            // The open string the reader holds as its innermost frontier,
+            // shown up to the last byte read (no escape being typed).
+            State::InString {
+                start,
+                escape: false,
+            } => match self.shown_string {
+                Some((shown, cut))
+                    if shown == start
+                        && cut == self.pos
+                        && !self.frames.is_empty()
+                        && self.frames.iter().all(|f| f.shown) =>
+                {
+                    Tail::String
+                }
+                _ => Tail::Asks,
+            },
+            State::InName { escape: false, .. } => Tail::Hidden,
+            State::Number { .. } => Tail::Digits,
+            State::Value
+            | State::ValueOrClose
+            | State::NameOrClose
+            | State::Name
+            | State::Colon
+            | State::After => Tail::White,
+            _ => Tail::Asks,
+        }
+    }
+
+    /// The delta of `read_delta`, without its `tail`.
+    fn write_delta(&mut self, text: &str) -> String {
         self.scan(text.as_bytes());
         let invalid = self.judge(text);
         let mut out = String::with_capacity(64);
@@ -646,7 +734,7 @@ impl PartialValue {
                     text,
                     root,
                     false,
-                    "",
+                    ("", &Place::Root),
                     child,
                     &mut found,
                     0,
@@ -664,11 +752,19 @@ impl PartialValue {
                 break;
             };
             let loc = frame.loc.flatten();
-            let base = frame.pointer.clone().unwrap_or_default();
             let object = frame.object;
-            for child in std::mem::take(&mut frame.pending) {
-                let (pointer, refused, at) =
-                    child_place(&plan, &mut self.locs, text, loc, object, &base, child);
+            let mut pending = std::mem::take(&mut frame.pending);
+            if !object {
+                let vouched = self.vouched;
+                pending.retain(|child| child.end > vouched);
+            }
+            let base = match pending.is_empty() {
+                true => String::new(),
+                false => frame.pointer.clone().unwrap_or_default(),
+            };
+            for child in pending {
+                let (place, refused, at) =
+                    child_place(&plan, &mut self.locs, text, loc, object, child);
                 let mut found = Vec::new();
                 if !judge_value(
                     &plan,
@@ -676,12 +772,12 @@ impl PartialValue {
                     text,
                     at,
                     refused,
-                    &pointer,
+                    (&base, &place),
                     child,
                     &mut found,
                     0,
                 ) {
-                    frame.invalid.push(pointer);
+                    frame.invalid.push(place.pointer(&base));
                     frame.invalid.append(&mut found);
                 }
             }
@@ -709,16 +805,15 @@ impl PartialValue {
                     index: frame.index,
                 };
                 let base = parent.pointer.clone().unwrap_or_default();
-                let (pointer, _, loc) = child_place(
+                let (place, _, loc) = child_place(
                     plan,
                     &mut self.locs,
                     text,
                     parent.loc.flatten(),
                     parent.object,
-                    &base,
                     child,
                 );
-                (loc, pointer)
+                (loc, place.pointer(&base))
             }
         };
         if let Some(frame) = self.frames.get_mut(i) {
@@ -728,43 +823,60 @@ impl PartialValue {
     }
 }
 
-/// A child's pointer, whether its name is refused, and its location.
+/// Where a value is in its parent, for its JSON Pointer, written only for
+/// the values that fail (most pass).
+enum Place {
+    Root,
+    Name(String),
+    Index(u32),
+}
+
+impl Place {
+    /// The pointer of the value at this place in the value at `base`.
+    fn pointer(&self, base: &str) -> String {
+        match self {
+            Place::Root => base.to_owned(),
+            Place::Name(name) => format!("{base}/{}", escape_segment(name)),
+            Place::Index(index) => format!("{base}/{index}"),
+        }
+    }
+}
+
+/// A child's place, whether its name is refused, and its location.
 fn child_place(
     plan: &Plan,
     locs: &mut Locs,
     text: &str,
     parent: Option<LocId>,
     object: bool,
-    base: &str,
     child: Child,
-) -> (String, bool, Option<LocId>) {
+) -> (Place, bool, Option<LocId>) {
     if object {
         let raw = child
             .name
             .and_then(|(s, e)| text.get(s + 1..e.saturating_sub(1)))
             .unwrap_or_default();
         let name = tape::decode_string(raw);
-        let pointer = format!("{base}/{}", escape_segment(&name));
-        match parent {
+        let (refused, loc) = match parent {
             Some(loc) => {
                 let member = locs.member(plan, loc, &name);
-                (pointer, member.refused, member.loc)
+                (member.refused, member.loc)
             }
-            None => (pointer, false, None),
-        }
+            None => (false, None),
+        };
+        (Place::Name(name), refused, loc)
     } else {
-        let pointer = format!("{base}/{}", child.index);
         let loc = parent.and_then(|loc| locs.item(plan, loc, child.index));
-        (pointer, false, loc)
+        (Place::Index(child.index), false, loc)
     }
 }
 
 /// Nesting past which a failing value's own members are not judged.
 const MAX_JUDGED_DEPTH: usize = 32;
 
-/// Whether the complete value `child` (at `loc`, at `pointer`) passes what
-/// applies to it; when it fails, the pointers of its own members or items
-/// that fail are added to `found`.
+/// Whether the complete value `child` (at `loc`, at `place` in the value
+/// whose pointer is `base`) passes what applies to it; when it fails, the
+/// pointers of its own members or items that fail are added to `found`.
 #[allow(clippy::too_many_arguments)]
 fn judge_value(
     plan: &Plan,
@@ -772,7 +884,7 @@ fn judge_value(
     text: &str,
     loc: Option<LocId>,
     refused: bool,
-    pointer: &str,
+    (base, place): (&str, &Place),
     child: Child,
     found: &mut Vec<String>,
     depth: usize,
@@ -780,12 +892,9 @@ fn judge_value(
     let Some(json) = text.get(child.start..child.end) else {
         return true;
     };
-    let checks = loc
-        .and_then(|l| locs.get(l))
-        .map(|l| l.check.clone())
-        .unwrap_or_default();
     let mut valid = !refused;
-    if valid && !checks.is_empty() {
+    let checks = loc.and_then(|l| locs.get(l)).map(|l| &l.check[..]);
+    if let (true, Some(checks @ [_, ..])) = (valid, checks) {
         let Ok(value) = tape::parse(json) else {
             return true;
         };
@@ -815,6 +924,7 @@ fn judge_value(
     let Some(frame) = inner.frames.first() else {
         return valid;
     };
+    let pointer = place.pointer(base);
     let object = frame.object;
     for grandchild in frame.pending.clone() {
         let grandchild = Child {
@@ -825,8 +935,7 @@ fn judge_value(
                 .map(|(s, e)| (child.start + s, child.start + e)),
             index: grandchild.index,
         };
-        let (at, refused, inner_loc) =
-            child_place(plan, locs, text, loc, object, pointer, grandchild);
+        let (at, refused, inner_loc) = child_place(plan, locs, text, loc, object, grandchild);
         let mut deeper = Vec::new();
         if !judge_value(
             plan,
@@ -834,12 +943,12 @@ fn judge_value(
             text,
             inner_loc,
             refused,
-            &at,
+            (&pointer, &at),
             grandchild,
             &mut deeper,
             depth + 1,
         ) {
-            found.push(at);
+            found.push(at.pointer(&pointer));
             found.append(&mut deeper);
         }
     }

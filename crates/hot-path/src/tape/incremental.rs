@@ -362,6 +362,12 @@ impl Incremental {
         }
     }
 
+    /// Bytes of the text read so far: every value that closed before
+    /// them was handed to the watcher as it closed.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
     /// The tape of a complete root value; `None` before it is complete.
     pub fn into_tape(mut self, text: &str) -> Option<Tape<'_>> {
         (self.expect == Expect::Done).then(|| Tape {

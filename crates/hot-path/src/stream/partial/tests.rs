@@ -372,11 +372,43 @@ impl Mirror {
     }
 }
 
+impl Mirror {
+    /// The value after `added` follows, as a reader that skips asking
+    /// would have it, when the delta's `tail` lets it skip (see `Tail`).
+    fn skipping(&self, tail: u64, added: &str) -> Option<Option<Value>> {
+        let plain = added.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\');
+        let white = added
+            .bytes()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+        let digits = added.bytes().all(|b| b.is_ascii_digit());
+        match tail {
+            1 if plain => {
+                let mut root = self.root.clone();
+                let (path, frontier) = self.levels.last()?.clone();
+                let held = at_path(root.as_mut()?, &path);
+                let string = match frontier? {
+                    Seg::Index(i) => &mut held.as_array_mut()?[i],
+                    Seg::Key(k) => held.as_object_mut()?.get_mut(&k)?,
+                };
+                let longer = format!("{}{added}", string.as_str()?);
+                *string = Value::String(longer);
+                Some(root)
+            }
+            2 if plain => Some(self.root.clone()),
+            3 if white => Some(self.root.clone()),
+            4 if digits => Some(self.root.clone()),
+            5 => Some(self.root.clone()),
+            _ => None,
+        }
+    }
+}
+
 #[test]
 fn the_value_read_as_what_changed_is_the_value_closed() {
     let schema = json!({"type": "object", "additionalProperties": {"type": "array", "items": {"type": "object"}}});
     let compiled = compile(&schema, &CompileOptions::default()).unwrap();
     let mut rng = Rng(0x0de1_7a00);
+    let mut skips = 0;
     for round in 0..200 {
         let whole = Value::Object(
             (0..1 + rng.below(4))
@@ -391,24 +423,40 @@ fn the_value_read_as_what_changed_is_the_value_closed() {
         let mut streamed = PartialValue::new(0, Some(&compiled));
         let mut mirror = Mirror::default();
         let mut cut = 0;
+        let mut tail = 0;
         while cut < text.len() {
+            let from = cut;
             cut = (cut + 1 + rng.below(6)).min(text.len());
             while !text.is_char_boundary(cut) {
                 cut += 1;
             }
-            let delta = streamed.read_delta(&text[..cut]);
-            mirror.apply(&delta);
             let (closed, invalid) = PartialValue::new(0, Some(&compiled)).read(&text[..cut]);
             let closed: Option<Value> = closed.map(|c| serde_json::from_str(&c).unwrap());
+            // What the last delta's tail let the reader take without asking.
+            if let Some(skipped) = mirror.skipping(tail, &text[from..cut]) {
+                assert_eq!(
+                    skipped, closed,
+                    "round {round}: {text:?} from {from} to {cut}, tail {tail}"
+                );
+                skips += 1;
+            }
+            let delta = streamed.read_delta(&text[..cut]);
+            mirror.apply(&delta);
             assert_eq!(
                 mirror.root, closed,
                 "round {round}: {text:?} at {cut}: {delta}"
             );
+            let read: Value = serde_json::from_str(&delta).unwrap();
+            tail = read["tail"].as_u64().unwrap();
             let listed: Value = serde_json::from_str(&delta).unwrap();
             assert_eq!(listed["invalid"], json!(invalid), "round {round} at {cut}");
         }
         assert_eq!(mirror.root.as_ref(), Some(&whole));
     }
+    assert!(
+        skips > 200,
+        "pieces a reader could skip asking for: {skips}"
+    );
 }
 
 #[test]
@@ -416,7 +464,10 @@ fn a_held_root_is_finished_in_place() {
     let mut streamed = PartialValue::new(0, None);
     streamed.read_delta(r#"[{"a":1},{"b""#);
     let delta = streamed.read_delta(r#"[{"a":1},{"b":2}]"#);
-    assert_eq!(delta, r#"{"invalid":[],"fin":[{"b":2},[]],"keep":0}"#);
+    assert_eq!(
+        delta,
+        r#"{"invalid":[],"fin":[{"b":2},[]],"keep":0,"tail":5}"#
+    );
 }
 
 #[test]
@@ -424,5 +475,34 @@ fn an_open_string_sends_only_what_it_gained() {
     let mut streamed = PartialValue::new(0, None);
     streamed.read_delta(r#"{"a":"he"#);
     let delta = streamed.read_delta(r#"{"a":"hello \u00e9\u"#);
-    assert_eq!(delta, r#"{"invalid":[],"keep":1,"grow":"llo \u00e9"}"#);
+    // An escape being typed: the reader asks again for what follows.
+    assert_eq!(
+        delta,
+        r#"{"invalid":[],"keep":1,"grow":"llo \u00e9","tail":0}"#
+    );
+    let delta = streamed.read_delta(r#"{"a":"hello \u00e9\u00e8 w"#);
+    assert_eq!(
+        delta,
+        r#"{"invalid":[],"keep":1,"grow":"\u00e8 w","tail":1}"#
+    );
+}
+
+#[test]
+fn items_vouched_for_are_not_judged_again() {
+    let schema = json!({"type": "array", "items": {"type": "integer"}});
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let text = r#"[1,"two",3,"four","#;
+    let mut judged = PartialValue::new(0, Some(&compiled));
+    assert_eq!(judged.read(text).1, vec!["/1", "/3"]);
+    // A stream check that read the first three items passed them (here,
+    // with another schema's verdicts, to see that they are taken as given).
+    let mut vouched = PartialValue::new(0, Some(&compiled));
+    vouched.vouch(r#"[1,"two",3"#.len());
+    assert_eq!(vouched.read(text).1, vec!["/3"]);
+    // The members of an open object are judged whatever is vouched for.
+    let schema = json!({"type": "object", "properties": {"a": {"type": "integer"}}});
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let mut member = PartialValue::new(0, Some(&compiled));
+    member.vouch(100);
+    assert_eq!(member.read(r#"{"a":"x","#).1, vec!["/a"]);
 }
