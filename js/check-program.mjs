@@ -8,8 +8,9 @@
 // much work), and by an interpreter of the same program. All share every
 // helper below, so they differ only in how they walk the program.
 //
-// A run answers true (the value passes), false (it does not: the core then
-// gives the verdict and its issues) or throws BAIL where the program cannot
+// A run answers true (the value passes), false (it does not: the program
+// then lists the issues as the core would, see `collector`, or leaves that
+// to the core) or throws BAIL where the program cannot
 // answer exactly as the core would (a number JSON.parse made infinite, a
 // value nested deeper than the core reads, a `$ref` loop that never reaches
 // a value, a pattern budget spent): the caller then asks the core.
@@ -886,8 +887,22 @@ export function makeProgram(handle, spec, how) {
   };
   let text;
   let value;
+  let collect;
   return {
     textSafe: spec.textSafe === true,
+    /**
+     * The issues of a value the program rejected, as the core lists them
+     * (see `collector`): `{ errors, moreErrors }`; throws BAIL where the
+     * core must list them.
+     */
+    collect(v, mode, maxErrors) {
+      if (!programsOn || spec.says === undefined || spec.pointers === undefined || (mode === VALUE && !valueSafe)) bail();
+      // The run of this mode tells which subschemas pass, where no string
+      // is the core's to judge (it would cross once a string).
+      const made = mode === VALUE ? value : text;
+      collect ??= collector(spec, interpreted(spec, judgeNow, judgePending, VALUE));
+      return collect(v, mode, maxErrors, spec.strings.length === 0 ? made : undefined);
+    },
     /** What the program reads of a caller's value (see `reachOf`); undefined where it never reads one. */
     reach: valueSafe ? reachOf(spec) : undefined,
     /** true / false for `v` read in `mode`; throws BAIL where the core must answer. */
@@ -1171,12 +1186,17 @@ function written(spec, judgeNow, judgePending, mode) {
   // The run: a polluted Object.prototype would lend every object its
   // members; the strings set aside are judged once the rest passes.
   lines.push(
-    "return (v) => {",
+    "const run = (v) => {",
     "for (const name in POLLUTION_PROBE) bail();",
     "refs = 0; nesting = 0;",
     "if (pendingChecks.length !== 0) { pendingChecks.length = 0; pendingStrings.length = 0; }",
     "return n0(v, 1, 1) && (pendingChecks.length === 0 || judgePending());",
     "};",
+    // For the collector (see `collector`): whether a node passes, decided alone.
+    `const nodes = [${spec.nodes.map((_, index) => `n${index}`).join(", ")}];`,
+    "run.passes = (n, v, z) => nodes[n](v, 0, z);",
+    "run.reset = () => { refs = 0; nesting = 0; };",
+    "return run;",
   );
   const make = functionFrom(["H", "K", "now", "judgePending"], lines);
   return make === undefined ? undefined : make(HELPERS, constants, judgeNow, judgePending);
@@ -1667,7 +1687,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
     }
   }
 
-  return (v) => {
+  const run = (v) => {
     for (const name in POLLUTION_PROBE) bail();
     refs = 0;
     nesting = 0;
@@ -1677,6 +1697,599 @@ function interpreted(spec, judgeNow, judgePending, mode) {
     }
     return node(0, v, 1, 1) && (pendingChecks.length === 0 || judgePending());
   };
+  // For the collector (see `collector`): one check of a node decided on
+  // its own, its string checks judged at once, and the run's counts reset.
+  run.checkOf = (n, c, v, z) => {
+    const o = typeof v === "object" && v !== null && !Array.isArray(v);
+    return check(nodes[n][c], v, 0, z, o);
+  };
+  run.passes = (n, v, z) => node(n, v, 0, z);
+  run.reset = () => {
+    refs = 0;
+    nesting = 0;
+  };
+  return run;
+}
+
+// --- the issues of a rejected value, collected here ------------------------------------
+
+/**
+ * The issue list of a value the program rejected, collected without the
+ * core: every issue the core's validator finds (one a failing keyword, one
+ * a missing `required` name, one for all of an object's properties
+ * `additionalProperties: false` refuses), sorted as the core sorts them
+ * (instance path, array indices as numbers; then code; then schema path),
+ * the first `maxErrors` kept and `moreErrors` telling whether there were
+ * more. What each says is the core's: the program gives each check's code,
+ * params and predicate (`says` in src/check_program.rs) and the words
+ * around them (`wording`); a sentence is the subject, the predicate and a
+ * full stop, exactly the core's where redaction finds nothing to look at in
+ * the subject (which this side looks for as the core does) and the
+ * predicate (which the core looked at). Anything else throws BAIL and the
+ * core lists the issues: an applicator's failure only the core describes
+ * (`not`, `if`, `contains`, `propertyNames`, dependencies, `items: false`,
+ * an `anyOf` or `oneOf` whose branches apply subschemas), a string the
+ * core must judge, a subschema two references reach for one value (the
+ * core lists its issues once), a value past what the core reads, a path
+ * or predicate redaction might change, a message past the core's length.
+ * Subschemas that pass under those applicators are decided by `inner` (the
+ * interpreter), exactly as the accepting run decides them.
+ */
+function collector(spec, inner) {
+  const says = spec.says;
+  const wording = spec.wording;
+  const [rootSubject, atSubject] = wording.subjects;
+  const secretWords = wording.secrets[0];
+  const keyRun = new RegExp(wording.secrets[1]);
+  const nodes = spec.nodes;
+  const pointers = spec.pointers;
+  // The schema path of each check of each node, made when first needed. A
+  // node's issues name its own place in the schema: the core's path through
+  // a reference starts again where it leads.
+  const places = nodes.map(() => undefined);
+  const placeOf = (n, c) => {
+    const list = (places[n] ??= []);
+    return (list[c] ??= `${pointers[n]}/${escapeToken(says[n][c][0])}`);
+  };
+  let found = [];
+  let refs = 0;
+  let nesting = 0;
+  const reached = new Set();
+  // The instance path of the value being visited: object keys as strings,
+  // array indices as numbers.
+  const trail = [];
+
+  function add(schemaPath, code, params, predicate) {
+    found.push({ trail: trail.slice(), schemaPath, code, params, predicate });
+  }
+
+  function visit(n, v, z) {
+    const checks = nodes[n];
+    if (checks === true) return;
+    // A subschema that passes adds no issue.
+    if (fast !== undefined && checks !== false && fast.passes(n, v, z)) return;
+    if (checks === false) {
+      add(pointers[n], "falseSchema", null, wording.falseSchema);
+      return;
+    }
+    const said = says[n];
+    const o = typeof v === "object" && v !== null && !Array.isArray(v);
+    for (let c = 0; c < checks.length; c++) {
+      const check = checks[c];
+      switch (check[0]) {
+        case "type":
+        case "const":
+        case "enum":
+        case "min":
+        case "max":
+        case "xmin":
+        case "xmax":
+        case "mul":
+        case "minLength":
+        case "maxLength":
+        case "format":
+        case "minItems":
+        case "maxItems":
+        case "minProperties":
+        case "maxProperties":
+        case "unique":
+          if (!inner.checkOf(n, c, v, z)) add(placeOf(n, c), said[c][1], said[c][2], said[c][3]);
+          break;
+        case "pattern":
+          if (typeof v === "string") {
+            const matched = sequenceMatch(check[2], v);
+            if (matched < 0) bail();
+            if (matched === 0) add(placeOf(n, c), said[c][1], said[c][2], said[c][3]);
+          }
+          break;
+        case "email":
+          if (typeof v === "string" && !plainEmail(v)) bail();
+          break;
+        case "required":
+          if (o) {
+            const names = check[1];
+            const s = said[c];
+            for (let i = 0; i < names.length; i++) {
+              if (member(v, names[i]) !== undefined) continue;
+              if (s[3] === null) bail();
+              add(placeOf(n, c), s[1], s[2][i], s[3][i]);
+            }
+          }
+          break;
+        case "properties":
+          if (o) {
+            for (const [name, child] of check[1]) {
+              const x = member(v, name);
+              if (x === undefined) continue;
+              trail.push(name);
+              visit(child, x, z + 1);
+              trail.pop();
+            }
+          }
+          break;
+        case "additionalProperties":
+          if (o) {
+            const named = check[1];
+            const child = check[2];
+            // Names `patternProperties` matches are the core's to tell apart here.
+            if (check[3] !== undefined && check[3].length > 0) {
+              if (!inner.checkOf(n, c, v, z)) bail();
+              break;
+            }
+            if (nodes[child] === false) {
+              let count = 0;
+              for (const k in v) if (!named.includes(k)) count++;
+              if (count > 0) {
+                const parts = said[c][3];
+                if (parts === null) bail();
+                add(placeOf(n, c), said[c][1], null, count === 1 ? parts[0] : `${parts[1]}${count}${parts[2]}`);
+              }
+            } else {
+              for (const k in v) {
+                if (named.includes(k)) continue;
+                trail.push(k);
+                visit(child, v[k], z + 1);
+                trail.pop();
+              }
+            }
+          }
+          break;
+        case "items":
+          if (Array.isArray(v)) {
+            const child = check[1];
+            if (v.length > check[2] && nodes[child] === false) bail();
+            if (nodes[child] === true) break;
+            const before = found.length;
+            for (let i = check[2]; i < v.length; i++) {
+              const x = v[i];
+              if (fast !== undefined && fast.passes(child, x, z + 1)) continue;
+              trail.push(i);
+              visit(child, x, z + 1);
+              trail.pop();
+              // The issues of the items after this one all sort after those
+              // found in this array so far: past the cap, none is shown.
+              if (found.length - before > cap) break;
+            }
+          }
+          break;
+        case "prefixItems":
+          if (Array.isArray(v)) {
+            const children = check[1];
+            for (let i = 0; i < children.length && i < v.length; i++) {
+              trail.push(i);
+              visit(children[i], v[i], z + 1);
+              trail.pop();
+            }
+          }
+          break;
+        case "allOf":
+          for (const child of check[1]) visit(child, v, z);
+          break;
+        case "ref": {
+          if (++refs > REFERENCES || ++nesting > REFERENCE_NESTING) bail();
+          // The core lists a subschema's issues for a value once however
+          // many references reach it: a second one is the core's to list.
+          const key = `${check[1]}\u0000${trail.join("/")}`;
+          if (reached.has(key)) bail();
+          reached.add(key);
+          visit(check[1], v, z);
+          nesting--;
+          break;
+        }
+        case "anyOf":
+        case "oneOf":
+          if (!inner.checkOf(n, c, v, z)) add(placeOf(n, c), check[0], null, alternatives(check, v, z));
+          break;
+        default:
+          // An applicator whose failure only the core describes: passing, it
+          // adds no issue.
+          if (!inner.checkOf(n, c, v, z)) bail();
+      }
+    }
+  }
+
+  /**
+   * The predicate of a failing `anyOf` or `oneOf` as the core writes it:
+   * more than one `oneOf` branch passing is said alone; else the first
+   * problem of each of the first branches is named (with the place it is
+   * at), which is known here only where each branch is a subschema of
+   * checks on the value itself (see `firstProblem`).
+   */
+  function alternatives(check, v, z) {
+    const children = check[1];
+    const words = wording.branches;
+    if (check[0] === "oneOf") {
+      let passing = 0;
+      for (const child of children) if (inner.passes(child, v, z)) passing++;
+      if (passing > 1) return words.oneOfMany;
+      if (passing === 1) bail();
+    }
+    const head = check[0] === "anyOf" ? words.anyOf : words.oneOfNone;
+    if (head === null || children.length > words.most) bail();
+    const [alternative, atPlace, beforeProblem, between, more, open, close] = words.words;
+    const path = pointerOf(trail);
+    const place = path === "" ? "" : `${atPlace}${path}`;
+    const shown = Math.min(children.length, words.shown);
+    let parts = "";
+    for (let i = 0; i < shown; i++) parts += `${i === 0 ? "" : between}${alternative}${i + 1}${place}${beforeProblem}${firstProblem(children[i], v, z)}`;
+    if (children.length > shown) parts += `${between}${children.length - shown}${more}`;
+    return `${head}${open}${parts}${close}`;
+  }
+
+  /**
+   * The predicate of the first issue a failing branch has, as the core
+   * orders a subschema's checks; BAIL where the branch checks more than
+   * the value itself (members, items, other subschemas) or says nothing
+   * here.
+   */
+  function firstProblem(n, v, z) {
+    const checks = nodes[n];
+    if (checks === false) return wording.falseSchema;
+    if (checks === true) bail();
+    const said = says[n];
+    // Only checks of the value itself, whose issues the core lists in the
+    // order of the checks (an object's members, `required` among them, it
+    // lists in an order of its own).
+    for (const check of checks) if (!LEAF_CHECKS.has(check[0]) && check[0] !== "pattern") bail();
+    for (let c = 0; c < checks.length; c++) {
+      const check = checks[c];
+      if (LEAF_CHECKS.has(check[0])) {
+        if (!inner.checkOf(n, c, v, z)) return said[c][3] ?? bail();
+      } else if (check[0] === "pattern") {
+        if (typeof v !== "string") continue;
+        const matched = sequenceMatch(check[2], v);
+        if (matched < 0) bail();
+        if (matched === 0) return said[c][3] ?? bail();
+      } else bail();
+    }
+    return bail();
+  }
+
+  /** An issue's sentence as the core writes it, or BAIL where the core must write it. */
+  function sentence(path, predicate) {
+    if (predicate === null || predicate === undefined) bail();
+    let byPath = sentences.get(predicate);
+    if (byPath === undefined) sentences.set(predicate, (byPath = new Map()));
+    let text = byPath.get(path);
+    if (text === undefined) {
+      text = sentenceOf(path, predicate);
+      // The same mistakes come back; a stream of new paths is not all kept.
+      if (byPath.size >= 256) byPath.clear();
+      byPath.set(path, text);
+    }
+    return text;
+  }
+
+  /** Sentences already written, by predicate, then path. */
+  const sentences = new Map();
+
+  function sentenceOf(path, predicate) {
+    let subject = rootSubject;
+    if (path !== "") {
+      subject = atSubject + path;
+      // The core redacts what may hold a credential, and writes a JSON
+      // Pointer's escapes and the characters a terminal acts on its own way.
+      if (path.includes("~") || keyRun.test(subject) || mentionsSecret(subject)) bail();
+      subject = escapedForDisplay(subject);
+    }
+    const text = `${subject} ${predicate}.`;
+    if (text.length > MAX_MESSAGE) bail();
+    return text;
+  }
+
+  function mentionsSecret(text) {
+    const lower = text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
+    for (let i = 0; i < secretWords.length; i++) if (lower.includes(secretWords[i])) return true;
+    return false;
+  }
+
+  let fast;
+  let cap = 0;
+  return (v, mode, maxErrors, run) => {
+    cap = maxErrors;
+    for (const name in POLLUTION_PROBE) bail();
+    if (maxErrors < 1) bail();
+    sound(v, 1, mode);
+    fast = run;
+    fast?.reset();
+    found = [];
+    refs = 0;
+    nesting = 0;
+    if (reached.size !== 0) reached.clear();
+    inner.reset();
+    try {
+      visit(0, v, 1);
+    } finally {
+      if (trail.length !== 0) trail.length = 0;
+    }
+    if (found.length === 0) bail();
+    found.sort(compareIssues);
+    const shown = Math.min(found.length, maxErrors);
+    const errors = new Array(shown);
+    const trails = new Array(shown);
+    for (let i = 0; i < shown; i++) {
+      const { trail: at, schemaPath, code, params, predicate } = found[i];
+      const path = pointerOf(at);
+      const issue = { path, schemaPath, code, message: sentence(path, predicate) };
+      if (params !== null) issue.params = copyParams(params);
+      errors[i] = issue;
+      trails[i] = at;
+    }
+    const moreErrors = found.length > maxErrors;
+    found = [];
+    return { errors, moreErrors, wording, trails };
+  };
+}
+
+/** An instance path's tokens as a JSON Pointer. */
+function pointerOf(trail) {
+  let out = "";
+  for (let i = 0; i < trail.length; i++) {
+    const token = trail[i];
+    out += typeof token === "number" ? `/${token}` : `/${escapeToken(token)}`;
+  }
+  return out;
+}
+
+/** The checks that make at most one issue, on the value itself. */
+const LEAF_CHECKS = new Set(["type", "const", "enum", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "minItems", "maxItems", "minProperties", "maxProperties", "unique"]);
+
+/** The longest issue message the core writes whole (`MAX_MESSAGE_CHARS`). */
+const MAX_MESSAGE = 1000;
+
+/** A JSON Pointer token. */
+function escapeToken(key) {
+  return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
+}
+
+/** Params as the core gives them, a fresh object for each issue. */
+function copyParams(params) {
+  const copy = {};
+  for (const key in params) {
+    const value = params[key];
+    copy[key] = Array.isArray(value) ? value.slice() : value;
+  }
+  return copy;
+}
+
+/** `text` with the characters a terminal acts on escaped, as the core's `escape_for_display` writes them. */
+function escapedForDisplay(text) {
+  // eslint-disable-next-line no-control-regex
+  if (!/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(text)) return text;
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
+ * Throws BAIL unless the value reads as the core reads its JSON: finite
+ * numbers, nesting within the core's, well-formed strings and keys (the
+ * core reads a lone surrogate as U+FFFD), and, of a caller's value, plain
+ * objects.
+ */
+function sound(v, z, mode) {
+  switch (typeof v) {
+    case "number":
+      if (v - v !== 0) bail();
+      return;
+    case "string":
+      if (!v.isWellFormed()) bail();
+      return;
+    case "boolean":
+      return;
+    case "object":
+      break;
+    default:
+      bail();
+  }
+  if (v === null) return;
+  if (z > MAX_DEPTH) bail();
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (typeof x !== "boolean" && x !== null) sound(x, z + 1, mode);
+    }
+    return;
+  }
+  if (mode === VALUE && !plain(v)) bail();
+  for (const k in v) {
+    if (!k.isWellFormed()) bail();
+    const x = v[k];
+    if (typeof x !== "boolean" && x !== null) sound(x, z + 1, mode);
+  }
+}
+
+/** Issues in the core's order: instance path (array indices as numbers), code, schema path. */
+function compareIssues(a, b) {
+  return compareTrails(a.trail, b.trail) || compareText(a.code, b.code) || compareText(a.schemaPath, b.schemaPath);
+}
+
+/**
+ * Two instance paths as the core compares their JSON Pointers: token by
+ * token, two that Rust's `u64` parse reads as whole numbers by value, any
+ * other two by their text; a path before the longer paths it begins. Two
+ * tokens first differing at one place are members of the same container,
+ * so both are indices or both keys.
+ */
+function compareTrails(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (typeof x === "number" && typeof y === "number") return x - y;
+    const m = wholeNumber(String(x));
+    const k = m === undefined ? undefined : wholeNumber(String(y));
+    const order = k === undefined ? compareText(escapeToken(String(x)), escapeToken(String(y))) : m < k ? -1 : m > k ? 1 : 0;
+    if (order !== 0) return order;
+  }
+  return a.length - b.length;
+}
+
+/** A token Rust's `u64` parse reads (digits, maybe after a `+`), as a BigInt; else undefined. */
+function wholeNumber(token) {
+  if (!/^\+?[0-9]+$/.test(token)) return undefined;
+  const n = BigInt(token);
+  return n <= 0xffffffffffffffffn ? n : undefined;
+}
+
+/** Strings in the order of their UTF-8 bytes (code points), as Rust compares them. */
+function compareText(a, b) {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+/** A UTF-16 unit ranked so that a surrogate (a code point past U+FFFF) sorts after U+E000–U+FFFF. */
+function codePointRank(u) {
+  if (u < 0xd800) return u;
+  return u <= 0xdfff ? u + 0x2000 : u - 0x800;
+}
+
+/** A member of object `v` as the core reads it: own members only (see `memberSource`). */
+function member(v, name) {
+  const x = v[name];
+  return x === undefined || (inherited(name) && !hasOwn(v, name)) ? undefined : x;
+}
+
+/**
+ * The verdict's message (the core's `schema_message`) from the words the
+ * program gives, the issues shown and whether there were more.
+ */
+export function rejectionMessage(wording, errors, moreErrors) {
+  const [one, manyBefore, manyAfter, moreBefore, moreAfter] = wording.message;
+  const first = errors[0].message;
+  if (moreErrors) return `${moreBefore}${errors.length}${moreAfter}${first}`;
+  if (errors.length === 1) return `${one}${first}`;
+  return `${manyBefore}${errors.length}${manyAfter}${first}`;
+}
+
+/**
+ * The verdict's `errorHash` as the core computes it (`error_hash` in
+ * src/verdict.rs): the first 128 bits of SHA-256, in hex, of the failure
+ * and the sorted distinct (path, code) pairs of the issues shown.
+ */
+export function errorHashOf(failure, errors) {
+  const pairs = errors.map((issue) => [issue.path, issue.code]);
+  pairs.sort((a, b) => compareText(a[0], b[0]) || compareText(a[1], b[1]));
+  let text = failure;
+  let last;
+  for (const [path, code] of pairs) {
+    if (last !== undefined && last[0] === path && last[1] === code) continue;
+    last = [path, code];
+    text += `\n${path}\u001f${code}`;
+  }
+  let hash = hashes.get(text);
+  if (hash === undefined) {
+    hash = sha256Hex(utf8.encode(text)).slice(0, 32);
+    if (hashes.size >= 256) hashes.clear();
+    hashes.set(text, hash);
+  }
+  return hash;
+}
+
+/** Error hashes already computed, by the text hashed (a repair loop meets the same list again). */
+const hashes = new Map();
+const utf8 = new TextEncoder();
+
+const K256 = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+  0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+  0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+
+/** SHA-256 of `bytes`, as 64 lowercase hex digits. */
+function sha256Hex(bytes) {
+  const length = bytes.length;
+  const blocks = Math.ceil((length + 9) / 64);
+  const padded = new Uint8Array(blocks * 64);
+  padded.set(bytes);
+  padded[length] = 0x80;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(length / 0x20000000));
+  view.setUint32(padded.length - 4, (length * 8) >>> 0);
+  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  const w = new Uint32Array(64);
+  for (let block = 0; block < blocks; block++) {
+    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block * 64 + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const a = w[i - 15];
+      const b = w[i - 2];
+      const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3);
+      const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
+      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) | 0;
+    }
+    let [a, b, c, d, e, f, g, k] = h;
+    for (let i = 0; i < 64; i++) {
+      const s1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const t1 = (k + s1 + ((e & f) ^ (~e & g)) + K256[i] + w[i]) | 0;
+      const s0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const t2 = (s0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      k = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
+    }
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += k;
+  }
+  let out = "";
+  for (let i = 0; i < 8; i++) out += h[i].toString(16).padStart(8, "0");
+  return out;
+}
+
+/**
+ * A rejected value's issues collected by its program (see `collector`):
+ * `{ errors, moreErrors, wording, trails }` (`trails`: each issue's path as
+ * keys, array indices as numbers), or undefined where the core must list
+ * them. `mode` as for a run (TEXT: JSON.parse built it; VALUE: a whole
+ * snapshot of a caller's value).
+ */
+export function collectedIssues(program, value, mode, maxErrors) {
+  if (!programsOn) return undefined;
+  try {
+    return program.collect(value, mode, maxErrors);
+  } catch (error) {
+    if (error === BAIL || error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
 
 // --- the third executor: the same program, as closures -----------------------------
@@ -2061,7 +2674,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
  * and the core does not (an escaped lone surrogate, a number past the
  * double range, nesting past the core's limit) goes to the core.
  */
-export function programVerdict(text, handle, schemaHash, requireObject) {
+export function programVerdict(text, handle, schemaHash, requireObject, maxErrors) {
   const program = programOf(handle);
   if (program === null || !program.textSafe) return undefined;
   // An escape of a UTF-16 surrogate: the core refuses a lone one.
@@ -2074,7 +2687,7 @@ export function programVerdict(text, handle, schemaHash, requireObject) {
   }
   if (requireObject && (typeof value !== "object" || value === null || Array.isArray(value))) return undefined;
   try {
-    if (!program.run(value, TEXT)) return undefined;
+    if (!program.run(value, TEXT)) return maxErrors === undefined ? undefined : rejectedVerdict(program, value, schemaHash, maxErrors);
   } catch (error) {
     // A stack that ran out in a deep walk: the core decides (and, should
     // its stack run out too, the instance recovers as for any call).
@@ -2082,6 +2695,35 @@ export function programVerdict(text, handle, schemaHash, requireObject) {
     throw error;
   }
   return { ok: true, value, rescue: "none", schemaHash, degraded: false, finishReason: null };
+}
+
+/** checkOutput's verdict on a parsed text the program rejected, its issues collected here; undefined where the core must list them. */
+function rejectedVerdict(program, value, schemaHash, maxErrors) {
+  const collected = collectedIssues(program, value, TEXT, maxErrors);
+  if (collected === undefined) return undefined;
+  const { errors, moreErrors, wording } = collected;
+  return {
+    ok: false,
+    failure: "schema",
+    message: rejectionMessage(wording, errors, moreErrors),
+    errors,
+    moreErrors,
+    errorHash: errorHashOf("schema", errors),
+    schemaHash,
+    degraded: false,
+    rescue: "none",
+    finishReason: null,
+  };
+}
+
+/** A program's answer on a value in VALUE mode: true, false, or undefined where it cannot say. */
+export function valueVerdict(program, value) {
+  if (!programsOn) return undefined;
+  try {
+    return program.runValue(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -254,7 +254,7 @@ export function laneWith(output, handle, schemaHash, { maxErrors, requireObject,
   // No options beyond the two the lane takes as numbers: the schema's
   // check program answers an accepted text without the core.
   if (text === undefined) {
-    const verdict = programVerdict(output, handle, schemaHash, requireObject);
+    const verdict = programVerdict(output, handle, schemaHash, requireObject, maxErrors);
     if (verdict !== undefined) return verdict;
   }
   const { code } = decodeLaneStatus(laneStatus(output, handle, maxErrors, requireObject, text));
@@ -315,7 +315,7 @@ function readLane(output, handle, maxErrors, requireObject, optionsJson, schemaH
     // The answer's text checked by the schema's program, where no option
     // needs the core and the finish reason is no token limit.
     if (optionsJson === undefined && !tokenLimit(known.reason)) {
-      const verdict = programVerdict(text, handle, schemaHash, requireObject);
+      const verdict = programVerdict(text, handle, schemaHash, requireObject, maxErrors);
       if (verdict !== undefined) {
         verdict.finishReason = known.reason;
         return verdict;
@@ -373,7 +373,7 @@ function namedLane(output, handle, maxErrors, requireObject, optionsJson, schema
   const text = texts[index];
   const reason = read.finishReason;
   if (optionsJson === undefined && !tokenLimit(reason)) {
-    const verdict = programVerdict(text, handle, schemaHash, requireObject);
+    const verdict = programVerdict(text, handle, schemaHash, requireObject, maxErrors);
     if (verdict !== undefined) {
       verdict.finishReason = reason;
       return verdict;

@@ -5,7 +5,7 @@
 import { NotJsonValue, jsonText, keptUnread, optionsText, schemaText, valueSnapshot } from "./arguments.mjs";
 import { SchemaError, argumentError, withTypedErrors2 } from "./errors.mjs";
 import { standardFor } from "./standard-schema.mjs";
-import { programOf, valueAccepted } from "./check-program.mjs";
+import { VALUE, collectedIssues, programOf, valueVerdict } from "./check-program.mjs";
 import { DEFAULTS, INPUT_STATUS, LANE_STATUS } from "./generated/contract.mjs";
 import { cacheCapacity, callRaw, callRawJson, encodeInput, keepCacheCapacity, raw, whenReplaced } from "./wasm-instance.mjs";
 
@@ -32,18 +32,24 @@ export class Validator {
   validate(instance, options) {
     const program = programFor(this);
     let snapshot = instanceSnapshot(instance, program?.reach);
-    if (program !== null && (options === undefined || inputCap(options) !== undefined) && valueAccepted(program, snapshot)) {
-      return { valid: true, errors: [], moreErrors: false };
-    }
+    const cap = program === null ? undefined : inputCap(options);
+    const verdict = cap === undefined ? undefined : valueVerdict(program, snapshot);
+    if (verdict === true) return { valid: true, errors: [], moreErrors: false };
     if (program !== null && keptUnread()) snapshot = instanceSnapshot(snapshot);
+    // Rejected: the program lists the issues where it can, as the core would.
+    const collected = verdict === false ? collectedIssues(program, snapshot, VALUE, cap) : undefined;
+    if (collected !== undefined) return { valid: false, errors: collected.errors, moreErrors: collected.moreErrors };
     return validateText(this, jsonText("the instance", snapshot), options);
   }
 
   isValid(instance) {
     const program = programFor(this);
     let snapshot = instanceSnapshot(instance, program?.reach);
-    if (program !== null && valueAccepted(program, snapshot)) return true;
+    const verdict = program === null ? undefined : valueVerdict(program, snapshot);
+    if (verdict === true) return true;
     if (program !== null && keptUnread()) snapshot = instanceSnapshot(snapshot);
+    // Rejected for certain: nothing to build.
+    if (verdict === false) return false;
     const text = jsonText("the instance", snapshot);
     const status = callRaw(() => handleForAnyValidator(this).isValidInput(encodeInput(text)));
     if (status !== LANE_STATUS.unavailable) return status === INPUT_STATUS.valid;
@@ -84,7 +90,7 @@ export function programFor(validator) {
 }
 
 /** How a Validator's Standard Schema checks a value: its program, then the core (see standard-schema.mjs). */
-const STANDARD_CHECKS = { program: programFor, accepts: valueAccepted, validate: validateText };
+const STANDARD_CHECKS = { program: programFor, verdict: valueVerdict, collect: (program, snapshot) => collectedIssues(program, snapshot, VALUE, DEFAULTS.maxErrors), validate: validateText };
 
 // A Validator is a Standard Schema (see standard-schema.mjs).
 Object.defineProperty(Validator.prototype, "~standard", {

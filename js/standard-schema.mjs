@@ -11,8 +11,12 @@ const standards = new WeakMap();
  * A Validator's `~standard` member (see schemas.mjs), made once per
  * Validator, from what schemas.mjs gives it: the Validator's `source` (the
  * schema's text and compile options) and its `checks`: `program(validator)`
- * (its check program, or null), `accepts(program, snapshot)` (whether the
- * program accepts a snapshot) and `validate(validator, text)` (the core).
+ * (its check program, or null), `verdict(program, snapshot)` (whether the
+ * program accepts a snapshot: true, false, or undefined where it cannot
+ * say), `collect(program, snapshot)` (the issues of a snapshot it rejects,
+ * as validate() lists them, with their paths as keys, or undefined where
+ * the core must list them) and
+ * `validate(validator, text)` (the core).
  */
 export function standardFor(validator, source, checks) {
   let standard = standards.get(validator);
@@ -56,10 +60,14 @@ function standardOf(validator, source, checks) {
 function standardValidate(validator, checks, value) {
   const program = checks.program(validator);
   let snapshot;
+  // Whether the program rejected the value, for certain.
+  let rejected = false;
   try {
     snapshot = valueSnapshot(value, program?.reach);
     if (program !== null) {
-      if (checks.accepts(program, snapshot)) return { value: snapshot };
+      rejected = checks.verdict(program, snapshot);
+      if (rejected === true) return { value: snapshot };
+      rejected = rejected === false;
       // Rejected: read whole, so that the core judges all of it.
       if (keptUnread()) snapshot = valueSnapshot(snapshot);
     }
@@ -67,7 +75,8 @@ function standardValidate(validator, checks, value) {
     if (!(error instanceof NotJsonValue)) throw error;
     return { issues: [{ message: notJsonMessage(error), path: error.keys }] };
   }
-  let result;
+  let result = rejected ? checks.collect(program, snapshot) : undefined;
+  if (result !== undefined) return { issues: result.errors.map((issue, i) => ({ message: issue.message, path: result.trails[i] })) };
   try {
     result = checks.validate(validator, jsonText("the value", snapshot));
   } catch (error) {
@@ -76,7 +85,12 @@ function standardValidate(validator, checks, value) {
     return { issues: [{ message: String(error?.message ?? error), path: [] }] };
   }
   if (result.valid) return { value: snapshot };
-  return { issues: result.errors.map((issue) => ({ message: issue.message, path: pathOf(snapshot, issue.path) })) };
+  return { issues: issuesOf(result.errors, snapshot) };
+}
+
+/** Issues as Standard Schema gives them, of the snapshot that was checked. */
+function issuesOf(errors, snapshot) {
+  return errors.map((issue) => ({ message: issue.message, path: pathOf(snapshot, issue.path) }));
 }
 
 /** The issue's message for a value that is not JSON. */

@@ -7,7 +7,7 @@ import { membersAloneBy } from "./response-copy.mjs";
 import { shapeOf } from "./copy-match.mjs";
 import { cacheState, defaultCacheBound, handleForAnyValidator } from "./schemas.mjs";
 import { declaredTools, declarationsWritten } from "./declarations.mjs";
-import { BAIL, TEXT, VALUE, makeProgram, programOf, useCheckPrograms, withoutPrograms } from "./check-program.mjs";
+import { BAIL, TEXT, VALUE, collectedIssues, errorHashOf, makeProgram, programOf, rejectionMessage, useCheckPrograms, withoutPrograms } from "./check-program.mjs";
 import { checkOutput } from "./check.mjs";
 import { openSessionCount, toolPathsReadBy } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
@@ -163,6 +163,69 @@ export function runCheckProgram(validator, value, interpret = false, asValue = f
   }
 }
 const programsMade = new WeakMap();
+
+/**
+ * How many calls into wasm `fn` makes (of the module's exports and of the
+ * Validator's handle), and what it returns: `[crossings, result]`.
+ */
+export function crossingsDuring(validator, fn) {
+  const handle = handleForAnyValidator(validator);
+  let crossings = 0;
+  const restore = [];
+  const spy = (target) => {
+    for (const name of Object.getOwnPropertyNames(target)) {
+      const descriptor = Object.getOwnPropertyDescriptor(target, name);
+      if (name === "constructor" || typeof descriptor.value !== "function" || !descriptor.writable) continue;
+      const original = descriptor.value;
+      target[name] = function (...args) {
+        crossings += 1;
+        return original.apply(this, args);
+      };
+      restore.push(() => {
+        target[name] = original;
+      });
+    }
+  };
+  spy(raw);
+  spy(Object.getPrototypeOf(handle));
+  try {
+    const result = fn();
+    return [crossings, result];
+  } finally {
+    for (const undo of restore) undo();
+  }
+}
+
+/**
+ * What a Validator's check program collects of a value it rejects (see
+ * `collector` in js/check-program.mjs), on what JSON.parse made of the
+ * value's text, or on a whole snapshot of the value itself (`asValue`):
+ * `{ errors, moreErrors, message, errorHash }` (the verdict's members as a
+ * rejected checkOutput gives them), "accepted" where the program accepts
+ * it, "bail" where the core must answer, undefined where the schema has no
+ * program.
+ */
+export function collectCheckIssues(validator, value, asValue, maxErrors) {
+  const handle = handleForAnyValidator(validator);
+  const text = callRaw(() => handle.checkProgram());
+  if (text === undefined) return undefined;
+  let byMode = programsMade.get(handle);
+  if (byMode === undefined) programsMade.set(handle, (byMode = new Map()));
+  let program = byMode.get("false");
+  if (program === undefined) byMode.set("false", (program = makeProgram(handle, JSON.parse(text), false)));
+  let input;
+  try {
+    input = asValue ? valueSnapshot(value) : JSON.parse(JSON.stringify(value));
+    if (asValue ? program.runValue(input) : program.run(input, TEXT)) return "accepted";
+  } catch (error) {
+    if (error === BAIL || error instanceof NotJsonValue) return "bail";
+    throw error;
+  }
+  const collected = collectedIssues(program, input, asValue ? VALUE : TEXT, maxErrors);
+  if (collected === undefined) return "bail";
+  const { errors, moreErrors, wording } = collected;
+  return { errors, moreErrors, message: rejectionMessage(wording, errors, moreErrors), errorHash: errorHashOf("schema", errors) };
+}
 
 /** The core's own answer for a Validator and a value's JSON text, without any program. */
 export function coreIsValid(validator, text) {

@@ -83,6 +83,8 @@ pub fn program_of(compiled: &CompiledSchema) -> Option<CheckProgram> {
         draft,
         options: &for_checks,
         nodes: Vec::new(),
+        says: Vec::new(),
+        pointers: Vec::new(),
         by_pointer: HashMap::new(),
         anchors: HashMap::new(),
         pending: Vec::new(),
@@ -93,14 +95,18 @@ pub fn program_of(compiled: &CompiledSchema) -> Option<CheckProgram> {
     writer.scan(&effective, "", true).ok()?;
     writer.node_at("").ok()?;
     while let Some((index, pointer)) = writer.pending.pop() {
-        let node = writer.compile_node(&pointer).ok()?;
+        let (node, says) = writer.compile_node(&pointer).ok()?;
         *writer.nodes.get_mut(index)? = node;
+        *writer.says.get_mut(index)? = says;
     }
     let text = format!(
-        "{{\"draft\":{draft_number},\"textSafe\":{},\"strings\":{},\"nodes\":{}}}",
+        "{{\"draft\":{draft_number},\"textSafe\":{},\"strings\":{},\"nodes\":{},\"says\":{},\"pointers\":{},\"wording\":{}}}",
         writer.text_safe,
         list(writer.strings),
-        list(writer.nodes)
+        list(writer.nodes),
+        list(writer.says),
+        list(writer.pointers.iter().map(|pointer| quote(pointer))),
+        wording()
     );
     Some(CheckProgram {
         text,
@@ -113,6 +119,12 @@ struct Writer<'s> {
     draft: Draft,
     options: &'s CompileOptions,
     nodes: Vec<String>,
+    /// For each node, what each of its checks says when it fails (see
+    /// `says`), in the order of its checks.
+    says: Vec<String>,
+    /// For each node, the JSON Pointer of its subschema (where a reference
+    /// leads, the schema path of the issues below it starts again).
+    pointers: Vec<String>,
     /// Node index by the JSON Pointer of its subschema.
     by_pointer: HashMap<String, usize>,
     /// `$anchor` name → pointer.
@@ -247,6 +259,8 @@ impl<'s> Writer<'s> {
         }
         let index = self.nodes.len();
         self.nodes.push(String::new());
+        self.says.push(String::new());
+        self.pointers.push(pointer.to_owned());
         self.by_pointer.insert(pointer.to_owned(), index);
         self.pending.push((index, pointer.to_owned()));
         Ok(index)
@@ -259,10 +273,10 @@ impl<'s> Writer<'s> {
         self.root.pointer(pointer).ok_or(Unsupported)
     }
 
-    fn compile_node(&mut self, pointer: &str) -> Built<String> {
+    fn compile_node(&mut self, pointer: &str) -> Built<(String, String)> {
         let schema = self.schema_at(pointer)?;
         let map = match schema {
-            Value::Bool(b) => return Ok(b.to_string()),
+            Value::Bool(b) => return Ok((b.to_string(), "null".to_owned())),
             Value::Object(map) => map,
             _ => return Err(Unsupported),
         };
@@ -272,7 +286,7 @@ impl<'s> Writer<'s> {
             if let Some(reference) = map.get("$ref") {
                 let mut checks = Vec::new();
                 self.reference(map, reference, &mut checks)?;
-                return Ok(list(checks.into_iter().map(|(_, check)| check)));
+                return Ok(split(checks));
             }
         }
         if map.keys().any(|keyword| unsupported(keyword, draft)) {
@@ -280,7 +294,7 @@ impl<'s> Writer<'s> {
         }
         // (priority, check): the validator runs its keywords by priority
         // (see jsonschema's `keyword_priority`), ties in schema order.
-        let mut checks: Vec<(u8, String)> = Vec::new();
+        let mut checks: Vec<(u8, String, String)> = Vec::new();
         for (keyword, value) in map {
             let here = format!("{pointer}/{}", escape_token(keyword));
             let (priority, check) = match keyword.as_str() {
@@ -562,10 +576,10 @@ impl<'s> Writer<'s> {
                 }
                 _ => continue,
             };
-            checks.push((priority, check));
+            checks.push((priority, check, says(keyword, value, map, draft)));
         }
-        guard_sort::sort_by_key(&mut checks, |(priority, _)| *priority);
-        Ok(list(checks.into_iter().map(|(_, check)| check)))
+        guard_sort::sort_by_key(&mut checks, |(priority, _, _)| *priority);
+        Ok(split(checks))
     }
 
     /// The nodes of the `count` subschemas of a list at `pointer`, as a JSON list.
@@ -597,7 +611,7 @@ impl<'s> Writer<'s> {
         &mut self,
         parent: &Map<String, Value>,
         reference: &Value,
-        checks: &mut Vec<(u8, String)>,
+        checks: &mut Vec<(u8, String, String)>,
     ) -> Built<()> {
         let reference = reference.as_str().ok_or(Unsupported)?;
         if reference.is_empty() {
@@ -617,7 +631,7 @@ impl<'s> Writer<'s> {
             return Ok(());
         }
         let node = self.node_at(&pointer)?;
-        checks.push((70, format!("[\"ref\",{node}]")));
+        checks.push((70, format!("[\"ref\",{node}]"), "[\"$ref\"]".to_owned()));
         Ok(())
     }
 
@@ -892,6 +906,229 @@ fn numeric(op: &str, value: &Value) -> Built<String> {
     let number = value.as_f64().ok_or(Unsupported)?;
     // Written as a double, as JavaScript reads it (`1` and `1.0` alike).
     Ok(format!("[\"{op}\",{}]", Value::from(number)))
+}
+
+/// The most `required` names whose issues a program words (see `says`).
+const WORDED_NAMES: usize = 1000;
+
+/// A node's checks, sorted, as two JSON lists: the checks, and what each
+/// says when it fails.
+fn split(checks: Vec<(u8, String, String)>) -> (String, String) {
+    let mut says = Vec::with_capacity(checks.len());
+    let checks = checks
+        .into_iter()
+        .map(|(_, check, said)| {
+            says.push(said);
+            check
+        })
+        .collect::<Vec<_>>();
+    (list(checks), list(says))
+}
+
+/// What a check says when it fails, for the JavaScript side to collect a
+/// rejected value's issues as the core does (see `collector` in
+/// js/check-program.mjs): `[keyword]` for a check that applies subschemas
+/// (the keyword names the step of the schema path to them), or `[keyword,
+/// code, params, predicate]` for one that makes an issue of its own (see
+/// `issue_parts`; the predicate null where the core must write it).
+/// `required` gives a list of params and one of predicates, a name each
+/// (none past `WORDED_NAMES` names);
+/// `additionalProperties: false` gives its predicate for one property and
+/// the two parts of it around a larger count.
+fn says(keyword: &str, value: &Value, map: &Map<String, Value>, draft: Draft) -> String {
+    use jsonschema::error::{TypeKind, ValidationErrorKind as K};
+    use jsonschema::types::{JsonType, JsonTypeSet};
+    use std::str::FromStr;
+    use std::sync::Arc;
+    let limit = || count(value).unwrap_or_default();
+    let kind = match keyword {
+        "type" => {
+            let names: Vec<&str> = match value {
+                Value::String(name) => vec![name.as_str()],
+                Value::Array(names) => names.iter().filter_map(Value::as_str).collect(),
+                _ => Vec::new(),
+            };
+            let types: Vec<JsonType> = names
+                .iter()
+                .filter_map(|name| JsonType::from_str(name).ok())
+                .collect();
+            match types.as_slice() {
+                [one] => K::Type {
+                    kind: TypeKind::Single(*one),
+                },
+                _ => K::Type {
+                    kind: TypeKind::Multiple(
+                        types
+                            .iter()
+                            .fold(JsonTypeSet::empty(), |set, ty| set.insert(*ty)),
+                    ),
+                },
+            }
+        }
+        "const" => K::Constant {
+            expected_value: Arc::new(value.clone()),
+        },
+        "enum" => K::Enum {
+            options: Arc::new(value.clone()),
+        },
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
+            let limit = value.clone();
+            match bound(map, keyword, draft) {
+                Some("min") => K::Minimum { limit },
+                Some("max") => K::Maximum { limit },
+                Some("xmin") => K::ExclusiveMinimum { limit },
+                _ => K::ExclusiveMaximum { limit },
+            }
+        }
+        "multipleOf" => K::MultipleOf {
+            multiple_of: value.as_f64().unwrap_or_default(),
+        },
+        "minLength" => K::MinLength { limit: limit() },
+        "maxLength" => K::MaxLength { limit: limit() },
+        "minItems" => K::MinItems { limit: limit() },
+        "maxItems" => K::MaxItems { limit: limit() },
+        "minProperties" => K::MinProperties { limit: limit() },
+        "maxProperties" => K::MaxProperties { limit: limit() },
+        "pattern" => K::Pattern {
+            pattern: value.as_str().unwrap_or_default().to_owned(),
+        },
+        "format" => K::Format {
+            format: value.as_str().unwrap_or_default().to_owned(),
+        },
+        "uniqueItems" => K::UniqueItems,
+        "required" => {
+            // A list past this is a hostile schema's, whose words would
+            // cost more to write than the core's issues for it.
+            if value
+                .as_array()
+                .is_some_and(|names| names.len() > WORDED_NAMES)
+            {
+                return "[\"required\",\"required\",null,null]".to_owned();
+            }
+            let mut params = Vec::new();
+            let mut predicates = Vec::new();
+            for name in value.as_array().into_iter().flatten() {
+                let (_, param, predicate) = hot_path::schema::issue_parts(&K::Required {
+                    property: name.clone(),
+                });
+                params.push(param.unwrap_or_default().to_string());
+                predicates.push(predicate.map_or_else(|| "null".to_owned(), |p| quote(&p)));
+            }
+            return format!(
+                "[\"required\",\"required\",{},{}]",
+                list(params),
+                list(predicates)
+            );
+        }
+        "additionalProperties" if value.as_bool() == Some(false) => {
+            let parts = |n: usize| {
+                hot_path::schema::issue_parts(&K::AdditionalProperties {
+                    unexpected: vec![String::new(); n],
+                })
+                .2
+            };
+            let around = parts(2).and_then(|two| {
+                two.split_once(" 2 ")
+                    .map(|(before, after)| [format!("{before} "), format!(" {after}")])
+            });
+            return match (parts(1), around) {
+                (Some(one), Some([before, after])) => format!(
+                    "[\"additionalProperties\",\"additionalProperties\",null,[{},{},{}]]",
+                    quote(&one),
+                    quote(&before),
+                    quote(&after)
+                ),
+                _ => "[\"additionalProperties\",\"additionalProperties\",null,null]".to_owned(),
+            };
+        }
+        _ => return format!("[{}]", quote(keyword)),
+    };
+    let (code, params, mut predicate) = hot_path::schema::issue_parts(&kind);
+    // The program is written from the schema with its members sorted; the
+    // core quotes an object of a `const` or `enum` in the order written.
+    if matches!(keyword, "const" | "enum") && !order_free(value) {
+        predicate = None;
+    }
+    format!(
+        "[{},{},{},{}]",
+        quote(keyword),
+        quote(code),
+        params.map_or_else(|| "null".to_owned(), |p| p.to_string()),
+        predicate.map_or_else(|| "null".to_owned(), |p| quote(&p))
+    )
+}
+
+/// Whether `value` reads the same whatever the order of its objects'
+/// members: it has no object of more than one member.
+fn order_free(value: &Value) -> bool {
+    match value {
+        Value::Object(members) => members.len() < 2 && members.values().all(order_free),
+        Value::Array(items) => items.iter().all(order_free),
+        _ => true,
+    }
+}
+
+/// The words a program's collector puts around the predicates and counts
+/// the core gives (see `says`): the subjects of an issue's sentence, the
+/// issue of a `false` subschema, the verdict's message around its count
+/// and first issue (see `schema_message`), and what redaction looks for.
+fn wording() -> String {
+    use hot_path::schema::Issue;
+    let [root, at] = hot_path::schema::subjects();
+    let (_, _, false_schema) =
+        hot_path::schema::issue_parts(&jsonschema::error::ValidationErrorKind::FalseSchema);
+    let issue = Issue {
+        path: String::new(),
+        schema_path: String::new(),
+        code: String::new(),
+        message: "\u{0}".to_owned(),
+        rule: None,
+        params: None,
+    };
+    let message =
+        |n: usize, more: bool| crate::verdict::schema_message(&vec![issue.clone(); n], more);
+    // The message for one issue, and for two (with or without more) cut
+    // around the count and before the first issue's message.
+    let around = |text: String| -> [String; 2] {
+        let first = text.strip_suffix('\u{0}').unwrap_or_default();
+        match first.split_once('2') {
+            Some((before, after)) => [before.to_owned(), after.to_owned()],
+            None => [String::new(), String::new()],
+        }
+    };
+    let one = message(1, false);
+    let [many_before, many_after] = around(message(2, false));
+    let [more_before, more_after] = around(message(2, true));
+    let (words, run) = hot_path::redact::secret_signs();
+    let head = |kind: jsonschema::error::ValidationErrorKind| {
+        hot_path::schema::issue_parts(&kind)
+            .2
+            .map_or_else(|| "null".to_owned(), |p| quote(&p))
+    };
+    use jsonschema::error::ValidationErrorKind as K;
+    let branches =
+        format!(
+        "{{\"words\":{},\"shown\":{},\"most\":{},\"anyOf\":{},\"oneOfNone\":{},\"oneOfMany\":{}}}",
+        list(hot_path::schema::BRANCH_WORDS.iter().map(|w| quote(w))),
+        hot_path::schema::BRANCHES_SHOWN,
+        hot_path::schema::CONTEXT_BRANCHES,
+        head(K::AnyOf { context: Vec::new() }),
+        head(K::OneOfNotValid { context: Vec::new() }),
+        head(K::OneOfMultipleValid { context: Vec::new() })
+    );
+    format!(
+        "{{\"subjects\":[{},{}],\"falseSchema\":{},\"branches\":{branches},\"message\":[{},{},{},{},{}],\"secrets\":[{},{}]}}",
+        quote(root),
+        quote(at),
+        false_schema.map_or_else(|| "null".to_owned(), |p| quote(&p)),
+        quote(one.strip_suffix('\u{0}').unwrap_or_default()),
+        quote(&many_before),
+        quote(&many_after),
+        quote(&more_before),
+        quote(&more_after),
+        list(words.into_iter().map(quote)),
+        quote(&run)
+    )
 }
 
 /// A string as JSON text.

@@ -116,6 +116,71 @@ fn email_is_a_string_check_the_javascript_side_may_accept_first() {
 }
 
 #[test]
+fn each_check_carries_what_the_core_says_when_it_fails() {
+    let p = program(json!({
+        "type": "object",
+        "required": ["a"],
+        "properties": { "a": { "$ref": "#/$defs/n" }, "e": { "enum": [{ "x": 1, "y": 2 }] } },
+        "additionalProperties": false,
+        "$defs": { "n": { "type": "integer", "minimum": 0, "description": "ghp_token here" } }
+    }))
+    .expect("a program");
+    let nodes = p["nodes"].as_array().cloned().unwrap_or_default();
+    let says = p["says"].as_array().cloned().unwrap_or_default();
+    assert_eq!(says.len(), nodes.len());
+    for (node, said) in nodes.iter().zip(&says) {
+        match node {
+            Value::Array(checks) => assert_eq!(said.as_array().map(Vec::len), Some(checks.len())),
+            _ => assert_eq!(said, &Value::Null),
+        }
+    }
+    assert_eq!(
+        says[0][0],
+        json!(["type", "type", { "type": "object" }, "must be an object"])
+    );
+    assert_eq!(
+        says[0][1],
+        json!([
+            "required",
+            "required",
+            [{ "missingProperty": "a" }],
+            ["is missing the required property \"a\""]
+        ])
+    );
+    assert_eq!(
+        says[0][3][3],
+        json!([
+            "has 1 property that the schema does not allow",
+            "has ",
+            " properties that the schema does not allow"
+        ])
+    );
+    // Where a reference leads, its issues' schema path starts again.
+    let pointers = p["pointers"].as_array().cloned().unwrap_or_default();
+    assert!(pointers.contains(&json!("/$defs/n")));
+    // An object of an enum is quoted by the core in the order written,
+    // which the program (written from the sorted schema) does not know.
+    let e = nodes[0][2][1]
+        .as_array()
+        .and_then(|pairs| pairs.iter().find(|pair| pair[0] == json!("e")))
+        .and_then(|pair| pair[1].as_u64())
+        .expect("e's node") as usize;
+    assert_eq!(says[e][0][3], Value::Null);
+    let wording = &p["wording"];
+    assert_eq!(
+        wording["subjects"],
+        json!(["The response", "The value at "])
+    );
+    assert_eq!(
+        wording["message"][0],
+        json!("The response does not match the schema (1 problem); first: ")
+    );
+    assert!(wording["secrets"][0]
+        .as_array()
+        .is_some_and(|words| words.contains(&json!("ghp_"))));
+}
+
+#[test]
 fn pattern_properties_match_names_by_their_sequences() {
     let p = program(json!({ "patternProperties": { "^a": { "type": "integer" } }, "additionalProperties": false }))
         .expect("a program");

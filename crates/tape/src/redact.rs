@@ -173,7 +173,7 @@ const KEY_RUN: usize = 40;
 /// keywords matches only text that holds one of them, and the one without
 /// only such a run, so text for which this is false holds no credential
 /// the rules know: one pass over its bytes instead of a search per keyword.
-fn may_hold_secret(text: &str) -> bool {
+pub fn may_hold_secret(text: &str) -> bool {
     let keywords = keywords();
     let bytes = text.as_bytes();
     let mut run = 0;
@@ -205,6 +205,22 @@ fn may_hold_secret(text: &str) -> bool {
         }
     }
     false
+}
+
+/// What [`may_hold_secret`] looks for, for a check program to look for the
+/// same in the sentences it writes (see src/check_program.rs): every
+/// rule's keywords (ASCII lower case), and a regular expression source
+/// matching a run of key characters as long as the rule without keywords
+/// needs.
+#[must_use]
+pub fn secret_signs() -> (Vec<&'static str>, String) {
+    let mut words: Vec<&'static str> = rules::RULES
+        .iter()
+        .flat_map(|rule| rule.keywords.iter().copied())
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    (words, format!("[A-Za-z0-9/+\\\\%]{{{KEY_RUN}}}"))
 }
 
 /// A JSON Pointer with every segment that holds a credential replaced by

@@ -76,7 +76,7 @@ pub(super) fn collect(
 /// first error to know that the issue holds for the whole value (without
 /// them it looks at the whole value), so the bound leaves room for wide
 /// unions.
-pub(super) const CONTEXT_BRANCHES: usize = 64;
+pub const CONTEXT_BRANCHES: usize = 64;
 
 /// The longest message, in characters; a longer one is cut, and ends in "…".
 pub(super) const MAX_MESSAGE_CHARS: usize = 1000;
@@ -259,11 +259,12 @@ fn compare_pointers(a: &str, b: &str) -> Ordering {
 
 fn to_issue(error: &ValidationError<'_>) -> Issue {
     let path = error.instance_path().as_str().to_owned();
+    let [root, at] = subjects();
     let subject = if path.is_empty() {
-        "The response".to_owned()
+        root.to_owned()
     } else {
         // The path holds object keys the model wrote.
-        format!("The value at {}", crate::redact::redact_pointer(&path))
+        format!("{at}{}", crate::redact::redact_pointer(&path))
     };
     let sentence = format!("{subject} {}.", describe(error.kind(), 0));
     // Redacted, then made safe to print: the path is the model's, and the
@@ -278,6 +279,35 @@ fn to_issue(error: &ValidationError<'_>) -> Issue {
         rule: None,
         params: params(error.kind()),
     }
+}
+
+/// An issue of `kind` in parts, for a check program that collects issues
+/// itself (see src/check_program.rs): its code, its params (as [`params`]
+/// gives them) and the predicate of its sentence made safe to print, or
+/// `None` for the predicate where redaction could change a sentence that
+/// holds it (the core then writes the issues). The sentence is the
+/// subject ("The response", or "The value at " and the path), a space, the
+/// predicate and a full stop, as `to_issue` writes it: redaction looks for
+/// no keyword across a space, so a subject and a predicate in which it
+/// finds none make a sentence it leaves as it is, and the escape for
+/// display is made character by character.
+#[must_use]
+pub fn issue_parts(kind: &ValidationErrorKind) -> (&str, Option<Value>, Option<String>) {
+    let predicate = describe(kind, 0);
+    let safe = !predicate.contains('~') && !crate::redact::may_hold_secret(&predicate);
+    (
+        kind.keyword(),
+        params(kind),
+        safe.then(|| crate::display::escape_for_display(&predicate)),
+    )
+}
+
+/// The subjects of an issue's sentence (at the root, and before a path)
+/// and the verdict's message around its count and first issue, for a check
+/// program (see src/check_program.rs): `[root, before a path]`.
+#[must_use]
+pub fn subjects() -> [&'static str; 2] {
+    ["The response", "The value at "]
 }
 
 /// Appends `issues` as a JSON list, each as serde_json writes an [`Issue`]
@@ -451,13 +481,13 @@ fn describe(kind: &ValidationErrorKind, level: usize) -> String {
 /// problem is known (its context was not collected) or the description is
 /// nested [`BRANCH_LEVELS`] deep.
 fn branches(context: &[Vec<ValidationError<'static>>], level: usize) -> String {
-    const SHOWN: usize = 3;
+    let [alternative, at_place, before_problem, between, more, open, close] = BRANCH_WORDS;
     if level >= BRANCH_LEVELS || context.iter().all(Vec::is_empty) {
         return String::new();
     }
     let mut parts: Vec<String> = context
         .iter()
-        .take(SHOWN)
+        .take(BRANCHES_SHOWN)
         .enumerate()
         .map(|(i, errors)| match errors.first() {
             Some(first) => {
@@ -465,22 +495,30 @@ fn branches(context: &[Vec<ValidationError<'static>>], level: usize) -> String {
                 let place = if at.is_empty() {
                     String::new()
                 } else {
-                    format!(" at {at}")
+                    format!("{at_place}{at}")
                 };
                 format!(
-                    "alternative {}{place}: {}",
+                    "{alternative}{}{place}{before_problem}{}",
                     i + 1,
                     describe(first.kind(), level + 1)
                 )
             }
-            None => format!("alternative {}: no detail", i + 1),
+            None => format!("{alternative}{}: no detail", i + 1),
         })
         .collect();
-    if context.len() > SHOWN {
-        parts.push(format!("{} more", context.len() - SHOWN));
+    if context.len() > BRANCHES_SHOWN {
+        parts.push(format!("{}{more}", context.len() - BRANCHES_SHOWN));
     }
-    format!(" ({})", parts.join("; "))
+    format!("{open}{}{close}", parts.join(between))
 }
+
+/// The branches of an `anyOf`/`oneOf` whose first problems a message names.
+pub const BRANCHES_SHOWN: usize = 3;
+
+/// The words [`branches`] puts around each branch's problem: before its
+/// number, before its place, before its problem, between two branches,
+/// after the count of the branches not shown, and around them all.
+pub const BRANCH_WORDS: [&str; 7] = ["alternative ", " at ", ": ", "; ", " more", " (", ")"];
 
 fn type_phrase(kind: &TypeKind) -> String {
     match kind {

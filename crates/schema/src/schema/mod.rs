@@ -25,7 +25,10 @@ pub use cache::{
     set_memory_meter, CacheBound, DEFAULT_CACHE_BYTES,
 };
 pub use depth::MAX_REFERENCE_DEPTH;
-pub use issues::{alternatives, push_issues_json, Issue};
+pub use issues::{
+    alternatives, issue_parts, push_issues_json, subjects, Issue, BRANCHES_SHOWN, BRANCH_WORDS,
+    CONTEXT_BRANCHES,
+};
 
 use crate::hash::{canonical_json, content_hash, sha256_hex};
 use crate::tape::{self, ParseError, Tape, TapeJson, TapeNode};

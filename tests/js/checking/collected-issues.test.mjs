@@ -1,0 +1,260 @@
+// The issues of a rejected value collected by its check program (see
+// `collector` in js/check-program.mjs) against the core's, differentially:
+// for every instance of the JSON Schema Test Suite (every draft the package
+// runs), seeded values made from them, the real-world corpus (tests/corpus:
+// SchemaStore's schemas with their own instances, and the tool-call
+// corpus's declarations with the arguments a model gets wrong), and issue
+// caps of 1, 5 and 100, the list the program collects (issues, moreErrors,
+// the verdict's message and errorHash) is the core's, byte for byte, on
+// what JSON.parse made of the text and on the value itself; and the public
+// calls (checkOutput, validate, ~standard.validate, isValid) give the same
+// whole results with the programs on as with every check left to the core.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import * as guard from "../../../pkg/node.mjs";
+import { collectCheckIssues, coreCheckOutput, crossingsDuring, useCheckPrograms } from "../../../pkg/testing.mjs";
+import { DRAFTS, loadDraft, loadRemotes, suiteRoot } from "../../conformance/suite.mjs";
+import { STORE, loadCases, resourcesOf } from "../../corpus/differential.mjs";
+import { documentsOf, loadCorpus } from "../../corpus/tool-calls/corpus.mjs";
+import { prng as rng } from "../../support/random.mjs";
+
+const root = suiteRoot();
+const resources = loadRemotes(root);
+const CAPS = [1, 5, 100];
+
+/** The suite's schemas of a draft compiled as the conformance run compiles them, with their instances. */
+function compiledGroups(draft) {
+  const out = [];
+  for (const group of loadDraft(draft, root)) {
+    let validator;
+    try {
+      validator = guard.compileSchema(group.schema, { draft: draft.option, formats: "assert" });
+    } catch {
+      try {
+        validator = guard.compileSchema(group.schema, { draft: draft.option, formats: "assert", resources });
+      } catch {
+        continue;
+      }
+    }
+    out.push({ group, validator });
+  }
+  return out;
+}
+
+/** `fn()` with every check left to the core. */
+function coreOnly(fn) {
+  useCheckPrograms(false);
+  try {
+    return fn();
+  } finally {
+    useCheckPrograms(true);
+  }
+}
+
+/** A call's result, or the error it threw (its class, code and message). */
+function outcome(fn) {
+  try {
+    return fn();
+  } catch (error) {
+    return { threw: error?.constructor?.name, code: error?.code, message: error?.message };
+  }
+}
+
+/**
+ * Compares the program's collected issues with the core's for `value` at
+ * each cap, on the parsed text and on the value; counts what was collected
+ * and what was left to the core. A difference fails the test.
+ */
+function compareCollected(validator, value, where, counts) {
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return;
+  }
+  for (const cap of CAPS) {
+    const options = { maxErrors: cap, requireObject: false };
+    let expected;
+    for (const asValue of [false, true]) {
+      const got = collectCheckIssues(validator, value, asValue, cap);
+      if (got === undefined || got === "accepted") return;
+      if (got === "bail") {
+        counts.bail += 1;
+        continue;
+      }
+      expected ??= coreCheckOutput(text, validator, options);
+      const core = { errors: expected.errors, moreErrors: expected.moreErrors, message: expected.message, errorHash: expected.errorHash };
+      assert.deepStrictEqual(got, core, `${where} (maxErrors ${cap}${asValue ? ", value" : ""}): ${text.slice(0, 200)}`);
+      counts.collected += 1;
+    }
+  }
+}
+
+/** Compares the public calls' whole results with programs on and off, at each cap. */
+async function comparePublic(validator, value, where, counts) {
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return;
+  }
+  for (const cap of CAPS) {
+    const options = { maxErrors: cap, requireObject: false };
+    const calls = () => [outcome(() => guard.checkOutput(text, validator, options)), outcome(() => validator.validate(value, { maxErrors: cap })), outcome(() => validator.isValid(value))];
+    // Twice with programs, so a schema's program is made before the second.
+    calls();
+    const ours = calls();
+    const theirs = coreOnly(calls);
+    assert.deepStrictEqual(ours, theirs, `${where} (maxErrors ${cap}): ${text.slice(0, 200)}`);
+  }
+  const standard = validator["~standard"];
+  const ours = standard.validate(value);
+  const theirs = coreOnly(() => standard.validate(value));
+  assert.deepStrictEqual(ours, theirs, `${where} (~standard.validate): ${text.slice(0, 200)}`);
+  counts.calls += 1;
+}
+
+/** A value like `value`, changed at random the way model output goes wrong. */
+function mutate(value, next, depth = 0) {
+  const r = next();
+  if (value === null || typeof value !== "object") {
+    if (r < 0.2) return [null, true, 0, -1, 1.5, "", "abc", "2020-01-01", [], {}][next.below(10)];
+    if (typeof value === "number") return r < 0.5 ? value + [1, -1, 0.5, 0.25, 1e-9][next.below(5)] : value * [-1, 2, 0.5][next.below(3)];
+    if (typeof value === "string") return r < 0.5 ? value.slice(0, next.below(value.length + 1)) : `${value}${["a", "é", "😀", "0", "~", "/"][next.below(6)]}`;
+    return value;
+  }
+  if (depth > 6) return value;
+  if (Array.isArray(value)) {
+    const out = value.map((item) => (next() < 0.4 ? mutate(item, next, depth + 1) : item));
+    if (r < 0.3) out.push([null, 1, "x", {}, 12][next.below(5)]);
+    return out;
+  }
+  const out = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (next() < 0.15) continue;
+    out[key] = next() < 0.4 ? mutate(item, next, depth + 1) : item;
+  }
+  if (r < 0.3) out[["foo", "a", "x/y", "t~1", "12", "2", "token_key", "é"][next.below(8)]] = [null, 1, "x", [], { b: 1 }][next.below(5)];
+  return out;
+}
+
+describe("a rejected value's issues, collected by its program, are the core's", { timeout: 240000 }, () => {
+  for (const draft of DRAFTS) {
+    test(`every instance of the JSON Schema Test Suite, ${draft.dir}, and seeded values made from them`, async () => {
+      const counts = { collected: 0, bail: 0, calls: 0 };
+      const next = rng(54);
+      for (const { group, validator } of compiledGroups(draft)) {
+        for (const item of group.tests) {
+          const values = [item.data, mutate(item.data, next), mutate(item.data, next)];
+          for (const [index, value] of values.entries()) {
+            const where = `${item.id}${index === 0 ? "" : ` (seeded ${index})`}`;
+            compareCollected(validator, value, where, counts);
+            if (index === 0) await comparePublic(validator, value, where, counts);
+          }
+        }
+      }
+      console.log(`${draft.dir}: ${counts.collected} issue lists collected equal, ${counts.bail} left to the core; ${counts.calls} values' public calls equal`);
+      assert.ok(counts.collected > counts.bail, `${counts.collected} collected, ${counts.bail} left to the core`);
+    });
+  }
+
+  test("the SchemaStore corpus: every schema, every instance of its own, and seeded values made from them", async () => {
+    const counts = { collected: 0, bail: 0, calls: 0 };
+    const next = rng(5404);
+    for (const testCase of loadCases({ every: 2 })) {
+      let validator;
+      try {
+        validator = guard.compileSchema(testCase.schema, { resources: resourcesOf(testCase), baseUri: `${STORE}${testCase.name}.json` });
+      } catch {
+        continue;
+      }
+      for (const { file, data } of [...testCase.valid, ...testCase.invalid]) {
+        const values = [data, mutate(data, next), mutate(data, next)];
+        for (const [index, value] of values.entries()) {
+          const where = `${testCase.name}/${file}${index === 0 ? "" : ` (seeded ${index})`}`;
+          compareCollected(validator, value, where, counts);
+          if (index === 1) await comparePublic(validator, value, where, counts);
+        }
+      }
+    }
+    console.log(`corpus: ${counts.collected} issue lists collected equal, ${counts.bail} left to the core; ${counts.calls} values' public calls equal`);
+    assert.ok(counts.collected > 500, `${counts.collected} collected`);
+  });
+
+  test("the tool-call corpus: a sample of declarations with the arguments a model gets wrong", async () => {
+    const counts = { collected: 0, bail: 0, calls: 0 };
+    const { tools, calls } = loadCorpus();
+    const validators = new Map();
+    for (let i = 0; i < calls.length; i += 23) {
+      const call = calls[i];
+      const tool = tools[call.tool];
+      let validator = validators.get(call.tool);
+      if (validator === undefined) {
+        try {
+          validator = guard.compileSchema(tool.parameters);
+        } catch {
+          validator = null;
+        }
+        validators.set(call.tool, validator);
+      }
+      if (validator === null) continue;
+      for (const doc of documentsOf(tool, call.arguments)) {
+        if (typeof doc.arguments === "string") continue;
+        const where = `${tool.name} (${doc.kind})`;
+        compareCollected(validator, doc.arguments, where, counts);
+        if (doc.kind !== "valid" && counts.calls < 300) await comparePublic(validator, doc.arguments, where, counts);
+      }
+    }
+    console.log(`tool calls: ${counts.collected} issue lists collected equal, ${counts.bail} left to the core; ${counts.calls} values' public calls equal`);
+    assert.ok(counts.collected > 500, `${counts.collected} collected`);
+  });
+});
+
+describe("what the core alone says is left to it", () => {
+  test("a path that may hold a credential, a failing anyOf whose branch applies subschemas and a pattern the core matches are not collected", () => {
+    const validator = guard.compileSchema({
+      type: "object",
+      properties: {
+        choice: { anyOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "integer" }] },
+        code: { type: "string", pattern: "^(a|b)+\\1$" },
+      },
+      additionalProperties: { type: "integer" },
+    });
+    assert.equal(collectCheckIssues(validator, { ghp_token: "x" }, false, 5), "bail");
+    assert.equal(collectCheckIssues(validator, { choice: { a: 1 } }, false, 5), "bail");
+    assert.equal(collectCheckIssues(validator, { code: "ab" }, false, 5), "bail");
+    const collected = collectCheckIssues(validator, { plain: "x", choice: 1 }, false, 5);
+    assert.deepStrictEqual(collected.errors.map((issue) => issue.path), ["/plain"]);
+  });
+});
+
+describe("a rejected value costs no crossing into wasm where its program lists the issues", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      id: { type: "integer", minimum: 1 },
+      name: { type: "string", minLength: 2 },
+      tags: { type: "array", items: { enum: ["a", "b"] }, maxItems: 3 },
+      price: { type: "number", multipleOf: 0.25 },
+      when: { type: "string", format: "date" },
+    },
+    required: ["id", "name"],
+    additionalProperties: false,
+  };
+  const bad = { id: "42", name: "A", tags: ["a", "c", "b", "a"], price: 1.1, when: "2024-02-30", extra: 1 };
+
+  for (const cap of [1, 5, 100]) {
+    test(`checkOutput(text, validator), validate, ~standard.validate and isValid, maxErrors ${cap}`, () => {
+      const validator = guard.compileSchema(schema);
+      const text = JSON.stringify(bad);
+      const options = { maxErrors: cap, requireObject: true };
+      const calls = () => [guard.checkOutput(text, validator, options), validator.validate(bad, { maxErrors: cap }), validator["~standard"].validate(bad), validator.isValid(bad)];
+      // The program is made once the schema has been checked a few times.
+      for (let i = 0; i < 3; i++) calls();
+      const [crossings, ours] = crossingsDuring(validator, calls);
+      assert.equal(crossings, 0);
+      assert.deepStrictEqual(ours, coreOnly(calls));
+      assert.equal(ours[0].errors.length, Math.min(cap, 7));
+    });
+  }
+});
