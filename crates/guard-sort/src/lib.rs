@@ -28,10 +28,13 @@ pub fn sort_by<T>(items: &mut [T], mut compare: impl FnMut(&T, &T) -> Ordering) 
     }
     let mut order = {
         let items = &*items;
-        positions_in_order(items.len(), &mut |a, b| match (items.get(a), items.get(b)) {
-            (Some(a), Some(b)) => compare(a, b),
-            _ => Ordering::Equal,
-        })
+        positions_in_order(
+            items.len(),
+            &mut |a, b| match (items.get(a), items.get(b)) {
+                (Some(a), Some(b)) => compare(a, b),
+                _ => Ordering::Equal,
+            },
+        )
     };
     permute(items, &mut order);
 }

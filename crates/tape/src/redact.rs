@@ -218,7 +218,7 @@ pub fn secret_signs() -> (Vec<&'static str>, String) {
         .iter()
         .flat_map(|rule| rule.keywords.iter().copied())
         .collect();
-    words.sort_unstable();
+    guard_sort::sort(&mut words);
     words.dedup();
     (words, format!("[A-Za-z0-9/+\\\\%]{{{KEY_RUN}}}"))
 }

@@ -185,7 +185,9 @@ fn nothing_hidden_sorts_before(instance: &Tape<'_>, cut: &[u32], limit: usize, l
 /// pass through a prefix view may find many more errors than are reported.
 fn finish(errors: &[ValidationError<'_>], max_errors: usize) -> (Vec<Issue>, bool) {
     let mut order: Vec<&ValidationError<'_>> = errors.iter().collect();
-    guard_sort::sort_by(&mut order, |a, b| compare_issue_keys(issue_key(a), issue_key(b)));
+    guard_sort::sort_by(&mut order, |a, b| {
+        compare_issue_keys(issue_key(a), issue_key(b))
+    });
     let more = order.len() > max_errors;
     let issues = order.into_iter().take(max_errors).map(to_issue).collect();
     (issues, more)
