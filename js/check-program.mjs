@@ -879,9 +879,9 @@ export function makeProgram(handle, spec, how) {
   const judgePending = () => judge(handle, pendingChecks, pendingStrings) === null;
   const write = (mode) => written(spec, judgeNow, judgePending, mode);
   const make = (mode) => {
-    if (how === true) return { run: interpreted(spec, judgeNow, judgePending, mode) };
-    if (how === "closures") return { run: closures(spec, judgeNow, judgePending, mode) };
-    if (how === "written" || how === false) return { run: write(mode) ?? closures(spec, judgeNow, judgePending, mode) };
+    if (how === true) return only(interpreted(spec, judgeNow, judgePending, mode));
+    if (how === "closures") return only(closures(spec, judgeNow, judgePending, mode));
+    if (how === "written" || how === false) return only(write(mode) ?? closures(spec, judgeNow, judgePending, mode));
     const work = { visits: 0 };
     return tiered(closures(spec, judgeNow, judgePending, mode, work), work, () => write(mode));
   };
@@ -901,7 +901,7 @@ export function makeProgram(handle, spec, how) {
       // is the core's to judge (it would cross once a string).
       const made = mode === VALUE ? value : text;
       collect ??= collector(spec, interpreted(spec, judgeNow, judgePending, VALUE));
-      return collect(v, mode, maxErrors, spec.strings.length === 0 ? made : undefined);
+      return collect(v, mode, maxErrors, spec.strings.length === 0 ? made?.fn : undefined);
     },
     /** What the program reads of a caller's value (see `reachOf`); undefined where it never reads one. */
     reach: valueSafe ? reachOf(spec) : undefined,
@@ -928,15 +928,26 @@ export function makeProgram(handle, spec, how) {
  */
 function tiered(first, work, later) {
   const executor = {
+    fn: first,
     run(v) {
       if (work.visits > VISITS_BEFORE_WRITTEN) {
-        executor.run = later() ?? first;
+        executor.fn = later() ?? first;
+        executor.run = executor.fn;
         return executor.run(v);
       }
       return first(v);
     },
   };
   return executor;
+}
+
+/**
+ * An executor of one run function: `run` to check with, and `fn`, the
+ * function with its `passes` and `reset` that the collector asks (see
+ * `collector`), the same function for a tiered executor's current tier.
+ */
+function only(fn) {
+  return { run: fn, fn };
 }
 
 /**
@@ -2650,7 +2661,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
 
   for (let n = 0; n < spec.nodes.length; n++) fns[n] = node(spec.nodes[n]);
   const root = fns[0];
-  return (v) => {
+  const run = (v) => {
     for (const name in POLLUTION_PROBE) bail();
     refs = 0;
     nesting = 0;
@@ -2660,6 +2671,14 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     }
     return root(v, 1, 1) && (pendingChecks.length === 0 || judgePending());
   };
+  // For the collector (see `collector`): whether a node passes, decided
+  // alone with its string checks judged at once, and the run's counts reset.
+  run.passes = (n, v, z) => fns[n](v, 0, z);
+  run.reset = () => {
+    refs = 0;
+    nesting = 0;
+  };
+  return run;
 }
 
 // --- the text path and the value path -------------------------------------------------
