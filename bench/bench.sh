@@ -6,7 +6,7 @@
 # Bun (bench/run.mjs, which spawns fresh processes for load time and memory),
 # and writes bench/RESULTS.md, then the user path, the load to first
 # verdict in headless Chromium (bench/load-browser.mjs), what each part of
-# the wasm costs (bench/size.sh), the stream check,
+# the wasm costs (bench/size.sh), the stream check and its partial values,
 # telemetry, the tool calls on a public corpus (bench/tool-calls.mjs) and
 # accepted and rejected documents on real schemas (bench/real-schemas.mjs)
 # under both runtimes; then the cost table (bench/cost-table.mjs: every
@@ -47,6 +47,13 @@ node bench/report.mjs "$tmp/node.json" "$tmp/bun.json"
     "$runtime" bench/guarded-stream.mjs | sed 's/^# /### /'
     echo
     "$runtime" bench/stream-tools.mjs | sed 's/^# /### /'
+    echo
+  done
+  # Validated partial values (bench/stream-partial.mjs): the same stream
+  # with `partial` unread, read after every push and once per kilobyte.
+  printf '\n## Stream check with partial values\n\n`node bench/stream-partial.mjs`, then the same under bun: `createStreamCheck(schema, { partial: true })` beside the same stream without it (target: at most 2x).\n\n'
+  for runtime in node node_modules/.bin/bun; do
+    "$runtime" bench/stream-partial.mjs | sed 's/^# /### /'
     echo
   done
   # What OpenTelemetry costs a guarded call, off and on (bench/telemetry.mjs).
