@@ -188,3 +188,27 @@ export function guardCompiler(guard, options) {
     return validate;
   };
 }
+
+/**
+ * The schemas of `draft` compiled by `compileSchema` as the conformance run
+ * compiles them (formats asserted; the suite's remotes, `resources`, only
+ * for a schema that cannot compile without them), each `{ group, validator }`;
+ * a schema the guard refuses is left out.
+ */
+export function compiledGroups(compileSchema, draft, root = suiteRoot(), resources = loadRemotes(root)) {
+  const out = [];
+  for (const group of loadDraft(draft, root)) {
+    let validator;
+    try {
+      validator = compileSchema(group.schema, { draft: draft.option, formats: "assert" });
+    } catch {
+      try {
+        validator = compileSchema(group.schema, { draft: draft.option, formats: "assert", resources });
+      } catch {
+        continue;
+      }
+    }
+    out.push({ group, validator });
+  }
+  return out;
+}

@@ -12,7 +12,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../../pkg/node.mjs";
 import { checkProgramText, checksWithProgram, coreCheckOutput, coreIsValid, runCheckProgram, useCheckPrograms } from "../../../pkg/testing.mjs";
-import { DRAFTS, loadDraft, loadRemotes, suiteRoot } from "../../conformance/suite.mjs";
+import { DRAFTS, compiledGroups, loadRemotes, suiteRoot } from "../../conformance/suite.mjs";
 import { STORE, loadCases, resourcesOf } from "../../corpus/differential.mjs";
 // A seeded generator, so every run checks the same values.
 import { prng as rng } from "../../support/random.mjs";
@@ -25,25 +25,6 @@ const executorName = (interpret) => (interpret === "closures" ? "closures" : int
 
 const root = suiteRoot();
 const resources = loadRemotes(root);
-
-/** The suite's schemas of a draft compiled as the conformance run compiles them, with their instances. */
-function compiledGroups(draft) {
-  const out = [];
-  for (const group of loadDraft(draft, root)) {
-    let validator;
-    try {
-      validator = guard.compileSchema(group.schema, { draft: draft.option, formats: "assert" });
-    } catch {
-      try {
-        validator = guard.compileSchema(group.schema, { draft: draft.option, formats: "assert", resources });
-      } catch {
-        continue;
-      }
-    }
-    out.push({ group, validator });
-  }
-  return out;
-}
 
 /** A Validator's check program as the core writes it ("" for none). */
 function programText(validator) {
@@ -127,7 +108,7 @@ describe("check programs agree with the core", { timeout: 120000 }, () => {
     test(`every instance of the JSON Schema Test Suite, ${draft.dir}, and seeded values made from them`, () => {
       const counts = { same: 0, bail: 0, core: 0, schemas: 0, programs: 0 };
       const next = rng(46);
-      for (const { group, validator } of compiledGroups(draft)) {
+      for (const { group, validator } of compiledGroups(guard.compileSchema, draft, root, resources)) {
         counts.schemas += 1;
         if (runCheckProgram(validator, null) !== undefined) counts.programs += 1;
         for (const item of group.tests) {
@@ -668,7 +649,7 @@ describe("options that leave the work unchanged keep the program's path, with th
   const draft = DRAFTS.at(-1);
   test(`every instance of the JSON Schema Test Suite, ${draft.dir}, as text, under each option set`, () => {
     let programAnswers = 0;
-    for (const { group, validator } of compiledGroups(draft)) {
+    for (const { group, validator } of compiledGroups(guard.compileSchema, draft, root, resources)) {
       if (!checksWithProgram(validator)) continue;
       for (const item of group.tests) {
         const text = JSON.stringify(item.data);

@@ -13,7 +13,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../../pkg/node.mjs";
 import { collectCheckIssues, coreCheckOutput, crossingsDuring, useCheckPrograms } from "../../../pkg/testing.mjs";
-import { DRAFTS, loadDraft, loadRemotes, suiteRoot } from "../../conformance/suite.mjs";
+import { DRAFTS, compiledGroups, loadRemotes, suiteRoot } from "../../conformance/suite.mjs";
 import { STORE, loadCases, resourcesOf } from "../../corpus/differential.mjs";
 import { documentsOf, loadCorpus } from "../../corpus/tool-calls/corpus.mjs";
 import { prng as rng } from "../../support/random.mjs";
@@ -21,25 +21,6 @@ import { prng as rng } from "../../support/random.mjs";
 const root = suiteRoot();
 const resources = loadRemotes(root);
 const CAPS = [1, 5, 100];
-
-/** The suite's schemas of a draft compiled as the conformance run compiles them, with their instances. */
-function compiledGroups(draft) {
-  const out = [];
-  for (const group of loadDraft(draft, root)) {
-    let validator;
-    try {
-      validator = guard.compileSchema(group.schema, { draft: draft.option, formats: "assert" });
-    } catch {
-      try {
-        validator = guard.compileSchema(group.schema, { draft: draft.option, formats: "assert", resources });
-      } catch {
-        continue;
-      }
-    }
-    out.push({ group, validator });
-  }
-  return out;
-}
 
 /** `fn()` with every check left to the core. */
 function coreOnly(fn) {
@@ -143,7 +124,7 @@ describe("a rejected value's issues, collected by its program, are the core's", 
     test(`every instance of the JSON Schema Test Suite, ${draft.dir}, and seeded values made from them`, async () => {
       const counts = { collected: 0, bail: 0, calls: 0 };
       const next = rng(54);
-      for (const { group, validator } of compiledGroups(draft)) {
+      for (const { group, validator } of compiledGroups(guard.compileSchema, draft, root, resources)) {
         for (const item of group.tests) {
           const values = [item.data, mutate(item.data, next), mutate(item.data, next)];
           for (const [index, value] of values.entries()) {
