@@ -1446,6 +1446,41 @@ function checkSource(check, constant, spec, reads, mode) {
 // --- the second executor: the same program, interpreted -----------------------------
 
 /**
+ * `coverSource` for a caller's value, for the interpreter and the closures:
+ * a value the program passed is one the core reads (a plain object or
+ * array within the depth, a finite number, a string, a boolean, null).
+ */
+function classify(v, z) {
+  if (typeof v === "object") {
+    if (v !== null) {
+      if (z > MAX_DEPTH) bail();
+      if (!Array.isArray(v) && !plain(v)) bail();
+    }
+  } else if (typeof v === "number") {
+    if (v - v !== 0) bail();
+  } else if (typeof v !== "string" && typeof v !== "boolean") bail();
+}
+
+/**
+ * `coverSource` for a parsed text, for the interpreter and the closures:
+ * what no child node of a node passed received (`coverage`), probed.
+ */
+function cover({ named, everyMember, prefix, itemsFrom }, v, z) {
+  if (typeof v === "number") {
+    if (v - v !== 0) bail();
+    return;
+  }
+  if (typeof v !== "object" || v === null) return;
+  if (z > MAX_DEPTH) bail();
+  if (Array.isArray(v)) {
+    const end = itemsFrom < 0 ? v.length : Math.min(v.length, Math.max(itemsFrom, prefix));
+    for (let i = prefix; i < end; i++) probe(v[i], z + 1);
+  } else if (!everyMember) {
+    for (const k in v) if (named === undefined || !named.includes(k)) probe(v[k], z + 1);
+  }
+}
+
+/**
  * The program run by walking it, for a runtime that makes no functions
  * from source. Its decisions are the written functions', check by check.
  */
@@ -1507,34 +1542,6 @@ function interpreted(spec, judgeNow, judgePending, mode) {
     if (mode === VALUE) classify(v, z);
     else cover(covers[n], v, z);
     return true;
-  }
-
-  /** `coverSource` for a caller's value. */
-  function classify(v, z) {
-    if (typeof v === "object") {
-      if (v !== null) {
-        if (z > MAX_DEPTH) bail();
-        if (!Array.isArray(v) && !plain(v)) bail();
-      }
-    } else if (typeof v === "number") {
-      if (v - v !== 0) bail();
-    } else if (typeof v !== "string" && typeof v !== "boolean") bail();
-  }
-
-  /** `coverSource` for a parsed text. */
-  function cover({ named, everyMember, prefix, itemsFrom }, v, z) {
-    if (typeof v === "number") {
-      if (v - v !== 0) bail();
-      return;
-    }
-    if (typeof v !== "object" || v === null) return;
-    if (z > MAX_DEPTH) bail();
-    if (Array.isArray(v)) {
-      const end = itemsFrom < 0 ? v.length : Math.min(v.length, Math.max(itemsFrom, prefix));
-      for (let i = prefix; i < end; i++) probe(v[i], z + 1);
-    } else if (!everyMember) {
-      for (const k in v) if (named === undefined || !named.includes(k)) probe(v[k], z + 1);
-    }
   }
 
   function present(v, name) {
@@ -2608,36 +2615,6 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     }
   }
 
-  /** `coverSource` for a parsed text: what no child node received, probed. */
-  function cover({ named, everyMember, prefix, itemsFrom }) {
-    return (v, z) => {
-      if (typeof v === "number") {
-        if (v - v !== 0) bail();
-        return;
-      }
-      if (typeof v !== "object" || v === null) return;
-      if (z > MAX_DEPTH) bail();
-      if (Array.isArray(v)) {
-        const end = itemsFrom < 0 ? v.length : Math.min(v.length, Math.max(itemsFrom, prefix));
-        for (let i = prefix; i < end; i++) probe(v[i], z + 1);
-      } else if (!everyMember) {
-        for (const k in v) if (named === undefined || !named.includes(k)) probe(v[k], z + 1);
-      }
-    };
-  }
-
-  /** `coverSource` for a caller's value. */
-  function classify(v, z) {
-    if (typeof v === "object") {
-      if (v !== null) {
-        if (z > MAX_DEPTH) bail();
-        if (!Array.isArray(v) && !plain(v)) bail();
-      }
-    } else if (typeof v === "number") {
-      if (v - v !== 0) bail();
-    } else if (typeof v !== "string" && typeof v !== "boolean") bail();
-  }
-
   function node(checks) {
     if (checks === true) {
       return asValue
@@ -2649,7 +2626,8 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     }
     if (checks === false) return () => false;
     const made = checks.map(check);
-    const end = asValue ? classify : cover(coverage(checks));
+    const covered = asValue ? undefined : coverage(checks);
+    const end = asValue ? classify : (v, z) => cover(covered, v, z);
     return (v, d, z) => {
       work.visits++;
       const o = typeof v === "object" && v !== null && !Array.isArray(v);
