@@ -1446,6 +1446,30 @@ function checkSource(check, constant, spec, reads, mode) {
 // --- the second executor: the same program, interpreted -----------------------------
 
 /**
+ * Whether `v` is of a type in `mask` (the program's type bits: null 1,
+ * boolean 2, integer 4, number 8, string 16, array 32, object 64), for the
+ * interpreter and the closures; draft 4's integers are those the core reads
+ * as whole numbers.
+ */
+function typed(mask, v, draft) {
+  if (v === null) return (mask & 1) !== 0;
+  switch (typeof v) {
+    case "boolean":
+      return (mask & 2) !== 0;
+    case "number":
+      if (mask & 8) return true;
+      if (!(mask & 4) || !Number.isInteger(v)) return false;
+      return draft !== 4 || Math.abs(v) <= 9007199254740992 || Math.abs(v) >= 9223372036854775808;
+    case "string":
+      return (mask & 16) !== 0;
+    case "object":
+      return Array.isArray(v) ? (mask & 32) !== 0 : (mask & 64) !== 0;
+    default:
+      return false;
+  }
+}
+
+/**
  * `coverSource` for a caller's value, for the interpreter and the closures:
  * a value the program passed is one the core reads (a plain object or
  * array within the depth, a finite number, a string, a boolean, null).
@@ -1502,24 +1526,6 @@ function interpreted(spec, judgeNow, judgePending, mode) {
     return check;
   }
 
-  function typed(mask, v) {
-    if (v === null) return (mask & 1) !== 0;
-    switch (typeof v) {
-      case "boolean":
-        return (mask & 2) !== 0;
-      case "number":
-        if (mask & 8) return true;
-        if (!(mask & 4) || !Number.isInteger(v)) return false;
-        return draft !== 4 || Math.abs(v) <= 9007199254740992 || Math.abs(v) >= 9223372036854775808;
-      case "string":
-        return (mask & 16) !== 0;
-      case "object":
-        return Array.isArray(v) ? (mask & 32) !== 0 : (mask & 64) !== 0;
-      default:
-        return false;
-    }
-  }
-
   /** A member of object `v`, as `memberSource` reads it. */
   function member(v, name) {
     const x = inherited(name) && !hasOwn(v, name) ? undefined : v[name];
@@ -1551,7 +1557,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
   function check(c, v, d, z, o) {
     switch (c[0]) {
       case "type":
-        return typed(c[1], v);
+        return typed(c[1], v, draft);
       case "in":
         return oneOf(v, c[1], c[2]);
       case "min":
@@ -2354,30 +2360,12 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     return judgeNow(id, v);
   };
 
-  function typed(mask) {
-    return (v) => {
-      if (v === null) return (mask & 1) !== 0;
-      switch (typeof v) {
-        case "boolean":
-          return (mask & 2) !== 0;
-        case "number":
-          if (mask & 8) return true;
-          if (!(mask & 4) || !Number.isInteger(v)) return false;
-          return draft !== 4 || Math.abs(v) <= 9007199254740992 || Math.abs(v) >= 9223372036854775808;
-        case "string":
-          return (mask & 16) !== 0;
-        case "object":
-          return Array.isArray(v) ? (mask & 32) !== 0 : (mask & 64) !== 0;
-        default:
-          return false;
-      }
-    };
-  }
-
   function check(c) {
     switch (c[0]) {
-      case "type":
-        return typed(c[1]);
+      case "type": {
+        const mask = c[1];
+        return (v) => typed(mask, v, draft);
+      }
       case "enum":
       case "const": {
         const values = c[0] === "const" ? [c[1]] : c[1];
