@@ -1170,6 +1170,18 @@ function readsObjects(node) {
  */
 function written(spec, judgeNow, judgePending, mode) {
   if (JSON.stringify(spec.nodes).length > WRITTEN_PROGRAM) return undefined;
+  const { lines, constants } = writtenSource(spec, mode);
+  const make = functionFrom(["H", "K", "now", "judgePending"], lines);
+  return make === undefined ? undefined : make(HELPERS, constants, judgeNow, judgePending);
+}
+
+/**
+ * The source `written` makes its function of (`lines`, the body of a
+ * function of H, the helpers, K, the `constants` it reads, now and
+ * judgePending), for `written` and for the tests that read what a node's
+ * function does.
+ */
+export function writtenSource(spec, mode) {
   const constants = [];
   const constant = (value) => {
     constants.push(value);
@@ -1209,8 +1221,7 @@ function written(spec, judgeNow, judgePending, mode) {
     "run.reset = () => { refs = 0; nesting = 0; };",
     "return run;",
   );
-  const make = functionFrom(["H", "K", "now", "judgePending"], lines);
-  return make === undefined ? undefined : make(HELPERS, constants, judgeNow, judgePending);
+  return { lines, constants };
 }
 
 /**
@@ -1224,14 +1235,66 @@ function memberSource(name, mode) {
   return mode === TEXT ? read : `absentIfLeftOut(${read})`;
 }
 
-/** The applicators whose children a node's keywords reach, for `coverSource`. */
+/**
+ * What a value that passed a node's `type`, `const` and `enum` may be, as
+ * bits: null 1, boolean 2, a finite number 4, a number that may be
+ * infinite 8 (with 4), string 16, array 32, object 64. An integer is
+ * finite; so is a number a schema names.
+ */
+const PASSES_ANY = 127;
+const PASSES_INFINITE = 8;
+const PASSES_CONTAINERS = 32 | 64;
+
+function passingTypes(check) {
+  if (check[0] === "type") {
+    const mask = check[1];
+    return (mask & (1 | 2 | 16 | 32 | 64)) | (mask & 8 ? 4 | 8 : 0) | (mask & 4 ? 4 : 0);
+  }
+  const values = check[0] === "const" ? [check[1]] : check[1];
+  let types = 0;
+  for (const x of values) {
+    if (x === null) types |= 1;
+    else if (typeof x === "boolean") types |= 2;
+    else if (typeof x === "number") types |= 4;
+    else if (typeof x === "string") types |= 16;
+    else types |= Array.isArray(x) ? 32 : 64;
+  }
+  return types;
+}
+
+/**
+ * The applicators whose children a node's keywords reach, and `probes`:
+ * the types (see `passingTypes`) of a value that passed the node that its
+ * cover must look at, for `coverSource`: none where the node passes only
+ * if a node it applies to the same value passed (a `$ref`, `allOf`,
+ * `anyOf`, `oneOf`, or `if` with `else`), as a node that passed has
+ * covered its value whole.
+ */
 function coverage(node) {
   let named;
   let everyMember = false;
   let prefix = 0;
   let itemsFrom = -1;
+  let types = PASSES_ANY;
+  let inPlace = false;
   for (const check of node) {
     switch (check[0]) {
+      case "type":
+      case "const":
+      case "enum":
+        types &= passingTypes(check);
+        break;
+      case "ref":
+        inPlace = true;
+        break;
+      case "allOf":
+      case "anyOf":
+      case "oneOf":
+        if (check[1].length > 0) inPlace = true;
+        break;
+      case "if":
+        if (check[3] >= 0) inPlace = true;
+        break;
       case "properties":
         named = check[1].map(([name]) => name);
         break;
@@ -1248,15 +1311,16 @@ function coverage(node) {
         break;
     }
   }
-  return { named, everyMember, prefix, itemsFrom };
+  return { named, everyMember, prefix, itemsFrom, probes: inPlace ? 0 : types };
 }
 
 /**
  * What a node adds once its keywords pass. A number must be finite and a
  * container within the core's nesting. Of a parsed text, the members and
- * items no child node received are probed (see `probe`); of a caller's
- * value, nothing the schema does not read is read, but what the node read
- * must be JSON.
+ * items no child node received are probed (see `probe`), for the types a
+ * value that passed the node may be (a boolean or an integer item costs no
+ * probe); of a caller's value, nothing the schema does not read is read,
+ * but what the node read must be JSON.
  */
 function coverSource(node, mode) {
   if (mode === VALUE) {
@@ -1266,14 +1330,27 @@ function coverSource(node, mode) {
       "else if (typeof v !== \"string\" && typeof v !== \"boolean\") bail();",
     ];
   }
-  const { named, everyMember, prefix, itemsFrom } = coverage(node);
-  const lines = ["if (typeof v === \"number\") { if (v - v !== 0) bail(); }", "else if (typeof v === \"object\" && v !== null) {", "if (z > 127) bail();"];
-  const itemsEnd = itemsFrom < 0 ? "v.length" : `Math.min(v.length, ${Math.max(itemsFrom, prefix)})`;
-  lines.push(`if (Array.isArray(v)) { for (let i = ${prefix}; i < ${itemsEnd}; i++) probe(v[i], z + 1); }`);
+  const { named, everyMember, prefix, itemsFrom, probes } = coverage(node);
+  const lines = [];
+  if (probes & PASSES_INFINITE) lines.push("if (typeof v === \"number\") { if (v - v !== 0) bail(); }");
+  if ((probes & PASSES_CONTAINERS) === 0) return lines;
+  lines.push(`${lines.length === 0 ? "" : "else "}if (typeof v === "object" && v !== null) {`, "if (z > 127) bail();");
+  // Arrays: the items before `items` (or `unevaluatedItems`) and after `prefixItems`.
+  let array = "";
+  if (itemsFrom < 0) array = `for (let i = ${prefix}; i < v.length; i++) probe(v[i], z + 1);`;
+  else if (itemsFrom > prefix) array = `for (let i = ${prefix}; i < Math.min(v.length, ${itemsFrom}); i++) probe(v[i], z + 1);`;
+  // Objects: the members no `properties` entry names, unless a keyword reads them all.
+  let object = "";
   if (!everyMember) {
-    if (named === undefined || named.length === 0) lines.push("else { for (const k in v) probe(v[k], z + 1); }");
-    else lines.push(`else { for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: probe(v[k], z + 1); } } }`);
+    if (named === undefined || named.length === 0) object = "for (const k in v) probe(v[k], z + 1);";
+    else object = `for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: probe(v[k], z + 1); } }`;
   }
+  if ((probes & PASSES_CONTAINERS) === PASSES_CONTAINERS) {
+    if (array !== "") lines.push(`if (Array.isArray(v)) { ${array} }`);
+    if (object !== "") lines.push(`${array === "" ? "if (!Array.isArray(v))" : "else"} { ${object} }`);
+  } else if (probes & 32) {
+    if (array !== "") lines.push(array);
+  } else if (object !== "") lines.push(object);
   lines.push("}");
   return lines;
 }
@@ -1489,7 +1566,8 @@ function classify(v, z) {
  * `coverSource` for a parsed text, for the interpreter and the closures:
  * what no child node of a node passed received (`coverage`), probed.
  */
-function cover({ named, everyMember, prefix, itemsFrom }, v, z) {
+function cover({ named, everyMember, prefix, itemsFrom, probes }, v, z) {
+  if ((probes & (PASSES_INFINITE | PASSES_CONTAINERS)) === 0) return;
   if (typeof v === "number") {
     if (v - v !== 0) bail();
     return;
