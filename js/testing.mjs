@@ -9,6 +9,9 @@ import { cacheState, defaultCacheBound, handleForAnyValidator } from "./schemas.
 import { declaredTools, declarationsWritten } from "./declarations.mjs";
 import { BAIL, TEXT, VALUE, collectedIssues, errorHashOf, makeProgram, programOf, rejectionMessage, useCheckPrograms, withoutPrograms, writtenSource } from "./check-program.mjs";
 import { checkOutput } from "./check.mjs";
+
+/** What the lane reads of check options (see `laneOptions` in js/check.mjs). */
+export { laneOptions } from "./check.mjs";
 import { openSessionCount, toolPathsReadBy } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
 import { acceptedValue, streamValue } from "./stream-value.mjs";
