@@ -1200,8 +1200,15 @@ export function writtenSource(spec, mode) {
       const reads = new Map(names.map((name, i) => [name, `m${i}`]));
       if (readsObjects(node)) lines.push("const o = typeof v === \"object\" && v !== null && !Array.isArray(v);");
       names.forEach((name, i) => lines.push(`const m${i} = o ? ${memberSource(name, mode)} : undefined;`));
-      for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode));
-      lines.push(...coverSource(node, mode));
+      // Of a parsed text, a node applied to the same value only on a
+      // condition (a dependency's schema, if's then) covers the value when it
+      // passes (see `coverage`): the node's own cover is then left out.
+      const cover = coverSource(node, mode);
+      const covers = mode === TEXT && cover.length > 0 && node.some(coversOnCondition);
+      if (covers) lines.push("let covered = false;");
+      for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode, covers));
+      if (covers) lines.push("if (!covered) {", ...cover, "}");
+      else lines.push(...cover);
       lines.push("return true;");
     }
     lines.push("}");
@@ -1337,13 +1344,13 @@ function coverSource(node, mode) {
   lines.push(`${lines.length === 0 ? "" : "else "}if (typeof v === "object" && v !== null) {`, "if (z > 127) bail();");
   // Arrays: the items before `items` (or `unevaluatedItems`) and after `prefixItems`.
   let array = "";
-  if (itemsFrom < 0) array = `for (let i = ${prefix}; i < v.length; i++) probe(v[i], z + 1);`;
-  else if (itemsFrom > prefix) array = `for (let i = ${prefix}; i < Math.min(v.length, ${itemsFrom}); i++) probe(v[i], z + 1);`;
+  if (itemsFrom < 0) array = `for (let i = ${prefix}; i < v.length; i++) ${probeSource("v[i]")}`;
+  else if (itemsFrom > prefix) array = `for (let i = ${prefix}; i < Math.min(v.length, ${itemsFrom}); i++) ${probeSource("v[i]")}`;
   // Objects: the members no `properties` entry names, unless a keyword reads them all.
   let object = "";
   if (!everyMember) {
-    if (named === undefined || named.length === 0) object = "for (const k in v) probe(v[k], z + 1);";
-    else object = `for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: probe(v[k], z + 1); } }`;
+    if (named === undefined || named.length === 0) object = `for (const k in v) ${probeSource("v[k]")}`;
+    else object = `for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: ${probeSource("v[k]")} } }`;
   }
   if ((probes & PASSES_CONTAINERS) === PASSES_CONTAINERS) {
     if (array !== "") lines.push(`if (Array.isArray(v)) { ${array} }`);
@@ -1353,6 +1360,11 @@ function coverSource(node, mode) {
   } else if (object !== "") lines.push(object);
   lines.push("}");
   return lines;
+}
+
+/** `probe(item, z + 1)` written out for a scalar item, which is all most items are. */
+function probeSource(item) {
+  return `{ const x = ${item}; if (typeof x === "number") { if (x - x !== 0) bail(); } else if (typeof x === "object" && x !== null) probe(x, z + 1); }`;
 }
 
 /** A type mask's test of `v` (see `type_mask` in src/check_program.rs). */
@@ -1378,7 +1390,16 @@ function read(reads, name) {
   return reads.get(name);
 }
 
-function checkSource(check, constant, spec, reads, mode) {
+/** Whether a check applies a node to the same value on a condition (see `written`). */
+function coversOnCondition(check) {
+  return (check[0] === "dependencies" && check[2].length > 0) || check[0] === "if";
+}
+
+/**
+ * A check's source; `covered`: a node applied to the same value that
+ * passed sets `covered` (see `written`).
+ */
+function checkSource(check, constant, spec, reads, mode, covered = false) {
   const [op] = check;
   const present = (name) => `${read(reads, name)} !== undefined`;
   // A caller's member JSON leaves out (undefined, a function, a symbol) is absent.
@@ -1449,7 +1470,7 @@ function checkSource(check, constant, spec, reads, mode) {
       return check[1].map(([name, names]) => `if (${present(name)} && !(${names.map(present).join(" && ") || "true"})) return false;`);
     case "dependencies": {
       const lines = check[1].map(([name, names]) => `if (${present(name)} && !(${names.map(present).join(" && ") || "true"})) return false;`);
-      for (const [name, node] of check[2]) lines.push(`if (${present(name)} && !${call(node, "v", "z")}) return false;`);
+      for (const [name, node] of check[2]) lines.push(covered ? `if (${present(name)}) { if (!${call(node, "v", "z")}) return false; covered = true; }` : `if (${present(name)} && !${call(node, "v", "z")}) return false;`);
       return lines;
     }
     case "properties":
@@ -1508,7 +1529,7 @@ function checkSource(check, constant, spec, reads, mode) {
       const [, test, then, otherwise] = check;
       const yes = then >= 0 ? `if (!${call(then, "v", "z")}) return false;` : "";
       const no = otherwise >= 0 ? `if (!${call(otherwise, "v", "z")}) return false;` : "";
-      return [`if (${call(test, "v", "z", 0)}) { ${yes} } else { ${no} }`];
+      return [`if (${call(test, "v", "z", 0)}) { ${covered ? "covered = true; " : ""}${yes} } else { ${no} }`];
     }
     case "ref":
       return [

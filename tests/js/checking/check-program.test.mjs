@@ -406,13 +406,13 @@ describe("a parsed text's node probes only what can pass its own checks", () => 
     const object = itemSource({ type: "object" });
     assert.ok(object.includes("for (const k in v)") && !object.includes("Array.isArray(v)) { for") && !object.includes(finiteCheck), object);
     const array = itemSource({ type: "array" });
-    assert.ok(array.includes("i < v.length; i++) probe(") && !array.includes("for (const k in v)"), array);
+    assert.ok(array.includes("i < v.length; i++) { const x = v[i];") && !array.includes("for (const k in v)"), array);
     // Items all read by the node's own `items`: nothing is left to probe.
     const read = itemSource({ type: "array", items: { type: "integer" } });
     assert.ok(!read.includes("probe("), read);
     // No type to go by: every kind of value is probed.
     const any = itemSource({ minimum: 0 });
-    assert.ok(any.includes(finiteCheck) && any.includes("for (const k in v)") && any.includes("i < v.length; i++) probe("), any);
+    assert.ok(any.includes(finiteCheck) && any.includes("for (const k in v)") && any.includes("i < v.length; i++) { const x = v[i];"), any);
   });
   test("a node that passes only where a node it applies to the same value passed adds no probe of its own", () => {
     // The items' node is n2; the node it applies in place is n3, which covers the value.
@@ -420,10 +420,13 @@ describe("a parsed text's node probes only what can pass its own checks", () => 
       const source = itemSource(item, 2);
       assert.ok(source.includes("n3(") && !source.includes("probe(") && !source.includes(finiteCheck), `${JSON.stringify(item)}: ${source}`);
     }
-    // `if` without `else`, `not`: the value may pass where no node applied to it did.
-    for (const item of [{ if: { type: "string" }, then: { minLength: 1 } }, { not: { type: "string" } }]) {
+    // `not`: the value may pass where no node applied to it did.
+    const not = itemSource({ not: { type: "string" } }, 2);
+    assert.ok(not.includes("probe(") && not.includes(finiteCheck) && !not.includes("covered"), not);
+    // `if` without `else`, a dependency's schema: probed only where the node they apply did not pass.
+    for (const item of [{ if: { type: "string" }, then: { minLength: 1 } }, { type: "object", dependentSchemas: { a: { required: ["b"] } } }]) {
       const source = itemSource(item, 2);
-      assert.ok(source.includes("probe(") && source.includes(finiteCheck), `${JSON.stringify(item)}: ${source}`);
+      assert.ok(source.includes("covered = true;") && source.includes("if (!covered) {") && source.includes("probe("), `${JSON.stringify(item)}: ${source}`);
     }
   });
   test("verdicts stay the core's where the probe was dropped or kept", () => {
@@ -437,12 +440,14 @@ describe("a parsed text's node probes only what can pass its own checks", () => 
       [{ $ref: "#/$defs/number" }, ['{"items":[1,1e400]}', '{"items":[1,2]}']],
       [{ anyOf: [{ type: "integer" }, { type: "object" }] }, ['{"items":[1,{"a":1e400}]}', `{"items":[1,{"a":${"[".repeat(130)}${"]".repeat(130)}}]}`, '{"items":[1,{"a":[2]}]}']],
       [{ if: { type: "integer" }, then: { minimum: 0 }, else: { type: "array" } }, ['{"items":[1,[1e400]]}', '{"items":[1,[2.5]]}']],
+      [{ if: { type: "object", required: ["a"] }, then: { required: ["b"] } }, ['{"items":[{"a":1,"b":1e400}]}', '{"items":[{"c":1e400}]}', '{"items":[[1e400]]}', '{"items":[{"a":1,"b":[2]},[3]]}']],
+      [{ type: "object", dependentSchemas: { a: { required: ["b"] } } }, ['{"items":[{"a":1,"b":1e400}]}', '{"items":[{"b":1e400}]}', `{"items":[{"b":${"[".repeat(130)}${"]".repeat(130)}}]}`, '{"items":[{"a":1,"b":2},{"c":[1]}]}']],
     ];
     for (const [item, texts] of cases) {
       const validator = guard.compileSchema({ ...itemOf(item), $defs: { number: { type: "number" } } });
       assert.equal(checksWithProgram(validator), true);
       for (const text of texts) assert.deepEqual(guard.checkOutput(text, validator), coreCheckOutput(text, validator), `${JSON.stringify(item)}: ${text.slice(0, 80)}`);
-      for (const interpret of EXECUTORS) assert.equal(runCheckProgram(validator, { items: [Infinity] }, interpret), item.type === "number" || item.$ref !== undefined ? "bail" : false, JSON.stringify(item));
+      for (const interpret of EXECUTORS) assert.equal(runCheckProgram(validator, { items: [Infinity] }, interpret), item.type === "number" || item.$ref !== undefined || (item.if !== undefined && item.else === undefined) ? "bail" : false, JSON.stringify(item));
     }
   });
 });
