@@ -1390,6 +1390,38 @@ function read(reads, name) {
   return reads.get(name);
 }
 
+const referencesReached = new WeakMap();
+
+/**
+ * For each node of a program, whether its checks, or those of a node they
+ * apply, follow a reference (a node on a loop, or one not yet decided when
+ * met again, counts as one that does).
+ */
+function reachesReference(spec) {
+  let reached = referencesReached.get(spec);
+  if (reached !== undefined) return reached;
+  reached = new Array(spec.nodes.length).fill(undefined);
+  const visit = (n) => {
+    if (n < 0) return false;
+    if (reached[n] !== undefined) return reached[n] !== false;
+    // Met again before it is decided: a loop.
+    reached[n] = null;
+    const node = spec.nodes[n];
+    let found = false;
+    if (Array.isArray(node)) {
+      for (const check of node) {
+        if (check[0] === "ref") found = true;
+        else for (const [child] of children(check)) if (visit(child)) found = true;
+      }
+    }
+    reached[n] = found;
+    return found;
+  };
+  for (let n = 0; n < spec.nodes.length; n++) visit(n);
+  referencesReached.set(spec, reached);
+  return reached;
+}
+
 /** Whether a check applies a node to the same value on a condition (see `written`). */
 function coversOnCondition(check) {
   return (check[0] === "dependencies" && check[2].length > 0) || check[0] === "if";
@@ -1532,6 +1564,9 @@ function checkSource(check, constant, spec, reads, mode, covered = false) {
       return [`if (${call(test, "v", "z", 0)}) { ${covered ? "covered = true; " : ""}${yes} } else { ${no} }`];
     }
     case "ref":
+      // A reference to a node that reaches no reference cannot nest: only
+      // the count of references followed is kept.
+      if (!reachesReference(spec)[check[1]]) return [`if (++refs > ${REFERENCES}) bail();`, `if (!${call(check[1], "v", "z")}) return false;`];
       return [
         `if (++refs > ${REFERENCES} || ++nesting > ${REFERENCE_NESTING}) bail();`,
         `{ const ok = ${call(check[1], "v", "z")}; nesting--; if (!ok) return false; }`,

@@ -452,6 +452,38 @@ describe("a parsed text's node probes only what can pass its own checks", () => 
   });
 });
 
+describe("references in a written program", () => {
+  test("a reference to a node that reaches no reference keeps only the count of references, a recursive one its nesting too", () => {
+    const leaf = writtenCheckSource(guard.compileSchema({ type: "array", items: { $ref: "#/$defs/n" }, $defs: { n: { type: "number", minimum: 0 } } }));
+    assert.ok(leaf.includes("++refs") && !leaf.includes("nesting--") && !leaf.includes("++nesting"), leaf);
+    const tree = { $ref: "#/$defs/node", $defs: { node: { type: "object", properties: { v: { $ref: "#/$defs/leaf" }, kids: { type: "array", items: { $ref: "#/$defs/node" } } } }, leaf: { type: "integer" } } };
+    const recursive = writtenCheckSource(guard.compileSchema(tree));
+    assert.equal(recursive.match(/\+\+nesting/g)?.length, 2, recursive);
+    assert.equal(recursive.match(/\+\+refs/g)?.length, 3, recursive);
+  });
+  test("a loop of references that never reaches a value is still the core's, and a deep tree is checked", () => {
+    const loop = guard.compileSchema({ $ref: "#/$defs/a", $defs: { a: { $ref: "#/$defs/b" }, b: { allOf: [{ $ref: "#/$defs/a" }] } } });
+    const tree = guard.compileSchema({ $ref: "#/$defs/node", $defs: { node: { type: "object", properties: { v: { $ref: "#/$defs/leaf" }, kids: { type: "array", items: { $ref: "#/$defs/node" } } } }, leaf: { type: "integer" } } });
+    let deep = { v: 1 };
+    for (let i = 0; i < 40; i++) deep = { v: i, kids: [deep, { v: 2 }] };
+    for (const [validator, value] of [[loop, {}], [tree, deep], [tree, { v: 1, kids: [{ v: "x" }] }], [tree, { v: 1, kids: [{ v: 1e308 * 10 }] }]]) {
+      const text = JSON.stringify(value);
+      for (let i = 0; i < 3; i++) assert.deepEqual(guard.checkOutput(text, validator), coreCheckOutput(text, validator), text.slice(0, 80));
+      for (const interpret of EXECUTORS) {
+        let got;
+        try {
+          got = runCheckProgram(validator, JSON.parse(text), interpret);
+        } catch (error) {
+          // A stack that ran out: the text path leaves the value to the core (see `programVerdict`).
+          if (!(error instanceof RangeError)) throw error;
+          continue;
+        }
+        if (got !== "bail" && got !== undefined) assert.equal(got, coreCheckOutput(text, validator).ok, `${executorName(interpret)}: ${text.slice(0, 80)}`);
+      }
+    }
+  });
+});
+
 describe("a number past the double range under multipleOf is the core's to judge", () => {
   // JSON.parse makes 1e400 Infinity, which no multipleOf rule can read.
   for (const divisor of [0.25, 0.1, 3]) {
