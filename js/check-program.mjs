@@ -326,39 +326,27 @@ function hex(c) {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 }
 
+/**
+ * A UUID as the core reads it: 36 characters, hyphens at 8, 13, 18 and 23,
+ * hex digits elsewhere. A fixed expression of our own (no schema's), matched
+ * by the engine's compiled code in about half the time of a loop over the
+ * characters.
+ */
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
 function isUuid(s) {
-  if (s.length !== 36) return false;
-  for (let i = 0; i < 36; i++) {
-    const c = s.charCodeAt(i);
-    if (i === 8 || i === 13 || i === 18 || i === 23) {
-      if (c !== 45) return false;
-    } else if (!hex(c)) return false;
-  }
-  return true;
+  return s.length === 36 && UUID.test(s);
 }
 
+/**
+ * A dotted IPv4 address as the core reads it: four decimal parts of at
+ * most 255, without leading zeros, nothing else; a fixed expression of our
+ * own, as `UUID`.
+ */
+const IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
+
 function isIpv4(s) {
-  let parts = 0;
-  let i = 0;
-  const len = s.length;
-  while (parts < 4) {
-    const start = i;
-    let value = 0;
-    while (i < len && i - start < 3) {
-      const d = digit(s, i);
-      if (d < 0) break;
-      value = value * 10 + d;
-      i++;
-    }
-    const width = i - start;
-    if (width === 0 || value > 255 || (width > 1 && s.charCodeAt(start) === 48)) return false;
-    parts++;
-    if (parts < 4) {
-      if (s.charCodeAt(i) !== 46) return false;
-      i++;
-    }
-  }
-  return i === len;
+  return s.length <= 15 && IPV4.test(s);
 }
 
 /** The reference tokens of a JSON Pointer from `i` on: `~` only as `~0` or `~1`. */
@@ -1170,6 +1158,18 @@ function readsObjects(node) {
  */
 function written(spec, judgeNow, judgePending, mode) {
   if (JSON.stringify(spec.nodes).length > WRITTEN_PROGRAM) return undefined;
+  const { lines, constants } = writtenSource(spec, mode);
+  const make = functionFrom(["H", "K", "now", "judgePending"], lines);
+  return make === undefined ? undefined : make(HELPERS, constants, judgeNow, judgePending);
+}
+
+/**
+ * The source `written` makes its function of (`lines`, the body of a
+ * function of H, the helpers, K, the `constants` it reads, now and
+ * judgePending), for `written` and for the tests that read what a node's
+ * function does.
+ */
+export function writtenSource(spec, mode) {
   const constants = [];
   const constant = (value) => {
     constants.push(value);
@@ -1188,8 +1188,15 @@ function written(spec, judgeNow, judgePending, mode) {
       const reads = new Map(names.map((name, i) => [name, `m${i}`]));
       if (readsObjects(node)) lines.push("const o = typeof v === \"object\" && v !== null && !Array.isArray(v);");
       names.forEach((name, i) => lines.push(`const m${i} = o ? ${memberSource(name, mode)} : undefined;`));
-      for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode));
-      lines.push(...coverSource(node, mode));
+      // Of a parsed text, a node applied to the same value only on a
+      // condition (a dependency's schema, if's then) covers the value when it
+      // passes (see `coverage`): the node's own cover is then left out.
+      const cover = coverSource(node, mode);
+      const covers = mode === TEXT && cover.length > 0 && node.some(coversOnCondition);
+      if (covers) lines.push("let covered = false;");
+      for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode, covers));
+      if (covers) lines.push("if (!covered) {", ...cover, "}");
+      else lines.push(...cover);
       lines.push("return true;");
     }
     lines.push("}");
@@ -1209,8 +1216,7 @@ function written(spec, judgeNow, judgePending, mode) {
     "run.reset = () => { refs = 0; nesting = 0; };",
     "return run;",
   );
-  const make = functionFrom(["H", "K", "now", "judgePending"], lines);
-  return make === undefined ? undefined : make(HELPERS, constants, judgeNow, judgePending);
+  return { lines, constants };
 }
 
 /**
@@ -1224,14 +1230,66 @@ function memberSource(name, mode) {
   return mode === TEXT ? read : `absentIfLeftOut(${read})`;
 }
 
-/** The applicators whose children a node's keywords reach, for `coverSource`. */
+/**
+ * What a value that passed a node's `type`, `const` and `enum` may be, as
+ * bits: null 1, boolean 2, a finite number 4, a number that may be
+ * infinite 8 (with 4), string 16, array 32, object 64. An integer is
+ * finite; so is a number a schema names.
+ */
+const PASSES_ANY = 127;
+const PASSES_INFINITE = 8;
+const PASSES_CONTAINERS = 32 | 64;
+
+function passingTypes(check) {
+  if (check[0] === "type") {
+    const mask = check[1];
+    return (mask & (1 | 2 | 16 | 32 | 64)) | (mask & 8 ? 4 | 8 : 0) | (mask & 4 ? 4 : 0);
+  }
+  const values = check[0] === "const" ? [check[1]] : check[1];
+  let types = 0;
+  for (const x of values) {
+    if (x === null) types |= 1;
+    else if (typeof x === "boolean") types |= 2;
+    else if (typeof x === "number") types |= 4;
+    else if (typeof x === "string") types |= 16;
+    else types |= Array.isArray(x) ? 32 : 64;
+  }
+  return types;
+}
+
+/**
+ * The applicators whose children a node's keywords reach, and `probes`:
+ * the types (see `passingTypes`) of a value that passed the node that its
+ * cover must look at, for `coverSource`: none where the node passes only
+ * if a node it applies to the same value passed (a `$ref`, `allOf`,
+ * `anyOf`, `oneOf`, or `if` with `else`), as a node that passed has
+ * covered its value whole.
+ */
 function coverage(node) {
   let named;
   let everyMember = false;
   let prefix = 0;
   let itemsFrom = -1;
+  let types = PASSES_ANY;
+  let inPlace = false;
   for (const check of node) {
     switch (check[0]) {
+      case "type":
+      case "const":
+      case "enum":
+        types &= passingTypes(check);
+        break;
+      case "ref":
+        inPlace = true;
+        break;
+      case "allOf":
+      case "anyOf":
+      case "oneOf":
+        if (check[1].length > 0) inPlace = true;
+        break;
+      case "if":
+        if (check[3] >= 0) inPlace = true;
+        break;
       case "properties":
         named = check[1].map(([name]) => name);
         break;
@@ -1248,15 +1306,16 @@ function coverage(node) {
         break;
     }
   }
-  return { named, everyMember, prefix, itemsFrom };
+  return { named, everyMember, prefix, itemsFrom, probes: inPlace ? 0 : types };
 }
 
 /**
  * What a node adds once its keywords pass. A number must be finite and a
  * container within the core's nesting. Of a parsed text, the members and
- * items no child node received are probed (see `probe`); of a caller's
- * value, nothing the schema does not read is read, but what the node read
- * must be JSON.
+ * items no child node received are probed (see `probe`), for the types a
+ * value that passed the node may be (a boolean or an integer item costs no
+ * probe); of a caller's value, nothing the schema does not read is read,
+ * but what the node read must be JSON.
  */
 function coverSource(node, mode) {
   if (mode === VALUE) {
@@ -1266,16 +1325,34 @@ function coverSource(node, mode) {
       "else if (typeof v !== \"string\" && typeof v !== \"boolean\") bail();",
     ];
   }
-  const { named, everyMember, prefix, itemsFrom } = coverage(node);
-  const lines = ["if (typeof v === \"number\") { if (v - v !== 0) bail(); }", "else if (typeof v === \"object\" && v !== null) {", "if (z > 127) bail();"];
-  const itemsEnd = itemsFrom < 0 ? "v.length" : `Math.min(v.length, ${Math.max(itemsFrom, prefix)})`;
-  lines.push(`if (Array.isArray(v)) { for (let i = ${prefix}; i < ${itemsEnd}; i++) probe(v[i], z + 1); }`);
+  const { named, everyMember, prefix, itemsFrom, probes } = coverage(node);
+  const lines = [];
+  if (probes & PASSES_INFINITE) lines.push("if (typeof v === \"number\") { if (v - v !== 0) bail(); }");
+  if ((probes & PASSES_CONTAINERS) === 0) return lines;
+  lines.push(`${lines.length === 0 ? "" : "else "}if (typeof v === "object" && v !== null) {`, "if (z > 127) bail();");
+  // Arrays: the items before `items` (or `unevaluatedItems`) and after `prefixItems`.
+  let array = "";
+  if (itemsFrom < 0) array = `for (let i = ${prefix}; i < v.length; i++) ${probeSource("v[i]")}`;
+  else if (itemsFrom > prefix) array = `for (let i = ${prefix}; i < Math.min(v.length, ${itemsFrom}); i++) ${probeSource("v[i]")}`;
+  // Objects: the members no `properties` entry names, unless a keyword reads them all.
+  let object = "";
   if (!everyMember) {
-    if (named === undefined || named.length === 0) lines.push("else { for (const k in v) probe(v[k], z + 1); }");
-    else lines.push(`else { for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: probe(v[k], z + 1); } } }`);
+    if (named === undefined || named.length === 0) object = `for (const k in v) ${probeSource("v[k]")}`;
+    else object = `for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: ${probeSource("v[k]")} } }`;
   }
+  if ((probes & PASSES_CONTAINERS) === PASSES_CONTAINERS) {
+    if (array !== "") lines.push(`if (Array.isArray(v)) { ${array} }`);
+    if (object !== "") lines.push(`${array === "" ? "if (!Array.isArray(v))" : "else"} { ${object} }`);
+  } else if (probes & 32) {
+    if (array !== "") lines.push(array);
+  } else if (object !== "") lines.push(object);
   lines.push("}");
   return lines;
+}
+
+/** `probe(item, z + 1)` written out for a scalar item, which is all most items are. */
+function probeSource(item) {
+  return `{ const x = ${item}; if (typeof x === "number") { if (x - x !== 0) bail(); } else if (typeof x === "object" && x !== null) probe(x, z + 1); }`;
 }
 
 /** A type mask's test of `v` (see `type_mask` in src/check_program.rs). */
@@ -1301,7 +1378,48 @@ function read(reads, name) {
   return reads.get(name);
 }
 
-function checkSource(check, constant, spec, reads, mode) {
+const referencesReached = new WeakMap();
+
+/**
+ * For each node of a program, whether its checks, or those of a node they
+ * apply, follow a reference (a node on a loop, or one not yet decided when
+ * met again, counts as one that does).
+ */
+function reachesReference(spec) {
+  let reached = referencesReached.get(spec);
+  if (reached !== undefined) return reached;
+  reached = new Array(spec.nodes.length).fill(undefined);
+  const visit = (n) => {
+    if (n < 0) return false;
+    if (reached[n] !== undefined) return reached[n] !== false;
+    // Met again before it is decided: a loop.
+    reached[n] = null;
+    const node = spec.nodes[n];
+    let found = false;
+    if (Array.isArray(node)) {
+      for (const check of node) {
+        if (check[0] === "ref") found = true;
+        else for (const [child] of children(check)) if (visit(child)) found = true;
+      }
+    }
+    reached[n] = found;
+    return found;
+  };
+  for (let n = 0; n < spec.nodes.length; n++) visit(n);
+  referencesReached.set(spec, reached);
+  return reached;
+}
+
+/** Whether a check applies a node to the same value on a condition (see `written`). */
+function coversOnCondition(check) {
+  return (check[0] === "dependencies" && check[2].length > 0) || check[0] === "if";
+}
+
+/**
+ * A check's source; `covered`: a node applied to the same value that
+ * passed sets `covered` (see `written`).
+ */
+function checkSource(check, constant, spec, reads, mode, covered = false) {
   const [op] = check;
   const present = (name) => `${read(reads, name)} !== undefined`;
   // A caller's member JSON leaves out (undefined, a function, a symbol) is absent.
@@ -1372,7 +1490,7 @@ function checkSource(check, constant, spec, reads, mode) {
       return check[1].map(([name, names]) => `if (${present(name)} && !(${names.map(present).join(" && ") || "true"})) return false;`);
     case "dependencies": {
       const lines = check[1].map(([name, names]) => `if (${present(name)} && !(${names.map(present).join(" && ") || "true"})) return false;`);
-      for (const [name, node] of check[2]) lines.push(`if (${present(name)} && !${call(node, "v", "z")}) return false;`);
+      for (const [name, node] of check[2]) lines.push(covered ? `if (${present(name)}) { if (!${call(node, "v", "z")}) return false; covered = true; }` : `if (${present(name)} && !${call(node, "v", "z")}) return false;`);
       return lines;
     }
     case "properties":
@@ -1431,9 +1549,12 @@ function checkSource(check, constant, spec, reads, mode) {
       const [, test, then, otherwise] = check;
       const yes = then >= 0 ? `if (!${call(then, "v", "z")}) return false;` : "";
       const no = otherwise >= 0 ? `if (!${call(otherwise, "v", "z")}) return false;` : "";
-      return [`if (${call(test, "v", "z", 0)}) { ${yes} } else { ${no} }`];
+      return [`if (${call(test, "v", "z", 0)}) { ${covered ? "covered = true; " : ""}${yes} } else { ${no} }`];
     }
     case "ref":
+      // A reference to a node that reaches no reference cannot nest: only
+      // the count of references followed is kept.
+      if (!reachesReference(spec)[check[1]]) return [`if (++refs > ${REFERENCES}) bail();`, `if (!${call(check[1], "v", "z")}) return false;`];
       return [
         `if (++refs > ${REFERENCES} || ++nesting > ${REFERENCE_NESTING}) bail();`,
         `{ const ok = ${call(check[1], "v", "z")}; nesting--; if (!ok) return false; }`,
@@ -1489,7 +1610,8 @@ function classify(v, z) {
  * `coverSource` for a parsed text, for the interpreter and the closures:
  * what no child node of a node passed received (`coverage`), probed.
  */
-function cover({ named, everyMember, prefix, itemsFrom }, v, z) {
+function cover({ named, everyMember, prefix, itemsFrom, probes }, v, z) {
+  if ((probes & (PASSES_INFINITE | PASSES_CONTAINERS)) === 0) return;
   if (typeof v === "number") {
     if (v - v !== 0) bail();
     return;
@@ -2615,6 +2737,15 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     if (checks === false) return () => false;
     const made = checks.map(check);
     const covered = asValue ? undefined : coverage(checks);
+    if (!asValue && (covered.probes & (PASSES_INFINITE | PASSES_CONTAINERS)) === 0) {
+      // Of a parsed text, nothing a value that passed may be is left to probe (see `coverage`).
+      return (v, d, z) => {
+        work.visits++;
+        const o = typeof v === "object" && v !== null && !Array.isArray(v);
+        for (let c = 0; c < made.length; c++) if (!made[c](v, d, z, o)) return false;
+        return true;
+      };
+    }
     const end = asValue ? classify : (v, z) => cover(covered, v, z);
     return (v, d, z) => {
       work.visits++;
