@@ -1737,6 +1737,37 @@ function interpreted(spec, judgeNow, judgePending, mode) {
 
 // --- the issues of a rejected value, collected here ------------------------------------
 
+/** The checks that make at most one issue, on the value itself. */
+const LEAF_CHECKS = new Set(["type", "const", "enum", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "minItems", "maxItems", "minProperties", "maxProperties", "unique"]);
+
+/** How `collector` visits a check, by its name; any other is an applicator only the core describes. */
+const OTHER = 0;
+const LEAF = 1;
+const PATTERN = 2;
+const EMAIL = 3;
+const REQUIRED = 4;
+const PROPERTIES = 5;
+const ADDITIONAL = 6;
+const ITEMS = 7;
+const PREFIX_ITEMS = 8;
+const ALL_OF = 9;
+const REF = 10;
+const ALTERNATIVES = 11;
+const VISIT_KINDS = new Map([
+  ...[...LEAF_CHECKS].map((name) => [name, LEAF]),
+  ["pattern", PATTERN],
+  ["email", EMAIL],
+  ["required", REQUIRED],
+  ["properties", PROPERTIES],
+  ["additionalProperties", ADDITIONAL],
+  ["items", ITEMS],
+  ["prefixItems", PREFIX_ITEMS],
+  ["allOf", ALL_OF],
+  ["ref", REF],
+  ["anyOf", ALTERNATIVES],
+  ["oneOf", ALTERNATIVES],
+]);
+
 /**
  * The issue list of a value the program rejected, collected without the
  * core: every issue the core's validator finds (one a failing keyword, one
@@ -1778,58 +1809,67 @@ function collector(spec, inner) {
   let found = [];
   let refs = 0;
   let nesting = 0;
-  const reached = new Set();
+  // The subschemas a reference led to, by node, each with the instance
+  // paths it was reached for.
+  const reached = new Map();
   // The instance path of the value being visited: object keys as strings,
   // array indices as numbers.
   const trail = [];
+  // Each check's kind, for the switch of `visit` (see VISIT_KINDS).
+  const kinds = nodes.map((checks) => (typeof checks === "boolean" ? null : checks.map((check) => VISIT_KINDS.get(check[0]) ?? OTHER)));
+
+  // The path of the first d tokens of `trail` as text ("/a/0"), `pathAt[d]`,
+  // made when a reference asks for it and kept while d <= `pathsKnown`.
+  const pathAt = [""];
+  let pathsKnown = 0;
+
+  /** `trail` one token longer; the path made for that level before is another's. */
+  function enter(token) {
+    if (pathsKnown >= trail.length + 1) pathsKnown = trail.length;
+    trail.push(token);
+  }
+
+  /** The path of the whole `trail` as text, from the levels already made. */
+  function pathText() {
+    for (let d = pathsKnown; d < trail.length; d++) pathAt[d + 1] = `${pathAt[d]}/${trail[d]}`;
+    pathsKnown = trail.length;
+    return pathAt[trail.length];
+  }
 
   function add(schemaPath, code, params, predicate) {
     found.push({ trail: trail.slice(), schemaPath, code, params, predicate });
   }
 
-  function visit(n, v, z) {
+  // `failing`: the run of this mode already found that node `n` fails for `v`.
+  function visit(n, v, z, failing = false) {
     const checks = nodes[n];
     if (checks === true) return;
     // A subschema that passes adds no issue.
-    if (fast !== undefined && checks !== false && fast.passes(n, v, z)) return;
+    if (!failing && fast !== undefined && checks !== false && fast.passes(n, v, z)) return;
     if (checks === false) {
       add(pointers[n], "falseSchema", null, wording.falseSchema);
       return;
     }
     const said = says[n];
+    const kind = kinds[n];
     const o = typeof v === "object" && v !== null && !Array.isArray(v);
     for (let c = 0; c < checks.length; c++) {
       const check = checks[c];
-      switch (check[0]) {
-        case "type":
-        case "const":
-        case "enum":
-        case "min":
-        case "max":
-        case "xmin":
-        case "xmax":
-        case "mul":
-        case "minLength":
-        case "maxLength":
-        case "format":
-        case "minItems":
-        case "maxItems":
-        case "minProperties":
-        case "maxProperties":
-        case "unique":
+      switch (kind[c]) {
+        case LEAF:
           if (!inner.checkOf(n, c, v, z)) add(placeOf(n, c), said[c][1], said[c][2], said[c][3]);
           break;
-        case "pattern":
+        case PATTERN:
           if (typeof v === "string") {
             const matched = sequenceMatch(check[2], v);
             if (matched < 0) bail();
             if (matched === 0) add(placeOf(n, c), said[c][1], said[c][2], said[c][3]);
           }
           break;
-        case "email":
+        case EMAIL:
           if (typeof v === "string" && !plainEmail(v)) bail();
           break;
-        case "required":
+        case REQUIRED:
           if (o) {
             const names = check[1];
             const s = said[c];
@@ -1840,18 +1880,18 @@ function collector(spec, inner) {
             }
           }
           break;
-        case "properties":
+        case PROPERTIES:
           if (o) {
             for (const [name, child] of check[1]) {
               const x = member(v, name);
               if (x === undefined) continue;
-              trail.push(name);
+              enter(name);
               visit(child, x, z + 1);
               trail.pop();
             }
           }
           break;
-        case "additionalProperties":
+        case ADDITIONAL:
           if (o) {
             const named = check[1];
             const child = check[2];
@@ -1871,14 +1911,14 @@ function collector(spec, inner) {
             } else {
               for (const k in v) {
                 if (named.includes(k)) continue;
-                trail.push(k);
+                enter(k);
                 visit(child, v[k], z + 1);
                 trail.pop();
               }
             }
           }
           break;
-        case "items":
+        case ITEMS:
           if (Array.isArray(v)) {
             const child = check[1];
             if (v.length > check[2] && nodes[child] === false) bail();
@@ -1887,8 +1927,8 @@ function collector(spec, inner) {
             for (let i = check[2]; i < v.length; i++) {
               const x = v[i];
               if (fast !== undefined && fast.passes(child, x, z + 1)) continue;
-              trail.push(i);
-              visit(child, x, z + 1);
+              enter(i);
+              visit(child, x, z + 1, fast !== undefined);
               trail.pop();
               // The issues of the items after this one all sort after those
               // found in this array so far: past the cap, none is shown.
@@ -1896,32 +1936,33 @@ function collector(spec, inner) {
             }
           }
           break;
-        case "prefixItems":
+        case PREFIX_ITEMS:
           if (Array.isArray(v)) {
             const children = check[1];
             for (let i = 0; i < children.length && i < v.length; i++) {
-              trail.push(i);
+              enter(i);
               visit(children[i], v[i], z + 1);
               trail.pop();
             }
           }
           break;
-        case "allOf":
+        case ALL_OF:
           for (const child of check[1]) visit(child, v, z);
           break;
-        case "ref": {
+        case REF: {
           if (++refs > REFERENCES || ++nesting > REFERENCE_NESTING) bail();
           // The core lists a subschema's issues for a value once however
           // many references reach it: a second one is the core's to list.
-          const key = `${check[1]}\u0000${trail.join("/")}`;
-          if (reached.has(key)) bail();
-          reached.add(key);
+          const path = pathText();
+          let paths = reached.get(check[1]);
+          if (paths === undefined) reached.set(check[1], (paths = new Set()));
+          if (paths.has(path)) bail();
+          paths.add(path);
           visit(check[1], v, z);
           nesting--;
           break;
         }
-        case "anyOf":
-        case "oneOf":
+        case ALTERNATIVES:
           if (!inner.checkOf(n, c, v, z)) add(placeOf(n, c), check[0], null, alternatives(check, v, z));
           break;
         default:
@@ -2040,9 +2081,11 @@ function collector(spec, inner) {
     refs = 0;
     nesting = 0;
     if (reached.size !== 0) reached.clear();
+    pathsKnown = 0;
     inner.reset();
     try {
-      visit(0, v, 1);
+      // The run of this mode rejected the value: the root fails.
+      visit(0, v, 1, fast !== undefined);
     } finally {
       if (trail.length !== 0) trail.length = 0;
     }
@@ -2075,8 +2118,6 @@ function pointerOf(trail) {
   return out;
 }
 
-/** The checks that make at most one issue, on the value itself. */
-const LEAF_CHECKS = new Set(["type", "const", "enum", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "minItems", "maxItems", "minProperties", "maxProperties", "unique"]);
 
 /** The longest issue message the core writes whole (`MAX_MESSAGE_CHARS`). */
 const MAX_MESSAGE = 1000;
@@ -2108,7 +2149,8 @@ function escapedForDisplay(text) {
  * Throws BAIL unless the value reads as the core reads its JSON: finite
  * numbers, nesting within the core's, well-formed strings and keys (the
  * core reads a lone surrogate as U+FFFD), and, of a caller's value, plain
- * objects.
+ * objects. One pass over the value, a call only for each container: an
+ * array's or object's strings and numbers are looked at in its own loop.
  */
 function sound(v, z, mode) {
   switch (typeof v) {
@@ -2121,16 +2163,22 @@ function sound(v, z, mode) {
     case "boolean":
       return;
     case "object":
+      if (v === null) return;
       break;
     default:
       bail();
   }
-  if (v === null) return;
   if (z > MAX_DEPTH) bail();
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      if (typeof x !== "boolean" && x !== null) sound(x, z + 1, mode);
+      if (typeof x === "number") {
+        if (x - x !== 0) bail();
+      } else if (typeof x === "string") {
+        if (!x.isWellFormed()) bail();
+      } else if (typeof x === "object") {
+        if (x !== null) sound(x, z + 1, mode);
+      } else if (typeof x !== "boolean") bail();
     }
     return;
   }
@@ -2138,7 +2186,13 @@ function sound(v, z, mode) {
   for (const k in v) {
     if (!k.isWellFormed()) bail();
     const x = v[k];
-    if (typeof x !== "boolean" && x !== null) sound(x, z + 1, mode);
+    if (typeof x === "number") {
+      if (x - x !== 0) bail();
+    } else if (typeof x === "string") {
+      if (!x.isWellFormed()) bail();
+    } else if (typeof x === "object") {
+      if (x !== null) sound(x, z + 1, mode);
+    } else if (typeof x !== "boolean") bail();
   }
 }
 
@@ -2218,29 +2272,49 @@ export function rejectionMessage(wording, errors, moreErrors) {
  * and the sorted distinct (path, code) pairs of the issues shown.
  */
 export function errorHashOf(failure, errors) {
-  const pairs = errors.map((issue) => [issue.path, issue.code]);
-  pairs.sort((a, b) => compareText(a[0], b[0]) || compareText(a[1], b[1]));
+  const n = errors.length;
+  let order = errors;
+  if (n > 1) {
+    order = errors.slice();
+    if (n > 16) order.sort(comparePairs);
+    else {
+      // A few issues: sorted in place by insertion.
+      for (let i = 1; i < n; i++) {
+        const issue = order[i];
+        let j = i;
+        while (j > 0 && comparePairs(order[j - 1], issue) > 0) {
+          order[j] = order[j - 1];
+          j--;
+        }
+        order[j] = issue;
+      }
+    }
+  }
   let text = failure;
-  let last;
-  for (const [path, code] of pairs) {
-    if (last !== undefined && last[0] === path && last[1] === code) continue;
-    last = [path, code];
+  for (let i = 0; i < n; i++) {
+    const { path, code } = order[i];
+    if (i > 0 && path === order[i - 1].path && code === order[i - 1].code) continue;
     text += `\n${path}\u001f${code}`;
   }
   let hash = hashes.get(text);
   if (hash === undefined) {
-    hash = sha256Hex(utf8.encode(text)).slice(0, 32);
+    hash = sha256Head(text);
     if (hashes.size >= 256) hashes.clear();
     hashes.set(text, hash);
   }
   return hash;
 }
 
+/** Two issues by their (path, code) pairs, in the order of their UTF-8 bytes. */
+function comparePairs(a, b) {
+  return compareText(a.path, b.path) || compareText(a.code, b.code);
+}
+
 /** Error hashes already computed, by the text hashed (a repair loop meets the same list again). */
 const hashes = new Map();
 const utf8 = new TextEncoder();
 
-const K256 = new Uint32Array([
+const K256 = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
   0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
   0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
@@ -2249,20 +2323,61 @@ const K256 = new Uint32Array([
   0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-/** SHA-256 of `bytes`, as 64 lowercase hex digits. */
-function sha256Hex(bytes) {
-  const length = bytes.length;
-  const blocks = Math.ceil((length + 9) / 64);
-  const padded = new Uint8Array(blocks * 64);
-  padded.set(bytes);
-  padded[length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(length / 0x20000000));
-  view.setUint32(padded.length - 4, (length * 8) >>> 0);
-  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
-  const w = new Uint32Array(64);
-  for (let block = 0; block < blocks; block++) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block * 64 + i * 4);
+/** The message schedule and the padded message of `sha256Head`, kept between calls (the buffer grows to the longest text hashed). */
+const schedule = new Int32Array(64);
+let message = new Uint8Array(1024);
+
+/**
+ * The first 128 bits of the SHA-256 of `text`'s UTF-8 bytes, as 32
+ * lowercase hex digits. Written for the few hundred bytes of an issue
+ * list: no allocation but the hex, the state in locals, an ASCII text
+ * written into the buffer as it is.
+ */
+export function sha256Head(text) {
+  let length = text.length;
+  let ascii = true;
+  for (let i = 0; i < length; i++) {
+    if (text.charCodeAt(i) > 0x7f) {
+      ascii = false;
+      break;
+    }
+  }
+  let bytes;
+  if (!ascii) {
+    bytes = utf8.encode(text);
+    length = bytes.length;
+  }
+  const size = ((length + 72) >>> 6) << 6;
+  if (message.length < size) message = new Uint8Array(size * 2);
+  const m = message;
+  if (ascii) for (let i = 0; i < length; i++) m[i] = text.charCodeAt(i);
+  else m.set(bytes);
+  m[length] = 0x80;
+  m.fill(0, length + 1, size - 8);
+  const high = Math.floor(length / 0x20000000);
+  const low = (length * 8) >>> 0;
+  m[size - 8] = high >>> 24;
+  m[size - 7] = high >>> 16;
+  m[size - 6] = high >>> 8;
+  m[size - 5] = high;
+  m[size - 4] = low >>> 24;
+  m[size - 3] = low >>> 16;
+  m[size - 2] = low >>> 8;
+  m[size - 1] = low;
+  const w = schedule;
+  let h0 = 0x6a09e667 | 0;
+  let h1 = 0xbb67ae85 | 0;
+  let h2 = 0x3c6ef372 | 0;
+  let h3 = 0xa54ff53a | 0;
+  let h4 = 0x510e527f | 0;
+  let h5 = 0x9b05688c | 0;
+  let h6 = 0x1f83d9ab | 0;
+  let h7 = 0x5be0cd19 | 0;
+  for (let at = 0; at < size; at += 64) {
+    for (let i = 0; i < 16; i++) {
+      const j = at + i * 4;
+      w[i] = (m[j] << 24) | (m[j + 1] << 16) | (m[j + 2] << 8) | m[j + 3];
+    }
     for (let i = 16; i < 64; i++) {
       const a = w[i - 15];
       const b = w[i - 2];
@@ -2270,7 +2385,14 @@ function sha256Hex(bytes) {
       const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
       w[i] = (w[i - 16] + s0 + w[i - 7] + s1) | 0;
     }
-    let [a, b, c, d, e, f, g, k] = h;
+    let a = h0;
+    let b = h1;
+    let c = h2;
+    let d = h3;
+    let e = h4;
+    let f = h5;
+    let g = h6;
+    let k = h7;
     for (let i = 0; i < 64; i++) {
       const s1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
       const t1 = (k + s1 + ((e & f) ^ (~e & g)) + K256[i] + w[i]) | 0;
@@ -2285,18 +2407,24 @@ function sha256Hex(bytes) {
       b = a;
       a = (t1 + t2) | 0;
     }
-    h[0] += a;
-    h[1] += b;
-    h[2] += c;
-    h[3] += d;
-    h[4] += e;
-    h[5] += f;
-    h[6] += g;
-    h[7] += k;
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + k) | 0;
   }
-  let out = "";
-  for (let i = 0; i < 8; i++) out += h[i].toString(16).padStart(8, "0");
-  return out;
+  return hex8(h0) + hex8(h1) + hex8(h2) + hex8(h3);
+}
+
+/** Each byte as two lowercase hex digits. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+/** A 32-bit word as 8 lowercase hex digits. */
+function hex8(word) {
+  return HEX[word >>> 24] + HEX[(word >>> 16) & 0xff] + HEX[(word >>> 8) & 0xff] + HEX[word & 0xff];
 }
 
 /**
