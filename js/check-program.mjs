@@ -873,7 +873,12 @@ const VISITS_BEFORE_WRITTEN = 20_000;
 export function makeProgram(handle, spec, how) {
   // One string judged at once, where a run cannot set it aside (under
   // anyOf, oneOf, not, if, contains, a failure decides what else runs).
-  const judgeNow = (check, s) => judge(handle, [check], [s]) === null;
+  const judgeNow = (check, s) => {
+    // Listing a rejected value's issues asks about a few strings at most;
+    // more, and the core lists them in one crossing.
+    if (--crossingsLeft < 0) bail();
+    return judge(handle, [check], [s]) === null;
+  };
   const valueSafe = valueModeSafe(spec);
   // The strings a run set aside, judged once it passes.
   const judgePending = () => judge(handle, pendingChecks, pendingStrings) === null;
@@ -897,11 +902,17 @@ export function makeProgram(handle, spec, how) {
      */
     collect(v, mode, maxErrors) {
       if (!programsOn || spec.says === undefined || spec.pointers === undefined || (mode === VALUE && !valueSafe)) bail();
-      // The run of this mode tells which subschemas pass, where no string
-      // is the core's to judge (it would cross once a string).
+      // The run of this mode tells which subschemas pass (a string only
+      // the core judges, which a run would set aside, it judges at once,
+      // as the interpreter would while visiting).
       const made = mode === VALUE ? value : text;
       collect ??= collector(spec, interpreted(spec, judgeNow, judgePending, VALUE));
-      return collect(v, mode, maxErrors, spec.strings.length === 0 ? made?.fn : undefined);
+      crossingsLeft = COLLECTOR_CROSSINGS;
+      try {
+        return collect(v, mode, maxErrors, made?.fn);
+      } finally {
+        crossingsLeft = Infinity;
+      }
     },
     /** What the program reads of a caller's value (see `reachOf`); undefined where it never reads one. */
     reach: valueSafe ? reachOf(spec) : undefined,
@@ -920,6 +931,14 @@ export function makeProgram(handle, spec, how) {
     interpreted: () => how === true || write(TEXT) === undefined,
   };
 }
+
+/**
+ * The strings a program's collector may ask the core to judge, one
+ * crossing each, before it leaves the whole list to the core; and what is
+ * left of them while one collects (no bound outside).
+ */
+const COLLECTOR_CROSSINGS = 8;
+let crossingsLeft = Infinity;
 
 /**
  * An executor that runs `first` until its runs have visited
@@ -943,7 +962,7 @@ function tiered(first, work, later) {
 
 /**
  * An executor of one run function: `run` to check with, and `fn`, the
- * function with its `passes` and `reset` that the collector asks (see
+ * function with its `passes`, `firstFailing` and `reset` that the collector asks (see
  * `collector`), the same function for a tiered executor's current tier.
  */
 function only(fn) {
@@ -1203,9 +1222,10 @@ function written(spec, judgeNow, judgePending, mode) {
     "if (pendingChecks.length !== 0) { pendingChecks.length = 0; pendingStrings.length = 0; }",
     "return n0(v, 1, 1) && (pendingChecks.length === 0 || judgePending());",
     "};",
-    // For the collector (see `collector`): whether a node passes, decided alone.
+    // For the collector (see `collector`): whether a node passes, decided alone, and the first of an array's items from an index that does not pass.
     `const nodes = [${spec.nodes.map((_, index) => `n${index}`).join(", ")}];`,
     "run.passes = (n, v, z) => nodes[n](v, 0, z);",
+    "run.firstFailing = (n, items, from, z) => { const fn = nodes[n]; for (let i = from; i < items.length; i++) if (!fn(items[i], 0, z)) return i; return -1; };",
     "run.reset = () => { refs = 0; nesting = 0; };",
     "return run;",
   );
@@ -1722,12 +1742,18 @@ function interpreted(spec, judgeNow, judgePending, mode) {
     return node(0, v, 1, 1) && (pendingChecks.length === 0 || judgePending());
   };
   // For the collector (see `collector`): one check of a node decided on
-  // its own, its string checks judged at once, and the run's counts reset.
+  // its own, its string checks judged at once, whether a node passes, the
+  // first of an array's items from an index that does not, and the run's
+  // counts reset.
   run.checkOf = (n, c, v, z) => {
     const o = typeof v === "object" && v !== null && !Array.isArray(v);
     return check(nodes[n][c], v, 0, z, o);
   };
   run.passes = (n, v, z) => node(n, v, 0, z);
+  run.firstFailing = (n, items, from, z) => {
+    for (let i = from; i < items.length; i++) if (!node(n, items[i], 0, z)) return i;
+    return -1;
+  };
   run.reset = () => {
     refs = 0;
     nesting = 0;
@@ -1740,11 +1766,17 @@ function interpreted(spec, judgeNow, judgePending, mode) {
 /** The checks that make at most one issue, on the value itself. */
 const LEAF_CHECKS = new Set(["type", "const", "enum", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "minItems", "maxItems", "minProperties", "maxProperties", "unique"]);
 
+/**
+ * The checks that make at most one issue, on the value itself, and whose
+ * failure the core may have to judge (a string the program cannot match
+ * alone, which the run then asks the core about).
+ */
+const STRING_CHECKS = new Set(["pattern", "email", "hostname", "string"]);
+
 /** How `collector` visits a check, by its name; any other is an applicator only the core describes. */
 const OTHER = 0;
 const LEAF = 1;
-const PATTERN = 2;
-const EMAIL = 3;
+const IF = 2;
 const REQUIRED = 4;
 const PROPERTIES = 5;
 const ADDITIONAL = 6;
@@ -1754,9 +1786,8 @@ const ALL_OF = 9;
 const REF = 10;
 const ALTERNATIVES = 11;
 const VISIT_KINDS = new Map([
-  ...[...LEAF_CHECKS].map((name) => [name, LEAF]),
-  ["pattern", PATTERN],
-  ["email", EMAIL],
+  ...[...LEAF_CHECKS, ...STRING_CHECKS].map((name) => [name, LEAF]),
+  ["if", IF],
   ["required", REQUIRED],
   ["properties", PROPERTIES],
   ["additionalProperties", ADDITIONAL],
@@ -1809,9 +1840,11 @@ function collector(spec, inner) {
   let found = [];
   let refs = 0;
   let nesting = 0;
-  // The subschemas a reference led to, by node, each with the instance
-  // paths it was reached for.
-  const reached = new Map();
+  // The instance paths a reference led to each node for: undefined, the
+  // one path, or a Set of them once there are two; `reachedNodes` lists
+  // the nodes with any, for the next run to forget them.
+  const reached = nodes.map(() => undefined);
+  const reachedNodes = [];
   // The instance path of the value being visited: object keys as strings,
   // array indices as numbers.
   const trail = [];
@@ -1858,16 +1891,6 @@ function collector(spec, inner) {
       switch (kind[c]) {
         case LEAF:
           if (!inner.checkOf(n, c, v, z)) add(placeOf(n, c), said[c][1], said[c][2], said[c][3]);
-          break;
-        case PATTERN:
-          if (typeof v === "string") {
-            const matched = sequenceMatch(check[2], v);
-            if (matched < 0) bail();
-            if (matched === 0) add(placeOf(n, c), said[c][1], said[c][2], said[c][3]);
-          }
-          break;
-        case EMAIL:
-          if (typeof v === "string" && !plainEmail(v)) bail();
           break;
         case REQUIRED:
           if (o) {
@@ -1925,8 +1948,10 @@ function collector(spec, inner) {
             if (nodes[child] === true) break;
             const before = found.length;
             for (let i = check[2]; i < v.length; i++) {
+              // The items that pass add no issue: the run finds the next
+              // one that does not in a loop of its own.
+              if (fast !== undefined && (i = fast.firstFailing(child, v, i, z + 1)) < 0) break;
               const x = v[i];
-              if (fast !== undefined && fast.passes(child, x, z + 1)) continue;
               enter(i);
               visit(child, x, z + 1, fast !== undefined);
               trail.pop();
@@ -1949,15 +1974,30 @@ function collector(spec, inner) {
         case ALL_OF:
           for (const child of check[1]) visit(child, v, z);
           break;
+        case IF: {
+          // The core lists the issues of `then` where `if` passes, of
+          // `else` where it does not.
+          const next = inner.passes(check[1], v, z) ? check[2] : check[3];
+          if (next >= 0) visit(next, v, z);
+          break;
+        }
         case REF: {
           if (++refs > REFERENCES || ++nesting > REFERENCE_NESTING) bail();
           // The core lists a subschema's issues for a value once however
           // many references reach it: a second one is the core's to list.
           const path = pathText();
-          let paths = reached.get(check[1]);
-          if (paths === undefined) reached.set(check[1], (paths = new Set()));
-          if (paths.has(path)) bail();
-          paths.add(path);
+          const target = check[1];
+          const paths = reached[target];
+          if (paths === undefined) {
+            reached[target] = path;
+            reachedNodes.push(target);
+          } else if (typeof paths === "string") {
+            if (paths === path) bail();
+            reached[target] = new Set([paths, path]);
+          } else {
+            if (paths.has(path)) bail();
+            paths.add(path);
+          }
           visit(check[1], v, z);
           nesting--;
           break;
@@ -2007,26 +2047,21 @@ function collector(spec, inner) {
    * the value itself (members, items, other subschemas) or says nothing
    * here.
    */
-  function firstProblem(n, v, z) {
+  function firstProblem(n, v, z, through = 0) {
     const checks = nodes[n];
     if (checks === false) return wording.falseSchema;
     if (checks === true) bail();
+    // A branch that is one reference: the first problem of where it leads.
+    if (checks.length === 1 && checks[0][0] === "ref") {
+      if (through >= BRANCH_REFERENCES) bail();
+      return firstProblem(checks[0][1], v, z, through + 1);
+    }
     const said = says[n];
     // Only checks of the value itself, whose issues the core lists in the
     // order of the checks (an object's members, `required` among them, it
     // lists in an order of its own).
-    for (const check of checks) if (!LEAF_CHECKS.has(check[0]) && check[0] !== "pattern") bail();
-    for (let c = 0; c < checks.length; c++) {
-      const check = checks[c];
-      if (LEAF_CHECKS.has(check[0])) {
-        if (!inner.checkOf(n, c, v, z)) return said[c][3] ?? bail();
-      } else if (check[0] === "pattern") {
-        if (typeof v !== "string") continue;
-        const matched = sequenceMatch(check[2], v);
-        if (matched < 0) bail();
-        if (matched === 0) return said[c][3] ?? bail();
-      } else bail();
-    }
+    for (const check of checks) if (!LEAF_CHECKS.has(check[0]) && !STRING_CHECKS.has(check[0])) bail();
+    for (let c = 0; c < checks.length; c++) if (!inner.checkOf(n, c, v, z)) return said[c][3] ?? bail();
     return bail();
   }
 
@@ -2080,7 +2115,8 @@ function collector(spec, inner) {
     found = [];
     refs = 0;
     nesting = 0;
-    if (reached.size !== 0) reached.clear();
+    for (let i = 0; i < reachedNodes.length; i++) reached[reachedNodes[i]] = undefined;
+    reachedNodes.length = 0;
     pathsKnown = 0;
     inner.reset();
     try {
@@ -2118,6 +2154,9 @@ function pointerOf(trail) {
   return out;
 }
 
+
+/** References followed from an `anyOf` or `oneOf` branch to its first problem (see `firstProblem`). */
+const BRANCH_REFERENCES = 16;
 
 /** The longest issue message the core writes whole (`MAX_MESSAGE_CHARS`). */
 const MAX_MESSAGE = 1000;
@@ -2766,8 +2805,14 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     return root(v, 1, 1) && (pendingChecks.length === 0 || judgePending());
   };
   // For the collector (see `collector`): whether a node passes, decided
-  // alone with its string checks judged at once, and the run's counts reset.
+  // alone with its string checks judged at once, the first of an array's
+  // items from an index that does not, and the run's counts reset.
   run.passes = (n, v, z) => fns[n](v, 0, z);
+  run.firstFailing = (n, items, from, z) => {
+    const fn = fns[n];
+    for (let i = from; i < items.length; i++) if (!fn(items[i], 0, z)) return i;
+    return -1;
+  };
   run.reset = () => {
     refs = 0;
     nesting = 0;

@@ -192,20 +192,80 @@ describe("a rejected value's issues, collected by its program, are the core's", 
 });
 
 describe("what the core alone says is left to it", () => {
-  test("a path that may hold a credential, a failing anyOf whose branch applies subschemas and a pattern the core matches are not collected", () => {
+  test("a path that may hold a credential and a failing anyOf whose branch applies subschemas are not collected", () => {
     const validator = guard.compileSchema({
       type: "object",
       properties: {
         choice: { anyOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "integer" }] },
-        code: { type: "string", pattern: "^(a|b)+\\1$" },
       },
       additionalProperties: { type: "integer" },
     });
     assert.equal(collectCheckIssues(validator, { ghp_token: "x" }, false, 5), "bail");
     assert.equal(collectCheckIssues(validator, { choice: { a: 1 } }, false, 5), "bail");
-    assert.equal(collectCheckIssues(validator, { code: "ab" }, false, 5), "bail");
     const collected = collectCheckIssues(validator, { plain: "x", choice: 1 }, false, 5);
     assert.deepStrictEqual(collected.errors.map((issue) => issue.path), ["/plain"]);
+  });
+
+  test("more strings than a few that only the core can judge are left to it, in one crossing", () => {
+    const validator = guard.compileSchema({ type: "array", items: { type: "string", pattern: "^(a|b)+\\1$" } });
+    const value = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? "aa" : "ab"));
+    assert.equal(collectCheckIssues(validator, value, false, 5), "bail");
+    assert.equal(collectCheckIssues(validator, value, true, 5), "bail");
+    const text = JSON.stringify(value);
+    for (let i = 0; i < 3; i++) guard.checkOutput(text, validator);
+    const [crossings, verdict] = crossingsDuring(validator, () => guard.checkOutput(text, validator));
+    assert.ok(crossings <= 12, `${crossings} crossings`);
+    assert.deepStrictEqual(verdict, coreOnly(() => guard.checkOutput(text, validator)));
+  });
+});
+
+describe("issues the program lists with the core's help, or through the subschemas it applies", () => {
+  /** The program's list for `value` equals the core's at caps 1, 5 and 100, on the parsed text and on the value. */
+  function collectedAsTheCore(validator, value) {
+    const text = JSON.stringify(value);
+    for (const cap of CAPS) {
+      const expected = coreCheckOutput(text, validator, { maxErrors: cap, requireObject: false });
+      const core = { errors: expected.errors, moreErrors: expected.moreErrors, message: expected.message, errorHash: expected.errorHash };
+      for (const asValue of [false, true]) assert.deepStrictEqual(collectCheckIssues(validator, value, asValue, cap), core, `maxErrors ${cap}${asValue ? ", value" : ""}`);
+    }
+  }
+
+  test("a string only the core judges (a pattern it matches, a format it checks) is asked about alone, and its issue collected", () => {
+    const validator = guard.compileSchema({
+      type: "object",
+      properties: { code: { type: "string", pattern: "^(a|b)+\\1$" }, name: { type: "string", pattern: "^[a-z]+$" }, site: { type: "string", format: "uri" } },
+    });
+    collectedAsTheCore(validator, { code: "ab", name: "ok" });
+    collectedAsTheCore(validator, { code: "aa", name: "nö", site: "not a uri" });
+    collectedAsTheCore(validator, { code: "abb", name: "Ünïcode", site: "https://example.com/" });
+  });
+
+  test("a failing if / then / else lists the issues of the branch that applies", () => {
+    const validator = guard.compileSchema({
+      type: "object",
+      if: { properties: { kind: { const: "card" } } },
+      then: { required: ["number"], properties: { number: { type: "string", minLength: 12 } } },
+      else: { required: ["iban"], properties: { iban: { type: "string", maxLength: 34 } } },
+      properties: { amount: { type: "number", minimum: 0 } },
+    });
+    collectedAsTheCore(validator, { kind: "card", number: "123", amount: -1 });
+    collectedAsTheCore(validator, { kind: "card" });
+    collectedAsTheCore(validator, { kind: "transfer", amount: -5 });
+    collectedAsTheCore(validator, { kind: "transfer", iban: "x".repeat(40) });
+  });
+
+  test("an anyOf or oneOf whose branches are references names each branch's first problem where it leads", () => {
+    const validator = guard.compileSchema({
+      $defs: { count: { type: "integer", minimum: 0 }, label: { type: "string", maxLength: 3 }, viaLabel: { $ref: "#/$defs/label" } },
+      type: "object",
+      properties: {
+        either: { anyOf: [{ $ref: "#/$defs/count" }, { $ref: "#/$defs/viaLabel" }] },
+        exactly: { oneOf: [{ $ref: "#/$defs/count" }, { $ref: "#/$defs/label" }] },
+      },
+    });
+    collectedAsTheCore(validator, { either: -1, exactly: "long" });
+    collectedAsTheCore(validator, { either: "long", exactly: 1.5 });
+    collectedAsTheCore(validator, { either: true, exactly: null });
   });
 });
 
