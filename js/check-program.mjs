@@ -2057,12 +2057,18 @@ function collector(spec, inner) {
       return firstProblem(checks[0][1], v, z, through + 1);
     }
     const said = says[n];
-    // Only checks of the value itself, whose issues the core lists in the
-    // order of the checks (an object's members, `required` among them, it
-    // lists in an order of its own).
-    for (const check of checks) if (!LEAF_CHECKS.has(check[0]) && !STRING_CHECKS.has(check[0])) bail();
-    for (let c = 0; c < checks.length; c++) if (!inner.checkOf(n, c, v, z)) return said[c][3] ?? bail();
-    return bail();
+    // The first failing check of the value itself, where those are the
+    // only checks that fail: the core lists their issues in the order of
+    // the checks (an object's members, `required` among them, and the
+    // subschemas it applies, it lists in an order of its own).
+    let first = -1;
+    for (let c = 0; c < checks.length; c++) {
+      const name = checks[c][0];
+      if (LEAF_CHECKS.has(name) || STRING_CHECKS.has(name)) {
+        if (first < 0 && !inner.checkOf(n, c, v, z)) first = c;
+      } else if (!inner.checkOf(n, c, v, z)) bail();
+    }
+    return first < 0 ? bail() : (said[first][3] ?? bail());
   }
 
   /** An issue's sentence as the core writes it, or BAIL where the core must write it. */

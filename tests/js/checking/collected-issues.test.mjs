@@ -267,6 +267,28 @@ describe("issues the program lists with the core's help, or through the subschem
     collectedAsTheCore(validator, { either: "long", exactly: 1.5 });
     collectedAsTheCore(validator, { either: true, exactly: null });
   });
+
+  test("an anyOf or oneOf branch that also checks members or items names a problem of the value itself where only those fail", () => {
+    const validator = guard.compileSchema({
+      type: "object",
+      properties: {
+        target: {
+          anyOf: [
+            { type: "object", required: ["id"], properties: { id: { type: "integer" } }, minProperties: 2 },
+            { type: "array", items: { type: "string" }, maxItems: 2 },
+            { type: "string", maxLength: 4 },
+          ],
+        },
+        pick: { oneOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "integer", minimum: 10 }] },
+      },
+    });
+    collectedAsTheCore(validator, { target: true, pick: 3 });
+    collectedAsTheCore(validator, { target: { id: 1 }, pick: "x" });
+    collectedAsTheCore(validator, { target: ["a", "b", "c"], pick: [] });
+    collectedAsTheCore(validator, { target: "longer", pick: 2.5 });
+    // A member's problem is the core's to name.
+    assert.equal(collectCheckIssues(validator, { target: { id: "x", b: 1 } }, false, 5), "bail");
+  });
 });
 
 describe("a rejected value costs no crossing into wasm where its program lists the issues", () => {
