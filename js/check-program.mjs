@@ -2132,12 +2132,14 @@ function collector(spec, inner) {
       if (trail.length !== 0) trail.length = 0;
     }
     if (found.length === 0) bail();
-    found.sort(compareIssues);
     const shown = Math.min(found.length, maxErrors);
+    // The first `shown` in the core's order: a short list sorted whole, a
+    // long one looked through once for them.
+    const first = found.length > 2 * shown + 8 ? smallest(found, shown) : found.sort(compareIssues);
     const errors = new Array(shown);
     const trails = new Array(shown);
     for (let i = 0; i < shown; i++) {
-      const { trail: at, schemaPath, code, params, predicate } = found[i];
+      const { trail: at, schemaPath, code, params, predicate } = first[i];
       const path = pointerOf(at);
       const issue = { path, schemaPath, code, message: sentence(path, predicate) };
       if (params !== null) issue.params = copyParams(params);
@@ -2239,6 +2241,22 @@ function sound(v, z, mode) {
       if (x !== null) sound(x, z + 1, mode);
     } else if (typeof x !== "boolean") bail();
   }
+}
+
+/** The first `k` of `issues` in the core's order (see `compareIssues`), of equal ones the first found. */
+function smallest(issues, k) {
+  const out = [];
+  for (let i = 0; i < issues.length; i++) {
+    const issue = issues[i];
+    if (out.length === k && compareIssues(issue, out[k - 1]) >= 0) continue;
+    let j = out.length < k ? out.length : k - 1;
+    while (j > 0 && compareIssues(out[j - 1], issue) > 0) {
+      out[j] = out[j - 1];
+      j--;
+    }
+    out[j] = issue;
+  }
+  return out;
 }
 
 /** Issues in the core's order: instance path (array indices as numbers), code, schema path. */

@@ -240,6 +240,21 @@ describe("issues the program lists with the core's help, or through the subschem
     collectedAsTheCore(validator, { code: "abb", name: "Ünïcode", site: "https://example.com/" });
   });
 
+  test("a long list keeps the first issues in the core's order, of every container, at each cap", () => {
+    const names = Array.from({ length: 30 }, (_, i) => `m${(i * 17) % 30}`);
+    const validator = guard.compileSchema({
+      type: "object",
+      properties: {
+        ...Object.fromEntries(names.map((name) => [name, { type: "integer" }])),
+        rows: { type: "array", items: { type: "object", properties: { n: { type: "integer", minimum: 0 } }, required: ["n"] } },
+      },
+    });
+    const value = Object.fromEntries(names.map((name) => [name, "x"]));
+    value.rows = Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? { n: -i } : i % 3 === 1 ? {} : { n: i }));
+    collectedAsTheCore(validator, value);
+    collectedAsTheCore(validator, { rows: value.rows });
+  });
+
   test("a failing if / then / else lists the issues of the branch that applies", () => {
     const validator = guard.compileSchema({
       type: "object",
