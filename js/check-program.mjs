@@ -874,10 +874,17 @@ export function makeProgram(handle, spec, how) {
   // One string judged at once, where a run cannot set it aside (under
   // anyOf, oneOf, not, if, contains, a failure decides what else runs).
   const judgeNow = (check, s) => {
-    // Listing a rejected value's issues asks about a few strings at most;
-    // more, and the core lists them in one crossing.
-    if (--crossingsLeft < 0) bail();
-    return judge(handle, [check], [s]) === null;
+    if (crossingsLeft === Infinity) return judge(handle, [check], [s]) === null;
+    // Listing a rejected value's issues asks about a few strings at most,
+    // each once; more, and the core lists them in one crossing.
+    const key = `${check}\u0000${s}`;
+    let passes = judgedWhileCollecting.get(key);
+    if (passes === undefined) {
+      if (--crossingsLeft < 0) bail();
+      passes = judge(handle, [check], [s]) === null;
+      judgedWhileCollecting.set(key, passes);
+    }
+    return passes;
   };
   const valueSafe = valueModeSafe(spec);
   // The strings a run set aside, judged once it passes.
@@ -912,6 +919,7 @@ export function makeProgram(handle, spec, how) {
         return collect(v, mode, maxErrors, made?.fn);
       } finally {
         crossingsLeft = Infinity;
+        if (judgedWhileCollecting.size !== 0) judgedWhileCollecting.clear();
       }
     },
     /** What the program reads of a caller's value (see `reachOf`); undefined where it never reads one. */
@@ -935,10 +943,13 @@ export function makeProgram(handle, spec, how) {
 /**
  * The strings a program's collector may ask the core to judge, one
  * crossing each, before it leaves the whole list to the core; and what is
- * left of them while one collects (no bound outside).
+ * left of them while one collects (no bound outside, where no answer is
+ * kept).
  */
 const COLLECTOR_CROSSINGS = 8;
 let crossingsLeft = Infinity;
+/** What the core said of each string asked about while one collects, by check and string. */
+const judgedWhileCollecting = new Map();
 
 /**
  * An executor that runs `first` until its runs have visited
@@ -1785,6 +1796,7 @@ const PREFIX_ITEMS = 8;
 const ALL_OF = 9;
 const REF = 10;
 const ALTERNATIVES = 11;
+const NOT = 12;
 const VISIT_KINDS = new Map([
   ...[...LEAF_CHECKS, ...STRING_CHECKS].map((name) => [name, LEAF]),
   ["if", IF],
@@ -1797,6 +1809,7 @@ const VISIT_KINDS = new Map([
   ["ref", REF],
   ["anyOf", ALTERNATIVES],
   ["oneOf", ALTERNATIVES],
+  ["not", NOT],
 ]);
 
 /**
@@ -1811,15 +1824,17 @@ const VISIT_KINDS = new Map([
  * around them (`wording`); a sentence is the subject, the predicate and a
  * full stop, exactly the core's where redaction finds nothing to look at in
  * the subject (which this side looks for as the core does) and the
- * predicate (which the core looked at). Anything else throws BAIL and the
- * core lists the issues: an applicator's failure only the core describes
- * (`not`, `if`, `contains`, `propertyNames`, dependencies, `items: false`,
- * an `anyOf` or `oneOf` whose branches apply subschemas), a string the
- * core must judge, a subschema two references reach for one value (the
- * core lists its issues once), a value past what the core reads, a path
- * or predicate redaction might change, a message past the core's length.
- * Subschemas that pass under those applicators are decided by `inner` (the
- * interpreter), exactly as the accepting run decides them.
+ * predicate (which the core looked at); a failing `if` lists the issues
+ * of the branch that applies, a string only the core judges is asked
+ * about alone. Anything else throws BAIL and the core lists the issues: an
+ * applicator's failure only the core describes (`contains`,
+ * `propertyNames`, dependencies, `items: false`, an `anyOf` or `oneOf`
+ * whose failing branches fail in the subschemas they apply), more strings
+ * for the core to judge than a few, a subschema two references reach for
+ * one value (the core lists its issues once), a value past what the core
+ * reads, a path or predicate redaction might change, a message past the
+ * core's length. Subschemas that pass under those applicators are decided
+ * by `inner` (the interpreter), exactly as the accepting run decides them.
  */
 function collector(spec, inner) {
   const says = spec.says;
@@ -2002,6 +2017,13 @@ function collector(spec, inner) {
           nesting--;
           break;
         }
+        case NOT:
+          // One issue of its own, where the core says it (see `says` in src/check_program.rs).
+          if (!inner.checkOf(n, c, v, z)) {
+            if (said[c][1] === undefined) bail();
+            add(placeOf(n, c), said[c][1], said[c][2], said[c][3]);
+          }
+          break;
         case ALTERNATIVES:
           if (!inner.checkOf(n, c, v, z)) add(placeOf(n, c), check[0], null, alternatives(check, v, z));
           break;

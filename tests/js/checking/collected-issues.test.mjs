@@ -207,8 +207,9 @@ describe("what the core alone says is left to it", () => {
   });
 
   test("more strings than a few that only the core can judge are left to it, in one crossing", () => {
-    const validator = guard.compileSchema({ type: "array", items: { type: "string", pattern: "^(a|b)+\\1$" } });
-    const value = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? "aa" : "ab"));
+    const validator = guard.compileSchema({ type: "object", properties: { codes: { type: "array", items: { type: "string", pattern: "^(a|b)+\\1$" } } } });
+    // Each a string of its own, the core's to match: one in eight fails.
+    const value = { codes: Array.from({ length: 60 }, (_, i) => `${"ab".repeat(i + 1)}${i % 8 === 7 ? "a" : "b"}`) };
     assert.equal(collectCheckIssues(validator, value, false, 5), "bail");
     assert.equal(collectCheckIssues(validator, value, true, 5), "bail");
     const text = JSON.stringify(value);
@@ -240,6 +241,19 @@ describe("issues the program lists with the core's help, or through the subschem
     collectedAsTheCore(validator, { code: "abb", name: "Ünïcode", site: "https://example.com/" });
   });
 
+  test("each string the core judges is asked about once while the issues are listed", () => {
+    const validator = guard.compileSchema({ type: "object", properties: { to: { type: "array", items: { type: "string", format: "email" } } } });
+    const value = { to: Array.from({ length: 300 }, (_, i) => (i % 50 === 49 ? `user${i}.example.com` : `user${i}@example.com`)) };
+    collectedAsTheCore(validator, value);
+    const text = JSON.stringify(value);
+    for (let i = 0; i < 3; i++) guard.checkOutput(text, validator);
+    // The run's batch, then one crossing for each of the six addresses
+    // that decide the first five issues and that there are more.
+    const [crossings, verdict] = crossingsDuring(validator, () => guard.checkOutput(text, validator, { maxErrors: 5 }));
+    assert.equal(crossings, 7);
+    assert.deepStrictEqual(verdict, coreOnly(() => guard.checkOutput(text, validator, { maxErrors: 5 })));
+  });
+
   test("a long list keeps the first issues in the core's order, of every container, at each cap", () => {
     // Visited in an order of their own (one allOf branch each, in a
     // scrambled order; numbers as names), listed in the core's.
@@ -255,6 +269,16 @@ describe("issues the program lists with the core's help, or through the subschem
     value.rows = Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? { n: -i } : i % 3 === 1 ? {} : { n: i }));
     collectedAsTheCore(validator, value);
     collectedAsTheCore(validator, { rows: value.rows });
+  });
+
+  test("a failing not says its own issue", () => {
+    const validator = guard.compileSchema({
+      type: "object",
+      properties: { status: { type: "string", not: { enum: ["deleted", "banned"] } }, tags: { type: "array", items: { not: { type: "integer" } } } },
+      not: { required: ["legacy"] },
+    });
+    collectedAsTheCore(validator, { status: "deleted", tags: ["a", 3, "b", 4] });
+    collectedAsTheCore(validator, { legacy: true, status: 3 });
   });
 
   test("a failing if / then / else lists the issues of the branch that applies", () => {
