@@ -973,8 +973,9 @@ function tiered(first, work, later) {
 
 /**
  * An executor of one run function: `run` to check with, and `fn`, the
- * function with its `passes`, `firstFailing` and `reset` that the collector asks (see
- * `collector`), the same function for a tiered executor's current tier.
+ * function with its `passes`, `firstFailing` and `reset` that the
+ * collector asks (see `collector`), the same function for a tiered
+ * executor's current tier.
  */
 function only(fn) {
   return { run: fn, fn };
@@ -1233,7 +1234,8 @@ function written(spec, judgeNow, judgePending, mode) {
     "if (pendingChecks.length !== 0) { pendingChecks.length = 0; pendingStrings.length = 0; }",
     "return n0(v, 1, 1) && (pendingChecks.length === 0 || judgePending());",
     "};",
-    // For the collector (see `collector`): whether a node passes, decided alone, and the first of an array's items from an index that does not pass.
+    // For the collector (see `collector`): whether a node passes, decided
+    // alone, and the first of an array's items from an index that does not.
     `const nodes = [${spec.nodes.map((_, index) => `n${index}`).join(", ")}];`,
     "run.passes = (n, v, z) => nodes[n](v, 0, z);",
     "run.firstFailing = (n, items, from, z) => { const fn = nodes[n]; for (let i = from; i < items.length; i++) if (!fn(items[i], 0, z)) return i; return -1; };",
@@ -1788,15 +1790,15 @@ const STRING_CHECKS = new Set(["pattern", "email", "hostname", "string"]);
 const OTHER = 0;
 const LEAF = 1;
 const IF = 2;
-const REQUIRED = 4;
-const PROPERTIES = 5;
-const ADDITIONAL = 6;
-const ITEMS = 7;
-const PREFIX_ITEMS = 8;
-const ALL_OF = 9;
-const REF = 10;
-const ALTERNATIVES = 11;
-const NOT = 12;
+const REQUIRED = 3;
+const PROPERTIES = 4;
+const ADDITIONAL = 5;
+const ITEMS = 6;
+const PREFIX_ITEMS = 7;
+const ALL_OF = 8;
+const REF = 9;
+const ALTERNATIVES = 10;
+const NOT = 11;
 const VISIT_KINDS = new Map([
   ...[...LEAF_CHECKS, ...STRING_CHECKS].map((name) => [name, LEAF]),
   ["if", IF],

@@ -12,7 +12,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../../pkg/node.mjs";
-import { collectCheckIssues, coreCheckOutput, crossingsDuring, useCheckPrograms } from "../../../pkg/testing.mjs";
+import { createHash } from "node:crypto";
+import { collectCheckIssues, coreCheckOutput, crossingsDuring, sha256Head, useCheckPrograms } from "../../../pkg/testing.mjs";
 import { DRAFTS, compiledGroups, loadRemotes, suiteRoot } from "../../conformance/suite.mjs";
 import { STORE, loadCases, resourcesOf } from "../../corpus/differential.mjs";
 import { documentsOf, loadCorpus } from "../../corpus/tool-calls/corpus.mjs";
@@ -329,6 +330,18 @@ describe("issues the program lists with the core's help, or through the subschem
     collectedAsTheCore(validator, { target: "longer", pick: 2.5 });
     // A member's problem is the core's to name.
     assert.equal(collectCheckIssues(validator, { target: { id: "x", b: 1 } }, false, 5), "bail");
+  });
+});
+
+describe("the error hash", () => {
+  test("is the first 128 bits of SHA-256 of the text's UTF-8 bytes, at every length around a block and past the buffer kept", () => {
+    const next = rng(256);
+    const pieces = ["a", "/", "\u001f", "\n", "é", "€", "😀", "~1", "0"];
+    for (let length = 0; length < 3000; length += length < 200 ? 1 : 97) {
+      let text = "";
+      while (text.length < length) text += pieces[next.below(pieces.length)];
+      assert.equal(sha256Head(text), createHash("sha256").update(text, "utf8").digest("hex").slice(0, 32), `length ${length}`);
+    }
   });
 });
 
