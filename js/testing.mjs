@@ -7,7 +7,7 @@ import { membersAloneBy } from "./response-copy.mjs";
 import { shapeOf } from "./copy-match.mjs";
 import { cacheState, defaultCacheBound, handleForAnyValidator } from "./schemas.mjs";
 import { declaredTools, declarationsWritten } from "./declarations.mjs";
-import { BAIL, TEXT, VALUE, collectedIssues, errorHashOf, makeProgram, programOf, rejectionMessage, useCheckPrograms, withoutPrograms, writtenSource } from "./check-program.mjs";
+import { BAIL, TEXT, VALUE, collectedIssues, errorHashOf, makeProgram, programOf, rejectionMessage, sha256Head, useCheckPrograms, withoutPrograms, writtenSource } from "./check-program.mjs";
 import { checkOutput } from "./check.mjs";
 
 /** What the lane reads of check options (see `laneOptions` in js/check.mjs). */
@@ -17,7 +17,7 @@ import { streamBatch } from "./stream-check.mjs";
 import { acceptedValue, streamValue } from "./stream-value.mjs";
 import { fill, usageTemplate } from "./usage-readers.mjs";
 
-export { cacheState, callRaw, declaredTools, declarationsWritten, defaultCacheBound, markLoaded, rawGlue, toolPathsReadBy, useCheckPrograms };
+export { cacheState, callRaw, declaredTools, declarationsWritten, defaultCacheBound, markLoaded, rawGlue, sha256Head, toolPathsReadBy, useCheckPrograms };
 
 /** The usage plan's members of `value`, read as a guarded call reads them (see `membersAlone` in js/response-copy.mjs), written or by the general loop. */
 export function usageMembersBy(value, written) {
