@@ -877,16 +877,19 @@ export function makeProgram(handle, spec, how) {
   const valueSafe = valueModeSafe(spec);
   // The strings a run set aside, judged once it passes.
   const judgePending = () => judge(handle, pendingChecks, pendingStrings) === null;
-  const write = (mode) => written(spec, judgeNow, judgePending, mode);
-  const make = (mode) => {
-    if (how === true) return only(interpreted(spec, judgeNow, judgePending, mode));
-    if (how === "closures") return only(closures(spec, judgeNow, judgePending, mode));
-    if (how === "written" || how === false) return only(write(mode) ?? closures(spec, judgeNow, judgePending, mode));
+  // How a caller's value is read where it lies, where it can be (see `inPlacePlan`).
+  const plan = valueSafe ? inPlacePlan(spec) : undefined;
+  const write = (mode, p) => written(spec, judgeNow, judgePending, mode, p);
+  const make = (mode, p) => {
+    if (how === true) return only(interpreted(spec, judgeNow, judgePending, mode, p));
+    if (how === "closures") return only(closures(spec, judgeNow, judgePending, mode, undefined, p));
+    if (how === "written" || how === false) return only(write(mode, p) ?? closures(spec, judgeNow, judgePending, mode, undefined, p));
     const work = { visits: 0 };
-    return tiered(closures(spec, judgeNow, judgePending, mode, work), work, () => write(mode));
+    return tiered(closures(spec, judgeNow, judgePending, mode, work, p), work, () => write(mode, p));
   };
   let text;
   let value;
+  let inPlace;
   let collect;
   return {
     textSafe: spec.textSafe === true,
@@ -916,6 +919,24 @@ export function makeProgram(handle, spec, how) {
       if (!valueSafe) bail();
       value ??= make(VALUE);
       return value.run(v);
+    },
+    /** Whether the program can check a caller's value where it lies (see `inPlacePlan`). */
+    inPlace: plan !== undefined,
+    /**
+     * `runValue` on a caller's value itself, each location read once (see
+     * `inPlacePlan`): true only where `runValue` would accept the copy
+     * `valueSnapshot` makes of it (made without a problem); false, or a
+     * throw (BAIL, or whatever a read threw), where the copy path must answer.
+     */
+    runInPlace(v) {
+      if (!programsOn || plan === undefined || plan.running) bail();
+      inPlace ??= make(VALUE, plan);
+      plan.running = true;
+      try {
+        return inPlace.run(v);
+      } finally {
+        plan.running = false;
+      }
     },
     interpreted: () => how === true || write(TEXT) === undefined,
   };
@@ -1070,10 +1091,246 @@ function valueModeSafe(spec) {
   return !JSON.stringify(spec.nodes).includes("\ufffd");
 }
 
+// --- the value read in place ----------------------------------------------------------
+
+/** The checks a program read in place may hold (see `inPlacePlan`). */
+const IN_PLACE_CHECKS = new Set([
+  "type", "const", "enum", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "string", "email", "hostname", "pattern",
+  "minItems", "maxItems", "required", "properties", "additionalProperties", "items", "prefixItems", "allOf", "anyOf", "oneOf", "not", "if", "ref",
+]);
+
+/** The checks that read an object's members or an array's items. */
+const MEMBER_READS = new Set(["required", "properties", "additionalProperties", "items", "prefixItems"]);
+
+/** Subschemas applied to one value, over all its locations, past which a program is not read in place. */
+const IN_PLACE_WORK = 100_000;
+
+/**
+ * Whether, and how, the program can check a caller's value where it lies,
+ * without the copy `valueSnapshot` makes (see `run` in VALUE mode with a
+ * plan): undefined where it cannot, else `{ duty, whole, covers, ancestors }`.
+ * It can where every location is read once by construction: of the
+ * subschemas that apply to one value (a node and those its `allOf`,
+ * `$ref`, `anyOf`, `oneOf`, `not` and `if` apply to it), at most one reads
+ * its members or items (`properties`, `required` of names it has
+ * properties for, `additionalProperties` without patterns, `items`,
+ * `prefixItems`), and that one is applied once and whatever the others
+ * decide (not under a branch); checks that read a value's members another
+ * way (`patternProperties`, `propertyNames`, `contains`, `uniqueItems`,
+ * `min`/`maxProperties`, dependencies, `unevaluated*`, an `enum` of
+ * objects) keep the copy. That subschema, or the one the value was handed
+ * to where none reads into it, has the value's `duty`: once the value
+ * passes, it reads what no subschema was handed (`inPlaceCover`), as the
+ * copy would have read it: an object's other members (inside, when the
+ * value is under an array or an object read whole, `whole`; else only
+ * checked not to be one of the objects it is in, `ancestors`), an array's
+ * other items, whole. An array is read once where it is handed on (`held`),
+ * so that its length and items are what every subschema sees.
+ */
+export function inPlacePlan(spec) {
+  const nodes = spec.nodes;
+  for (const node of nodes) {
+    if (!Array.isArray(node)) continue;
+    const props = node.find((c) => c[0] === "properties");
+    const named = new Set(props === undefined ? [] : props[1].map(([name]) => name));
+    const seen = new Set();
+    for (const check of node) {
+      const [op] = check;
+      if (!IN_PLACE_CHECKS.has(op)) return undefined;
+      if (MEMBER_READS.has(op)) {
+        if (seen.has(op)) return undefined;
+        seen.add(op);
+      }
+      if (op === "const" && typeof check[1] === "object" && check[1] !== null) return undefined;
+      if (op === "enum" && check[1].some((x) => typeof x === "object" && x !== null)) return undefined;
+      // The written function reads a long list's names a second time (see `hasAll`).
+      if (op === "required" && (check[1].length > WRITTEN_NAMES || !check[1].every((name) => named.has(name)))) return undefined;
+      if (op === "additionalProperties" && ((check[3] ?? []).length > 0 || !check[1].every((name) => named.has(name)))) return undefined;
+    }
+  }
+  const reads = (n) => Array.isArray(nodes[n]) && nodes[n].some((c) => MEMBER_READS.has(c[0]));
+  const duty = new Array(nodes.length).fill(undefined);
+  const whole = new Array(nodes.length).fill(false);
+  const done = new Set();
+  const entries = [[0, false]];
+  let work = 0;
+  while (entries.length > 0) {
+    const [entry, wholeHere] = entries.pop();
+    const key = entry * 2 + (wholeHere ? 1 : 0);
+    if (entry < 0 || done.has(key)) continue;
+    done.add(key);
+    // The subschemas applied to the value handed to `entry`, each time it is
+    // applied, and whether under a branch.
+    const met = [];
+    const path = [];
+    const walk = (n, branch) => {
+      if (n < 0) return true;
+      if (path.includes(n) || ++work > IN_PLACE_WORK) return false;
+      met.push([n, branch]);
+      const node = nodes[n];
+      if (!Array.isArray(node)) return true;
+      path.push(n);
+      let ok = true;
+      for (const check of node) {
+        switch (check[0]) {
+          case "allOf":
+            for (const child of check[1]) ok &&= walk(child, branch);
+            break;
+          case "ref":
+            ok &&= walk(check[1], branch);
+            break;
+          case "anyOf":
+          case "oneOf":
+            for (const child of check[1]) ok &&= walk(child, true);
+            break;
+          case "not":
+            ok &&= walk(check[1], true);
+            break;
+          case "if":
+            ok &&= walk(check[1], true) && walk(check[2], true) && walk(check[3], true);
+            break;
+        }
+      }
+      path.pop();
+      return ok;
+    };
+    if (!walk(entry, false)) return undefined;
+    const readers = met.filter(([n]) => reads(n));
+    if (readers.length > 1 || (readers.length === 1 && readers[0][1])) return undefined;
+    const reader = readers.length === 1 ? readers[0][0] : entry;
+    if (met.filter(([n]) => n === reader).length > 1) return undefined;
+    for (const [n] of met) {
+      const has = n === reader;
+      if (duty[n] !== undefined && duty[n] !== has) return undefined;
+      duty[n] = has;
+    }
+    if (wholeHere) whole[reader] = true;
+    const node = nodes[reader];
+    if (!Array.isArray(node)) continue;
+    const everyMember = node.some((c) => c[0] === "additionalProperties");
+    for (const check of node) {
+      switch (check[0]) {
+        case "properties":
+          for (const [, child] of check[1]) entries.push([child, wholeHere || everyMember]);
+          break;
+        case "additionalProperties":
+          entries.push([check[2], true]);
+          break;
+        case "items":
+          entries.push([check[1], true]);
+          break;
+        case "prefixItems":
+          for (const child of check[1]) entries.push([child, true]);
+          break;
+      }
+    }
+  }
+  const covers = nodes.map((node, n) => {
+    if (duty[n] !== true) return undefined;
+    const { named, everyMember, prefix, itemsFrom } = typeof node === "boolean" ? coverage([]) : coverage(node);
+    return { named: new Set(named ?? []), everyMember, prefix, itemsFrom, whole: whole[n] };
+  });
+  return { duty: duty.map((x) => x === true), covers, ancestors: new Array(MAX_DEPTH + 2), running: false };
+}
+
+/** Array.prototype.slice, as `held` calls it. */
+const arraySlice = Array.prototype.slice;
+
+/**
+ * A value handed to a subschema of a program read in place (see
+ * `inPlacePlan`): an array read once, into an array of its items (an
+ * array of another kind, another realm's, or longer than any the engines
+ * copy at once, goes to the copy path); anything else as it is.
+ */
+function held(x) {
+  if (!Array.isArray(x)) return x;
+  if (Object.getPrototypeOf(x) !== Array.prototype) bail();
+  return arraySlice.call(x);
+}
+
+/**
+ * What the subschema with a value's duty (see `inPlacePlan`) reads once the
+ * value passed: the value is JSON where it lies (as `classify`), and so is
+ * what no subschema was handed, as the copy reads it: an array's other
+ * items whole (`jsonWhole`); an object's other own enumerable members
+ * (one JSON leaves out left out), inside when `whole`, else a container
+ * only checked not to be one of the objects it is in.
+ */
+function inPlaceCover(plan, n, v, z) {
+  if (typeof v === "object") {
+    if (v === null) return;
+    if (z > MAX_DEPTH) bail();
+    const { named, everyMember, prefix, itemsFrom, whole } = plan.covers[n];
+    if (Array.isArray(v)) {
+      const end = itemsFrom < 0 ? v.length : Math.min(v.length, Math.max(itemsFrom, prefix));
+      for (let i = prefix; i < end; i++) jsonItem(v[i], z + 1);
+      return;
+    }
+    if (!plain(v)) bail();
+    if (everyMember) return;
+    const ancestors = plan.ancestors;
+    // A subschema of no checks has not put it there.
+    ancestors[z] = v;
+    for (const k in v) {
+      if (named.has(k)) continue;
+      const x = v[k];
+      if (typeof x === "object" && x !== null) {
+        if (whole) jsonWhole(x, z + 1);
+        else for (let d = 1; d <= z; d++) if (ancestors[d] === x) bail();
+      } else if (typeof x === "number") {
+        if (x - x !== 0) bail();
+      } else if (typeof x === "bigint") bail();
+    }
+  } else if (typeof v === "number") {
+    if (v - v !== 0) bail();
+  } else if (typeof v !== "string" && typeof v !== "boolean") bail();
+}
+
+/** An array's item, JSON whole (see `jsonWhole`): one JSON writes as null (undefined, a function, a symbol) is not. */
+function jsonItem(x, z) {
+  if (typeof x === "string" || typeof x === "boolean" || x === null) return;
+  jsonWhole(x, z);
+}
+
+/**
+ * Whether a caller's value is JSON all the way down, each member and item
+ * read once, as `valueSnapshot` copies it whole: a finite number, a string,
+ * a boolean, null, an array of such items, an object of no class without
+ * toJSON of such own enumerable members (one JSON leaves out left out),
+ * at most MAX_DEPTH containers deep (a cycle reaches that depth); BAIL
+ * where not.
+ */
+function jsonWhole(x, z) {
+  switch (typeof x) {
+    case "string":
+    case "boolean":
+      return;
+    case "number":
+      if (x - x !== 0) bail();
+      return;
+    case "object":
+      break;
+    default:
+      bail();
+  }
+  if (x === null) return;
+  if (z > MAX_DEPTH) bail();
+  if (Array.isArray(x)) {
+    const length = x.length;
+    for (let i = 0; i < length; i++) jsonItem(x[i], z + 1);
+    return;
+  }
+  if (!plain(x)) bail();
+  for (const k in x) {
+    const y = x[k];
+    if (y !== undefined && typeof y !== "function" && typeof y !== "symbol") jsonWhole(y, z + 1);
+  }
+}
+
 // --- the first executor: JavaScript written from the program ---------------------
 
 /** The shared helpers, as the functions written from programs receive them. */
-const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch };
+const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch, held, inPlaceCover };
 
 /** Whether object `v` has every member of `names` (as `memberSource` reads members in `mode`). */
 function hasAll(v, names, mode) {
@@ -1166,9 +1423,10 @@ function readsObjects(node) {
 /**
  * The program as one function written from source for `mode`, or
  * undefined where the runtime refuses to make one (the interpreter then
- * runs it).
+ * runs it); with `plan`, one that reads a caller's value where it lies
+ * (see `inPlacePlan`).
  */
-function written(spec, judgeNow, judgePending, mode) {
+function written(spec, judgeNow, judgePending, mode, plan) {
   if (JSON.stringify(spec.nodes).length > WRITTEN_PROGRAM) return undefined;
   const constants = [];
   const constant = (value) => {
@@ -1176,20 +1434,24 @@ function written(spec, judgeNow, judgePending, mode) {
     return `K[${constants.length - 1}]`;
   };
   const lines = [
-    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch } = H;",
+    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch, held, inPlaceCover } = H;",
+    "const A = P === undefined ? undefined : P.ancestors;",
     "let refs = 0, nesting = 0;",
   ];
   spec.nodes.forEach((node, index) => {
+    // Of a value read in place, the subschema with its duty (see `inPlacePlan`).
+    const duty = plan !== undefined && plan.duty[index];
     lines.push(`function n${index}(v, d, z) {`);
-    if (node === true) lines.push(mode === TEXT ? "probe(v, z); return true;" : "return true;");
+    if (node === true) lines.push(mode === TEXT ? "probe(v, z); return true;" : duty ? `inPlaceCover(P, ${index}, v, z); return true;` : "return true;");
     else if (node === false) lines.push("return false;");
     else {
       const names = namesRead(node);
       const reads = new Map(names.map((name, i) => [name, `m${i}`]));
+      if (duty) lines.push("if (typeof v === \"object\" && v !== null) A[z] = v;");
       if (readsObjects(node)) lines.push("const o = typeof v === \"object\" && v !== null && !Array.isArray(v);");
       names.forEach((name, i) => lines.push(`const m${i} = o ? ${memberSource(name, mode)} : undefined;`));
-      for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode));
-      lines.push(...coverSource(node, mode));
+      for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode, plan !== undefined));
+      lines.push(...(duty ? [`inPlaceCover(P, ${index}, v, z);`] : coverSource(node, mode)));
       lines.push("return true;");
     }
     lines.push("}");
@@ -1201,7 +1463,7 @@ function written(spec, judgeNow, judgePending, mode) {
     "for (const name in POLLUTION_PROBE) bail();",
     "refs = 0; nesting = 0;",
     "if (pendingChecks.length !== 0) { pendingChecks.length = 0; pendingStrings.length = 0; }",
-    "return n0(v, 1, 1) && (pendingChecks.length === 0 || judgePending());",
+    `return n0(${plan === undefined ? "v" : "held(v)"}, 1, 1) && (pendingChecks.length === 0 || judgePending());`,
     "};",
     // For the collector (see `collector`): whether a node passes, decided alone.
     `const nodes = [${spec.nodes.map((_, index) => `n${index}`).join(", ")}];`,
@@ -1209,8 +1471,8 @@ function written(spec, judgeNow, judgePending, mode) {
     "run.reset = () => { refs = 0; nesting = 0; };",
     "return run;",
   );
-  const make = functionFrom(["H", "K", "now", "judgePending"], lines);
-  return make === undefined ? undefined : make(HELPERS, constants, judgeNow, judgePending);
+  const make = functionFrom(["H", "K", "now", "judgePending", "P"], lines);
+  return make === undefined ? undefined : make(HELPERS, constants, judgeNow, judgePending, plan);
 }
 
 /**
@@ -1301,8 +1563,13 @@ function read(reads, name) {
   return reads.get(name);
 }
 
-function checkSource(check, constant, spec, reads, mode) {
+/**
+ * The source of one check; `hold`: of a value read in place, what it
+ * hands a subschema is held first (see `held`).
+ */
+function checkSource(check, constant, spec, reads, mode, hold = false) {
   const [op] = check;
+  const handed = (x) => (hold ? `held(${x})` : x);
   const present = (name) => `${read(reads, name)} !== undefined`;
   // A caller's member JSON leaves out (undefined, a function, a symbol) is absent.
   const skipLeftOut = mode === VALUE ? "const x = v[k]; if (x === undefined || typeof x === \"function\" || typeof x === \"symbol\") continue;" : "const x = v[k];";
@@ -1378,7 +1645,7 @@ function checkSource(check, constant, spec, reads, mode) {
     case "properties":
       return check[1].map(([name, node]) => {
         const m = read(reads, name);
-        return `if (${m} !== undefined && !${call(node, m, "z + 1")}) return false;`;
+        return `if (${m} !== undefined && !${call(node, handed(m), "z + 1")}) return false;`;
       });
     case "patternProperties": {
       const tests = check[1].map(([sequence, node]) => {
@@ -1391,7 +1658,7 @@ function checkSource(check, constant, spec, reads, mode) {
     case "unevaluatedProperties": {
       const [, named, node, patterns = []] = check;
       const matched = patterns.map((sequence) => `if (namesMatch(${constant(sequence)}, k)) continue;`).join(" ");
-      const test = `${matched} ${spec.nodes[node] === false ? "return false;" : `if (!${call(node, "x", "z + 1")}) return false;`}`;
+      const test = `${matched} ${spec.nodes[node] === false ? "return false;" : `if (!${call(node, handed("x"), "z + 1")}) return false;`}`;
       if (named.length === 0) return [`if (o) { for (const k in v) { ${skipLeftOut} ${test} } }`];
       return [`if (o) { for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: { ${skipLeftOut} ${test} } } } }`];
     }
@@ -1401,10 +1668,10 @@ function checkSource(check, constant, spec, reads, mode) {
     case "unevaluatedItems": {
       const [, node, from] = check;
       if (spec.nodes[node] === false) return [`if (Array.isArray(v) && v.length > ${from}) return false;`];
-      return [`if (Array.isArray(v)) { for (let i = ${from}; i < v.length; i++) if (!${call(node, "v[i]", "z + 1")}) return false; }`];
+      return [`if (Array.isArray(v)) { for (let i = ${from}; i < v.length; i++) if (!${call(node, handed("v[i]"), "z + 1")}) return false; }`];
     }
     case "prefixItems":
-      return [`if (Array.isArray(v)) {`, ...check[1].map((node, i) => `if (v.length > ${i} && !${call(node, `v[${i}]`, "z + 1")}) return false;`), "}"];
+      return [`if (Array.isArray(v)) {`, ...check[1].map((node, i) => `if (v.length > ${i} && !${call(node, handed(`v[${i}]`), "z + 1")}) return false;`), "}"];
     case "contains": {
       const [, node, min, max] = check;
       return [
@@ -1508,8 +1775,17 @@ function cover({ named, everyMember, prefix, itemsFrom }, v, z) {
  * The program run by walking it, for a runtime that makes no functions
  * from source. Its decisions are the written functions', check by check.
  */
-function interpreted(spec, judgeNow, judgePending, mode) {
-  const nodes = spec.nodes.map((node) => (typeof node === "boolean" ? node : node.map(prepared)));
+function interpreted(spec, judgeNow, judgePending, mode, plan = undefined) {
+  // Of a value read in place (see `inPlacePlan`): what a check hands a
+  // subschema is held first, and `properties` checks the names `required`
+  // lists, so that each is read once.
+  const hand = plan === undefined ? (x) => x : held;
+  const fusedRequired = (node) => {
+    const listed = node.find((c) => c[0] === "required");
+    if (plan === undefined || listed === undefined || !node.some((c) => c[0] === "properties")) return node;
+    return node.filter((c) => c[0] !== "required").map((c) => (c[0] === "properties" ? ["properties", c[1], new Set(listed[1])] : c));
+  };
+  const nodes = spec.nodes.map((node) => (typeof node === "boolean" ? node : fusedRequired(node).map(prepared)));
   const covers = spec.nodes.map((node) => (typeof node === "boolean" ? null : coverage(node)));
   const draft = spec.draft;
   let refs = 0;
@@ -1538,14 +1814,18 @@ function interpreted(spec, judgeNow, judgePending, mode) {
 
   function node(n, v, d, z) {
     const checks = nodes[n];
+    const duty = plan !== undefined && plan.duty[n];
     if (checks === true) {
       if (mode === TEXT) probe(v, z);
+      else if (duty) inPlaceCover(plan, n, v, z);
       return true;
     }
     if (checks === false) return false;
     const o = typeof v === "object" && v !== null && !Array.isArray(v);
+    if (duty && o) plan.ancestors[z] = v;
     for (let c = 0; c < checks.length; c++) if (!check(checks[c], v, d, z, o)) return false;
-    if (mode === VALUE) classify(v, z);
+    if (duty) inPlaceCover(plan, n, v, z);
+    else if (mode === VALUE) classify(v, z);
     else cover(covers[n], v, z);
     return true;
   }
@@ -1637,7 +1917,9 @@ function interpreted(spec, judgeNow, judgePending, mode) {
         if (!o) return true;
         for (const [name, n] of c[1]) {
           const x = member(v, name);
-          if (x !== undefined && !node(n, x, d, z + 1)) return false;
+          if (x === undefined) {
+            if (c[2] !== undefined && c[2].has(name)) return false;
+          } else if (!node(n, hand(x), d, z + 1)) return false;
         }
         return true;
       case "patternProperties":
@@ -1655,7 +1937,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
           const x = v[k];
           if (leftOut(x)) continue;
           for (const sequence of c[3]) if (namesMatch(sequence, k)) continue members;
-          if (!node(c[2], x, d, z + 1)) return false;
+          if (!node(c[2], hand(x), d, z + 1)) return false;
         }
         return true;
       case "propertyNames":
@@ -1664,11 +1946,11 @@ function interpreted(spec, judgeNow, judgePending, mode) {
         return true;
       case "items":
         if (!Array.isArray(v)) return true;
-        for (let i = c[2]; i < v.length; i++) if (!node(c[1], v[i], d, z + 1)) return false;
+        for (let i = c[2]; i < v.length; i++) if (!node(c[1], hand(v[i]), d, z + 1)) return false;
         return true;
       case "prefixItems":
         if (!Array.isArray(v)) return true;
-        for (let i = 0; i < c[1].length && i < v.length; i++) if (!node(c[1][i], v[i], d, z + 1)) return false;
+        for (let i = 0; i < c[1].length && i < v.length; i++) if (!node(c[1][i], hand(v[i]), d, z + 1)) return false;
         return true;
       case "contains": {
         if (!Array.isArray(v)) return true;
@@ -1719,7 +2001,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
       pendingChecks.length = 0;
       pendingStrings.length = 0;
     }
-    return node(0, v, 1, 1) && (pendingChecks.length === 0 || judgePending());
+    return node(0, hand(v), 1, 1) && (pendingChecks.length === 0 || judgePending());
   };
   // For the collector (see `collector`): one check of a node decided on
   // its own, its string checks judged at once, and the run's counts reset.
@@ -2327,9 +2609,11 @@ export function collectedIssues(program, value, mode, maxErrors) {
  * many times). Its decisions are the interpreter's, check by check. Each
  * node visited adds one to `work.visits`.
  */
-function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
+function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan = undefined) {
   const draft = spec.draft;
   const asValue = mode === VALUE;
+  // Of a value read in place (see `inPlacePlan`), what a check hands a subschema is held first.
+  const hand = plan === undefined ? (x) => x : held;
   let refs = 0;
   let nesting = 0;
   // Node n's closure; a check reaches a node through this table, so that a
@@ -2360,7 +2644,8 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     return judgeNow(id, v);
   };
 
-  function check(c) {
+  /** A check's closure; `required`: of a value read in place, the names the node's `required` lists, which its `properties` checks. */
+  function check(c, required) {
     switch (c[0]) {
       case "type": {
         const mask = c[1];
@@ -2471,11 +2756,25 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
       case "properties": {
         const reads = c[1].map(([name]) => reader(name));
         const nodes = c[1].map(([, n]) => at(n));
+        if (required !== undefined) {
+          // Read in place, with the node's `required` (see `node`): each name read once.
+          const needed = c[1].map(([name]) => required.includes(name));
+          return (v, d, z, o) => {
+            if (!o) return true;
+            for (let i = 0; i < reads.length; i++) {
+              const x = reads[i](v);
+              if (x === undefined) {
+                if (needed[i]) return false;
+              } else if (!nodes[i](held(x), d, z + 1)) return false;
+            }
+            return true;
+          };
+        }
         return (v, d, z, o) => {
           if (!o) return true;
           for (let i = 0; i < reads.length; i++) {
             const x = reads[i](v);
-            if (x !== undefined && !nodes[i](x, d, z + 1)) return false;
+            if (x !== undefined && !nodes[i](hand(x), d, z + 1)) return false;
           }
           return true;
         };
@@ -2505,7 +2804,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
             const x = v[k];
             if (asValue && leftOut(x)) continue;
             for (let i = 0; i < patterns.length; i++) if (namesMatch(patterns[i], k)) continue members;
-            if (!node(x, d, z + 1)) return false;
+            if (!node(hand(x), d, z + 1)) return false;
           }
           return true;
         };
@@ -2524,7 +2823,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
         const from = c[2];
         return (v, d, z) => {
           if (!Array.isArray(v)) return true;
-          for (let i = from; i < v.length; i++) if (!node(v[i], d, z + 1)) return false;
+          for (let i = from; i < v.length; i++) if (!node(hand(v[i]), d, z + 1)) return false;
           return true;
         };
       }
@@ -2532,7 +2831,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
         const nodes = c[1].map(at);
         return (v, d, z) => {
           if (!Array.isArray(v)) return true;
-          for (let i = 0; i < nodes.length && i < v.length; i++) if (!nodes[i](v[i], d, z + 1)) return false;
+          for (let i = 0; i < nodes.length && i < v.length; i++) if (!nodes[i](hand(v[i]), d, z + 1)) return false;
           return true;
         };
       }
@@ -2603,8 +2902,16 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     }
   }
 
-  function node(checks) {
+  function node(checks, n) {
+    // Of a value read in place, the subschema with its duty (see `inPlacePlan`).
+    const duty = plan !== undefined && plan.duty[n];
     if (checks === true) {
+      if (duty) {
+        return (v, d, z) => {
+          inPlaceCover(plan, n, v, z);
+          return true;
+        };
+      }
       return asValue
         ? () => true
         : (v, d, z) => {
@@ -2613,7 +2920,21 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
           };
     }
     if (checks === false) return () => false;
-    const made = checks.map(check);
+    // Read in place, `properties` checks the names `required` lists, so that each is read once.
+    const listed = plan === undefined ? undefined : checks.find((c) => c[0] === "required");
+    const fused = listed !== undefined && checks.some((c) => c[0] === "properties");
+    const made = (fused ? checks.filter((c) => c[0] !== "required") : checks).map((c) => check(c, fused ? listed[1] : undefined));
+    if (duty) {
+      const ancestors = plan.ancestors;
+      return (v, d, z) => {
+        work.visits++;
+        const o = typeof v === "object" && v !== null && !Array.isArray(v);
+        if (o) ancestors[z] = v;
+        for (let c = 0; c < made.length; c++) if (!made[c](v, d, z, o)) return false;
+        inPlaceCover(plan, n, v, z);
+        return true;
+      };
+    }
     const covered = asValue ? undefined : coverage(checks);
     const end = asValue ? classify : (v, z) => cover(covered, v, z);
     return (v, d, z) => {
@@ -2625,7 +2946,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     };
   }
 
-  for (let n = 0; n < spec.nodes.length; n++) fns[n] = node(spec.nodes[n]);
+  for (let n = 0; n < spec.nodes.length; n++) fns[n] = node(spec.nodes[n], n);
   const root = fns[0];
   const run = (v) => {
     for (const name in POLLUTION_PROBE) bail();
@@ -2635,7 +2956,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
       pendingChecks.length = 0;
       pendingStrings.length = 0;
     }
-    return root(v, 1, 1) && (pendingChecks.length === 0 || judgePending());
+    return root(hand(v), 1, 1) && (pendingChecks.length === 0 || judgePending());
   };
   // For the collector (see `collector`): whether a node passes, decided
   // alone with its string checks judged at once, and the run's counts reset.

@@ -165,6 +165,31 @@ export function runCheckProgram(validator, value, interpret = false, asValue = f
 const programsMade = new WeakMap();
 
 /**
+ * A Validator's check program run on a caller's value where it lies, as
+ * `isValid` and `validate` first run it (see `inPlacePlan` in
+ * js/check-program.mjs), by the executor `runCheckProgram` names: true
+ * (accepted in place), "copy" where the copy path answers (the value
+ * rejected, not JSON, or a read that threw), "none" where the program
+ * never reads a value in place, undefined when the schema has no program.
+ */
+export function runInPlace(validator, value, interpret = false) {
+  const handle = handleForAnyValidator(validator);
+  const text = callRaw(() => handle.checkProgram());
+  if (text === undefined) return undefined;
+  const key = `${interpret}`;
+  let byMode = programsMade.get(handle);
+  if (byMode === undefined) programsMade.set(handle, (byMode = new Map()));
+  let program = byMode.get(key);
+  if (program === undefined) byMode.set(key, (program = makeProgram(handle, JSON.parse(text), interpret)));
+  if (!program.inPlace) return "none";
+  try {
+    return program.runInPlace(value) === true ? true : "copy";
+  } catch {
+    return "copy";
+  }
+}
+
+/**
  * How many calls into wasm `fn` makes (of the module's exports and of the
  * Validator's handle), and what it returns: `[crossings, result]`.
  */
