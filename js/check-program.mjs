@@ -1124,8 +1124,10 @@ const IN_PLACE_WORK = 100_000;
  * copy would have read it: an object's other members (inside, when the
  * value is under an array or an object read whole, `whole`; else only
  * checked not to be one of the objects it is in, `ancestors`), an array's
- * other items, whole. An array is read once where it is handed on (`held`),
- * so that its length and items are what every subschema sees.
+ * other items, whole. An array whose length more than one check reads is
+ * read once where it is handed on (`held`, `copies`), so that its length
+ * and items are what every subschema sees; the checks read an array's
+ * length once each.
  */
 export function inPlacePlan(spec) {
   const nodes = spec.nodes;
@@ -1151,6 +1153,7 @@ export function inPlacePlan(spec) {
   const reads = (n) => Array.isArray(nodes[n]) && nodes[n].some((c) => MEMBER_READS.has(c[0]));
   const duty = new Array(nodes.length).fill(undefined);
   const whole = new Array(nodes.length).fill(false);
+  const copies = new Array(nodes.length).fill(false);
   const done = new Set();
   const entries = [[0, false]];
   let work = 0;
@@ -1205,6 +1208,14 @@ export function inPlacePlan(spec) {
       duty[n] = has;
     }
     if (wholeHere) whole[reader] = true;
+    // An array's length read by more than one check (the cover of what no
+    // check was handed being one, unless `items` was handed all): the array
+    // is read once, into a copy of its items, where it is handed on.
+    let lengths = 0;
+    for (const [n] of met) if (Array.isArray(nodes[n])) for (const c of nodes[n]) if (c[0] === "minItems" || c[0] === "maxItems" || c[0] === "items" || c[0] === "prefixItems") lengths++;
+    const { prefix, itemsFrom } = coverage(Array.isArray(nodes[reader]) ? nodes[reader] : []);
+    if (!(itemsFrom >= 0 && itemsFrom <= prefix)) lengths++;
+    if (lengths > 1) copies[entry] = true;
     const node = nodes[reader];
     if (!Array.isArray(node)) continue;
     const everyMember = node.some((c) => c[0] === "additionalProperties");
@@ -1230,7 +1241,7 @@ export function inPlacePlan(spec) {
     const { named, everyMember, prefix, itemsFrom } = typeof node === "boolean" ? coverage([]) : coverage(node);
     return { named: new Set(named ?? []), everyMember, prefix, itemsFrom, whole: whole[n] };
   });
-  return { duty: duty.map((x) => x === true), covers, ancestors: new Array(MAX_DEPTH + 2), running: false };
+  return { duty: duty.map((x) => x === true), covers, copies, ancestors: new Array(MAX_DEPTH + 2), running: false };
 }
 
 /** Array.prototype.slice, as `held` calls it. */
@@ -1245,7 +1256,12 @@ const arraySlice = Array.prototype.slice;
 function held(x) {
   if (!Array.isArray(x)) return x;
   if (Object.getPrototypeOf(x) !== Array.prototype) bail();
-  return arraySlice.call(x);
+  const length = x.length;
+  if (length > 16) return arraySlice.call(x);
+  // A short array is copied faster item by item than by slice.
+  const out = new Array(length);
+  for (let i = 0; i < length; i++) out[i] = x[i];
+  return out;
 }
 
 /**
@@ -1262,11 +1278,12 @@ function inPlaceCover(plan, n, v, z) {
     if (z > MAX_DEPTH) bail();
     const { named, everyMember, prefix, itemsFrom, whole } = plan.covers[n];
     if (Array.isArray(v)) {
-      const end = itemsFrom < 0 ? v.length : Math.min(v.length, Math.max(itemsFrom, prefix));
+      if (itemsFrom >= 0 && itemsFrom <= prefix) return;
+      const end = itemsFrom < 0 ? v.length : Math.min(v.length, itemsFrom);
       for (let i = prefix; i < end; i++) jsonItem(v[i], z + 1);
       return;
     }
-    if (!plain(v)) bail();
+    if (!plainInPlace(v)) bail();
     if (everyMember) return;
     const ancestors = plan.ancestors;
     // A subschema of no checks has not put it there.
@@ -1284,6 +1301,17 @@ function inPlaceCover(plan, n, v, z) {
   } else if (typeof v === "number") {
     if (v - v !== 0) bail();
   } else if (typeof v !== "string" && typeof v !== "boolean") bail();
+}
+
+/**
+ * `plain` for a caller's object read in place: of no class, and without a
+ * member named toJSON at all (read once here, it is not read again: the
+ * copy path answers for such an object).
+ */
+function plainInPlace(v) {
+  if (v.toJSON !== undefined) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /** An array's item, JSON whole (see `jsonWhole`): one JSON writes as null (undefined, a function, a symbol) is not. */
@@ -1320,7 +1348,7 @@ function jsonWhole(x, z) {
     for (let i = 0; i < length; i++) jsonItem(x[i], z + 1);
     return;
   }
-  if (!plain(x)) bail();
+  if (!plainInPlace(x)) bail();
   for (const k in x) {
     const y = x[k];
     if (y !== undefined && typeof y !== "function" && typeof y !== "symbol") jsonWhole(y, z + 1);
@@ -1330,7 +1358,7 @@ function jsonWhole(x, z) {
 // --- the first executor: JavaScript written from the program ---------------------
 
 /** The shared helpers, as the functions written from programs receive them. */
-const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch, held, inPlaceCover };
+const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch, held, inPlaceCover, plainInPlace, jsonItem, jsonWhole };
 
 /** Whether object `v` has every member of `names` (as `memberSource` reads members in `mode`). */
 function hasAll(v, names, mode) {
@@ -1434,7 +1462,7 @@ function written(spec, judgeNow, judgePending, mode, plan) {
     return `K[${constants.length - 1}]`;
   };
   const lines = [
-    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch, held, inPlaceCover } = H;",
+    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch, held, inPlaceCover, plainInPlace, jsonItem, jsonWhole } = H;",
     "const A = P === undefined ? undefined : P.ancestors;",
     "let refs = 0, nesting = 0;",
   ];
@@ -1442,16 +1470,16 @@ function written(spec, judgeNow, judgePending, mode, plan) {
     // Of a value read in place, the subschema with its duty (see `inPlacePlan`).
     const duty = plan !== undefined && plan.duty[index];
     lines.push(`function n${index}(v, d, z) {`);
-    if (node === true) lines.push(mode === TEXT ? "probe(v, z); return true;" : duty ? `inPlaceCover(P, ${index}, v, z); return true;` : "return true;");
+    if (node === true) lines.push(mode === TEXT ? "probe(v, z); return true;" : duty ? `${inPlaceCoverSource(plan, index).join("\n")}\nreturn true;` : "return true;");
     else if (node === false) lines.push("return false;");
     else {
       const names = namesRead(node);
       const reads = new Map(names.map((name, i) => [name, `m${i}`]));
-      if (duty) lines.push("if (typeof v === \"object\" && v !== null) A[z] = v;");
+      if (duty && !plan.covers[index].whole) lines.push("if (typeof v === \"object\" && v !== null) A[z] = v;");
       if (readsObjects(node)) lines.push("const o = typeof v === \"object\" && v !== null && !Array.isArray(v);");
       names.forEach((name, i) => lines.push(`const m${i} = o ? ${memberSource(name, mode)} : undefined;`));
-      for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode, plan !== undefined));
-      lines.push(...(duty ? [`inPlaceCover(P, ${index}, v, z);`] : coverSource(node, mode)));
+      for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode, plan));
+      lines.push(...(duty ? inPlaceCoverSource(plan, index) : coverSource(node, mode)));
       lines.push("return true;");
     }
     lines.push("}");
@@ -1463,7 +1491,7 @@ function written(spec, judgeNow, judgePending, mode, plan) {
     "for (const name in POLLUTION_PROBE) bail();",
     "refs = 0; nesting = 0;",
     "if (pendingChecks.length !== 0) { pendingChecks.length = 0; pendingStrings.length = 0; }",
-    `return n0(${plan === undefined ? "v" : "held(v)"}, 1, 1) && (pendingChecks.length === 0 || judgePending());`,
+    `return n0(${plan !== undefined && plan.copies[0] ? "held(v)" : "v"}, 1, 1) && (pendingChecks.length === 0 || judgePending());`,
     "};",
     // For the collector (see `collector`): whether a node passes, decided alone.
     `const nodes = [${spec.nodes.map((_, index) => `n${index}`).join(", ")}];`,
@@ -1484,6 +1512,25 @@ function memberSource(name, mode) {
   const key = JSON.stringify(name);
   const read = inherited(name) ? `(hasOwn(v, ${key}) ? v[${key}] : undefined)` : `v[${key}]`;
   return mode === TEXT ? read : `absentIfLeftOut(${read})`;
+}
+
+/** `inPlaceCover` of node `index`, written out (see `inPlacePlan`). */
+function inPlaceCoverSource(plan, index) {
+  const { named, everyMember, prefix, itemsFrom, whole } = plan.covers[index];
+  const lines = ["if (typeof v === \"object\") { if (v !== null) {", `if (z > ${MAX_DEPTH}) bail();`];
+  if (itemsFrom >= 0 && itemsFrom <= prefix) lines.push("if (Array.isArray(v)) {}");
+  else lines.push(`if (Array.isArray(v)) { for (let i = ${prefix}, n = ${itemsFrom < 0 ? "v.length" : `Math.min(v.length, ${itemsFrom})`}; i < n; i++) jsonItem(v[i], z + 1); }`);
+  lines.push("else { if (!plainInPlace(v)) bail();");
+  if (!everyMember) {
+    const skip = named.size === 0 ? "" : `switch (k) { ${[...named].map((n) => `case ${JSON.stringify(n)}:`).join(" ")} continue; }`;
+    const inside = whole ? "jsonWhole(x, z + 1);" : "for (let e = 1; e <= z; e++) if (A[e] === x) bail();";
+    lines.push(
+      "A[z] = v;",
+      `for (const k in v) { ${skip} const x = v[k]; if (typeof x === "object") { if (x !== null) { ${inside} } } else if (typeof x === "number") { if (x - x !== 0) bail(); } else if (typeof x === "bigint") bail(); }`,
+    );
+  }
+  lines.push("} } }", "else if (typeof v === \"number\") { if (v - v !== 0) bail(); }", "else if (typeof v !== \"string\" && typeof v !== \"boolean\") bail();");
+  return lines;
 }
 
 /** The applicators whose children a node's keywords reach, for `coverSource`. */
@@ -1564,12 +1611,13 @@ function read(reads, name) {
 }
 
 /**
- * The source of one check; `hold`: of a value read in place, what it
- * hands a subschema is held first (see `held`).
+ * The source of one check; with `plan`, of a value read in place: an array
+ * handed to a subschema is held first where the plan says (see `held`),
+ * and an array's length is read once.
  */
-function checkSource(check, constant, spec, reads, mode, hold = false) {
+function checkSource(check, constant, spec, reads, mode, plan = undefined) {
   const [op] = check;
-  const handed = (x) => (hold ? `held(${x})` : x);
+  const handed = (x, node) => (plan !== undefined && plan.copies[node] ? `held(${x})` : x);
   const present = (name) => `${read(reads, name)} !== undefined`;
   // A caller's member JSON leaves out (undefined, a function, a symbol) is absent.
   const skipLeftOut = mode === VALUE ? "const x = v[k]; if (x === undefined || typeof x === \"function\" || typeof x === \"symbol\") continue;" : "const x = v[k];";
@@ -1645,7 +1693,7 @@ function checkSource(check, constant, spec, reads, mode, hold = false) {
     case "properties":
       return check[1].map(([name, node]) => {
         const m = read(reads, name);
-        return `if (${m} !== undefined && !${call(node, handed(m), "z + 1")}) return false;`;
+        return `if (${m} !== undefined && !${call(node, handed(m, node), "z + 1")}) return false;`;
       });
     case "patternProperties": {
       const tests = check[1].map(([sequence, node]) => {
@@ -1658,7 +1706,7 @@ function checkSource(check, constant, spec, reads, mode, hold = false) {
     case "unevaluatedProperties": {
       const [, named, node, patterns = []] = check;
       const matched = patterns.map((sequence) => `if (namesMatch(${constant(sequence)}, k)) continue;`).join(" ");
-      const test = `${matched} ${spec.nodes[node] === false ? "return false;" : `if (!${call(node, handed("x"), "z + 1")}) return false;`}`;
+      const test = `${matched} ${spec.nodes[node] === false ? "return false;" : `if (!${call(node, handed("x", node), "z + 1")}) return false;`}`;
       if (named.length === 0) return [`if (o) { for (const k in v) { ${skipLeftOut} ${test} } }`];
       return [`if (o) { for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: { ${skipLeftOut} ${test} } } } }`];
     }
@@ -1668,10 +1716,10 @@ function checkSource(check, constant, spec, reads, mode, hold = false) {
     case "unevaluatedItems": {
       const [, node, from] = check;
       if (spec.nodes[node] === false) return [`if (Array.isArray(v) && v.length > ${from}) return false;`];
-      return [`if (Array.isArray(v)) { for (let i = ${from}; i < v.length; i++) if (!${call(node, handed("v[i]"), "z + 1")}) return false; }`];
+      return [`if (Array.isArray(v)) { for (let i = ${from}, n = v.length; i < n; i++) if (!${call(node, handed("v[i]", node), "z + 1")}) return false; }`];
     }
     case "prefixItems":
-      return [`if (Array.isArray(v)) {`, ...check[1].map((node, i) => `if (v.length > ${i} && !${call(node, handed(`v[${i}]`), "z + 1")}) return false;`), "}"];
+      return [`if (Array.isArray(v)) { const n = v.length;`, ...check[1].map((node, i) => `if (n > ${i} && !${call(node, handed(`v[${i}]`, node), "z + 1")}) return false;`), "}"];
     case "contains": {
       const [, node, min, max] = check;
       return [
@@ -1779,7 +1827,7 @@ function interpreted(spec, judgeNow, judgePending, mode, plan = undefined) {
   // Of a value read in place (see `inPlacePlan`): what a check hands a
   // subschema is held first, and `properties` checks the names `required`
   // lists, so that each is read once.
-  const hand = plan === undefined ? (x) => x : held;
+  const hand = plan === undefined ? (x) => x : (x, n) => (plan.copies[n] ? held(x) : x);
   const fusedRequired = (node) => {
     const listed = node.find((c) => c[0] === "required");
     if (plan === undefined || listed === undefined || !node.some((c) => c[0] === "properties")) return node;
@@ -1919,7 +1967,7 @@ function interpreted(spec, judgeNow, judgePending, mode, plan = undefined) {
           const x = member(v, name);
           if (x === undefined) {
             if (c[2] !== undefined && c[2].has(name)) return false;
-          } else if (!node(n, hand(x), d, z + 1)) return false;
+          } else if (!node(n, hand(x, n), d, z + 1)) return false;
         }
         return true;
       case "patternProperties":
@@ -1937,7 +1985,7 @@ function interpreted(spec, judgeNow, judgePending, mode, plan = undefined) {
           const x = v[k];
           if (leftOut(x)) continue;
           for (const sequence of c[3]) if (namesMatch(sequence, k)) continue members;
-          if (!node(c[2], hand(x), d, z + 1)) return false;
+          if (!node(c[2], hand(x, c[2]), d, z + 1)) return false;
         }
         return true;
       case "propertyNames":
@@ -1946,11 +1994,11 @@ function interpreted(spec, judgeNow, judgePending, mode, plan = undefined) {
         return true;
       case "items":
         if (!Array.isArray(v)) return true;
-        for (let i = c[2]; i < v.length; i++) if (!node(c[1], hand(v[i]), d, z + 1)) return false;
+        for (let i = c[2], n = v.length; i < n; i++) if (!node(c[1], hand(v[i], c[1]), d, z + 1)) return false;
         return true;
       case "prefixItems":
         if (!Array.isArray(v)) return true;
-        for (let i = 0; i < c[1].length && i < v.length; i++) if (!node(c[1][i], hand(v[i]), d, z + 1)) return false;
+        for (let i = 0, n = v.length; i < c[1].length && i < n; i++) if (!node(c[1][i], hand(v[i], c[1][i]), d, z + 1)) return false;
         return true;
       case "contains": {
         if (!Array.isArray(v)) return true;
@@ -2001,7 +2049,7 @@ function interpreted(spec, judgeNow, judgePending, mode, plan = undefined) {
       pendingChecks.length = 0;
       pendingStrings.length = 0;
     }
-    return node(0, hand(v), 1, 1) && (pendingChecks.length === 0 || judgePending());
+    return node(0, hand(v, 0), 1, 1) && (pendingChecks.length === 0 || judgePending());
   };
   // For the collector (see `collector`): one check of a node decided on
   // its own, its string checks judged at once, and the run's counts reset.
@@ -2612,8 +2660,9 @@ export function collectedIssues(program, value, mode, maxErrors) {
 function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan = undefined) {
   const draft = spec.draft;
   const asValue = mode === VALUE;
-  // Of a value read in place (see `inPlacePlan`), what a check hands a subschema is held first.
-  const hand = plan === undefined ? (x) => x : held;
+  // Of a value read in place (see `inPlacePlan`), an array handed to subschema n is held first where the plan says.
+  const as = (x) => x;
+  const handTo = (n) => (plan !== undefined && plan.copies[n] ? held : as);
   let refs = 0;
   let nesting = 0;
   // Node n's closure; a check reaches a node through this table, so that a
@@ -2756,6 +2805,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan
       case "properties": {
         const reads = c[1].map(([name]) => reader(name));
         const nodes = c[1].map(([, n]) => at(n));
+        const hands = c[1].map(([, n]) => handTo(n));
         if (required !== undefined) {
           // Read in place, with the node's `required` (see `node`): each name read once.
           const needed = c[1].map(([name]) => required.includes(name));
@@ -2765,7 +2815,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan
               const x = reads[i](v);
               if (x === undefined) {
                 if (needed[i]) return false;
-              } else if (!nodes[i](held(x), d, z + 1)) return false;
+              } else if (!nodes[i](hands[i](x), d, z + 1)) return false;
             }
             return true;
           };
@@ -2774,7 +2824,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan
           if (!o) return true;
           for (let i = 0; i < reads.length; i++) {
             const x = reads[i](v);
-            if (x !== undefined && !nodes[i](hand(x), d, z + 1)) return false;
+            if (x !== undefined && !nodes[i](hands[i](x), d, z + 1)) return false;
           }
           return true;
         };
@@ -2796,6 +2846,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan
       case "unevaluatedProperties": {
         const named = new Set(c[1]);
         const node = at(c[2]);
+        const hand = handTo(c[2]);
         const patterns = c[3] ?? [];
         return (v, d, z, o) => {
           if (!o) return true;
@@ -2820,18 +2871,20 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan
       case "items":
       case "unevaluatedItems": {
         const node = at(c[1]);
+        const hand = handTo(c[1]);
         const from = c[2];
         return (v, d, z) => {
           if (!Array.isArray(v)) return true;
-          for (let i = from; i < v.length; i++) if (!node(hand(v[i]), d, z + 1)) return false;
+          for (let i = from, n = v.length; i < n; i++) if (!node(hand(v[i]), d, z + 1)) return false;
           return true;
         };
       }
       case "prefixItems": {
         const nodes = c[1].map(at);
+        const hands = c[1].map(handTo);
         return (v, d, z) => {
           if (!Array.isArray(v)) return true;
-          for (let i = 0; i < nodes.length && i < v.length; i++) if (!nodes[i](hand(v[i]), d, z + 1)) return false;
+          for (let i = 0, n = v.length; i < nodes.length && i < n; i++) if (!nodes[i](hands[i](v[i]), d, z + 1)) return false;
           return true;
         };
       }
@@ -2948,6 +3001,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan
 
   for (let n = 0; n < spec.nodes.length; n++) fns[n] = node(spec.nodes[n], n);
   const root = fns[0];
+  const rootHand = handTo(0);
   const run = (v) => {
     for (const name in POLLUTION_PROBE) bail();
     refs = 0;
@@ -2956,7 +3010,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan
       pendingChecks.length = 0;
       pendingStrings.length = 0;
     }
-    return root(hand(v), 1, 1) && (pendingChecks.length === 0 || judgePending());
+    return root(rootHand(v), 1, 1) && (pendingChecks.length === 0 || judgePending());
   };
   // For the collector (see `collector`): whether a node passes, decided
   // alone with its string checks judged at once, and the run's counts reset.
