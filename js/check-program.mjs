@@ -1126,8 +1126,8 @@ const IN_PLACE_WORK = 100_000;
  * checked not to be one of the objects it is in, `ancestors`), an array's
  * other items, whole. An array whose length more than one check reads is
  * read once where it is handed on (`held`, `copies`), so that its length
- * and items are what every subschema sees; the checks read an array's
- * length once each.
+ * and items are what every subschema sees; each subschema reads an
+ * array's length once.
  */
 export function inPlacePlan(spec) {
   const nodes = spec.nodes;
@@ -1145,8 +1145,9 @@ export function inPlacePlan(spec) {
       }
       if (op === "const" && typeof check[1] === "object" && check[1] !== null) return undefined;
       if (op === "enum" && check[1].some((x) => typeof x === "object" && x !== null)) return undefined;
-      // The written function reads a long list's names a second time (see `hasAll`).
-      if (op === "required" && (check[1].length > WRITTEN_NAMES || !check[1].every((name) => named.has(name)))) return undefined;
+      // The written function reads a long list's names a second time (see
+      // `hasAll`); `additionalProperties` reads a name it has no property for.
+      if (op === "required" && (check[1].length > WRITTEN_NAMES || (node.some((c) => c[0] === "additionalProperties") && !check[1].every((name) => named.has(name))))) return undefined;
       if (op === "additionalProperties" && ((check[3] ?? []).length > 0 || !check[1].every((name) => named.has(name)))) return undefined;
     }
   }
@@ -1208,13 +1209,16 @@ export function inPlacePlan(spec) {
       duty[n] = has;
     }
     if (wholeHere) whole[reader] = true;
-    // An array's length read by more than one check (the cover of what no
-    // check was handed being one, unless `items` was handed all): the array
-    // is read once, into a copy of its items, where it is handed on.
-    let lengths = 0;
-    for (const [n] of met) if (Array.isArray(nodes[n])) for (const c of nodes[n]) if (c[0] === "minItems" || c[0] === "maxItems" || c[0] === "items" || c[0] === "prefixItems") lengths++;
+    // An array's length read by more than one subschema (each reads it
+    // once; the cover of what none was handed reads it, unless `items` was
+    // handed all): the array is read once, into a copy of its items, where
+    // it is handed on.
     const { prefix, itemsFrom } = coverage(Array.isArray(nodes[reader]) ? nodes[reader] : []);
-    if (!(itemsFrom >= 0 && itemsFrom <= prefix)) lengths++;
+    let lengths = 0;
+    for (const [n] of met) {
+      const checks = Array.isArray(nodes[n]) ? nodes[n] : [];
+      if (checks.some((c) => c[0] === "minItems" || c[0] === "maxItems" || c[0] === "items" || c[0] === "prefixItems") || (n === reader && !(itemsFrom >= 0 && itemsFrom <= prefix))) lengths++;
+    }
     if (lengths > 1) copies[entry] = true;
     const node = nodes[reader];
     if (!Array.isArray(node)) continue;
@@ -1239,7 +1243,10 @@ export function inPlacePlan(spec) {
   const covers = nodes.map((node, n) => {
     if (duty[n] !== true) return undefined;
     const { named, everyMember, prefix, itemsFrom } = typeof node === "boolean" ? coverage([]) : coverage(node);
-    return { named: new Set(named ?? []), everyMember, prefix, itemsFrom, whole: whole[n] };
+    // The names `required` lists that no `properties` entry has: read by it, their values are checked where they are read.
+    const listed = typeof node === "boolean" ? undefined : node.find((c) => c[0] === "required");
+    const loose = listed === undefined ? [] : listed[1].filter((name) => !(named ?? []).includes(name));
+    return { named: new Set([...(named ?? []), ...loose]), loose, everyMember, prefix, itemsFrom, whole: whole[n] };
   });
   return { duty: duty.map((x) => x === true), covers, copies, ancestors: new Array(MAX_DEPTH + 2), running: false };
 }
@@ -1272,14 +1279,15 @@ function held(x) {
  * (one JSON leaves out left out), inside when `whole`, else a container
  * only checked not to be one of the objects it is in.
  */
-function inPlaceCover(plan, n, v, z) {
+function inPlaceCover(plan, n, v, z, L) {
   if (typeof v === "object") {
     if (v === null) return;
     if (z > MAX_DEPTH) bail();
     const { named, everyMember, prefix, itemsFrom, whole } = plan.covers[n];
     if (Array.isArray(v)) {
       if (itemsFrom >= 0 && itemsFrom <= prefix) return;
-      const end = itemsFrom < 0 ? v.length : Math.min(v.length, itemsFrom);
+      const length = L === undefined ? v.length : L;
+      const end = itemsFrom < 0 ? length : Math.min(length, itemsFrom);
       for (let i = prefix; i < end; i++) jsonItem(v[i], z + 1);
       return;
     }
@@ -1288,16 +1296,7 @@ function inPlaceCover(plan, n, v, z) {
     const ancestors = plan.ancestors;
     // A subschema of no checks has not put it there.
     ancestors[z] = v;
-    for (const k in v) {
-      if (named.has(k)) continue;
-      const x = v[k];
-      if (typeof x === "object" && x !== null) {
-        if (whole) jsonWhole(x, z + 1);
-        else for (let d = 1; d <= z; d++) if (ancestors[d] === x) bail();
-      } else if (typeof x === "number") {
-        if (x - x !== 0) bail();
-      } else if (typeof x === "bigint") bail();
-    }
+    for (const k in v) if (!named.has(k)) looseMember(v[k], z, whole, ancestors);
   } else if (typeof v === "number") {
     if (v - v !== 0) bail();
   } else if (typeof v !== "string" && typeof v !== "boolean") bail();
@@ -1312,6 +1311,22 @@ function plainInPlace(v) {
   if (v.toJSON !== undefined) return false;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/**
+ * A member of an object read in place that no subschema was handed (see
+ * `inPlaceCover`), at the object's level `z`: JSON where it is, inside
+ * when `whole`, else a container only checked not to be one of the objects
+ * it is in (`ancestors`). One JSON leaves out is left out.
+ */
+function looseMember(x, z, whole, ancestors) {
+  if (typeof x === "object") {
+    if (x === null) return;
+    if (whole) jsonWhole(x, z + 1);
+    else for (let d = 1; d <= z; d++) if (ancestors[d] === x) bail();
+  } else if (typeof x === "number") {
+    if (x - x !== 0) bail();
+  } else if (typeof x === "bigint") bail();
 }
 
 /** An array's item, JSON whole (see `jsonWhole`): one JSON writes as null (undefined, a function, a symbol) is not. */
@@ -1358,7 +1373,7 @@ function jsonWhole(x, z) {
 // --- the first executor: JavaScript written from the program ---------------------
 
 /** The shared helpers, as the functions written from programs receive them. */
-const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch, held, inPlaceCover, plainInPlace, jsonItem, jsonWhole };
+const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch, held, inPlaceCover, plainInPlace, jsonItem, jsonWhole, looseMember };
 
 /** Whether object `v` has every member of `names` (as `memberSource` reads members in `mode`). */
 function hasAll(v, names, mode) {
@@ -1462,7 +1477,7 @@ function written(spec, judgeNow, judgePending, mode, plan) {
     return `K[${constants.length - 1}]`;
   };
   const lines = [
-    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch, held, inPlaceCover, plainInPlace, jsonItem, jsonWhole } = H;",
+    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch, held, inPlaceCover, plainInPlace, jsonItem, jsonWhole, looseMember } = H;",
     "const A = P === undefined ? undefined : P.ancestors;",
     "let refs = 0, nesting = 0;",
   ];
@@ -1470,16 +1485,18 @@ function written(spec, judgeNow, judgePending, mode, plan) {
     // Of a value read in place, the subschema with its duty (see `inPlacePlan`).
     const duty = plan !== undefined && plan.duty[index];
     lines.push(`function n${index}(v, d, z) {`);
-    if (node === true) lines.push(mode === TEXT ? "probe(v, z); return true;" : duty ? `${inPlaceCoverSource(plan, index).join("\n")}\nreturn true;` : "return true;");
+    if (node === true) lines.push(mode === TEXT ? "probe(v, z); return true;" : duty ? `const L = Array.isArray(v) ? v.length : 0;\n${inPlaceCoverSource(plan, index).join("\n")}\nreturn true;` : "return true;");
     else if (node === false) lines.push("return false;");
     else {
       const names = namesRead(node);
       const reads = new Map(names.map((name, i) => [name, `m${i}`]));
       if (duty && !plan.covers[index].whole) lines.push("if (typeof v === \"object\" && v !== null) A[z] = v;");
+      // Read in place, an array's length is read once by each subschema.
+      if (plan !== undefined) lines.push("const L = Array.isArray(v) ? v.length : 0;");
       if (readsObjects(node)) lines.push("const o = typeof v === \"object\" && v !== null && !Array.isArray(v);");
       names.forEach((name, i) => lines.push(`const m${i} = o ? ${memberSource(name, mode)} : undefined;`));
       for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode, plan));
-      lines.push(...(duty ? inPlaceCoverSource(plan, index) : coverSource(node, mode)));
+      lines.push(...(duty ? inPlaceCoverSource(plan, index, reads) : coverSource(node, mode)));
       lines.push("return true;");
     }
     lines.push("}");
@@ -1515,12 +1532,13 @@ function memberSource(name, mode) {
 }
 
 /** `inPlaceCover` of node `index`, written out (see `inPlacePlan`). */
-function inPlaceCoverSource(plan, index) {
-  const { named, everyMember, prefix, itemsFrom, whole } = plan.covers[index];
+function inPlaceCoverSource(plan, index, reads = new Map()) {
+  const { named, loose, everyMember, prefix, itemsFrom, whole } = plan.covers[index];
   const lines = ["if (typeof v === \"object\") { if (v !== null) {", `if (z > ${MAX_DEPTH}) bail();`];
   if (itemsFrom >= 0 && itemsFrom <= prefix) lines.push("if (Array.isArray(v)) {}");
-  else lines.push(`if (Array.isArray(v)) { for (let i = ${prefix}, n = ${itemsFrom < 0 ? "v.length" : `Math.min(v.length, ${itemsFrom})`}; i < n; i++) jsonItem(v[i], z + 1); }`);
+  else lines.push(`if (Array.isArray(v)) { for (let i = ${prefix}, n = ${itemsFrom < 0 ? "L" : `Math.min(L, ${itemsFrom})`}; i < n; i++) jsonItem(v[i], z + 1); }`);
   lines.push("else { if (!plainInPlace(v)) bail();");
+  for (const name of loose) lines.push(`looseMember(${reads.get(name)}, z, ${whole}, A);`);
   if (!everyMember) {
     const skip = named.size === 0 ? "" : `switch (k) { ${[...named].map((n) => `case ${JSON.stringify(n)}:`).join(" ")} continue; }`;
     const inside = whole ? "jsonWhole(x, z + 1);" : "for (let e = 1; e <= z; e++) if (A[e] === x) bail();";
@@ -1618,6 +1636,7 @@ function read(reads, name) {
 function checkSource(check, constant, spec, reads, mode, plan = undefined) {
   const [op] = check;
   const handed = (x, node) => (plan !== undefined && plan.copies[node] ? `held(${x})` : x);
+  const length = plan === undefined ? "v.length" : "L";
   const present = (name) => `${read(reads, name)} !== undefined`;
   // A caller's member JSON leaves out (undefined, a function, a symbol) is absent.
   const skipLeftOut = mode === VALUE ? "const x = v[k]; if (x === undefined || typeof x === \"function\" || typeof x === \"symbol\") continue;" : "const x = v[k];";
@@ -1669,9 +1688,9 @@ function checkSource(check, constant, spec, reads, mode, plan = undefined) {
         `if (r < 0) { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; } }`,
       ];
     case "minItems":
-      return [`if (Array.isArray(v) && v.length < ${check[1]}) return false;`];
+      return [`if (Array.isArray(v) && ${length} < ${check[1]}) return false;`];
     case "maxItems":
-      return [`if (Array.isArray(v) && v.length > ${check[1]}) return false;`];
+      return [`if (Array.isArray(v) && ${length} > ${check[1]}) return false;`];
     case "unique":
       // Two lone surrogates are one U+FFFD to the core: such strings are left to it.
       return [mode === VALUE ? "if (Array.isArray(v) && (!unique(v) || !wellFormedAll(v))) return false;" : "if (Array.isArray(v) && !unique(v)) return false;"];
@@ -1716,10 +1735,10 @@ function checkSource(check, constant, spec, reads, mode, plan = undefined) {
     case "unevaluatedItems": {
       const [, node, from] = check;
       if (spec.nodes[node] === false) return [`if (Array.isArray(v) && v.length > ${from}) return false;`];
-      return [`if (Array.isArray(v)) { for (let i = ${from}, n = v.length; i < n; i++) if (!${call(node, handed("v[i]", node), "z + 1")}) return false; }`];
+      return [`if (Array.isArray(v)) { for (let i = ${from}, n = ${length}; i < n; i++) if (!${call(node, handed("v[i]", node), "z + 1")}) return false; }`];
     }
     case "prefixItems":
-      return [`if (Array.isArray(v)) { const n = v.length;`, ...check[1].map((node, i) => `if (n > ${i} && !${call(node, handed(`v[${i}]`, node), "z + 1")}) return false;`), "}"];
+      return [`if (Array.isArray(v)) { const n = ${length};`, ...check[1].map((node, i) => `if (n > ${i} && !${call(node, handed(`v[${i}]`, node), "z + 1")}) return false;`), "}"];
     case "contains": {
       const [, node, min, max] = check;
       return [
@@ -1828,12 +1847,16 @@ function interpreted(spec, judgeNow, judgePending, mode, plan = undefined) {
   // subschema is held first, and `properties` checks the names `required`
   // lists, so that each is read once.
   const hand = plan === undefined ? (x) => x : (x, n) => (plan.copies[n] ? held(x) : x);
-  const fusedRequired = (node) => {
+  const fusedRequired = (node, n) => {
     const listed = node.find((c) => c[0] === "required");
-    if (plan === undefined || listed === undefined || !node.some((c) => c[0] === "properties")) return node;
-    return node.filter((c) => c[0] !== "required").map((c) => (c[0] === "properties" ? ["properties", c[1], new Set(listed[1])] : c));
+    if (plan === undefined || listed === undefined) return node;
+    // The names no `properties` entry has: their values checked where read (-1).
+    const loose = plan.covers[n] === undefined ? [] : plan.covers[n].loose.map((name) => [name, -1]);
+    const props = node.find((c) => c[0] === "properties");
+    const fused = ["properties", [...(props === undefined ? [] : props[1]), ...loose], new Set(listed[1]), plan.covers[n]?.whole];
+    return [...node.filter((c) => c[0] !== "required" && c[0] !== "properties"), fused];
   };
-  const nodes = spec.nodes.map((node) => (typeof node === "boolean" ? node : fusedRequired(node).map(prepared)));
+  const nodes = spec.nodes.map((node, n) => (typeof node === "boolean" ? node : fusedRequired(node, n).map(prepared)));
   const covers = spec.nodes.map((node) => (typeof node === "boolean" ? null : coverage(node)));
   const draft = spec.draft;
   let refs = 0;
@@ -1871,8 +1894,10 @@ function interpreted(spec, judgeNow, judgePending, mode, plan = undefined) {
     if (checks === false) return false;
     const o = typeof v === "object" && v !== null && !Array.isArray(v);
     if (duty && o) plan.ancestors[z] = v;
-    for (let c = 0; c < checks.length; c++) if (!check(checks[c], v, d, z, o)) return false;
-    if (duty) inPlaceCover(plan, n, v, z);
+    // Read in place, an array's length is read once by each subschema.
+    const L = plan !== undefined && Array.isArray(v) ? v.length : undefined;
+    for (let c = 0; c < checks.length; c++) if (!check(checks[c], v, d, z, o, L)) return false;
+    if (duty) inPlaceCover(plan, n, v, z, L);
     else if (mode === VALUE) classify(v, z);
     else cover(covers[n], v, z);
     return true;
@@ -1882,7 +1907,7 @@ function interpreted(spec, judgeNow, judgePending, mode, plan = undefined) {
     return member(v, name) !== undefined;
   }
 
-  function check(c, v, d, z, o) {
+  function check(c, v, d, z, o, L) {
     switch (c[0]) {
       case "type":
         return typed(c[1], v, draft);
@@ -1939,9 +1964,9 @@ function interpreted(spec, judgeNow, judgePending, mode, plan = undefined) {
         }
         return judgeNow(c[1], v);
       case "minItems":
-        return !Array.isArray(v) || v.length >= c[1];
+        return !Array.isArray(v) || (L === undefined ? v.length : L) >= c[1];
       case "maxItems":
-        return !Array.isArray(v) || v.length <= c[1];
+        return !Array.isArray(v) || (L === undefined ? v.length : L) <= c[1];
       case "unique":
         return !Array.isArray(v) || (unique(v) && (mode === TEXT || wellFormedAll(v)));
       case "minProperties":
@@ -1967,7 +1992,8 @@ function interpreted(spec, judgeNow, judgePending, mode, plan = undefined) {
           const x = member(v, name);
           if (x === undefined) {
             if (c[2] !== undefined && c[2].has(name)) return false;
-          } else if (!node(n, hand(x, n), d, z + 1)) return false;
+          } else if (n < 0) looseMember(x, z, c[3], plan.ancestors);
+          else if (!node(n, hand(x, n), d, z + 1)) return false;
         }
         return true;
       case "patternProperties":
@@ -1994,11 +2020,11 @@ function interpreted(spec, judgeNow, judgePending, mode, plan = undefined) {
         return true;
       case "items":
         if (!Array.isArray(v)) return true;
-        for (let i = c[2], n = v.length; i < n; i++) if (!node(c[1], hand(v[i], c[1]), d, z + 1)) return false;
+        for (let i = c[2], n = L === undefined ? v.length : L; i < n; i++) if (!node(c[1], hand(v[i], c[1]), d, z + 1)) return false;
         return true;
       case "prefixItems":
         if (!Array.isArray(v)) return true;
-        for (let i = 0, n = v.length; i < c[1].length && i < n; i++) if (!node(c[1][i], hand(v[i], c[1][i]), d, z + 1)) return false;
+        for (let i = 0, n = L === undefined ? v.length : L; i < c[1].length && i < n; i++) if (!node(c[1][i], hand(v[i], c[1][i]), d, z + 1)) return false;
         return true;
       case "contains": {
         if (!Array.isArray(v)) return true;
@@ -2694,7 +2720,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan
   };
 
   /** A check's closure; `required`: of a value read in place, the names the node's `required` lists, which its `properties` checks. */
-  function check(c, required) {
+  function check(c, required, whole) {
     switch (c[0]) {
       case "type": {
         const mask = c[1];
@@ -2768,11 +2794,11 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan
       }
       case "minItems": {
         const n = c[1];
-        return (v) => !Array.isArray(v) || v.length >= n;
+        return (v, d, z, o, L) => !Array.isArray(v) || (L === undefined ? v.length : L) >= n;
       }
       case "maxItems": {
         const n = c[1];
-        return (v) => !Array.isArray(v) || v.length <= n;
+        return (v, d, z, o, L) => !Array.isArray(v) || (L === undefined ? v.length : L) <= n;
       }
       case "unique":
         return asValue ? (v) => !Array.isArray(v) || (unique(v) && wellFormedAll(v)) : (v) => !Array.isArray(v) || unique(v);
@@ -2804,8 +2830,10 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan
       }
       case "properties": {
         const reads = c[1].map(([name]) => reader(name));
-        const nodes = c[1].map(([, n]) => at(n));
-        const hands = c[1].map(([, n]) => handTo(n));
+        const ancestors = plan?.ancestors;
+        // A name only `required` lists (-1): its value checked where read.
+        const nodes = c[1].map(([, n]) => (n >= 0 ? at(n) : (x, d, z) => (looseMember(x, z - 1, whole, ancestors), true)));
+        const hands = c[1].map(([, n]) => (n >= 0 ? handTo(n) : as));
         if (required !== undefined) {
           // Read in place, with the node's `required` (see `node`): each name read once.
           const needed = c[1].map(([name]) => required.includes(name));
@@ -2873,18 +2901,18 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan
         const node = at(c[1]);
         const hand = handTo(c[1]);
         const from = c[2];
-        return (v, d, z) => {
+        return (v, d, z, o, L) => {
           if (!Array.isArray(v)) return true;
-          for (let i = from, n = v.length; i < n; i++) if (!node(hand(v[i]), d, z + 1)) return false;
+          for (let i = from, n = L === undefined ? v.length : L; i < n; i++) if (!node(hand(v[i]), d, z + 1)) return false;
           return true;
         };
       }
       case "prefixItems": {
         const nodes = c[1].map(at);
         const hands = c[1].map(handTo);
-        return (v, d, z) => {
+        return (v, d, z, o, L) => {
           if (!Array.isArray(v)) return true;
-          for (let i = 0, n = v.length; i < nodes.length && i < n; i++) if (!nodes[i](hands[i](v[i]), d, z + 1)) return false;
+          for (let i = 0, n = L === undefined ? v.length : L; i < nodes.length && i < n; i++) if (!nodes[i](hands[i](v[i]), d, z + 1)) return false;
           return true;
         };
       }
@@ -2975,16 +3003,26 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan
     if (checks === false) return () => false;
     // Read in place, `properties` checks the names `required` lists, so that each is read once.
     const listed = plan === undefined ? undefined : checks.find((c) => c[0] === "required");
-    const fused = listed !== undefined && checks.some((c) => c[0] === "properties");
-    const made = (fused ? checks.filter((c) => c[0] !== "required") : checks).map((c) => check(c, fused ? listed[1] : undefined));
-    if (duty) {
+    let made;
+    if (listed === undefined) made = checks.map((c) => check(c, undefined));
+    else {
+      // The names no `properties` entry has, their values checked where read (-1).
+      const props = checks.find((c) => c[0] === "properties");
+      const loose = plan.covers[n] === undefined ? [] : plan.covers[n].loose.map((name) => [name, -1]);
+      const fused = ["properties", [...(props === undefined ? [] : props[1]), ...loose]];
+      made = [...checks.filter((c) => c[0] !== "required" && c[0] !== "properties"), fused].map((c) => check(c, c === fused ? listed[1] : undefined, plan.covers[n]?.whole));
+    }
+    if (plan !== undefined) {
+      // Read in place: an array's length read once by each subschema.
       const ancestors = plan.ancestors;
       return (v, d, z) => {
         work.visits++;
         const o = typeof v === "object" && v !== null && !Array.isArray(v);
-        if (o) ancestors[z] = v;
-        for (let c = 0; c < made.length; c++) if (!made[c](v, d, z, o)) return false;
-        inPlaceCover(plan, n, v, z);
+        if (duty && o) ancestors[z] = v;
+        const L = Array.isArray(v) ? v.length : undefined;
+        for (let c = 0; c < made.length; c++) if (!made[c](v, d, z, o, L)) return false;
+        if (duty) inPlaceCover(plan, n, v, z, L);
+        else classify(v, z);
         return true;
       };
     }

@@ -59,6 +59,8 @@ describe("a value checked in place is read once", () => {
     { $ref: "#/$defs/x", $defs: { x: { type: "object", required: ["a"], properties: { a: { type: "string" }, b: { type: "number" } } } } },
     { allOf: [{ $ref: "#/$defs/x" }, { $ref: "#/$defs/x" }], $defs: { x: { properties: { a: { type: "string" } }, required: ["a"] } } },
     { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false },
+    { type: "object", required: ["a"], properties: { b: { type: "number" } } },
+    { type: "object", required: ["a"] },
     { type: "object", properties: { list: { type: "array", minItems: 1, items: { type: "object", required: ["a"], properties: { a: { type: "string" } } } } } },
   ];
 
@@ -82,6 +84,16 @@ describe("a value checked in place is read once", () => {
         assert.ok(answer === "none" || (answer === true && reads.n === 1), `${executorName(how)}: ${answer}`);
       }
     }
+  });
+
+  test("a member only required names is JSON where it is read: not JSON, the copy path says so", () => {
+    const validator = programmed({ type: "object", required: ["a"] });
+    assert.equal(validator.isValid({ a: { b: [1] } }), true);
+    assert.throws(() => validator.isValid({ a: NaN }), { code: "invalid_argument", message: /NaN is not a JSON value \(at \/a\)/ });
+    const self = { a: null };
+    self.a = self;
+    assert.throws(() => validator.isValid(self), { code: "invalid_argument", message: /contains itself/ });
+    for (const how of EXECUTORS) assert.equal(runInPlace(validator, { a: 10n }, how), "copy", executorName(how));
   });
 
   test("an array's getter item and its length are read once", () => {
@@ -130,7 +142,9 @@ describe("a value checked in place is read once", () => {
       });
     };
     const array = programmed({ type: "array", minItems: 2, items: { type: "number" } });
-    for (const [validator, make] of [[object, member], [array, list]]) {
+    // The same, the length read by two subschemas.
+    const shared = programmed({ type: "array", allOf: [{ minItems: 2 }], items: { type: "number" } });
+    for (const [validator, make] of [[object, member], [array, list], [shared, list]]) {
       for (const how of EXECUTORS) assert.notEqual(runInPlace(validator, make(), how), true, executorName(how));
       for (const [name, call] of Object.entries(calls(validator, null))) {
         void call;
