@@ -701,7 +701,8 @@ function judge(handle, checks, strings) {
  * members and items no keyword reaches are probed for that). VALUE: a
  * JS value the run reads where the schema reads it (the value path gives it
  * the snapshot `valueSnapshot` made of a caller's value, see
- * js/arguments.mjs); what it reads must be JSON (a finite number, a string,
+ * js/arguments.mjs, or, with a plan, the caller's value itself, see
+ * `inPlacePlan`); what it reads must be JSON (a finite number, a string,
  * a boolean, null, an array, an object of no class, without toJSON), and
  * anything else, like every value the program rejects, goes to the exact
  * path, which says what is wrong where.

@@ -127,9 +127,9 @@ export { forgetCallsRead as forgetToolCallsRead } from "./tool-calls.mjs";
 /**
  * The copy of `value` a Validator's value path reads it into before any
  * check (see `valueSnapshot`), along its program's reach once it has one:
- * the cost every `isValid`, `validate` and `~standard.validate` pays for
- * reading a caller's value once, which the cost table shows as the value
- * path's floor.
+ * the cost `~standard.validate` pays for reading a caller's value once (and
+ * `isValid` and `validate` where the program cannot read it where it lies,
+ * see `runInPlace`), which the cost table shows as the value path's floor.
  */
 export function readOnceCopy(validator, value) {
   const program = programOf(handleForAnyValidator(validator));
