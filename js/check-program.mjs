@@ -689,7 +689,8 @@ function judge(handle, checks, strings) {
  * members and items no keyword reaches are probed for that). VALUE: a
  * JS value the run reads where the schema reads it (the value path gives it
  * the snapshot `valueSnapshot` made of a caller's value, see
- * js/arguments.mjs); what it reads must be JSON (a finite number, a string,
+ * js/arguments.mjs, or, with a plan, the caller's value itself, see
+ * `inPlacePlan`); what it reads must be JSON (a finite number, a string,
  * a boolean, null, an array, an object of no class, without toJSON), and
  * anything else, like every value the program rejects, goes to the exact
  * path, which says what is wrong where.
@@ -877,16 +878,19 @@ export function makeProgram(handle, spec, how) {
   const valueSafe = valueModeSafe(spec);
   // The strings a run set aside, judged once it passes.
   const judgePending = () => judge(handle, pendingChecks, pendingStrings) === null;
-  const write = (mode) => written(spec, judgeNow, judgePending, mode);
-  const make = (mode) => {
-    if (how === true) return only(interpreted(spec, judgeNow, judgePending, mode));
-    if (how === "closures") return only(closures(spec, judgeNow, judgePending, mode));
-    if (how === "written" || how === false) return only(write(mode) ?? closures(spec, judgeNow, judgePending, mode));
+  // How a caller's value is read where it lies, where it can be (see `inPlacePlan`).
+  const plan = valueSafe ? inPlacePlan(spec) : undefined;
+  const write = (mode, p) => written(spec, judgeNow, judgePending, mode, p);
+  const make = (mode, p) => {
+    if (how === true) return only(interpreted(spec, judgeNow, judgePending, mode, p));
+    if (how === "closures") return only(closures(spec, judgeNow, judgePending, mode, undefined, p));
+    if (how === "written" || how === false) return only(write(mode, p) ?? closures(spec, judgeNow, judgePending, mode, undefined, p));
     const work = { visits: 0 };
-    return tiered(closures(spec, judgeNow, judgePending, mode, work), work, () => write(mode));
+    return tiered(closures(spec, judgeNow, judgePending, mode, work, p), work, () => write(mode, p));
   };
   let text;
   let value;
+  let inPlace;
   let collect;
   return {
     textSafe: spec.textSafe === true,
@@ -923,6 +927,24 @@ export function makeProgram(handle, spec, how) {
       if (!valueSafe) bail();
       value ??= make(VALUE);
       return value.run(v);
+    },
+    /** Whether the program can check a caller's value where it lies (see `inPlacePlan`). */
+    inPlace: plan !== undefined,
+    /**
+     * `runValue` on a caller's value itself, each location read once (see
+     * `inPlacePlan`): true only where `runValue` would accept the copy
+     * `valueSnapshot` makes of it (made without a problem); false, or a
+     * throw (BAIL, or whatever a read threw), where the copy path must answer.
+     */
+    runInPlace(v) {
+      if (!programsOn || plan === undefined || plan.running) bail();
+      inPlace ??= make(VALUE, plan);
+      plan.running = true;
+      try {
+        return inPlace.run(v);
+      } finally {
+        plan.running = false;
+      }
     },
     interpreted: () => how === true || write(TEXT) === undefined,
   };
@@ -1089,10 +1111,289 @@ function valueModeSafe(spec) {
   return !JSON.stringify(spec.nodes).includes("\ufffd");
 }
 
+// --- the value read in place ----------------------------------------------------------
+
+/** The checks a program read in place may hold (see `inPlacePlan`). */
+const IN_PLACE_CHECKS = new Set([
+  "type", "const", "enum", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "string", "email", "hostname", "pattern",
+  "minItems", "maxItems", "required", "properties", "additionalProperties", "items", "prefixItems", "allOf", "anyOf", "oneOf", "not", "if", "ref",
+]);
+
+/** The checks that read an object's members or an array's items. */
+const MEMBER_READS = new Set(["required", "properties", "additionalProperties", "items", "prefixItems"]);
+
+/** Subschemas applied to one value, over all its locations, past which a program is not read in place. */
+const IN_PLACE_WORK = 100_000;
+
+/**
+ * Whether, and how, the program can check a caller's value where it lies,
+ * without the copy `valueSnapshot` makes (see `run` in VALUE mode with a
+ * plan): undefined where it cannot, else `{ duty, whole, covers, ancestors }`.
+ * It can where every location is read once by construction: of the
+ * subschemas that apply to one value (a node and those its `allOf`,
+ * `$ref`, `anyOf`, `oneOf`, `not` and `if` apply to it), at most one reads
+ * its members or items (`properties`, `required` of names it has
+ * properties for, `additionalProperties` without patterns, `items`,
+ * `prefixItems`), and that one is applied once and whatever the others
+ * decide (not under a branch); checks that read a value's members another
+ * way (`patternProperties`, `propertyNames`, `contains`, `uniqueItems`,
+ * `min`/`maxProperties`, dependencies, `unevaluated*`, an `enum` of
+ * objects) keep the copy. That subschema, or the one the value was handed
+ * to where none reads into it, has the value's `duty`: once the value
+ * passes, it reads what no subschema was handed (`inPlaceCover`), as the
+ * copy would have read it: an object's other members (inside, when the
+ * value is under an array or an object read whole, `whole`; else only
+ * checked not to be one of the objects it is in, `ancestors`), an array's
+ * other items, whole. An array whose length more than one check reads is
+ * read once where it is handed on (`held`, `copies`), so that its length
+ * and items are what every subschema sees; each subschema reads an
+ * array's length once.
+ */
+export function inPlacePlan(spec) {
+  const nodes = spec.nodes;
+  for (const node of nodes) {
+    if (!Array.isArray(node)) continue;
+    const props = node.find((c) => c[0] === "properties");
+    const named = new Set(props === undefined ? [] : props[1].map(([name]) => name));
+    const seen = new Set();
+    for (const check of node) {
+      const [op] = check;
+      if (!IN_PLACE_CHECKS.has(op)) return undefined;
+      if (MEMBER_READS.has(op)) {
+        if (seen.has(op)) return undefined;
+        seen.add(op);
+      }
+      if (op === "const" && typeof check[1] === "object" && check[1] !== null) return undefined;
+      if (op === "enum" && check[1].some((x) => typeof x === "object" && x !== null)) return undefined;
+      // The written function reads a long list's names a second time (see
+      // `hasAll`); `additionalProperties` reads a name it has no property for.
+      if (op === "required" && (check[1].length > WRITTEN_NAMES || (node.some((c) => c[0] === "additionalProperties") && !check[1].every((name) => named.has(name))))) return undefined;
+      if (op === "additionalProperties" && ((check[3] ?? []).length > 0 || !check[1].every((name) => named.has(name)))) return undefined;
+    }
+  }
+  const reads = (n) => Array.isArray(nodes[n]) && nodes[n].some((c) => MEMBER_READS.has(c[0]));
+  const duty = new Array(nodes.length).fill(undefined);
+  const whole = new Array(nodes.length).fill(false);
+  const copies = new Array(nodes.length).fill(false);
+  const done = new Set();
+  const entries = [[0, false]];
+  let work = 0;
+  while (entries.length > 0) {
+    const [entry, wholeHere] = entries.pop();
+    const key = entry * 2 + (wholeHere ? 1 : 0);
+    if (entry < 0 || done.has(key)) continue;
+    done.add(key);
+    // The subschemas applied to the value handed to `entry`, each time it is
+    // applied, and whether under a branch.
+    const met = [];
+    const path = [];
+    const walk = (n, branch) => {
+      if (n < 0) return true;
+      if (path.includes(n) || ++work > IN_PLACE_WORK) return false;
+      met.push([n, branch]);
+      const node = nodes[n];
+      if (!Array.isArray(node)) return true;
+      path.push(n);
+      let ok = true;
+      for (const check of node) {
+        switch (check[0]) {
+          case "allOf":
+            for (const child of check[1]) ok &&= walk(child, branch);
+            break;
+          case "ref":
+            ok &&= walk(check[1], branch);
+            break;
+          case "anyOf":
+          case "oneOf":
+            for (const child of check[1]) ok &&= walk(child, true);
+            break;
+          case "not":
+            ok &&= walk(check[1], true);
+            break;
+          case "if":
+            ok &&= walk(check[1], true) && walk(check[2], true) && walk(check[3], true);
+            break;
+        }
+      }
+      path.pop();
+      return ok;
+    };
+    if (!walk(entry, false)) return undefined;
+    const readers = met.filter(([n]) => reads(n));
+    if (readers.length > 1 || (readers.length === 1 && readers[0][1])) return undefined;
+    const reader = readers.length === 1 ? readers[0][0] : entry;
+    if (met.filter(([n]) => n === reader).length > 1) return undefined;
+    for (const [n] of met) {
+      const has = n === reader;
+      if (duty[n] !== undefined && duty[n] !== has) return undefined;
+      duty[n] = has;
+    }
+    if (wholeHere) whole[reader] = true;
+    // An array's length read by more than one subschema (each reads it
+    // once; the cover of what none was handed reads it, unless `items` was
+    // handed all): the array is read once, into a copy of its items, where
+    // it is handed on.
+    const { prefix, itemsFrom } = coverage(Array.isArray(nodes[reader]) ? nodes[reader] : []);
+    let lengths = 0;
+    for (const [n] of met) {
+      const checks = Array.isArray(nodes[n]) ? nodes[n] : [];
+      if (checks.some((c) => c[0] === "minItems" || c[0] === "maxItems" || c[0] === "items" || c[0] === "prefixItems") || (n === reader && !(itemsFrom >= 0 && itemsFrom <= prefix))) lengths++;
+    }
+    if (lengths > 1) copies[entry] = true;
+    const node = nodes[reader];
+    if (!Array.isArray(node)) continue;
+    const everyMember = node.some((c) => c[0] === "additionalProperties");
+    for (const check of node) {
+      switch (check[0]) {
+        case "properties":
+          for (const [, child] of check[1]) entries.push([child, wholeHere || everyMember]);
+          break;
+        case "additionalProperties":
+          entries.push([check[2], true]);
+          break;
+        case "items":
+          entries.push([check[1], true]);
+          break;
+        case "prefixItems":
+          for (const child of check[1]) entries.push([child, true]);
+          break;
+      }
+    }
+  }
+  const covers = nodes.map((node, n) => {
+    if (duty[n] !== true) return undefined;
+    const { named, everyMember, prefix, itemsFrom } = typeof node === "boolean" ? coverage([]) : coverage(node);
+    // The names `required` lists that no `properties` entry has: read by it, their values are checked where they are read.
+    const listed = typeof node === "boolean" ? undefined : node.find((c) => c[0] === "required");
+    const loose = listed === undefined ? [] : listed[1].filter((name) => !(named ?? []).includes(name));
+    return { named: new Set([...(named ?? []), ...loose]), loose, everyMember, prefix, itemsFrom, whole: whole[n] };
+  });
+  return { duty: duty.map((x) => x === true), covers, copies, ancestors: new Array(MAX_DEPTH + 2), running: false };
+}
+
+/** Array.prototype.slice, as `held` calls it. */
+const arraySlice = Array.prototype.slice;
+
+/**
+ * A value handed to a subschema of a program read in place (see
+ * `inPlacePlan`): an array read once, into an array of its items (an
+ * array of another kind, another realm's, or longer than any the engines
+ * copy at once, goes to the copy path); anything else as it is.
+ */
+function held(x) {
+  if (!Array.isArray(x)) return x;
+  if (Object.getPrototypeOf(x) !== Array.prototype) bail();
+  const length = x.length;
+  if (length > 16) return arraySlice.call(x);
+  // A short array is copied faster item by item than by slice.
+  const out = new Array(length);
+  for (let i = 0; i < length; i++) out[i] = x[i];
+  return out;
+}
+
+/**
+ * What the subschema with a value's duty (see `inPlacePlan`) reads once the
+ * value passed: the value is JSON where it lies (as `classify`), and so is
+ * what no subschema was handed, as the copy reads it: an array's other
+ * items whole (`jsonWhole`); an object's other own enumerable members
+ * (one JSON leaves out left out), inside when `whole`, else a container
+ * only checked not to be one of the objects it is in.
+ */
+function inPlaceCover(plan, n, v, z, L) {
+  if (typeof v === "object") {
+    if (v === null) return;
+    if (z > MAX_DEPTH) bail();
+    const { named, everyMember, prefix, itemsFrom, whole } = plan.covers[n];
+    if (Array.isArray(v)) {
+      if (itemsFrom >= 0 && itemsFrom <= prefix) return;
+      const length = L === undefined ? v.length : L;
+      const end = itemsFrom < 0 ? length : Math.min(length, itemsFrom);
+      for (let i = prefix; i < end; i++) jsonItem(v[i], z + 1);
+      return;
+    }
+    if (!plainInPlace(v)) bail();
+    if (everyMember) return;
+    const ancestors = plan.ancestors;
+    // A subschema of no checks has not put it there.
+    ancestors[z] = v;
+    for (const k in v) if (!named.has(k)) looseMember(v[k], z, whole, ancestors);
+  } else if (typeof v === "number") {
+    if (v - v !== 0) bail();
+  } else if (typeof v !== "string" && typeof v !== "boolean") bail();
+}
+
+/**
+ * `plain` for a caller's object read in place: of no class, and without a
+ * member named toJSON at all (read once here, it is not read again: the
+ * copy path answers for such an object).
+ */
+function plainInPlace(v) {
+  if (v.toJSON !== undefined) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/**
+ * A member of an object read in place that no subschema was handed (see
+ * `inPlaceCover`), at the object's level `z`: JSON where it is, inside
+ * when `whole`, else a container only checked not to be one of the objects
+ * it is in (`ancestors`). One JSON leaves out is left out.
+ */
+function looseMember(x, z, whole, ancestors) {
+  if (typeof x === "object") {
+    if (x === null) return;
+    if (whole) jsonWhole(x, z + 1);
+    else for (let d = 1; d <= z; d++) if (ancestors[d] === x) bail();
+  } else if (typeof x === "number") {
+    if (x - x !== 0) bail();
+  } else if (typeof x === "bigint") bail();
+}
+
+/** An array's item, JSON whole (see `jsonWhole`): one JSON writes as null (undefined, a function, a symbol) is not. */
+function jsonItem(x, z) {
+  if (typeof x === "string" || typeof x === "boolean" || x === null) return;
+  jsonWhole(x, z);
+}
+
+/**
+ * Whether a caller's value is JSON all the way down, each member and item
+ * read once, as `valueSnapshot` copies it whole: a finite number, a string,
+ * a boolean, null, an array of such items, an object of no class without
+ * toJSON of such own enumerable members (one JSON leaves out left out),
+ * at most MAX_DEPTH containers deep (a cycle reaches that depth); BAIL
+ * where not.
+ */
+function jsonWhole(x, z) {
+  switch (typeof x) {
+    case "string":
+    case "boolean":
+      return;
+    case "number":
+      if (x - x !== 0) bail();
+      return;
+    case "object":
+      break;
+    default:
+      bail();
+  }
+  if (x === null) return;
+  if (z > MAX_DEPTH) bail();
+  if (Array.isArray(x)) {
+    const length = x.length;
+    for (let i = 0; i < length; i++) jsonItem(x[i], z + 1);
+    return;
+  }
+  if (!plainInPlace(x)) bail();
+  for (const k in x) {
+    const y = x[k];
+    if (y !== undefined && typeof y !== "function" && typeof y !== "symbol") jsonWhole(y, z + 1);
+  }
+}
+
 // --- the first executor: JavaScript written from the program ---------------------
 
 /** The shared helpers, as the functions written from programs receive them. */
-const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch };
+const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch, held, inPlaceCover, plainInPlace, jsonItem, jsonWhole, looseMember };
 
 /** Whether object `v` has every member of `names` (as `memberSource` reads members in `mode`). */
 function hasAll(v, names, mode) {
@@ -1185,13 +1486,14 @@ function readsObjects(node) {
 /**
  * The program as one function written from source for `mode`, or
  * undefined where the runtime refuses to make one (the interpreter then
- * runs it).
+ * runs it); with `plan`, one that reads a caller's value where it lies
+ * (see `inPlacePlan`).
  */
-function written(spec, judgeNow, judgePending, mode) {
+function written(spec, judgeNow, judgePending, mode, plan) {
   if (JSON.stringify(spec.nodes).length > WRITTEN_PROGRAM) return undefined;
-  const { lines, constants } = writtenSource(spec, mode);
-  const make = functionFrom(["H", "K", "now", "judgePending"], lines);
-  return make === undefined ? undefined : make(HELPERS, constants, judgeNow, judgePending);
+  const { lines, constants } = writtenSource(spec, mode, plan);
+  const make = functionFrom(["H", "K", "now", "judgePending", "P"], lines);
+  return make === undefined ? undefined : make(HELPERS, constants, judgeNow, judgePending, plan);
 }
 
 /**
@@ -1200,32 +1502,38 @@ function written(spec, judgeNow, judgePending, mode) {
  * judgePending), for `written` and for the tests that read what a node's
  * function does.
  */
-export function writtenSource(spec, mode) {
+export function writtenSource(spec, mode, plan) {
   const constants = [];
   const constant = (value) => {
     constants.push(value);
     return `K[${constants.length - 1}]`;
   };
   const lines = [
-    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch } = H;",
+    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch, held, inPlaceCover, plainInPlace, jsonItem, jsonWhole, looseMember } = H;",
+    "const A = P === undefined ? undefined : P.ancestors;",
     "let refs = 0, nesting = 0;",
   ];
   spec.nodes.forEach((node, index) => {
+    // Of a value read in place, the subschema with its duty (see `inPlacePlan`).
+    const duty = plan !== undefined && plan.duty[index];
     lines.push(`function n${index}(v, d, z) {`);
-    if (node === true) lines.push(mode === TEXT ? "probe(v, z); return true;" : "return true;");
+    if (node === true) lines.push(mode === TEXT ? "probe(v, z); return true;" : duty ? `const L = Array.isArray(v) ? v.length : 0;\n${inPlaceCoverSource(plan, index).join("\n")}\nreturn true;` : "return true;");
     else if (node === false) lines.push("return false;");
     else {
       const names = namesRead(node);
       const reads = new Map(names.map((name, i) => [name, `m${i}`]));
+      if (duty && !plan.covers[index].whole) lines.push("if (typeof v === \"object\" && v !== null) A[z] = v;");
+      // Read in place, an array's length is read once by each subschema.
+      if (plan !== undefined) lines.push("const L = Array.isArray(v) ? v.length : 0;");
       if (readsObjects(node)) lines.push("const o = typeof v === \"object\" && v !== null && !Array.isArray(v);");
       names.forEach((name, i) => lines.push(`const m${i} = o ? ${memberSource(name, mode)} : undefined;`));
       // Of a parsed text, a node applied to the same value only on a
       // condition (a dependency's schema, if's then) covers the value when it
       // passes (see `coverage`): the node's own cover is then left out.
-      const cover = coverSource(node, mode);
+      const cover = duty ? inPlaceCoverSource(plan, index, reads) : coverSource(node, mode);
       const covers = mode === TEXT && cover.length > 0 && node.some(coversOnCondition);
       if (covers) lines.push("let covered = false;");
-      for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode, covers));
+      for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode, covers, plan));
       if (covers) lines.push("if (!covered) {", ...cover, "}");
       else lines.push(...cover);
       lines.push("return true;");
@@ -1239,7 +1547,7 @@ export function writtenSource(spec, mode) {
     "for (const name in POLLUTION_PROBE) bail();",
     "refs = 0; nesting = 0;",
     "if (pendingChecks.length !== 0) { pendingChecks.length = 0; pendingStrings.length = 0; }",
-    "return n0(v, 1, 1) && (pendingChecks.length === 0 || judgePending());",
+    `return n0(${plan !== undefined && plan.copies[0] ? "held(v)" : "v"}, 1, 1) && (pendingChecks.length === 0 || judgePending());`,
     "};",
     // For the collector (see `collector`): whether a node passes, decided
     // alone, and the first of an array's items from an index that does not.
@@ -1262,6 +1570,27 @@ function memberSource(name, mode) {
   const read = inherited(name) ? `(hasOwn(v, ${key}) ? v[${key}] : undefined)` : `v[${key}]`;
   return mode === TEXT ? read : `absentIfLeftOut(${read})`;
 }
+
+/** `inPlaceCover` of node `index`, written out (see `inPlacePlan`). */
+function inPlaceCoverSource(plan, index, reads = new Map()) {
+  const { named, loose, everyMember, prefix, itemsFrom, whole } = plan.covers[index];
+  const lines = ["if (typeof v === \"object\") { if (v !== null) {", `if (z > ${MAX_DEPTH}) bail();`];
+  if (itemsFrom >= 0 && itemsFrom <= prefix) lines.push("if (Array.isArray(v)) {}");
+  else lines.push(`if (Array.isArray(v)) { for (let i = ${prefix}, n = ${itemsFrom < 0 ? "L" : `Math.min(L, ${itemsFrom})`}; i < n; i++) jsonItem(v[i], z + 1); }`);
+  lines.push("else { if (!plainInPlace(v)) bail();");
+  for (const name of loose) lines.push(`looseMember(${reads.get(name)}, z, ${whole}, A);`);
+  if (!everyMember) {
+    const skip = named.size === 0 ? "" : `switch (k) { ${[...named].map((n) => `case ${JSON.stringify(n)}:`).join(" ")} continue; }`;
+    const inside = whole ? "jsonWhole(x, z + 1);" : "for (let e = 1; e <= z; e++) if (A[e] === x) bail();";
+    lines.push(
+      "A[z] = v;",
+      `for (const k in v) { ${skip} const x = v[k]; if (typeof x === "object") { if (x !== null) { ${inside} } } else if (typeof x === "number") { if (x - x !== 0) bail(); } else if (typeof x === "bigint") bail(); }`,
+    );
+  }
+  lines.push("} } }", "else if (typeof v === \"number\") { if (v - v !== 0) bail(); }", "else if (typeof v !== \"string\" && typeof v !== \"boolean\") bail();");
+  return lines;
+}
+
 
 /**
  * What a value that passed a node's `type`, `const` and `enum` may be, as
@@ -1450,10 +1779,14 @@ function coversOnCondition(check) {
 
 /**
  * A check's source; `covered`: a node applied to the same value that
- * passed sets `covered` (see `written`).
+ * passed sets `covered` (see `written`); with `plan`, of a value read in
+ * place: an array handed to a subschema is held first where the plan says
+ * (see `held`), and an array's length is read once.
  */
-function checkSource(check, constant, spec, reads, mode, covered = false) {
+function checkSource(check, constant, spec, reads, mode, covered = false, plan = undefined) {
   const [op] = check;
+  const handed = (x, node) => (plan !== undefined && plan.copies[node] ? `held(${x})` : x);
+  const length = plan === undefined ? "v.length" : "L";
   const present = (name) => `${read(reads, name)} !== undefined`;
   // A caller's member JSON leaves out (undefined, a function, a symbol) is absent.
   const skipLeftOut = mode === VALUE ? "const x = v[k]; if (x === undefined || typeof x === \"function\" || typeof x === \"symbol\") continue;" : "const x = v[k];";
@@ -1505,9 +1838,9 @@ function checkSource(check, constant, spec, reads, mode, covered = false) {
         `if (r < 0) { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; } }`,
       ];
     case "minItems":
-      return [`if (Array.isArray(v) && v.length < ${check[1]}) return false;`];
+      return [`if (Array.isArray(v) && ${length} < ${check[1]}) return false;`];
     case "maxItems":
-      return [`if (Array.isArray(v) && v.length > ${check[1]}) return false;`];
+      return [`if (Array.isArray(v) && ${length} > ${check[1]}) return false;`];
     case "unique":
       // Two lone surrogates are one U+FFFD to the core: such strings are left to it.
       return [mode === VALUE ? "if (Array.isArray(v) && (!unique(v) || !wellFormedAll(v))) return false;" : "if (Array.isArray(v) && !unique(v)) return false;"];
@@ -1529,7 +1862,7 @@ function checkSource(check, constant, spec, reads, mode, covered = false) {
     case "properties":
       return check[1].map(([name, node]) => {
         const m = read(reads, name);
-        return `if (${m} !== undefined && !${call(node, m, "z + 1")}) return false;`;
+        return `if (${m} !== undefined && !${call(node, handed(m, node), "z + 1")}) return false;`;
       });
     case "patternProperties": {
       const tests = check[1].map(([sequence, node]) => {
@@ -1542,7 +1875,7 @@ function checkSource(check, constant, spec, reads, mode, covered = false) {
     case "unevaluatedProperties": {
       const [, named, node, patterns = []] = check;
       const matched = patterns.map((sequence) => `if (namesMatch(${constant(sequence)}, k)) continue;`).join(" ");
-      const test = `${matched} ${spec.nodes[node] === false ? "return false;" : `if (!${call(node, "x", "z + 1")}) return false;`}`;
+      const test = `${matched} ${spec.nodes[node] === false ? "return false;" : `if (!${call(node, handed("x", node), "z + 1")}) return false;`}`;
       if (named.length === 0) return [`if (o) { for (const k in v) { ${skipLeftOut} ${test} } }`];
       return [`if (o) { for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: { ${skipLeftOut} ${test} } } } }`];
     }
@@ -1552,10 +1885,10 @@ function checkSource(check, constant, spec, reads, mode, covered = false) {
     case "unevaluatedItems": {
       const [, node, from] = check;
       if (spec.nodes[node] === false) return [`if (Array.isArray(v) && v.length > ${from}) return false;`];
-      return [`if (Array.isArray(v)) { for (let i = ${from}; i < v.length; i++) if (!${call(node, "v[i]", "z + 1")}) return false; }`];
+      return [`if (Array.isArray(v)) { for (let i = ${from}, n = ${length}; i < n; i++) if (!${call(node, handed("v[i]", node), "z + 1")}) return false; }`];
     }
     case "prefixItems":
-      return [`if (Array.isArray(v)) {`, ...check[1].map((node, i) => `if (v.length > ${i} && !${call(node, `v[${i}]`, "z + 1")}) return false;`), "}"];
+      return [`if (Array.isArray(v)) { const n = ${length};`, ...check[1].map((node, i) => `if (n > ${i} && !${call(node, handed(`v[${i}]`, node), "z + 1")}) return false;`), "}"];
     case "contains": {
       const [, node, min, max] = check;
       return [
@@ -1663,8 +1996,21 @@ function cover({ named, everyMember, prefix, itemsFrom, probes }, v, z) {
  * The program run by walking it, for a runtime that makes no functions
  * from source. Its decisions are the written functions', check by check.
  */
-function interpreted(spec, judgeNow, judgePending, mode) {
-  const nodes = spec.nodes.map((node) => (typeof node === "boolean" ? node : node.map(prepared)));
+function interpreted(spec, judgeNow, judgePending, mode, plan = undefined) {
+  // Of a value read in place (see `inPlacePlan`): what a check hands a
+  // subschema is held first, and `properties` checks the names `required`
+  // lists, so that each is read once.
+  const hand = plan === undefined ? (x) => x : (x, n) => (plan.copies[n] ? held(x) : x);
+  const fusedRequired = (node, n) => {
+    const listed = node.find((c) => c[0] === "required");
+    if (plan === undefined || listed === undefined) return node;
+    // The names no `properties` entry has: their values checked where read (-1).
+    const loose = plan.covers[n] === undefined ? [] : plan.covers[n].loose.map((name) => [name, -1]);
+    const props = node.find((c) => c[0] === "properties");
+    const fused = ["properties", [...(props === undefined ? [] : props[1]), ...loose], new Set(listed[1]), plan.covers[n]?.whole];
+    return [...node.filter((c) => c[0] !== "required" && c[0] !== "properties"), fused];
+  };
+  const nodes = spec.nodes.map((node, n) => (typeof node === "boolean" ? node : fusedRequired(node, n).map(prepared)));
   const covers = spec.nodes.map((node) => (typeof node === "boolean" ? null : coverage(node)));
   const draft = spec.draft;
   let refs = 0;
@@ -1693,14 +2039,20 @@ function interpreted(spec, judgeNow, judgePending, mode) {
 
   function node(n, v, d, z) {
     const checks = nodes[n];
+    const duty = plan !== undefined && plan.duty[n];
     if (checks === true) {
       if (mode === TEXT) probe(v, z);
+      else if (duty) inPlaceCover(plan, n, v, z);
       return true;
     }
     if (checks === false) return false;
     const o = typeof v === "object" && v !== null && !Array.isArray(v);
-    for (let c = 0; c < checks.length; c++) if (!check(checks[c], v, d, z, o)) return false;
-    if (mode === VALUE) classify(v, z);
+    if (duty && o) plan.ancestors[z] = v;
+    // Read in place, an array's length is read once by each subschema.
+    const L = plan !== undefined && Array.isArray(v) ? v.length : undefined;
+    for (let c = 0; c < checks.length; c++) if (!check(checks[c], v, d, z, o, L)) return false;
+    if (duty) inPlaceCover(plan, n, v, z, L);
+    else if (mode === VALUE) classify(v, z);
     else cover(covers[n], v, z);
     return true;
   }
@@ -1709,7 +2061,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
     return member(v, name) !== undefined;
   }
 
-  function check(c, v, d, z, o) {
+  function check(c, v, d, z, o, L) {
     switch (c[0]) {
       case "type":
         return typed(c[1], v, draft);
@@ -1766,9 +2118,9 @@ function interpreted(spec, judgeNow, judgePending, mode) {
         }
         return judgeNow(c[1], v);
       case "minItems":
-        return !Array.isArray(v) || v.length >= c[1];
+        return !Array.isArray(v) || (L === undefined ? v.length : L) >= c[1];
       case "maxItems":
-        return !Array.isArray(v) || v.length <= c[1];
+        return !Array.isArray(v) || (L === undefined ? v.length : L) <= c[1];
       case "unique":
         return !Array.isArray(v) || (unique(v) && (mode === TEXT || wellFormedAll(v)));
       case "minProperties":
@@ -1792,7 +2144,10 @@ function interpreted(spec, judgeNow, judgePending, mode) {
         if (!o) return true;
         for (const [name, n] of c[1]) {
           const x = member(v, name);
-          if (x !== undefined && !node(n, x, d, z + 1)) return false;
+          if (x === undefined) {
+            if (c[2] !== undefined && c[2].has(name)) return false;
+          } else if (n < 0) looseMember(x, z, c[3], plan.ancestors);
+          else if (!node(n, hand(x, n), d, z + 1)) return false;
         }
         return true;
       case "patternProperties":
@@ -1810,7 +2165,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
           const x = v[k];
           if (leftOut(x)) continue;
           for (const sequence of c[3]) if (namesMatch(sequence, k)) continue members;
-          if (!node(c[2], x, d, z + 1)) return false;
+          if (!node(c[2], hand(x, c[2]), d, z + 1)) return false;
         }
         return true;
       case "propertyNames":
@@ -1819,11 +2174,11 @@ function interpreted(spec, judgeNow, judgePending, mode) {
         return true;
       case "items":
         if (!Array.isArray(v)) return true;
-        for (let i = c[2]; i < v.length; i++) if (!node(c[1], v[i], d, z + 1)) return false;
+        for (let i = c[2], n = L === undefined ? v.length : L; i < n; i++) if (!node(c[1], hand(v[i], c[1]), d, z + 1)) return false;
         return true;
       case "prefixItems":
         if (!Array.isArray(v)) return true;
-        for (let i = 0; i < c[1].length && i < v.length; i++) if (!node(c[1][i], v[i], d, z + 1)) return false;
+        for (let i = 0, n = L === undefined ? v.length : L; i < c[1].length && i < n; i++) if (!node(c[1][i], hand(v[i], c[1][i]), d, z + 1)) return false;
         return true;
       case "contains": {
         if (!Array.isArray(v)) return true;
@@ -1874,7 +2229,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
       pendingChecks.length = 0;
       pendingStrings.length = 0;
     }
-    return node(0, v, 1, 1) && (pendingChecks.length === 0 || judgePending());
+    return node(0, hand(v, 0), 1, 1) && (pendingChecks.length === 0 || judgePending());
   };
   // For the collector (see `collector`): one check of a node decided on
   // its own, its string checks judged at once, whether a node passes, the
@@ -2664,9 +3019,12 @@ export function collectedIssues(program, value, mode, maxErrors) {
  * many times). Its decisions are the interpreter's, check by check. Each
  * node visited adds one to `work.visits`.
  */
-function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
+function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan = undefined) {
   const draft = spec.draft;
   const asValue = mode === VALUE;
+  // Of a value read in place (see `inPlacePlan`), an array handed to subschema n is held first where the plan says.
+  const as = (x) => x;
+  const handTo = (n) => (plan !== undefined && plan.copies[n] ? held : as);
   let refs = 0;
   let nesting = 0;
   // Node n's closure; a check reaches a node through this table, so that a
@@ -2697,7 +3055,8 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     return judgeNow(id, v);
   };
 
-  function check(c) {
+  /** A check's closure; `required`: of a value read in place, the names the node's `required` lists, which its `properties` checks. */
+  function check(c, required, whole) {
     switch (c[0]) {
       case "type": {
         const mask = c[1];
@@ -2771,11 +3130,11 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
       }
       case "minItems": {
         const n = c[1];
-        return (v) => !Array.isArray(v) || v.length >= n;
+        return (v, d, z, o, L) => !Array.isArray(v) || (L === undefined ? v.length : L) >= n;
       }
       case "maxItems": {
         const n = c[1];
-        return (v) => !Array.isArray(v) || v.length <= n;
+        return (v, d, z, o, L) => !Array.isArray(v) || (L === undefined ? v.length : L) <= n;
       }
       case "unique":
         return asValue ? (v) => !Array.isArray(v) || (unique(v) && wellFormedAll(v)) : (v) => !Array.isArray(v) || unique(v);
@@ -2807,12 +3166,29 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
       }
       case "properties": {
         const reads = c[1].map(([name]) => reader(name));
-        const nodes = c[1].map(([, n]) => at(n));
+        const ancestors = plan?.ancestors;
+        // A name only `required` lists (-1): its value checked where read.
+        const nodes = c[1].map(([, n]) => (n >= 0 ? at(n) : (x, d, z) => (looseMember(x, z - 1, whole, ancestors), true)));
+        const hands = c[1].map(([, n]) => (n >= 0 ? handTo(n) : as));
+        if (required !== undefined) {
+          // Read in place, with the node's `required` (see `node`): each name read once.
+          const needed = c[1].map(([name]) => required.includes(name));
+          return (v, d, z, o) => {
+            if (!o) return true;
+            for (let i = 0; i < reads.length; i++) {
+              const x = reads[i](v);
+              if (x === undefined) {
+                if (needed[i]) return false;
+              } else if (!nodes[i](hands[i](x), d, z + 1)) return false;
+            }
+            return true;
+          };
+        }
         return (v, d, z, o) => {
           if (!o) return true;
           for (let i = 0; i < reads.length; i++) {
             const x = reads[i](v);
-            if (x !== undefined && !nodes[i](x, d, z + 1)) return false;
+            if (x !== undefined && !nodes[i](hands[i](x), d, z + 1)) return false;
           }
           return true;
         };
@@ -2834,6 +3210,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
       case "unevaluatedProperties": {
         const named = new Set(c[1]);
         const node = at(c[2]);
+        const hand = handTo(c[2]);
         const patterns = c[3] ?? [];
         return (v, d, z, o) => {
           if (!o) return true;
@@ -2842,7 +3219,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
             const x = v[k];
             if (asValue && leftOut(x)) continue;
             for (let i = 0; i < patterns.length; i++) if (namesMatch(patterns[i], k)) continue members;
-            if (!node(x, d, z + 1)) return false;
+            if (!node(hand(x), d, z + 1)) return false;
           }
           return true;
         };
@@ -2858,18 +3235,20 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
       case "items":
       case "unevaluatedItems": {
         const node = at(c[1]);
+        const hand = handTo(c[1]);
         const from = c[2];
-        return (v, d, z) => {
+        return (v, d, z, o, L) => {
           if (!Array.isArray(v)) return true;
-          for (let i = from; i < v.length; i++) if (!node(v[i], d, z + 1)) return false;
+          for (let i = from, n = L === undefined ? v.length : L; i < n; i++) if (!node(hand(v[i]), d, z + 1)) return false;
           return true;
         };
       }
       case "prefixItems": {
         const nodes = c[1].map(at);
-        return (v, d, z) => {
+        const hands = c[1].map(handTo);
+        return (v, d, z, o, L) => {
           if (!Array.isArray(v)) return true;
-          for (let i = 0; i < nodes.length && i < v.length; i++) if (!nodes[i](v[i], d, z + 1)) return false;
+          for (let i = 0, n = L === undefined ? v.length : L; i < nodes.length && i < n; i++) if (!nodes[i](hands[i](v[i]), d, z + 1)) return false;
           return true;
         };
       }
@@ -2940,8 +3319,16 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     }
   }
 
-  function node(checks) {
+  function node(checks, n) {
+    // Of a value read in place, the subschema with its duty (see `inPlacePlan`).
+    const duty = plan !== undefined && plan.duty[n];
     if (checks === true) {
+      if (duty) {
+        return (v, d, z) => {
+          inPlaceCover(plan, n, v, z);
+          return true;
+        };
+      }
       return asValue
         ? () => true
         : (v, d, z) => {
@@ -2950,7 +3337,31 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
           };
     }
     if (checks === false) return () => false;
-    const made = checks.map(check);
+    // Read in place, `properties` checks the names `required` lists, so that each is read once.
+    const listed = plan === undefined ? undefined : checks.find((c) => c[0] === "required");
+    let made;
+    if (listed === undefined) made = checks.map((c) => check(c, undefined));
+    else {
+      // The names no `properties` entry has, their values checked where read (-1).
+      const props = checks.find((c) => c[0] === "properties");
+      const loose = plan.covers[n] === undefined ? [] : plan.covers[n].loose.map((name) => [name, -1]);
+      const fused = ["properties", [...(props === undefined ? [] : props[1]), ...loose]];
+      made = [...checks.filter((c) => c[0] !== "required" && c[0] !== "properties"), fused].map((c) => check(c, c === fused ? listed[1] : undefined, plan.covers[n]?.whole));
+    }
+    if (plan !== undefined) {
+      // Read in place: an array's length read once by each subschema.
+      const ancestors = plan.ancestors;
+      return (v, d, z) => {
+        work.visits++;
+        const o = typeof v === "object" && v !== null && !Array.isArray(v);
+        if (duty && o) ancestors[z] = v;
+        const L = Array.isArray(v) ? v.length : undefined;
+        for (let c = 0; c < made.length; c++) if (!made[c](v, d, z, o, L)) return false;
+        if (duty) inPlaceCover(plan, n, v, z, L);
+        else classify(v, z);
+        return true;
+      };
+    }
     const covered = asValue ? undefined : coverage(checks);
     if (!asValue && (covered.probes & (PASSES_INFINITE | PASSES_CONTAINERS)) === 0) {
       // Of a parsed text, nothing a value that passed may be is left to probe (see `coverage`).
@@ -2971,8 +3382,9 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     };
   }
 
-  for (let n = 0; n < spec.nodes.length; n++) fns[n] = node(spec.nodes[n]);
+  for (let n = 0; n < spec.nodes.length; n++) fns[n] = node(spec.nodes[n], n);
   const root = fns[0];
+  const rootHand = handTo(0);
   const run = (v) => {
     for (const name in POLLUTION_PROBE) bail();
     refs = 0;
@@ -2981,7 +3393,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
       pendingChecks.length = 0;
       pendingStrings.length = 0;
     }
-    return root(v, 1, 1) && (pendingChecks.length === 0 || judgePending());
+    return root(rootHand(v), 1, 1) && (pendingChecks.length === 0 || judgePending());
   };
   // For the collector (see `collector`): whether a node passes, decided
   // alone with its string checks judged at once, the first of an array's

@@ -130,9 +130,9 @@ export { forgetCallsRead as forgetToolCallsRead } from "./tool-calls.mjs";
 /**
  * The copy of `value` a Validator's value path reads it into before any
  * check (see `valueSnapshot`), along its program's reach once it has one:
- * the cost every `isValid`, `validate` and `~standard.validate` pays for
- * reading a caller's value once, which the cost table shows as the value
- * path's floor.
+ * the cost `~standard.validate` pays for reading a caller's value once (and
+ * `isValid` and `validate` where the program cannot read it where it lies,
+ * see `runInPlace`), which the cost table shows as the value path's floor.
  */
 export function readOnceCopy(validator, value) {
   const program = programOf(handleForAnyValidator(validator));
@@ -166,6 +166,31 @@ export function runCheckProgram(validator, value, interpret = false, asValue = f
   }
 }
 const programsMade = new WeakMap();
+
+/**
+ * A Validator's check program run on a caller's value where it lies, as
+ * `isValid` and `validate` first run it (see `inPlacePlan` in
+ * js/check-program.mjs), by the executor `runCheckProgram` names: true
+ * (accepted in place), "copy" where the copy path answers (the value
+ * rejected, not JSON, or a read that threw), "none" where the program
+ * never reads a value in place, undefined when the schema has no program.
+ */
+export function runInPlace(validator, value, interpret = false) {
+  const handle = handleForAnyValidator(validator);
+  const text = callRaw(() => handle.checkProgram());
+  if (text === undefined) return undefined;
+  const key = `${interpret}`;
+  let byMode = programsMade.get(handle);
+  if (byMode === undefined) programsMade.set(handle, (byMode = new Map()));
+  let program = byMode.get(key);
+  if (program === undefined) byMode.set(key, (program = makeProgram(handle, JSON.parse(text), interpret)));
+  if (!program.inPlace) return "none";
+  try {
+    return program.runInPlace(value) === true ? true : "copy";
+  } catch {
+    return "copy";
+  }
+}
 
 /**
  * How many calls into wasm `fn` makes (of the module's exports and of the
