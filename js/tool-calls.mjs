@@ -5,7 +5,8 @@
 // same copy, read once); the declarations are read by the core's rules
 // from the live lists (js/declarations.mjs); each call's arguments are then
 // checked like an output, against the live schema object (compiled once and
-// found again by identity).
+// found again by identity): by the schema's check program where it answers
+// (see `programCheck`), else by the core.
 import { argumentError } from "./errors.mjs";
 import { boundedJsonText, jsonText, outputCopy, readText, wellFormed } from "./arguments.mjs";
 import { checkArguments, compiledFor, laneOptions, tokenLimit } from "./check.mjs";
