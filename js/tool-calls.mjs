@@ -8,9 +8,9 @@
 // found again by identity): by the schema's check program where it answers
 // (see `programCheck`), else by the core.
 import { argumentError } from "./errors.mjs";
-import { boundedJsonText, jsonText, outputCopy, readText, wellFormed } from "./arguments.mjs";
+import { boundedJsonText, jsonText, outputCopy, readText } from "./arguments.mjs";
 import { checkArguments, compiledFor, laneOptions, tokenLimit } from "./check.mjs";
-import { BAIL, VALUE, collectedIssues, errorHashOf, programOf, programVerdict, rejectionMessage } from "./check-program.mjs";
+import { BAIL, VALUE, collectedIssues, errorHashOf, programOf, rejectionMessage } from "./check-program.mjs";
 import { declaredTools } from "./declarations.mjs";
 import { LIMITS } from "./generated/contract.mjs";
 import { callRaw, encodeCopy, rawGlue } from "./wasm-instance.mjs";
@@ -194,11 +194,12 @@ export function readableDeclaration(schema) {
  * `checkArguments` gives, as far as `checkCall` reads it, or undefined
  * where the core must answer (options only the core reads, compile
  * options, a schema not compiled or without a program yet, a finish
- * reason that is a token limit, arguments the program cannot answer on).
- * Text arguments go as `checkOutput` takes a string (`programVerdict`);
- * an object or array an SDK parsed is copied as JSON would write and read
- * it back (see `jsonCopy`), and that copy, the value the call hands back,
- * is what the program checks: no JSON text is written, nothing crosses.
+ * reason that is a token limit, text arguments, arguments the program
+ * cannot answer on). An object or array an SDK parsed is copied as JSON
+ * would write and read it back (see `jsonCopy`), and that copy, the value
+ * the call hands back, is what the program checks: no JSON text is
+ * written, nothing crosses. At a token limit every call has the core's
+ * verdict for that reason, once the core has given it.
  */
 function programCheck(args, schema, finishReason, options, lane) {
   if (lane === undefined || lane.text !== undefined || lane.toolName !== undefined) return undefined;
@@ -212,9 +213,13 @@ function programCheck(args, schema, finishReason, options, lane) {
     if (known === undefined || (typeof args !== "string" && jsonCopy(args) === NOT_COPIED)) return undefined;
     return { ok: false, failure: known.failure, message: known.message, errors: [], moreErrors: false, errorHash: known.errorHash, degraded: false };
   }
+  // Text goes to the core's lane: one crossing, the text parsed there and
+  // once here, which on the public tool-call corpus cost less than the
+  // program's run and its issue list (bench/tool-calls.mjs: 1.2-1.5x the
+  // lane's time with 1,000 tools, valid and mixed).
+  if (typeof args === "string") return undefined;
   const program = programOf(found.handle);
   if (program === null) return undefined;
-  if (typeof args === "string") return programVerdict(wellFormed(args), found.handle, found.hash, lane.requireObject, lane.maxErrors);
   const value = jsonCopy(args);
   if (value === NOT_COPIED) return undefined;
   if (lane.requireObject && (value === null || typeof value !== "object" || Array.isArray(value))) return undefined;

@@ -700,9 +700,11 @@ describe("a tool's arguments checked often, the check programs on", () => {
 
 describe("a call its tool's check program answers", () => {
   // Once a tool's schema has its check program (js/check-program.mjs), an
-  // accepted call, and one the program lists the issues of, are answered
-  // without the core: object arguments are checked where they are, never
-  // written out as JSON, and text arguments are parsed once, here.
+  // accepted call with object arguments, and one the program lists the
+  // issues of, are answered without the core: the arguments are never
+  // written out as JSON. Text arguments take the core's lane (one
+  // crossing); at the token limit every call, text or object, has the
+  // verdict the core gave for that finish reason before.
   const TOOLS = [{ name: "weather", input_schema: WEATHER }];
   const anthropic = (input, limit) => ({ stop_reason: limit ? "max_tokens" : "tool_use", content: [{ type: "tool_use", id: "t1", name: "weather", input }] });
   const gemini = (args, limit) => ({ candidates: [{ content: { parts: [{ functionCall: { name: "weather", args } }] }, finishReason: limit ? "MAX_TOKENS" : "STOP" }] });
@@ -710,9 +712,9 @@ describe("a call its tool's check program answers", () => {
   const geminiTools = { tools: [{ functionDeclarations: [{ name: "weather", parameters: WEATHER }] }] };
   const chatTools = [{ type: "function", function: { name: "weather", parameters: WEATHER } }];
 
-  test("crosses into the core for nothing, accepted or refused, in every argument shape", () => {
+  test("crosses into the core for nothing, accepted, refused or stopped at the token limit", () => {
     const probe = guard.compileSchema({});
-    for (const [shape, tools] of [[anthropic, TOOLS], [gemini, geminiTools], [chat, chatTools]]) {
+    for (const [shape, tools] of [[anthropic, TOOLS], [gemini, geminiTools]]) {
       // Checked often enough to have its program, and the response's shape read once.
       for (let i = 0; i < 4; i++) guard.checkToolCalls(shape({ city: `Oslo ${i}` }, i === 3), tools);
       const [crossings, verdicts] = internals.crossingsDuring(probe, () => [
@@ -727,8 +729,12 @@ describe("a call its tool's check program answers", () => {
       assert.deepEqual(verdicts[1].calls[0].errors.map((issue) => [issue.path, issue.code]), [["/unit", "enum"]]);
       assert.equal(verdicts[3].failure, "truncated");
       assert.match(verdicts[3].calls[0].message, /token limit/);
-      assert.equal(crossings, 0, `${shape === chat ? "text" : "object"} arguments, checked by the program`);
+      assert.equal(crossings, 0, "object arguments, checked by the program");
     }
+    for (let i = 0; i < 4; i++) guard.checkToolCalls(chat({ city: `Oslo ${i}` }, i === 3), chatTools);
+    const [crossings, verdict] = internals.crossingsDuring(probe, () => guard.checkToolCalls(chat({ city: "Bergen" }, true), chatTools));
+    assert.equal(verdict.failure, "truncated");
+    assert.equal(crossings, 0, "text arguments at the token limit");
     probe.free();
   });
 
