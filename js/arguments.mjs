@@ -554,8 +554,8 @@ const COPY_TEXT_LIMIT = 1024;
  * `texts`: { text: its JSON text, shape (see `shapeOf`), answer: what was
  * learnt of what the core reads of it, once it has }. A response that makes
  * the same copy as one read last gets that record back, with the text
- * written then: the latest is compared while the response is walked,
- * without a copy made (`matchAlong`), the others with the copy
+ * written then: the latest two are compared while the response is
+ * walked, without a copy made (`matchAlong`), the others with the copy
  * (`sameCopy`). What the core reads of a copy is a function of its text,
  * so whatever is learnt of a record holds for every response that has it.
  * The lane's copies are kept in `copies` (outputCopies); the tool-call
@@ -568,6 +568,18 @@ const COPY_TEXT_LIMIT = 1024;
 export function outputCopy(output, texts, copies = outputCopies, what = "the output") {
   const latest = copies[0];
   if (latest !== undefined && matchesCopy(output, "output", latest.shape, texts)) return latest;
+  // Responses of two shapes in turn (calls, and calls stopped at the token
+  // limit): the one before the latest is compared while walked too.
+  const before = copies[1];
+  if (before !== undefined) {
+    texts.length = 0;
+    texts.ambiguous = false;
+    if (matchesCopy(output, "output", before.shape, texts)) {
+      copies[1] = latest;
+      copies[0] = before;
+      return before;
+    }
+  }
   texts.length = 0;
   texts.ambiguous = false;
   const copy = readCopy(what, output, "output", texts);

@@ -270,7 +270,7 @@ export function checkArguments(text, schema, finishReason, options) {
  * or the cached entry of a schema object or text; undefined when there is
  * none to use (a schema that did not compile, options the core refuses).
  */
-function compiledFor(schema, options, compiled) {
+export function compiledFor(schema, options, compiled) {
   const handle = rawOf.get(schema);
   if (handle !== undefined) return compiled ? undefined : { handle, hash: schema.schemaHash };
   if (isValidatorArgument(schema)) return undefined;
@@ -443,7 +443,8 @@ function callsAt(texts, copyText) {
 /** Finish reasons the core was asked about: whether each is a token limit. */
 const tokenLimits = new Map();
 
-function tokenLimit(reason) {
+/** Whether a finish reason is a token limit, as the core reads it (asked once per reason). */
+export function tokenLimit(reason) {
   if (reason === null) return false;
   let limit = tokenLimits.get(reason);
   if (limit === undefined) {

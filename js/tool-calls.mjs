@@ -5,11 +5,14 @@
 // same copy, read once); the declarations are read by the core's rules
 // from the live lists (js/declarations.mjs); each call's arguments are then
 // checked like an output, against the live schema object (compiled once and
-// found again by identity).
+// found again by identity): by the schema's check program where it answers
+// (see `programCheck`), else by the core.
 import { argumentError } from "./errors.mjs";
 import { boundedJsonText, jsonText, outputCopy, readText } from "./arguments.mjs";
-import { checkArguments } from "./check.mjs";
+import { checkArguments, compiledFor, laneOptions, tokenLimit } from "./check.mjs";
+import { BAIL, VALUE, collectedIssues, errorHashOf, programOf, rejectionMessage } from "./check-program.mjs";
 import { declaredTools } from "./declarations.mjs";
+import { LIMITS } from "./generated/contract.mjs";
 import { callRaw, encodeCopy, rawGlue } from "./wasm-instance.mjs";
 import { argumentsValue, calledId } from "./response-copy.mjs";
 import { recordOf } from "./schemas.mjs";
@@ -51,8 +54,11 @@ export function callsVerdict(read, declared, options) {
   const raw = rawGlue();
   const found = read.calls;
   const calls = [];
+  // The options as the lane reads them, once for every call (undefined:
+  // every call goes the general way, which reads them).
+  const lane = laneOptions(options);
   if (found.length === 1) {
-    calls.push(checkCall(found[0], declared, read.finishReason, options));
+    calls.push(checkCall(found[0], declared, read.finishReason, options, lane));
   } else {
     // One check, with one budget for the pattern matching of every call:
     // otherwise each call would have one, and a response with many calls
@@ -61,7 +67,7 @@ export function callsVerdict(read, declared, options) {
     // every call. (A single call's check is a check of its own.)
     beginCheck(raw);
     try {
-      for (const call of found) calls.push(checkCall(call, declared, read.finishReason, options));
+      for (const call of found) calls.push(checkCall(call, declared, read.finishReason, options, lane));
     } finally {
       endCheck();
     }
@@ -127,7 +133,7 @@ const ANY_OBJECT = Object.freeze({ type: "object" });
 let unknownToolHash;
 
 /** One call's result: its arguments checked like an output against its tool's schema. */
-function checkCall(call, declared, finishReason, options) {
+function checkCall(call, declared, finishReason, options, lane) {
   const tool = declared.find(call.name);
   if (tool === undefined) {
     unknownToolHash ??= callRaw(() => rawGlue().failureHash("unknown_tool"));
@@ -144,8 +150,14 @@ function checkCall(call, declared, finishReason, options) {
     };
   }
   const schema = tool.schema === undefined ? ANY_OBJECT : readableDeclaration(tool.schema);
-  // Under `onInvalidSchema: "throw"` a schema that cannot be compiled throws its SchemaError here.
-  const verdict = checkArguments(argumentsText(call.arguments), schema, finishReason, options);
+  // The schema's check program where it answers, else the core. Under
+  // `onInvalidSchema: "throw"` a schema that cannot be compiled throws its
+  // SchemaError there.
+  let verdict = programCheck(call.arguments, schema, finishReason, options, lane);
+  if (verdict === undefined) {
+    verdict = checkArguments(argumentsText(call.arguments), schema, finishReason, options);
+    if (verdict.failure === "truncated" && !verdict.degraded && lane !== undefined && lane.text === undefined) keepTruncated(finishReason, verdict);
+  }
   const degraded = verdict.degraded === true;
   if (verdict.ok) {
     const message = degraded ? `The call's arguments are a JSON object, but ${NOT_APPLIED}.` : "The call's arguments match its tool's schema.";
@@ -174,6 +186,140 @@ function checkCall(call, declared, finishReason, options) {
 export function readableDeclaration(schema) {
   if (recordOf(schema)?.problem !== undefined) boundedJsonText("the tools", schema);
   return schema;
+}
+
+/**
+ * A call's arguments checked by its schema's check program (see
+ * `programOf` in js/check-program.mjs), without the core: the verdict
+ * `checkArguments` gives, as far as `checkCall` reads it, or undefined
+ * where the core must answer (options only the core reads, compile
+ * options, a schema not compiled or without a program yet, a finish
+ * reason that is a token limit, text arguments, arguments the program
+ * cannot answer on). An object or array an SDK parsed is copied as JSON
+ * would write and read it back (see `jsonCopy`), and that copy, the value
+ * the call hands back, is what the program checks: no JSON text is
+ * written, nothing crosses. At a token limit every call has the core's
+ * verdict for that reason, once the core has given it.
+ */
+function programCheck(args, schema, finishReason, options, lane) {
+  if (lane === undefined || lane.text !== undefined || lane.toolName !== undefined) return undefined;
+  const found = compiledFor(schema, options, lane.compiled);
+  if (found === undefined) return undefined;
+  // At the token limit every call is truncated, whatever its arguments
+  // (`check_prepared` in src/verdict.rs decides so before it reads them):
+  // the core's verdict for the reason, once it has given one.
+  if (tokenLimit(finishReason ?? null)) {
+    const known = truncatedBy.get(finishReason);
+    if (known === undefined || (typeof args !== "string" && jsonCopy(args) === NOT_COPIED)) return undefined;
+    return { ok: false, failure: known.failure, message: known.message, errors: [], moreErrors: false, errorHash: known.errorHash, degraded: false };
+  }
+  // Text goes to the core's lane: one crossing, the text parsed there and
+  // once here, which on the public tool-call corpus cost less than the
+  // program's run and its issue list (bench/tool-calls.mjs: 1.2-1.5x the
+  // lane's time with 1,000 tools, valid and mixed).
+  if (typeof args === "string") return undefined;
+  const program = programOf(found.handle);
+  if (program === null) return undefined;
+  const value = jsonCopy(args);
+  if (value === NOT_COPIED) return undefined;
+  if (lane.requireObject && (value === null || typeof value !== "object" || Array.isArray(value))) return undefined;
+  let accepted;
+  try {
+    accepted = program.runValue(value);
+  } catch (error) {
+    // BAIL, or a stack that ran out in a deep walk: the core decides.
+    if (error === BAIL || error instanceof RangeError) return undefined;
+    throw error;
+  }
+  if (accepted) return { ok: true, value, degraded: false };
+  const collected = collectedIssues(program, value, VALUE, lane.maxErrors);
+  if (collected === undefined) return undefined;
+  const { errors, moreErrors, wording } = collected;
+  return { ok: false, failure: "schema", message: rejectionMessage(wording, errors, moreErrors), errors, moreErrors, errorHash: errorHashOf("schema", errors), degraded: false };
+}
+
+/**
+ * The core's verdict on a call's arguments at each token-limit finish
+ * reason met (a provider's few words; a stream of ever-new ones is not
+ * kept): the same for every call stopped so (see `programCheck`).
+ */
+const truncatedBy = new Map();
+
+/** Keeps the core's truncated verdict `verdict` for `reason` (see `truncatedBy`). */
+function keepTruncated(reason, verdict) {
+  if (typeof reason !== "string" || truncatedBy.has(reason) || truncatedBy.size >= 256 || !tokenLimit(reason)) return;
+  if (verdict.errors.length > 0 || verdict.moreErrors) return;
+  truncatedBy.set(reason, { failure: verdict.failure, message: verdict.message, errorHash: verdict.errorHash });
+}
+
+/** What `jsonCopy` gives for a value it leaves to JSON.stringify and the core. */
+const NOT_COPIED = Symbol("not copied");
+
+/**
+ * Containers deep a copy goes at most: well within the core's nesting
+ * limit (`LIMITS.schemaDepth`), so that what is copied the core would have
+ * read too.
+ */
+const COPY_DEPTH = Math.min(64, LIMITS.schemaDepth - 1);
+
+const isRawJson = typeof JSON.isRawJSON === "function" ? JSON.isRawJSON : undefined;
+
+/**
+ * `JSON.parse` of the text `argumentsText` writes of `value` (an SDK's
+ * parsed arguments), made without the text: each member read once; a
+ * member JSON leaves out of an object (undefined, a function, a symbol)
+ * left out, and written as null in an array; -0 as 0. Anything whose text
+ * is not that plain a copy (a number that is not finite, a string with a
+ * lone surrogate, an object of a class, with a `toJSON` or written raw, a
+ * `__proto__` member, a BigInt, nesting past COPY_DEPTH, a read that
+ * throws) gives NOT_COPIED, for the text path to write and say.
+ */
+function jsonCopy(value) {
+  try {
+    return copyOf(value, 0);
+  } catch {
+    return NOT_COPIED;
+  }
+}
+
+function copyOf(x, depth) {
+  switch (typeof x) {
+    case "string":
+      if (!x.isWellFormed()) throw NOT_COPIED;
+      return x;
+    case "number":
+      if (!Number.isFinite(x)) throw NOT_COPIED;
+      return x === 0 ? 0 : x;
+    case "boolean":
+      return x;
+    case "object":
+      break;
+    default:
+      throw NOT_COPIED;
+  }
+  if (x === null) return null;
+  if (depth >= COPY_DEPTH || typeof x.toJSON === "function" || (isRawJson !== undefined && isRawJson(x))) throw NOT_COPIED;
+  if (Array.isArray(x)) {
+    const length = x.length;
+    const out = new Array(length);
+    for (let i = 0; i < length; i++) {
+      const item = x[i];
+      out[i] = item === undefined || typeof item === "function" || typeof item === "symbol" ? null : copyOf(item, depth + 1);
+    }
+    return out;
+  }
+  const proto = Object.getPrototypeOf(x);
+  if (proto !== Object.prototype && proto !== null) throw NOT_COPIED;
+  const out = {};
+  const keys = Object.keys(x);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const member = x[key];
+    if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
+    if (key === "__proto__" || !key.isWellFormed()) throw NOT_COPIED;
+    out[key] = copyOf(member, depth + 1);
+  }
+  return out;
 }
 
 /** A call's arguments as the text to check: a string as it is, an object or array the SDK parsed as its JSON text. */

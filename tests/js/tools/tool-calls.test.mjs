@@ -697,3 +697,105 @@ describe("a tool's arguments checked often, the check programs on", () => {
     }
   });
 });
+
+describe("a call its tool's check program answers", () => {
+  // Once a tool's schema has its check program (js/check-program.mjs), an
+  // accepted call with object arguments, and one the program lists the
+  // issues of, are answered without the core: the arguments are never
+  // written out as JSON. Text arguments take the core's lane (one
+  // crossing); at the token limit every call, text or object, has the
+  // verdict the core gave for that finish reason before.
+  const TOOLS = [{ name: "weather", input_schema: WEATHER }];
+  const anthropic = (input, limit) => ({ stop_reason: limit ? "max_tokens" : "tool_use", content: [{ type: "tool_use", id: "t1", name: "weather", input }] });
+  const gemini = (args, limit) => ({ candidates: [{ content: { parts: [{ functionCall: { name: "weather", args } }] }, finishReason: limit ? "MAX_TOKENS" : "STOP" }] });
+  const chat = (args, limit) => chatWithCalls([["weather", JSON.stringify(args)]], limit ? "length" : "tool_calls");
+  const geminiTools = { tools: [{ functionDeclarations: [{ name: "weather", parameters: WEATHER }] }] };
+  const chatTools = [{ type: "function", function: { name: "weather", parameters: WEATHER } }];
+
+  test("crosses into the core for nothing, accepted, refused or stopped at the token limit", () => {
+    const probe = guard.compileSchema({});
+    for (const [shape, tools] of [[anthropic, TOOLS], [gemini, geminiTools]]) {
+      // Checked often enough to have its program, and the response's shape read once.
+      for (let i = 0; i < 4; i++) guard.checkToolCalls(shape({ city: `Oslo ${i}` }, i === 3), tools);
+      const [crossings, verdicts] = internals.crossingsDuring(probe, () => [
+        guard.checkToolCalls(shape({ city: "Bergen", unit: "C" }), tools),
+        guard.checkToolCalls(shape({ city: "Bergen", unit: "K" }), tools),
+        guard.checkToolCalls(shape({ city: "" }), tools),
+        // At the token limit, truncated whatever the arguments, as the core said before.
+        guard.checkToolCalls(shape({ city: "Bergen" }, true), tools),
+      ]);
+      assert.deepEqual(verdicts.map((v) => v.ok), [true, false, false, false]);
+      assert.deepEqual(verdicts[0].calls[0].value, { city: "Bergen", unit: "C" });
+      assert.deepEqual(verdicts[1].calls[0].errors.map((issue) => [issue.path, issue.code]), [["/unit", "enum"]]);
+      assert.equal(verdicts[3].failure, "truncated");
+      assert.match(verdicts[3].calls[0].message, /token limit/);
+      assert.equal(crossings, 0, "object arguments, checked by the program");
+    }
+    for (let i = 0; i < 4; i++) guard.checkToolCalls(chat({ city: `Oslo ${i}` }, i === 3), chatTools);
+    const [crossings, verdict] = internals.crossingsDuring(probe, () => guard.checkToolCalls(chat({ city: "Bergen" }, true), chatTools));
+    assert.equal(verdict.failure, "truncated");
+    assert.equal(crossings, 0, "text arguments at the token limit");
+    probe.free();
+  });
+
+  test("hands back what JSON would have written of object arguments, and refuses what the core refuses", () => {
+    const SCHEMA = { type: "object", required: ["n"], properties: { n: { type: "number", minimum: 0 }, list: { type: "array" } } };
+    const tools = [{ name: "numbers", input_schema: SCHEMA }];
+    const call = (input) => ({ stop_reason: "tool_use", content: [{ type: "tool_use", id: "t1", name: "numbers", input }] });
+    let deep = { n: 1 };
+    for (let i = 0; i < 200; i++) deep = { n: 1, deep };
+    const inputs = [
+      { n: -0 },
+      { n: 1, gone: undefined, fn() {}, [Symbol("s")]: 1 },
+      { n: 1, list: [1, undefined, () => 1, Symbol("s"), -0] },
+      { n: NaN },
+      { n: Infinity, list: [NaN] },
+      { n: 1, text: "x\ud800y", ["k\udc00"]: 1 },
+      { n: 1, when: new Date(0) },
+      { n: 1, o: { toJSON: () => ({ n: -1 }) } },
+      { toJSON: () => ({ n: -1 }) },
+      JSON.parse('{"n":1,"__proto__":{"a":1}}'),
+      { n: 1, m: new Map([[1, 2]]), s: new Set([1]) },
+      { n: 1, boxed: new String("s"), count: new Number(2) },
+      Object.assign(Object.create(null), { n: 2 }),
+      Object.assign(Object.create({ inherited: 1 }), { n: 2 }),
+      deep,
+      [{ n: 1 }],
+      { n: 1, "10": 1, "2": 2, b: 3, a: 4 },
+      // JSON.stringify writes a raw JSON value's text (Bun has them; Node 20 does not).
+      ...(typeof JSON.rawJSON === "function" ? [{ n: JSON.rawJSON("1") }, { n: 1, list: [JSON.rawJSON("2")] }] : []),
+    ];
+    const responses = inputs.map(call);
+    const outcome = (response) => {
+      try {
+        return guard.checkToolCalls(response, tools);
+      } catch (error) {
+        return { threw: error.name, code: error.code, message: error.message };
+      }
+    };
+    internals.useCheckPrograms(false);
+    let expected;
+    try {
+      expected = responses.map(outcome);
+    } finally {
+      internals.useCheckPrograms(true);
+    }
+    for (let round = 0; round < 4; round++) {
+      responses.forEach((response, i) => assert.deepStrictEqual(outcome(response), expected[i], `round ${round}: input ${i}`));
+    }
+    // What throws throws the same.
+    const bigint = call({ n: 1, big: 1n });
+    const getter = call({ n: 1, get bad() { throw new Error("no"); } });
+    for (const response of [bigint, getter]) {
+      internals.useCheckPrograms(false);
+      let before;
+      try {
+        before = outcome(response);
+      } finally {
+        internals.useCheckPrograms(true);
+      }
+      assert.equal(before.threw, "TypeError");
+      assert.deepStrictEqual(outcome(response), before);
+    }
+  });
+});
