@@ -180,14 +180,16 @@ impl PartialValue {
     /// judged against `schema` (nothing is judged without one, or when the
     /// schema's meaning depends on more than the location).
     pub fn new(start: usize, schema: Option<&CompiledSchema>) -> Self {
+        let plan = schema.and_then(|schema| schema.derived(Plan::derive));
+        let locs = plan.as_ref().map(|plan| plan.take_locs()).unwrap_or_default();
         PartialValue {
             start,
             pos: start,
             state: State::Value,
             frames: Vec::new(),
             broken: false,
-            plan: schema.and_then(|schema| schema.derived(Plan::derive)),
-            locs: Locs::default(),
+            plan,
+            locs,
             root_invalid: None,
             delta_at: None,
             closed_held: Vec::new(),
@@ -966,6 +968,15 @@ impl PartialValue {
         if let Some(frame) = self.frames.get_mut(i) {
             frame.loc = Some(loc);
             frame.pointer = Some(pointer);
+        }
+    }
+}
+
+impl Drop for PartialValue {
+    /// The locations worked out go back to the plan, for the next reading.
+    fn drop(&mut self) {
+        if let Some(plan) = &self.plan {
+            plan.keep_locs(std::mem::take(&mut self.locs));
         }
     }
 }

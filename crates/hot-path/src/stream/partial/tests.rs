@@ -637,3 +637,33 @@ fn the_numbers_say_what_the_json_says() {
         }
     }
 }
+
+#[test]
+fn locations_kept_from_an_earlier_stream_judge_alike() {
+    let schema = json!({
+        "type": "object",
+        "patternProperties": {"^n": {"type": "integer"}},
+        "properties": {"rows": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}}}}},
+        "additionalProperties": {"type": "string"}
+    });
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let texts = [
+        r#"{"n1":1,"n2":"x","rows":[{"id":1},{"id":"y"}],"other":2,"more":"ok"}"#,
+        r#"{"rows":[{"id":"z"}],"n":true,"zz":"s","rows2":[1]"#,
+    ];
+    let fresh = |text: &str| {
+        let mut alone = PartialValue::new(0, Some(&compiled));
+        // Another reading open at the same time works out its own.
+        let mut beside = PartialValue::new(0, Some(&compiled));
+        let read = alone.read(text);
+        assert_eq!(beside.read(text), read);
+        read
+    };
+    let first: Vec<_> = texts.iter().map(|t| fresh(t)).collect();
+    assert_eq!(first[0].1, ["", "/n2", "/rows", "/rows/1", "/rows/1/id", "/other"]);
+    for _ in 0..3 {
+        for (text, read) in texts.iter().zip(&first) {
+            assert_eq!(&fresh(text), read, "{text}");
+        }
+    }
+}
