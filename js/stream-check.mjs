@@ -601,41 +601,24 @@ function readWords(at, ascii) {
   }
   const w = memoryWords;
   let p = at >>> 2;
-  const base = w[p];
   const flags = w[p + 1];
   const delta = { invalid: (flags & WORD.invalid) !== 0, tail: w[p + 2], same: (flags & WORD.same) !== 0, keep: w[p + 3] };
   if (delta.same) return delta;
   const fins = w[p + 4];
   // The places, in order, and the span they cover.
-  let lo = 0xffffffff;
-  let hi = 0;
-  const cover = (start, end) => {
-    if (start < lo) lo = start;
-    if (end > hi) hi = end;
-  };
-  // A slot: a name's place, or an index.
-  const coverSlot = (q) => {
-    if (w[q] !== WORD.index) cover(w[q], w[q + 1]);
-  };
-  // Members or items: `object, n`, then each a slot and its value's place.
-  const coverMembers = (q) => {
-    const end = q + 2 + 4 * w[q + 1];
-    for (q += 2; q < end; q += 4) {
-      coverSlot(q);
-      cover(w[q + 2], w[q + 3]);
-    }
-    return end;
-  };
+  reading.base = w[p];
+  reading.lo = 0xffffffff;
+  reading.hi = 0;
   const finAt = p + 5;
   p = finAt;
-  for (let i = 0; i < fins; i++) p = coverMembers(p);
+  for (let i = 0; i < fins; i++) p = coverMembers(w, p);
   const growAt = p;
   if (flags & WORD.grow) {
     cover(w[p], w[p + 1]);
     p += 2;
   }
   const addAt = p;
-  if (flags & WORD.add) p = coverMembers(p);
+  if (flags & WORD.add) p = coverMembers(w, p);
   const valueAt = p;
   if (flags & WORD.value) {
     cover(w[p], w[p + 1]);
@@ -644,52 +627,36 @@ function readWords(at, ascii) {
   const slotAt = p;
   let q = slotAt;
   if (flags & WORD.at) {
-    coverSlot(q);
+    coverSlot(w, q);
     q += 2;
   }
   if (flags & WORD.open) {
     const n = w[q++];
-    for (let i = 0; i < n; i++, q += 2) coverSlot(q);
-    if (flags & WORD.tip) coverSlot(q);
+    for (let i = 0; i < n; i++, q += 2) coverSlot(w, q);
+    if (flags & WORD.tip) coverSlot(w, q);
   }
-  const bytes = memoryBytes;
-  let span = "";
+  const { base, lo, hi } = reading;
+  reading.ascii = ascii;
+  reading.span = "";
   if (ascii && hi > lo) {
-    span = latin1Slice !== undefined ? latin1Slice.call(bytes, base + lo, base + hi) : decoder.decode(bytes.subarray(base + lo, base + hi));
+    const bytes = memoryBytes;
+    reading.span = latin1Slice !== undefined ? latin1Slice.call(bytes, base + lo, base + hi) : decoder.decode(bytes.subarray(base + lo, base + hi));
   }
-  const text = ascii ? (start, end) => span.slice(start - lo, end - lo) : (start, end) => decoder.decode(bytes.subarray(base + start, base + end));
-  const slot = (q) => {
-    if (w[q] === WORD.index) return w[q + 1];
-    const name = text(w[q], w[q + 1]);
-    return PARSED.test(name) ? JSON.parse(name) : name.slice(1, -1);
-  };
-  // Members as an object (set as JSON.parse sets them), items as an array.
-  const members = (q) => {
-    const object = w[q] === 1;
-    const end = q + 2 + 4 * w[q + 1];
-    const out = object ? {} : [];
-    for (q += 2; q < end; q += 4) {
-      const value = complete(text(w[q + 2], w[q + 3]));
-      if (object) setMember(out, slot(q), value);
-      else out.push(value);
-    }
-    return out;
-  };
   if (fins > 0) {
     delta.fin = [];
-    for (let i = 0, q = finAt; i < fins; i++, q += 2 + 4 * w[q + 1]) delta.fin.push(members(q));
+    for (let i = 0, q = finAt; i < fins; i++, q += 2 + 4 * w[q + 1]) delta.fin.push(membersAt(w, q));
   }
   if (flags & WORD.grow) {
-    const grown = text(w[growAt], w[growAt + 1]);
+    const grown = textAt(w[growAt], w[growAt + 1]);
     delta.grow = PARSED.test(grown) ? JSON.parse(`"${grown}"`) : grown;
     return delta;
   }
-  if (flags & WORD.add) delta.add = members(addAt);
+  if (flags & WORD.add) delta.add = membersAt(w, addAt);
   if (flags & WORD.value) {
     delta.hasValue = true;
     const openString = w[valueAt + 2] === 1;
     const closers = w[valueAt + 3];
-    let json = text(w[valueAt], w[valueAt + 1]);
+    let json = textAt(w[valueAt], w[valueAt + 1]);
     if (openString && closers === 0 && !PARSED.test(json)) {
       // An open string, its text without the opening quote.
       delta.value = json.slice(1);
@@ -701,16 +668,69 @@ function readWords(at, ascii) {
   }
   q = slotAt;
   if (flags & WORD.at) {
-    delta.at = slot(q);
+    delta.at = slotOf(w, q);
     q += 2;
   }
   if (flags & WORD.open) {
     const n = w[q++];
     delta.open = [];
-    for (let i = 0; i < n; i++, q += 2) delta.open.push(slot(q));
-    if (flags & WORD.tip) delta.tip = slot(q);
+    for (let i = 0; i < n; i++, q += 2) delta.open.push(slotOf(w, q));
+    if (flags & WORD.tip) delta.tip = slotOf(w, q);
   }
   return delta;
+}
+
+/**
+ * The reading `readWords` is making: where the text lies in wasm memory
+ * (`base`), the span of it the places cover (`lo..hi`), and, when every
+ * byte was ASCII, that span decoded (`span`).
+ */
+const reading = { base: 0, lo: 0, hi: 0, ascii: true, span: "" };
+
+function cover(start, end) {
+  if (start < reading.lo) reading.lo = start;
+  if (end > reading.hi) reading.hi = end;
+}
+
+/** Covers a slot: a name's place (an index has none). */
+function coverSlot(w, q) {
+  if (w[q] !== WORD.index) cover(w[q], w[q + 1]);
+}
+
+/** Covers members or items (`object, n`, then each a slot and its value's place); gives where the next part begins. */
+function coverMembers(w, q) {
+  const end = q + 2 + 4 * w[q + 1];
+  for (q += 2; q < end; q += 4) {
+    coverSlot(w, q);
+    cover(w[q + 2], w[q + 3]);
+  }
+  return end;
+}
+
+/** The text at `start..end`: a slice of the span, or decoded on its own. */
+function textAt(start, end) {
+  if (reading.ascii) return reading.span.slice(start - reading.lo, end - reading.lo);
+  return decoder.decode(memoryBytes.subarray(reading.base + start, reading.base + end));
+}
+
+/** A slot's name or index. */
+function slotOf(w, q) {
+  if (w[q] === WORD.index) return w[q + 1];
+  const name = textAt(w[q], w[q + 1]);
+  return PARSED.test(name) ? JSON.parse(name) : name.slice(1, -1);
+}
+
+/** Members as an object (set as JSON.parse sets them), items as an array. */
+function membersAt(w, q) {
+  const object = w[q] === 1;
+  const end = q + 2 + 4 * w[q + 1];
+  const out = object ? {} : [];
+  for (q += 2; q < end; q += 4) {
+    const value = complete(textAt(w[q + 2], w[q + 3]));
+    if (object) setMember(out, slotOf(w, q), value);
+    else out.push(value);
+  }
+  return out;
 }
 
 /** Sets a member as JSON.parse does: `__proto__` too, as an own member. */
