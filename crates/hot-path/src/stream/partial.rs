@@ -903,16 +903,20 @@ impl PartialValue {
             };
             let loc = frame.loc.flatten();
             let object = frame.object;
-            let mut pending = std::mem::take(&mut frame.pending);
+            // The pending list is emptied in place (its room kept for the
+            // next reading), and the pointer borrowed, not copied.
+            let Frame {
+                pending,
+                pointer,
+                invalid,
+                ..
+            } = frame;
             if !object {
                 let vouched = self.vouched;
                 pending.retain(|child| child.end > vouched);
             }
-            let base = match pending.is_empty() {
-                true => String::new(),
-                false => frame.pointer.clone().unwrap_or_default(),
-            };
-            for child in pending {
+            let base = pointer.as_deref().unwrap_or_default();
+            for child in pending.drain(..) {
                 let (place, refused, at) =
                     child_place(&plan, &mut self.locs, text, loc, object, child);
                 let mut found = Vec::new();
@@ -922,13 +926,13 @@ impl PartialValue {
                     text,
                     at,
                     refused,
-                    (&base, &place),
+                    (base, &place),
                     child,
                     &mut found,
                     0,
                 ) {
-                    frame.invalid.push(place.pointer(&base));
-                    frame.invalid.append(&mut found);
+                    invalid.push(place.pointer(base));
+                    invalid.append(&mut found);
                 }
             }
             out.extend(frame.invalid.iter().cloned());
