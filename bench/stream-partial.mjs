@@ -7,8 +7,10 @@
 // - partial, unread: with partial: true, `partial` never read (the option's
 //   own cost: a state object per push);
 // - partial, every push: `partial` read after every push, as a preview
-//   that redraws on every token would read it (the worst case: each read
-//   crosses the waiting pieces and copies and parses the value so far);
+//   that redraws on every token would read it (the worst case: a read of
+//   a piece that completes a member or item, or opens one, crosses the
+//   waiting pieces, and the core judges what completed and says where
+//   the new text is);
 // - partial, every 1 KB: read once per kilobyte pushed, as a preview that
 //   redraws on a timer would (and after the last push).
 // Ratios are medians of the rounds' ratios (see bench/median.mjs), against

@@ -4,7 +4,7 @@ import { argumentKind, optionsText } from "./arguments.mjs";
 import { shapeVerdict } from "./check.mjs";
 import { SchemaError, argumentError } from "./errors.mjs";
 import { INPUT_STATUS } from "./generated/contract.mjs";
-import { callRaw, encoder, ensureLoaded, memory, raw, translate, traps } from "./wasm-instance.mjs";
+import { callRaw, decoder, encoder, ensureLoaded, memory, raw, translate, traps, whenReplaced } from "./wasm-instance.mjs";
 import { compileKey, entryFor, handleForAnyValidator, isValidatorArgument, readableSchemaText, recordOf } from "./schemas.mjs";
 import { acceptedValue, readsInParts } from "./stream-value.mjs";
 import { StreamedCalls, readEvent, streamReaders } from "./stream-read.mjs";
@@ -187,6 +187,8 @@ export class StreamCheck {
    */
   #preview = { value: undefined, levels: [], grown: 0 };
   #partialAt = -1;
+  /** The pointers of what fails in the partial value, as the core last said. */
+  #invalid = Object.freeze([]);
   /** What the waiting units after `#seen` change in the partial value, as the core last said (see `#skipped`). */
   #tail = TAIL.asks;
   /** Of the units waiting, those the partial value already holds (see `#skipped`). */
@@ -327,9 +329,12 @@ export class StreamCheck {
    * those kept before: then they are checked now, and the items the check
    * passes are not judged again. Then the core closes the
    * frontier and judges the complete members and items, and says what
-   * changed since the last reading (see `StreamCheck::partial_delta` in
-   * src/stream.rs), which is parsed once and applied to the value kept
-   * here. Pieces that change nothing shown, or only lengthen the open
+   * changed since the last reading as numbers in wasm memory (see
+   * `StreamCheck::partial_words` in src/stream.rs): places in the text it
+   * keeps, of which only the new members and items, and the new frontier,
+   * are decoded and parsed here (see `readWords`), and applied to the
+   * value kept here; the pointers of what fails are asked for only when
+   * they changed. Pieces that change nothing shown, or only lengthen the open
    * string the value holds, do not cross (see `#skipped`). The same object
    * again until the value changes, and while only its open string grows.
    */
@@ -342,21 +347,24 @@ export class StreamCheck {
     // crossing.
     if (this.#partialAt === this.#crossed && (waiting === this.#seen || this.#skipped(waiting))) return this.#partial;
     let delta;
+    let invalid = this.#invalid;
     try {
-      delta = JSON.parse(this.#forward(false, true, this.#unchecked + waiting >= streamBatch.checkedReading));
+      const at = this.#forward(false, true, this.#unchecked + waiting >= streamBatch.checkedReading);
+      delta = readWords(at, this.#ascii);
+      // Asked after the text is read: the answer may grow the memory.
+      if (delta.invalid) invalid = this.#invalid = Object.freeze(JSON.parse(this.#handle.partialInvalid()));
     } catch (error) {
       throw translate(error);
     }
     applyDelta(this.#preview, delta);
     const value = this.#preview.value;
-    const invalid = delta.invalid;
-    // The same object while the value is the one grown in place and nothing fails.
+    // The same object while the value is the one grown in place and what fails is the same.
     const last = this.#partial;
-    if (last === undefined || last.value !== value || invalid.length > 0 || last.invalid.length > 0) {
-      this.#partial = Object.freeze({ value, invalid: Object.freeze(invalid) });
+    if (last === undefined || last.value !== value || last.invalid !== invalid) {
+      this.#partial = Object.freeze({ value, invalid });
     }
     this.#partialAt = this.#crossed;
-    this.#tail = delta.tail ?? TAIL.asks;
+    this.#tail = delta.tail;
     return this.#partial;
   }
 
@@ -453,7 +461,7 @@ export class StreamCheck {
     let delta;
     try {
       if (gathered + text.length === 0) {
-        if (preview && (!checked || this.#unchecked === 0)) return this.#handle.partialDelta(0);
+        if (preview && (!checked || this.#unchecked === 0)) return this.#handle.partialWords(0);
         // Text kept for a preview, not yet checked, is checked now.
         if (this.#unchecked === 0) return;
       }
@@ -481,7 +489,7 @@ export class StreamCheck {
       this.#crossed += length;
       if (preview && !checked) {
         // Kept for the preview, and checked with the next batch.
-        delta = this.#handle.partialDelta(length);
+        delta = this.#handle.partialWords(length);
         this.#unchecked += length;
       } else {
         this.#unchecked = 0;
@@ -490,7 +498,7 @@ export class StreamCheck {
         // next batch crosses (the core answers every push after it with
         // it), as if the text had waited for that batch: one that no push
         // returned is not the verdict (see `StreamCheck::end_json`).
-        if (preview) delta = this.#handle.partialDelta(0);
+        if (preview) delta = this.#handle.partialWords(0);
         else if (status === INPUT_STATUS.pushRejected && this.#state === PENDING) this.#state = rejectedState(this.#handle.rejection());
       }
     } catch (error) {
@@ -540,6 +548,191 @@ const NOT_WHITE = /[^ \t\n\r]/;
 /** A unit that is not a digit. */
 const NOT_DIGIT = /[^0-9]/;
 
+/**
+ * Views of the whole wasm memory, for the numbers `partialWords` writes
+ * and the text they point into: made again when the memory grew (which
+ * detaches the old buffer: a view of it has length 0) or the instance was
+ * replaced.
+ */
+let memoryWords = null;
+let memoryBytes = null;
+whenReplaced(() => {
+  memoryWords = null;
+  memoryBytes = null;
+});
+
+/** ASCII bytes as a string, where the engine has a copy that skips UTF-8 decoding (Node's and Bun's Buffer). */
+const latin1Slice = globalThis.Buffer?.prototype?.latin1Slice;
+
+/** What in a string's text JSON.parse must read: an escape, or a control character (which it refuses). */
+const PARSED = /[\\\u0000-\u001f]/;
+
+/**
+ * The value of a complete value's JSON text, as JSON.parse gives it: a
+ * string without escapes, a literal or a number (a JSON number is read by
+ * Number as by JSON.parse) without parsing.
+ */
+function complete(json) {
+  const c = json.charCodeAt(0);
+  if (c === 0x22) return PARSED.test(json) ? JSON.parse(json) : json.slice(1, -1);
+  if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return Number(json);
+  if (c === 0x74) return true;
+  if (c === 0x66) return false;
+  if (c === 0x6e) return null;
+  return JSON.parse(json);
+}
+
+/** The layout of the numbers (`words` in crates/hot-path/src/stream/partial.rs). */
+const WORD = Object.freeze({ same: 1, grow: 2, invalid: 4, value: 8, add: 16, at: 32, open: 64, tip: 128, index: 0xffffffff });
+
+/**
+ * What changed in the partial value, from the numbers at `at` in wasm
+ * memory (see `RawStream::partial_words`), in the shape `applyDelta`
+ * takes, with the text at the places they give decoded from the text the
+ * core keeps: when every byte pushed was ASCII (`ascii`), the span they
+ * cover at once, and each place a slice of it; otherwise each place on
+ * its own. `invalid`: the pointers of what fails changed (the caller asks
+ * for them).
+ */
+function readWords(at, ascii) {
+  if (memoryWords === null || memoryWords.length === 0) {
+    memoryWords = new Uint32Array(memory.buffer);
+    memoryBytes = new Uint8Array(memory.buffer);
+  }
+  const w = memoryWords;
+  let p = at >>> 2;
+  const flags = w[p + 1];
+  const delta = { invalid: (flags & WORD.invalid) !== 0, tail: w[p + 2], same: (flags & WORD.same) !== 0, keep: w[p + 3] };
+  if (delta.same) return delta;
+  const fins = w[p + 4];
+  // The places, in order, and the span they cover.
+  reading.base = w[p];
+  reading.lo = 0xffffffff;
+  reading.hi = 0;
+  const finAt = p + 5;
+  p = finAt;
+  for (let i = 0; i < fins; i++) p = coverMembers(w, p);
+  const growAt = p;
+  if (flags & WORD.grow) {
+    cover(w[p], w[p + 1]);
+    p += 2;
+  }
+  const addAt = p;
+  if (flags & WORD.add) p = coverMembers(w, p);
+  const valueAt = p;
+  if (flags & WORD.value) {
+    cover(w[p], w[p + 1]);
+    p += 4 + w[p + 3];
+  }
+  const slotAt = p;
+  let q = slotAt;
+  if (flags & WORD.at) {
+    coverSlot(w, q);
+    q += 2;
+  }
+  if (flags & WORD.open) {
+    const n = w[q++];
+    for (let i = 0; i < n; i++, q += 2) coverSlot(w, q);
+    if (flags & WORD.tip) coverSlot(w, q);
+  }
+  const { base, lo, hi } = reading;
+  reading.ascii = ascii;
+  reading.span = "";
+  if (ascii && hi > lo) {
+    const bytes = memoryBytes;
+    reading.span = latin1Slice !== undefined ? latin1Slice.call(bytes, base + lo, base + hi) : decoder.decode(bytes.subarray(base + lo, base + hi));
+  }
+  if (fins > 0) {
+    delta.fin = [];
+    for (let i = 0, q = finAt; i < fins; i++, q += 2 + 4 * w[q + 1]) delta.fin.push(membersAt(w, q));
+  }
+  if (flags & WORD.grow) {
+    const grown = textAt(w[growAt], w[growAt + 1]);
+    delta.grow = PARSED.test(grown) ? JSON.parse(`"${grown}"`) : grown;
+    return delta;
+  }
+  if (flags & WORD.add) delta.add = membersAt(w, addAt);
+  if (flags & WORD.value) {
+    delta.hasValue = true;
+    const openString = w[valueAt + 2] === 1;
+    const closers = w[valueAt + 3];
+    let json = textAt(w[valueAt], w[valueAt + 1]);
+    if (openString && closers === 0 && !PARSED.test(json)) {
+      // An open string, its text without the opening quote.
+      delta.value = json.slice(1);
+    } else {
+      if (openString) json += '"';
+      for (let i = 0; i < closers; i++) json += w[valueAt + 4 + i] === 1 ? "}" : "]";
+      delta.value = JSON.parse(json);
+    }
+  }
+  q = slotAt;
+  if (flags & WORD.at) {
+    delta.at = slotOf(w, q);
+    q += 2;
+  }
+  if (flags & WORD.open) {
+    const n = w[q++];
+    delta.open = [];
+    for (let i = 0; i < n; i++, q += 2) delta.open.push(slotOf(w, q));
+    if (flags & WORD.tip) delta.tip = slotOf(w, q);
+  }
+  return delta;
+}
+
+/**
+ * The reading `readWords` is making: where the text lies in wasm memory
+ * (`base`), the span of it the places cover (`lo..hi`), and, when every
+ * byte was ASCII, that span decoded (`span`).
+ */
+const reading = { base: 0, lo: 0, hi: 0, ascii: true, span: "" };
+
+function cover(start, end) {
+  if (start < reading.lo) reading.lo = start;
+  if (end > reading.hi) reading.hi = end;
+}
+
+/** Covers a slot: a name's place (an index has none). */
+function coverSlot(w, q) {
+  if (w[q] !== WORD.index) cover(w[q], w[q + 1]);
+}
+
+/** Covers members or items (`object, n`, then each a slot and its value's place); gives where the next part begins. */
+function coverMembers(w, q) {
+  const end = q + 2 + 4 * w[q + 1];
+  for (q += 2; q < end; q += 4) {
+    coverSlot(w, q);
+    cover(w[q + 2], w[q + 3]);
+  }
+  return end;
+}
+
+/** The text at `start..end`: a slice of the span, or decoded on its own. */
+function textAt(start, end) {
+  if (reading.ascii) return reading.span.slice(start - reading.lo, end - reading.lo);
+  return decoder.decode(memoryBytes.subarray(reading.base + start, reading.base + end));
+}
+
+/** A slot's name or index. */
+function slotOf(w, q) {
+  if (w[q] === WORD.index) return w[q + 1];
+  const name = textAt(w[q], w[q + 1]);
+  return PARSED.test(name) ? JSON.parse(name) : name.slice(1, -1);
+}
+
+/** Members as an object (set as JSON.parse sets them), items as an array. */
+function membersAt(w, q) {
+  const object = w[q] === 1;
+  const end = q + 2 + 4 * w[q + 1];
+  const out = object ? {} : [];
+  for (q += 2; q < end; q += 4) {
+    const value = complete(textAt(w[q + 2], w[q + 3]));
+    if (object) setMember(out, slotOf(w, q), value);
+    else out.push(value);
+  }
+  return out;
+}
+
 /** Sets a member as JSON.parse does: `__proto__` too, as an own member. */
 function setMember(object, key, value) {
   if (key === "__proto__") Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
@@ -548,7 +741,8 @@ function setMember(object, key, value) {
 
 /**
  * Applies what the core says changed in the partial value (see
- * `PartialValue::read_delta` in crates/hot-path/src/stream/partial.rs) to
+ * `PartialValue::read_delta` in crates/hot-path/src/stream/partial.rs,
+ * whose JSON `readWords` gives in this shape, `hasValue` for `value`) to
  * `preview`: `{ value, levels }`, the value and the open containers it
  * holds, outermost first, each with its frontier (the open value last in
  * it, a name or an index), which is taken out before the complete members
@@ -589,7 +783,7 @@ function applyDelta(preview, delta) {
     const container = held.container;
     const array = Array.isArray(container);
     extend(held, delta.add, delta.at);
-    if (Object.hasOwn(delta, "value")) {
+    if (delta.hasValue) {
       // An array's frontier is its next item.
       if (array) container.push(delta.value);
       else setMember(container, delta.at, delta.value);

@@ -440,12 +440,14 @@ impl StreamCheck {
         }
     }
 
-    /// The same, as what changed since the last call (see
-    /// `PartialValue::read_delta`): for the facade, which keeps the value
-    /// and grows it in place.
-    pub fn partial_delta(&mut self) -> String {
+    /// The same, as what changed since the last call, written as numbers
+    /// into `out` (see `PartialValue::read_words`): for the facade, which
+    /// keeps the value and grows it in place, taking the text at
+    /// the places they give from the text this check keeps (see `text`).
+    /// The pointers of what fails, when the numbers say they changed, come
+    /// from `partial_invalid`.
+    pub fn partial_words(&mut self, out: &mut Vec<u32>) {
         self.ensure_partial();
-        // The items this check passed already are not judged again.
         let through = match (&self.rejection, &self.json) {
             (None, Some(json)) => json.items_passed_through(),
             _ => 0,
@@ -453,10 +455,21 @@ impl StreamCheck {
         match self.partial.as_mut() {
             Some(partial) => {
                 partial.vouch(through);
-                partial.read_delta(&self.text)
+                partial.read_words(&self.text, out);
             }
-            None => "{\"invalid\":[],\"same\":true}".to_owned(),
+            None => {
+                out.clear();
+                out.extend([hot_path::stream::partial::words::SAME, 0, 0, 0]);
+            }
         }
+    }
+
+    /// The pointers of what fails in the partial value as of the last
+    /// `partial_words`, as a JSON array.
+    pub fn partial_invalid(&self) -> String {
+        self.partial
+            .as_ref()
+            .map_or_else(|| "[]".to_owned(), |partial| partial.invalid_json())
     }
 
     /// The partial value's reading, from when the JSON begins (text kept

@@ -20,6 +20,8 @@ pub struct RawStream {
     staging: Vec<u8>,
     /// The accepted JSON's place in the text, after `end`.
     accepted: Option<std::ops::Range<usize>>,
+    /// What `partialWords` gave last.
+    words: Vec<u32>,
 }
 
 impl RawStream {
@@ -34,6 +36,7 @@ impl RawStream {
             check,
             staging,
             accepted: None,
+            words: Vec::new(),
         }
     }
 }
@@ -168,13 +171,27 @@ impl RawStream {
 
     /// The first `len` staged bytes kept (not yet checked: the next `push`
     /// checks them, see `StreamCheck::append`), and what changed in the
-    /// partial value of the text since the last call, as JSON text (see
-    /// `StreamCheck::partial_delta`).
-    #[wasm_bindgen(js_name = partialDelta)]
-    pub fn partial_delta(&mut self, len: usize) -> String {
+    /// partial value of the text since the last call, as numbers (see
+    /// `StreamCheck::partial_words`), after one more first: the address of
+    /// the text the places in them are in. Gives the numbers' address;
+    /// both are valid until the next call into the module.
+    #[wasm_bindgen(js_name = partialWords)]
+    pub fn partial_words(&mut self, len: usize) -> *const u32 {
         let bytes = self.staging.get(..len).unwrap_or_default();
         self.check.append(bytes);
-        self.check.partial_delta()
+        let mut words = std::mem::take(&mut self.words);
+        self.check.partial_words(&mut words);
+        // wasm32 addresses are 32 bits.
+        words.insert(0, self.check.text().as_ptr() as usize as u32);
+        self.words = words;
+        self.words.as_ptr()
+    }
+
+    /// The pointers of what fails in the partial value as of the last
+    /// `partialWords`, as JSON text.
+    #[wasm_bindgen(js_name = partialInvalid)]
+    pub fn partial_invalid(&self) -> String {
+        self.check.partial_invalid()
     }
 
     /// The bytes of the accepted JSON text (see `json_at`); 0 when the

@@ -13,6 +13,7 @@ import * as internals from "../../../pkg/testing.mjs";
 import { sse, withWireServer } from "../../support/wire-server.mjs";
 import { assertArgumentError, pieces, rowsSchema, rowsText, thrown } from "../../support/fixtures.mjs";
 import { prng } from "../../support/random.mjs";
+import { workloads } from "../../../bench/workloads.mjs";
 
 /** The partial value after pushing `text` in one piece. */
 function partialOf(text, schema = null) {
@@ -205,16 +206,16 @@ describe("pieces read without asking the core", () => {
     const handle = internals.rawGlue().streamOpen(undefined, "null");
     const proto = Object.getPrototypeOf(handle);
     handle.free();
-    const original = proto.partialDelta;
+    const original = proto.partialWords;
     let count = 0;
-    proto.partialDelta = function (...args) {
+    proto.partialWords = function (...args) {
       count++;
       return original.apply(this, args);
     };
     try {
       run();
     } finally {
-      proto.partialDelta = original;
+      proto.partialWords = original;
     }
     return count;
   }
@@ -247,7 +248,7 @@ describe("pieces read without asking the core", () => {
     });
     // A crossing for each batch the check took (a reading after it asks
     // once), and for the pieces that changed more than the string.
-    assert.ok(crossings <= 12, `${crossings} crossings for ${readings} readings`);
+    assert.ok(crossings > 0 && crossings <= 12, `${crossings} crossings for ${readings} readings`);
     check.free();
   });
 
@@ -271,6 +272,40 @@ describe("pieces read without asking the core", () => {
       }
       check.free();
     }
+  });
+});
+
+describe("the value grown from the core's numbers", () => {
+  test("read after every piece of random cuts of the suite's and the benchmark's documents, it is the value the text so far gives in one piece", () => {
+    const bench = workloads().filter((w) => ["small", "rows50", "rows2000", "invalid2000"].includes(w.id));
+    const escaped = JSON.stringify({ ...JSON.parse(bench[0].text), vendor: 'Acme "Ünï" \\ 😀 \u0001 Supply', ["__proto__"]: { x: [1, -0.5e3, true, null] }, 'k"ey\\ü\n': 2 });
+    const documents = [
+      ...bench.map((w) => ({ label: w.label, schema: w.schema, text: w.text.slice(0, 40_000) })),
+      { label: "escapes and non-ASCII", schema: bench[0].schema, text: escaped },
+      { label: "pretty", schema: bench[1].schema, text: JSON.stringify(JSON.parse(bench[1].text), null, 2).slice(0, 6_000) },
+      { label: "a bad row", schema: rowsSchema, text: rowsText(60, 17) },
+    ];
+    const next = prng(0x90d5);
+    let compared = 0;
+    for (const { label, schema, text } of documents) {
+      for (let round = 0; round < 3; round++) {
+        const check = guard.createStreamCheck(schema, { partial: true });
+        const most = [2, 16, 64][round];
+        const sample = Math.min(1, 60 / (text.length / (most / 2)));
+        let cut = 0;
+        while (cut < text.length) {
+          const from = cut;
+          cut = Math.min(text.length, cut + 1 + Math.floor(next() * most));
+          const state = check.push(text.slice(from, cut));
+          const { partial } = state;
+          if (cut < text.length && next() >= sample) continue;
+          compared++;
+          assert.deepEqual(partial, partialOf(text.slice(0, cut), schema), `${label}, round ${round}, at ${cut}`);
+        }
+        check.free();
+      }
+    }
+    assert.ok(compared > 500, `readings compared: ${compared}`);
   });
 });
 

@@ -77,6 +77,9 @@ struct Frame {
     /// Where the value being read begins.
     value_start: usize,
     pending: Vec<Child>,
+    /// While the reader holds it: the members or items completed after
+    /// `shown_end`, for `read_words`.
+    fresh: Vec<Child>,
     invalid: Vec<String>,
     /// Worked out on the first judging (see `locate`).
     loc: Option<Option<LocId>>,
@@ -159,13 +162,17 @@ pub struct PartialValue {
     /// `read_delta`, innermost first: whether each is an object, where its
     /// members or items shown to the reader end, and where its closing
     /// bracket is (the reader finishes them in place).
-    closed_held: Vec<(bool, usize, usize)>,
+    closed_held: Vec<(bool, usize, usize, Vec<Child>)>,
     /// The open string the reader holds as the innermost container's
     /// frontier: where it begins, and where its prefix shown ends.
     shown_string: Option<(usize, usize)>,
     /// Array items that end within these first bytes of the text passed
     /// what applies to them already (see `vouch`).
     vouched: usize,
+    /// The pointers of what failed as of the last `read_words` (see
+    /// `invalid_json`), and the list being made for the next.
+    invalid: Vec<String>,
+    judged: Vec<String>,
 }
 
 impl PartialValue {
@@ -173,19 +180,23 @@ impl PartialValue {
     /// judged against `schema` (nothing is judged without one, or when the
     /// schema's meaning depends on more than the location).
     pub fn new(start: usize, schema: Option<&CompiledSchema>) -> Self {
+        let plan = schema.and_then(|schema| schema.derived(Plan::derive));
+        let locs = plan.as_ref().map(|plan| plan.take_locs()).unwrap_or_default();
         PartialValue {
             start,
             pos: start,
             state: State::Value,
             frames: Vec::new(),
             broken: false,
-            plan: schema.and_then(|schema| schema.derived(Plan::derive)),
-            locs: Locs::default(),
+            plan,
+            locs,
             root_invalid: None,
             delta_at: None,
             closed_held: Vec::new(),
             shown_string: None,
             vouched: 0,
+            invalid: Vec::new(),
+            judged: Vec::new(),
         }
     }
 
@@ -205,7 +216,8 @@ impl PartialValue {
     pub fn read(&mut self, text: &str) -> (Option<String>, Vec<String>) {
         self.scan(text.as_bytes());
         let value = self.close(text);
-        let invalid = self.judge(text);
+        let mut invalid = Vec::new();
+        self.judge(text, &mut invalid);
         (value, invalid)
     }
 
@@ -272,6 +284,92 @@ impl PartialValue {
         out
     }
 
+    /// The same as `read_delta`, written as numbers into `out` (emptied
+    /// first) for a reader that takes the text at those places itself, so
+    /// that nothing is written as JSON, nor parsed, but what changed: see
+    /// [`words`] for the layout. The pointers of what fails are not
+    /// written: [`words::INVALID`] says when they differ from the last
+    /// reading's, and `invalid_json` gives them.
+    pub fn read_words(&mut self, text: &str, out: &mut Vec<u32>) {
+        let mut judged = std::mem::take(&mut self.judged);
+        judged.clear();
+        let delta = self.delta(text, &mut judged);
+        let mut flags = 0;
+        if judged != self.invalid {
+            flags |= words::INVALID;
+            std::mem::swap(&mut self.invalid, &mut judged);
+        }
+        self.judged = judged;
+        out.clear();
+        let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        out.extend([0, self.tail() as u32, at(delta.keep), at(delta.fin.len())]);
+        if delta.same {
+            flags |= words::SAME;
+        }
+        let children = |out: &mut Vec<u32>, object: bool, children: &[Child]| {
+            out.extend([u32::from(object), at(children.len())]);
+            for child in children {
+                match child.name {
+                    Some((s, e)) => out.extend([at(s), at(e)]),
+                    None => out.extend([words::INDEX, child.index]),
+                }
+                out.extend([at(child.start), at(child.end)]);
+            }
+        };
+        for ((object, _, _), fresh) in &delta.fin {
+            children(out, *object, fresh);
+        }
+        if let Some((from, cut)) = delta.grow {
+            flags |= words::GROW;
+            out.extend([at(from), at(cut)]);
+        }
+        if let Some(((object, _, _), fresh)) = &delta.add {
+            flags |= words::ADD;
+            children(out, *object, fresh);
+        }
+        if let Some((start, cut, open_string)) = delta.value {
+            flags |= words::VALUE;
+            out.extend([at(start), at(cut), u32::from(open_string), at(delta.closers.len())]);
+            out.extend(delta.closers.iter().map(|&object| u32::from(object)));
+        }
+        let slot = |out: &mut Vec<u32>, slot: Slot| match slot {
+            Slot::Name(s, e) => out.extend([at(s), at(e)]),
+            Slot::Index(index) => out.extend([words::INDEX, index]),
+        };
+        if let Some(place) = delta.at {
+            flags |= words::AT;
+            slot(out, place);
+        }
+        if delta.opened {
+            flags |= words::OPEN;
+            out.push(at(delta.open.len()));
+            for &place in &delta.open {
+                slot(out, place);
+            }
+            if let Some(tip) = delta.tip {
+                flags |= words::TIP;
+                slot(out, tip);
+            }
+        }
+        if let Some(first) = out.first_mut() {
+            *first = flags;
+        }
+    }
+
+    /// The pointers of what failed as of the last `read_words`, as a JSON
+    /// array.
+    pub fn invalid_json(&self) -> String {
+        let mut out = String::from("[");
+        for (i, pointer) in self.invalid.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            crate::json_text::push_json_str(&mut out, pointer);
+        }
+        out.push(']');
+        out
+    }
+
     /// What the bytes after the text read so far change in the value the
     /// reader of `read_delta` holds (see [`Tail`]).
     fn tail(&self) -> Tail {
@@ -308,58 +406,33 @@ impl PartialValue {
         }
     }
 
-    /// The delta of `read_delta`, without its `tail`.
-    fn write_delta(&mut self, text: &str) -> String {
+    /// What changed since the last reading (see `read_delta`), as places
+    /// in `text`; the judging's pointers go to `invalid`.
+    fn delta(&mut self, text: &str, invalid: &mut Vec<String>) -> Delta {
         self.scan(text.as_bytes());
-        let invalid = self.judge(text);
-        let mut out = String::with_capacity(64);
-        out.push_str("{\"invalid\":[");
-        for (i, pointer) in invalid.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            crate::json_text::push_json_str(&mut out, pointer);
-        }
-        out.push(']');
+        self.judge(text, invalid);
+        let mut delta = Delta::default();
         let now = (self.pos, self.state);
         if self.delta_at == Some(now) {
-            out.push_str(",\"same\":true}");
-            return out;
+            delta.same = true;
+            return delta;
         }
         self.delta_at = Some(now);
         let finished = !self.closed_held.is_empty();
-        if finished {
-            // What the held containers that closed gained, innermost first.
-            out.push_str(",\"fin\":[");
-            for (i, &(object, shown_end, bracket)) in self.closed_held.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push(if object { '{' } else { '[' });
-                out.push_str(
-                    text.get(shown_end..bracket)
-                        .unwrap_or_default()
-                        .trim_start_matches([' ', '\t', '\n', '\r', ',']),
-                );
-                out.push(if object { '}' } else { ']' });
-            }
-            out.push(']');
-            self.closed_held.clear();
-        }
-        if let (State::Done { .. }, true) = (self.state, finished) {
-            // The reader held the root, and has finished it.
-            out.push_str(",\"keep\":0}");
-            return out;
+        // What the held containers that closed gained, innermost first.
+        for (object, shown_end, bracket, fresh) in self.closed_held.drain(..) {
+            let start = body_start(text, shown_end, bracket);
+            delta.fin.push(((object, start, bracket), fresh));
         }
         if let State::Done { end } = self.state {
-            out.push_str(",\"keep\":0,\"value\":");
-            out.push_str(text.get(self.start..end).unwrap_or("null"));
-            out.push('}');
-            return out;
+            // Without `fin`, the reader did not hold the root: it is the value.
+            if !finished {
+                delta.value = Some((self.start, end, false));
+            }
+            return delta;
         }
         let keep = self.frames.iter().take_while(|f| f.shown).count();
-        out.push_str(",\"keep\":");
-        crate::json_text::push_usize(&mut out, keep);
+        delta.keep = keep;
         let shown_string = self.shown_string.take();
         if let (State::InString { start, .. }, Some((shown, from)), false, true) = (
             self.state,
@@ -370,23 +443,16 @@ impl PartialValue {
             if shown == start {
                 // The same open string, longer: only what it gained.
                 let cut = string_prefix_end(text.as_bytes(), start, self.pos);
-                out.push_str(",\"grow\":\"");
-                out.push_str(text.get(from..cut).unwrap_or_default());
-                out.push_str("\"}");
+                delta.grow = Some((from, cut.max(from)));
                 self.shown_string = Some((start, cut.max(from)));
-                return out;
+                return delta;
             }
         }
         if let Some(frame) = keep.checked_sub(1).and_then(|m| self.frames.get_mut(m)) {
-            let body = text
-                .get(frame.shown_end..frame.last_end)
-                .unwrap_or_default()
-                .trim_start_matches([' ', '\t', '\n', '\r', ',']);
-            if !body.is_empty() {
-                out.push_str(",\"add\":");
-                out.push(if frame.object { '{' } else { '[' });
-                out.push_str(body);
-                out.push(if frame.object { '}' } else { ']' });
+            let body = body_start(text, frame.shown_end, frame.last_end);
+            let fresh = std::mem::take(&mut frame.fresh);
+            if body < frame.last_end {
+                delta.add = Some(((frame.object, body, frame.last_end), fresh));
             }
             frame.shown_end = frame.last_end;
         }
@@ -401,8 +467,7 @@ impl PartialValue {
             (None, None) => None,
         };
         let Some(from) = from else {
-            out.push('}');
-            return out;
+            return delta;
         };
         let (cut, open_string) = match string {
             Some(start) => (string_prefix_end(text.as_bytes(), start, self.pos), true),
@@ -411,53 +476,123 @@ impl PartialValue {
         if let (Some(start), false) = (string, self.frames.is_empty()) {
             self.shown_string = Some((start, cut));
         }
-        out.push_str(",\"value\":");
-        out.push_str(text.get(from..cut).unwrap_or_default());
-        if open_string {
-            out.push('"');
-        }
-        for frame in self.frames.iter().skip(keep).rev() {
-            out.push(if frame.object { '}' } else { ']' });
-        }
+        delta.value = Some((from, cut, open_string));
+        delta.closers = self
+            .frames
+            .iter()
+            .skip(keep)
+            .rev()
+            .map(|frame| frame.object)
+            .collect();
         // Where it goes in the innermost container held.
-        let place = |frame: &Frame, child: Option<&Frame>| -> String {
+        let place = |frame: &Frame, child: Option<&Frame>| -> Slot {
             let (name, index) = match child {
                 Some(child) => (child.name, child.index),
                 None => (frame.member, frame.count.saturating_sub(1)),
             };
             match (frame.object, name) {
-                (true, Some((s, e))) => text.get(s..e).unwrap_or("\"\"").to_owned(),
-                _ => index.to_string(),
+                (true, Some((s, e))) => Slot::Name(s, e),
+                _ => Slot::Index(index),
             }
         };
         if let Some(held) = keep.checked_sub(1).and_then(|m| self.frames.get(m)) {
-            out.push_str(",\"at\":");
-            out.push_str(&place(held, self.frames.get(keep)));
+            delta.at = Some(place(held, self.frames.get(keep)));
         }
         if self.frames.len() > keep {
-            out.push_str(",\"open\":[");
-            for (i, pair) in self
-                .frames
-                .get(keep..)
-                .unwrap_or_default()
-                .windows(2)
-                .enumerate()
-            {
-                if i > 0 {
-                    out.push(',');
-                }
+            delta.opened = true;
+            for pair in self.frames.get(keep..).unwrap_or_default().windows(2) {
                 if let [parent, child] = pair {
-                    out.push_str(&place(parent, Some(child)));
+                    delta.open.push(place(parent, Some(child)));
                 }
             }
-            out.push(']');
             if let (Some(top), true) = (self.frames.last(), open_string) {
-                out.push_str(",\"tip\":");
-                out.push_str(&place(top, None));
+                delta.tip = Some(place(top, None));
             }
             for frame in self.frames.iter_mut().skip(keep) {
                 frame.shown = true;
                 frame.shown_end = frame.last_end;
+            }
+        }
+        delta
+    }
+
+    /// The delta of `read_delta` as JSON text, without its `tail`.
+    fn write_delta(&mut self, text: &str) -> String {
+        let mut invalid = Vec::new();
+        let delta = self.delta(text, &mut invalid);
+        let mut out = String::with_capacity(64);
+        out.push_str("{\"invalid\":[");
+        for (i, pointer) in invalid.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            crate::json_text::push_json_str(&mut out, pointer);
+        }
+        out.push(']');
+        if delta.same {
+            out.push_str(",\"same\":true}");
+            return out;
+        }
+        let slice = |(start, end): (usize, usize)| text.get(start..end).unwrap_or_default();
+        let bracketed = |out: &mut String, object: bool, range: (usize, usize)| {
+            out.push(if object { '{' } else { '[' });
+            out.push_str(slice(range));
+            out.push(if object { '}' } else { ']' });
+        };
+        if !delta.fin.is_empty() {
+            out.push_str(",\"fin\":[");
+            for (i, &((object, start, end), _)) in delta.fin.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                bracketed(&mut out, object, (start, end));
+            }
+            out.push(']');
+        }
+        out.push_str(",\"keep\":");
+        crate::json_text::push_usize(&mut out, delta.keep);
+        if let Some(grown) = delta.grow {
+            out.push_str(",\"grow\":\"");
+            out.push_str(slice(grown));
+            out.push_str("\"}");
+            return out;
+        }
+        if let Some(((object, start, end), _)) = delta.add {
+            out.push_str(",\"add\":");
+            bracketed(&mut out, object, (start, end));
+        }
+        let Some((start, cut, open_string)) = delta.value else {
+            out.push('}');
+            return out;
+        };
+        out.push_str(",\"value\":");
+        out.push_str(slice((start, cut)));
+        if open_string {
+            out.push('"');
+        }
+        for &object in &delta.closers {
+            out.push(if object { '}' } else { ']' });
+        }
+        let push_slot = |out: &mut String, slot: Slot| match slot {
+            Slot::Name(s, e) => out.push_str(text.get(s..e).unwrap_or("\"\"")),
+            Slot::Index(index) => crate::json_text::push_usize(out, index as usize),
+        };
+        if let Some(at) = delta.at {
+            out.push_str(",\"at\":");
+            push_slot(&mut out, at);
+        }
+        if delta.opened {
+            out.push_str(",\"open\":[");
+            for (i, &slot) in delta.open.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_slot(&mut out, slot);
+            }
+            out.push(']');
+            if let Some(tip) = delta.tip {
+                out.push_str(",\"tip\":");
+                push_slot(&mut out, tip);
             }
         }
         out.push('}');
@@ -485,12 +620,16 @@ impl PartialValue {
             None => self.state = State::Done { end },
             Some(frame) => {
                 frame.last_end = end;
-                frame.pending.push(Child {
+                let child = Child {
                     start,
                     end,
                     name: frame.member.take(),
                     index: frame.count.saturating_sub(1),
-                });
+                };
+                if frame.shown {
+                    frame.fresh.push(child);
+                }
+                frame.pending.push(child);
                 self.state = State::After;
             }
         }
@@ -544,6 +683,7 @@ impl PartialValue {
                     member: None,
                     value_start: at,
                     pending: Vec::new(),
+                    fresh: Vec::new(),
                     invalid: Vec::new(),
                     loc: None,
                     pointer: None,
@@ -562,7 +702,7 @@ impl PartialValue {
 
     /// The innermost container closes with `b` at `pos`.
     fn close_container(&mut self, b: u8) -> bool {
-        let Some(frame) = self.frames.pop() else {
+        let Some(mut frame) = self.frames.pop() else {
             return false;
         };
         if frame.object != (b == b'}') {
@@ -574,8 +714,12 @@ impl PartialValue {
         if frame.shown {
             // The reader finishes it in place, and its parent, held too,
             // has it complete as it is.
-            self.closed_held
-                .push((frame.object, frame.shown_end, bracket));
+            self.closed_held.push((
+                frame.object,
+                frame.shown_end,
+                bracket,
+                std::mem::take(&mut frame.fresh),
+            ));
             if let Some(parent) = self.frames.last_mut() {
                 parent.shown_end = self.pos;
             }
@@ -586,6 +730,12 @@ impl PartialValue {
             .last()
             .map_or(self.start, |parent| parent.value_start);
         self.completed(start, self.pos);
+        if frame.shown {
+            // Held as its parent's complete frontier, not added to it.
+            if let Some(parent) = self.frames.last_mut() {
+                parent.fresh.clear();
+            }
+        }
         true
     }
 
@@ -713,10 +863,10 @@ impl PartialValue {
     }
 
     /// Judges what is not yet judged (see the module docs), and gives the
-    /// pointers of what failed, outermost first.
-    fn judge(&mut self, text: &str) -> Vec<String> {
+    /// pointers of what failed, outermost first, in `out`.
+    fn judge(&mut self, text: &str, out: &mut Vec<String>) {
         let Some(plan) = self.plan.clone() else {
-            return Vec::new();
+            return;
         };
         if let State::Done { end } = self.state {
             if self.root_invalid.is_none() {
@@ -743,9 +893,9 @@ impl PartialValue {
                 }
                 self.root_invalid = Some(found);
             }
-            return self.root_invalid.clone().unwrap_or_default();
+            out.extend(self.root_invalid.iter().flatten().cloned());
+            return;
         }
-        let mut out = Vec::new();
         for i in 0..self.frames.len() {
             self.locate(&plan, text, i);
             let Some(frame) = self.frames.get_mut(i) else {
@@ -753,16 +903,20 @@ impl PartialValue {
             };
             let loc = frame.loc.flatten();
             let object = frame.object;
-            let mut pending = std::mem::take(&mut frame.pending);
+            // The pending list is emptied in place (its room kept for the
+            // next reading), and the pointer borrowed, not copied.
+            let Frame {
+                pending,
+                pointer,
+                invalid,
+                ..
+            } = frame;
             if !object {
                 let vouched = self.vouched;
                 pending.retain(|child| child.end > vouched);
             }
-            let base = match pending.is_empty() {
-                true => String::new(),
-                false => frame.pointer.clone().unwrap_or_default(),
-            };
-            for child in pending {
+            let base = pointer.as_deref().unwrap_or_default();
+            for child in pending.drain(..) {
                 let (place, refused, at) =
                     child_place(&plan, &mut self.locs, text, loc, object, child);
                 let mut found = Vec::new();
@@ -772,18 +926,17 @@ impl PartialValue {
                     text,
                     at,
                     refused,
-                    (&base, &place),
+                    (base, &place),
                     child,
                     &mut found,
                     0,
                 ) {
-                    frame.invalid.push(place.pointer(&base));
-                    frame.invalid.append(&mut found);
+                    invalid.push(place.pointer(base));
+                    invalid.append(&mut found);
                 }
             }
             out.extend(frame.invalid.iter().cloned());
         }
-        out
     }
 
     /// Works out the location and pointer of open container `i` (its
@@ -821,6 +974,86 @@ impl PartialValue {
             frame.pointer = Some(pointer);
         }
     }
+}
+
+impl Drop for PartialValue {
+    /// The locations worked out go back to the plan, for the next reading.
+    fn drop(&mut self) {
+        if let Some(plan) = &self.plan {
+            plan.keep_locs(std::mem::take(&mut self.locs));
+        }
+    }
+}
+
+/// The layout of [`PartialValue::read_words`]: the numbers say what
+/// `read_delta`'s JSON says, with places in the text (byte offsets) for
+/// the text it holds. In order, each part only when its flag is set:
+///
+/// * flags (the constants here), the tail ([`Tail`]), `keep`, and the
+///   number of `fin` entries, each members or items (below);
+/// * [`GROW`]: `start, end` of what the open string gained (string
+///   content as written, escapes and all);
+/// * [`ADD`]: members or items;
+/// * [`VALUE`]: `start, end, open_string, n`, then `n` closing brackets
+///   (1 an object's): the value's text is `start..end`, then a quote when
+///   `open_string`, then the brackets;
+/// * [`AT`]: a slot; [`OPEN`]: `n`, then `n` slots; [`TIP`]: a slot. A
+///   slot is `start, end` of a member's name (with its quotes), or
+///   [`INDEX`] and an index.
+///
+/// Members or items are `object, n`, then `n` times a slot and the
+/// `start, end` of the value's text.
+pub mod words {
+    pub const SAME: u32 = 1;
+    pub const GROW: u32 = 2;
+    /// The pointers of what fails differ from the last reading's.
+    pub const INVALID: u32 = 4;
+    pub const VALUE: u32 = 8;
+    pub const ADD: u32 = 16;
+    pub const AT: u32 = 32;
+    pub const OPEN: u32 = 64;
+    pub const TIP: u32 = 128;
+    /// A slot that is an index.
+    pub const INDEX: u32 = u32::MAX;
+}
+
+/// What changed in the partial value since the last reading (see
+/// `PartialValue::read_delta`), as places in the text.
+#[derive(Default)]
+struct Delta {
+    same: bool,
+    grow: Option<(usize, usize)>,
+    /// Whether an object, and the text of its members or items; and
+    /// those members or items.
+    fin: Vec<Members>,
+    keep: usize,
+    add: Option<Members>,
+    /// Its text, and whether it ends in an open string (then closed with a
+    /// quote), before the brackets of `closers` (true: an object's).
+    value: Option<(usize, usize, bool)>,
+    closers: Vec<bool>,
+    at: Option<Slot>,
+    opened: bool,
+    open: Vec<Slot>,
+    tip: Option<Slot>,
+}
+
+/// Members or items: whether of an object, their text, and each one.
+type Members = ((bool, usize, usize), Vec<Child>);
+
+/// A place in a container: a member's name (its text, with its quotes) or
+/// an item's index.
+#[derive(Clone, Copy)]
+enum Slot {
+    Name(usize, usize),
+    Index(u32),
+}
+
+/// Where the members or items in `text[start..end]` begin, past the white
+/// space and comma that may lead them.
+fn body_start(text: &str, start: usize, end: usize) -> usize {
+    let body = text.get(start..end).unwrap_or_default();
+    end - body.trim_start_matches([' ', '\t', '\n', '\r', ',']).len()
 }
 
 /// Where a value is in its parent, for its JSON Pointer, written only for

@@ -114,7 +114,13 @@ pub struct Plan {
     node_options: CompileOptions,
     base: String,
     residuals: Mutex<Vec<Residual>>,
+    /// The locations a partial value's reading worked out, kept for the
+    /// next stream's (see [`Plan::take_locs`]).
+    partial_locs: Mutex<Option<Locs>>,
 }
+
+/// The most locations kept between streams (see [`Plan::keep_locs`]).
+const MAX_KEPT_LOCS: usize = 1024;
 
 /// The subschemas replaced by `true`, and the schema's validator with them
 /// so (`None` when it could not be compiled).
@@ -171,6 +177,7 @@ impl Plan {
             node_options,
             base,
             residuals: Mutex::new(Vec::new()),
+            partial_locs: Mutex::new(None),
         })
     }
 
@@ -188,6 +195,29 @@ impl Plan {
         }
         let effective = crate::schema::effective_schema(&value, options).into_owned();
         Plan::new(effective, schema.draft(), options)
+    }
+
+    /// The locations an earlier stream's partial value worked out (none:
+    /// new ones), for a reading that only looks them up: what applies at a
+    /// location depends on the plan alone, so a short document's reading
+    /// does not work out its few locations again for every stream (a
+    /// reading that works them out already was the larger part of a
+    /// 250-byte document's). Given back with `keep_locs`.
+    pub fn take_locs(&self) -> Locs {
+        self.partial_locs
+            .lock()
+            .ok()
+            .and_then(|mut kept| kept.take())
+            .unwrap_or_default()
+    }
+
+    /// Keeps `locs` for the next `take_locs`, up to [`MAX_KEPT_LOCS`].
+    pub fn keep_locs(&self, locs: Locs) {
+        if locs.all().len() <= MAX_KEPT_LOCS {
+            if let Ok(mut kept) = self.partial_locs.lock() {
+                *kept = Some(locs);
+            }
+        }
     }
 
     pub fn node(&self, id: NodeId) -> Option<&Node> {

@@ -506,3 +506,164 @@ fn items_vouched_for_are_not_judged_again() {
     member.vouch(100);
     assert_eq!(member.read(r#"{"a":"x","#).1, vec!["/a"]);
 }
+
+/// `read_words` written back as `read_delta`'s JSON, as the facade reads
+/// it (`applyWords` in js/stream-check.mjs), with `invalid` the list as of
+/// the last words that said it changed.
+fn words_as_json(words: &[u32], text: &str, invalid: &mut Value, listed: &str) -> Value {
+    use crate::stream::partial::words as w;
+    let flags = words[0];
+    let mut at = 4;
+    let mut take = |n: usize| {
+        let out = words[at..at + n].to_vec();
+        at += n;
+        out
+    };
+    if flags & w::INVALID != 0 {
+        *invalid = serde_json::from_str(listed).unwrap();
+    }
+    let mut out = serde_json::Map::new();
+    out.insert("invalid".into(), invalid.clone());
+    if flags & w::SAME != 0 {
+        out.insert("same".into(), json!(true));
+        return Value::Object(out);
+    }
+    let slice = |s: u32, e: u32| &text[s as usize..e as usize];
+    // Members or items: `object, n`, then each a slot and its value's text.
+    let members = |take: &mut dyn FnMut(usize) -> Vec<u32>| -> Value {
+        let head = take(2);
+        let mut object = serde_json::Map::new();
+        let mut items = Vec::new();
+        for _ in 0..head[1] {
+            let c = take(4);
+            let value: Value = serde_json::from_str(slice(c[2], c[3])).unwrap();
+            if head[0] == 1 {
+                let name: String = serde_json::from_str(slice(c[0], c[1])).unwrap();
+                object.insert(name, value);
+            } else {
+                assert_eq!(c[0], w::INDEX);
+                items.push(value);
+            }
+        }
+        if head[0] == 1 {
+            Value::Object(object)
+        } else {
+            Value::Array(items)
+        }
+    };
+    let fins = words[3] as usize;
+    if fins > 0 {
+        let fin = (0..fins).map(|_| members(&mut take)).collect();
+        out.insert("fin".into(), Value::Array(fin));
+    }
+    out.insert("keep".into(), json!(words[2]));
+    if flags & w::GROW != 0 {
+        let g = take(2);
+        let grown: Value = serde_json::from_str(&format!("\"{}\"", slice(g[0], g[1]))).unwrap();
+        out.insert("grow".into(), grown);
+    }
+    if flags & w::ADD != 0 {
+        out.insert("add".into(), members(&mut take));
+    }
+    let slot = |take: &mut dyn FnMut(usize) -> Vec<u32>| -> Value {
+        let s = take(2);
+        if s[0] == w::INDEX {
+            json!(s[1])
+        } else {
+            serde_json::from_str(slice(s[0], s[1])).unwrap()
+        }
+    };
+    if flags & w::VALUE != 0 {
+        let v = take(4);
+        let mut json = slice(v[0], v[1]).to_owned();
+        if v[2] == 1 {
+            json.push('"');
+        }
+        for object in take(v[3] as usize) {
+            json.push(if object == 1 { '}' } else { ']' });
+        }
+        out.insert("value".into(), serde_json::from_str(&json).unwrap());
+    }
+    if flags & w::AT != 0 {
+        out.insert("at".into(), slot(&mut take));
+    }
+    if flags & w::OPEN != 0 {
+        let n = take(1)[0];
+        let open = (0..n).map(|_| slot(&mut take)).collect();
+        out.insert("open".into(), Value::Array(open));
+    }
+    if flags & w::TIP != 0 {
+        out.insert("tip".into(), slot(&mut take));
+    }
+    out.insert("tail".into(), json!(words[1]));
+    Value::Object(out)
+}
+
+#[test]
+fn the_numbers_say_what_the_json_says() {
+    let schema = json!({"type": "object", "additionalProperties": {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string", "maxLength": 3}}}}});
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let mut rng = Rng(0x0de1_7a01);
+    for round in 0..300 {
+        let whole = if round % 10 == 0 {
+            value(&mut rng, 0)
+        } else {
+            Value::Object(
+                (0..1 + rng.below(4))
+                    .map(|i| (format!("m\\u00e9{i}"), value(&mut rng, 0)))
+                    .collect(),
+            )
+        };
+        let text = if rng.below(2) == 0 {
+            whole.to_string()
+        } else {
+            serde_json::to_string_pretty(&whole).unwrap()
+        };
+        let mut as_json = PartialValue::new(0, Some(&compiled));
+        let mut as_words = PartialValue::new(0, Some(&compiled));
+        let mut words = Vec::new();
+        let mut invalid = json!([]);
+        let mut cut = 0;
+        while cut < text.len() {
+            cut = (cut + 1 + rng.below(8)).min(text.len());
+            while !text.is_char_boundary(cut) {
+                cut += 1;
+            }
+            let expected: Value = serde_json::from_str(&as_json.read_delta(&text[..cut])).unwrap();
+            as_words.read_words(&text[..cut], &mut words);
+            let listed = as_words.invalid_json();
+            let read = words_as_json(&words, &text[..cut], &mut invalid, &listed);
+            assert_eq!(read, expected, "round {round}: {text:?} at {cut}: {words:?}");
+        }
+    }
+}
+
+#[test]
+fn locations_kept_from_an_earlier_stream_judge_alike() {
+    let schema = json!({
+        "type": "object",
+        "patternProperties": {"^n": {"type": "integer"}},
+        "properties": {"rows": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}}}}},
+        "additionalProperties": {"type": "string"}
+    });
+    let compiled = compile(&schema, &CompileOptions::default()).unwrap();
+    let texts = [
+        r#"{"n1":1,"n2":"x","rows":[{"id":1},{"id":"y"}],"other":2,"more":"ok"}"#,
+        r#"{"rows":[{"id":"z"}],"n":true,"zz":"s","rows2":[1]"#,
+    ];
+    let fresh = |text: &str| {
+        let mut alone = PartialValue::new(0, Some(&compiled));
+        // Another reading open at the same time works out its own.
+        let mut beside = PartialValue::new(0, Some(&compiled));
+        let read = alone.read(text);
+        assert_eq!(beside.read(text), read);
+        read
+    };
+    let first: Vec<_> = texts.iter().map(|t| fresh(t)).collect();
+    assert_eq!(first[0].1, ["", "/n2", "/rows", "/rows/1", "/rows/1/id", "/other"]);
+    for _ in 0..3 {
+        for (text, read) in texts.iter().zip(&first) {
+            assert_eq!(&fresh(text), read, "{text}");
+        }
+    }
+}
