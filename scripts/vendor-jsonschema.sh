@@ -108,6 +108,13 @@
 # gzip of the wasm module) out: the IDNA2008 module lowercases a U-label's
 # uppercase letters with 185 runs of its own, exactly as `char::to_lowercase`
 # does where that gives one character, and a `\p{…}` name is ASCII.
+# no-debug-output (fancy-regex) leaves the VM's trace printing out of
+# wasm32-unknown-unknown builds, whose standard output prints nothing, and
+# names a hard expression in a panic without formatting it: their `Debug`
+# impls and the standard output were linked for text no one could read.
+# plain-decimal writes a `multipleOf` error's multiple from serde_json's
+# shortest digits, as `{}` writes an f64, so that the module holds one
+# float printer instead of two (the standard library's is about 6 KB gzip).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
@@ -235,6 +242,10 @@ with these patches applied:
   library's \`char::to_lowercase\` gives wherever that is one character (a
   unit test compares every code point), instead of that function, whose
   table of 1,400 pairs was 11.7 KB of the wasm module.
+- \`patches/jsonschema-$VERSION-plain-decimal.patch\`: a \`multipleOf\` error's
+  message writes the multiple with \`PlainDecimal\` (exported), which writes an
+  \`f64\` in the positional notation \`{}\` does from the digits \`serde_json\`
+  writes it with, instead of with the standard library's float printer.
 - \`patches/jsonschema-$VERSION-lean-regex-engines.patch\` (manifest only):
   regex and fancy-regex without the literal prefilters (aho-corasick, memchr),
   the bounded backtracker and the one-pass DFA; the lazy DFA stays.
@@ -303,6 +314,11 @@ crates.io (the version jsonschema $VERSION locks), with these patches applied:
   name is lowercased as ASCII (\`to_ascii_lowercase\`), which names the same
   properties (their names are ASCII) without the standard library's Unicode
   lowercase tables.
+- \`patches/fancy-regex-$FANCY_REGEX_VERSION-no-debug-output.patch\`: the VM's trace
+  printing is left out of wasm32-unknown-unknown builds, whose standard
+  output prints nothing, and the panic for writing out a hard expression
+  names it without formatting it: no \`Debug\` of the syntax tree or of the
+  program, and no standard output, is built into the wasm module.
 
 Nothing else differs from the published source except that the manifest
 drops test, bench, example and dev-dependency sections. MIT licensed
