@@ -201,7 +201,10 @@ fn lowercase_table() -> String {
                 (best_step, best_len) = (step, len);
             }
         }
-        runs.push((start | best_len << 21 | u32::from(best_step == 2) << 31, difference));
+        runs.push((
+            start | best_len << 21 | u32::from(best_step == 2) << 31,
+            difference,
+        ));
         i += best_len as usize;
     }
     let mut s = format!(

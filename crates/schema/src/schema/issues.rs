@@ -414,7 +414,10 @@ fn describe(kind: &ValidationErrorKind, level: usize) -> String {
         K::ExclusiveMinimum { limit } => format!("must be greater than {limit}"),
         K::ExclusiveMaximum { limit } => format!("must be less than {limit}"),
         K::MultipleOf { multiple_of } => {
-            format!("must be a multiple of {}", jsonschema::PlainDecimal(*multiple_of))
+            format!(
+                "must be a multiple of {}",
+                jsonschema::PlainDecimal(*multiple_of)
+            )
         }
         K::MinLength { limit } => format!(
             "must be at least {limit} {} long",

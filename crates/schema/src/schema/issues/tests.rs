@@ -135,8 +135,27 @@ fn multiples_are_written_as_display_writes_an_f64() {
         state
     };
     let special = [
-        0.0, -0.0, 1.0, 2.0, 0.5, 0.01, 0.1 + 0.2, 1e-7, 1e15, 1e16, 1e17, 1e21, 1e300, -1e-300,
-        5e-324, f64::MAX, f64::MIN_POSITIVE, 123_456.789, f64::NAN, f64::INFINITY, f64::NEG_INFINITY,
+        0.0,
+        -0.0,
+        1.0,
+        2.0,
+        0.5,
+        0.01,
+        0.1 + 0.2,
+        1e-7,
+        1e15,
+        1e16,
+        1e17,
+        1e21,
+        1e300,
+        -1e-300,
+        5e-324,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        123_456.789,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
     ];
     let random = (0..50_000).flat_map(|_| {
         let bits = next();
