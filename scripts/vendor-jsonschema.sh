@@ -115,6 +115,9 @@
 # plain-decimal writes a `multipleOf` error's multiple from serde_json's
 # shortest digits, as `{}` writes an f64, so that the module holds one
 # float printer instead of two (the standard library's is about 6 KB gzip).
+# one-json-reader reads contentMediaType's JSON as bytes, as the package
+# reads every JSON text, so that serde_json's parser is built once (over a
+# slice) instead of twice (over a slice and over a str).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
@@ -246,6 +249,10 @@ with these patches applied:
   message writes the multiple with \`PlainDecimal\` (exported), which writes an
   \`f64\` in the positional notation \`{}\` does from the digits \`serde_json\`
   writes it with, instead of with the standard library's float printer.
+- \`patches/jsonschema-$VERSION-one-json-reader.patch\`: \`contentMediaType\`
+  \`application/json\` reads the string as bytes (\`serde_json::from_slice\`),
+  as every other JSON text of the package is read, so that one instance of
+  serde_json's parser serves both; a \`&str\` is UTF-8, so the same texts pass.
 - \`patches/jsonschema-$VERSION-lean-regex-engines.patch\` (manifest only):
   regex and fancy-regex without the literal prefilters (aho-corasick, memchr),
   the bounded backtracker and the one-pass DFA; the lazy DFA stays.
