@@ -1,12 +1,13 @@
 //! `idn-hostname` and `idn-email` are checked by the vendored jsonschema's
 //! IDNA2008 module (its idna2008 patch), whose Unicode tables are packed in
 //! its source. These tests hold the tables to ICU4X's Unicode data, the
-//! data the `idna` crate reads, and the checks to the `idna` crate's on the
-//! names both define alike.
+//! data the `idna` crate reads, its lowercase table to the standard
+//! library's `char::to_lowercase`, and the checks to the `idna` crate's on
+//! the names both define alike.
 //!
-//! To write the tables again (after an ICU4X update):
+//! To write the tables again (after an ICU4X or a Rust update):
 //! `IDNA2008_TABLES=vendor/jsonschema/src/idna2008/tables.rs cargo test -p
-//! hot-path idna2008_tables` from the repository root,
+//! guard-schema idna2008_tables` from the repository root,
 //! then regenerate the patch (see scripts/vendor-jsonschema.sh).
 #![allow(
     clippy::unwrap_used,
