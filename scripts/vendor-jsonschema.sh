@@ -103,6 +103,21 @@
 # boxes the closure that says where a pattern match could not finish before
 # it reaches the cold code that records it, which was copied for each of
 # about 60 call sites.
+# lowercase-table (jsonschema) and ascii-property-names (fancy-regex) leave
+# the standard library's Unicode lowercase table (11.7 KB raw, about 8 KB
+# gzip of the wasm module) out: the IDNA2008 module lowercases a U-label's
+# uppercase letters with 185 runs of its own, exactly as `char::to_lowercase`
+# does where that gives one character, and a `\p{…}` name is ASCII.
+# no-debug-output (fancy-regex) leaves the VM's trace printing out of
+# wasm32-unknown-unknown builds, whose standard output prints nothing, and
+# names a hard expression in a panic without formatting it: their `Debug`
+# impls and the standard output were linked for text no one could read.
+# plain-decimal writes a `multipleOf` error's multiple from serde_json's
+# shortest digits, as `{}` writes an f64, so that the module holds one
+# float printer instead of two (the standard library's is about 6 KB gzip).
+# one-json-reader reads contentMediaType's JSON as bytes, as the package
+# reads every JSON text, so that serde_json's parser is built once (over a
+# slice) instead of twice (over a slice and over a str).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
@@ -223,6 +238,21 @@ with these patches applied:
   needs neither crate. A host name is mapped only as far as the label
   separators U+3002, U+FF0E and U+FF61 (read as \`.\`) and uppercase
   letters (read as lowercase); U-labels are checked as written.
+- \`patches/jsonschema-$VERSION-lowercase-table.patch\`: the IDNA2008 module
+  lowercases an uppercase letter of a U-label with a table of its own
+  (\`LOWERCASE\` in \`vendor/jsonschema/src/idna2008/tables.rs\`: 185 runs of
+  code points that one difference maps), which gives what the standard
+  library's \`char::to_lowercase\` gives wherever that is one character (a
+  unit test compares every code point), instead of that function, whose
+  table of 1,400 pairs was 11.7 KB of the wasm module.
+- \`patches/jsonschema-$VERSION-plain-decimal.patch\`: a \`multipleOf\` error's
+  message writes the multiple with \`PlainDecimal\` (exported), which writes an
+  \`f64\` in the positional notation \`{}\` does from the digits \`serde_json\`
+  writes it with, instead of with the standard library's float printer.
+- \`patches/jsonschema-$VERSION-one-json-reader.patch\`: \`contentMediaType\`
+  \`application/json\` reads the string as bytes (\`serde_json::from_slice\`),
+  as every other JSON text of the package is read, so that one instance of
+  serde_json's parser serves both; a \`&str\` is UTF-8, so the same texts pass.
 - \`patches/jsonschema-$VERSION-lean-regex-engines.patch\` (manifest only):
   regex and fancy-regex without the literal prefilters (aho-corasick, memchr),
   the bounded backtracker and the one-pass DFA; the lazy DFA stays.
@@ -287,6 +317,15 @@ crates.io (the version jsonschema $VERSION locks), with these patches applied:
 - \`patches/fancy-regex-$FANCY_REGEX_VERSION-lean-regex-engines.patch\`
   (manifest only): regex-automata without the one-pass DFA, as jsonschema's
   own lean-regex-engines patch asks of regex.
+- \`patches/fancy-regex-$FANCY_REGEX_VERSION-ascii-property-names.patch\`: a \`\\p{…}\`
+  name is lowercased as ASCII (\`to_ascii_lowercase\`), which names the same
+  properties (their names are ASCII) without the standard library's Unicode
+  lowercase tables.
+- \`patches/fancy-regex-$FANCY_REGEX_VERSION-no-debug-output.patch\`: the VM's trace
+  printing is left out of wasm32-unknown-unknown builds, whose standard
+  output prints nothing, and the panic for writing out a hard expression
+  names it without formatting it: no \`Debug\` of the syntax tree or of the
+  program, and no standard output, is built into the wasm module.
 
 Nothing else differs from the published source except that the manifest
 drops test, bench, example and dev-dependency sections. MIT licensed

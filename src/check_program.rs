@@ -74,7 +74,7 @@ pub fn program_of(compiled: &CompiledSchema) -> Option<CheckProgram> {
         Draft::Draft202012 => 2020,
         _ => return None,
     };
-    let schema: Value = serde_json::from_str(compiled.canonical_text()).ok()?;
+    let schema: Value = serde_json::from_slice(compiled.canonical_text().as_bytes()).ok()?;
     let mut for_checks = options.clone();
     for_checks.draft = Some(draft);
     let effective = effective_schema(&schema, &for_checks).into_owned();

@@ -60,7 +60,7 @@ impl LaneOptions<'_> {
 /// `checkOutput`'s options as its general path reads them; `None` when
 /// they cannot be read, which the general path reports.
 fn read_options(json: &str) -> Option<CheckOptions> {
-    let options: serde_json::Value = serde_json::from_str(json).ok()?;
+    let options: serde_json::Value = serde_json::from_slice(json.as_bytes()).ok()?;
     check_options_of(&options, "checkOutput").ok()
 }
 

@@ -746,7 +746,7 @@ impl Session {
     /// [`Session::summary_json`] read back, for the tests to look into.
     #[cfg(test)]
     pub fn summary(&self, stopped_by: Option<StopReason>) -> Value {
-        serde_json::from_str(&self.summary_json(stopped_by, true)).unwrap_or_default()
+        serde_json::from_slice(self.summary_json(stopped_by, true).as_bytes()).unwrap_or_default()
     }
 
     /// The usage of every attempt, merged; with `attempts_too`, each
@@ -850,8 +850,11 @@ impl Session {
         // texts or the check needs the rest of the response. The reader
         // writes the copy; one that does not parse reads as nothing.
         let parsed = std::cell::OnceCell::new();
-        let copy =
-            || parsed.get_or_init(|| serde_json::from_str::<Value>(copy_text).unwrap_or_default());
+        let copy = || {
+            parsed.get_or_init(|| {
+                serde_json::from_slice::<Value>(copy_text.as_bytes()).unwrap_or_default()
+            })
+        };
         let answer = answer.or_else(|| {
             // A content string is checked as content, as checkOutput checks
             // a string, `toolName` or not.

@@ -94,7 +94,7 @@ impl Verdict {
     pub fn to_json(&self) -> Value {
         let mut out = String::new();
         self.write_json(&mut out, None);
-        serde_json::from_str(&out).unwrap_or_default()
+        serde_json::from_slice(out.as_bytes()).unwrap_or_default()
     }
 
     /// [`Verdict::to_json`] written as JSON text onto `out`, with `text`

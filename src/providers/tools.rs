@@ -87,7 +87,7 @@ fn text_carries_tools(text: &str, nesting: usize) -> bool {
     if nesting >= MAX_NESTING {
         return false;
     }
-    serde_json::from_str::<Value>(text)
+    serde_json::from_slice::<Value>(text.as_bytes())
         .is_ok_and(|request| nested_carries_tools(&request, nesting + 1))
 }
 

@@ -41,7 +41,7 @@ impl Setup {
 
     /// [`Setup::read`] of a setup not read before.
     fn parse(setup_json: &str) -> Result<Setup, ArgumentError> {
-        let mut setup: Value = serde_json::from_str(setup_json).map_err(|e| {
+        let mut setup: Value = serde_json::from_slice(setup_json.as_bytes()).map_err(|e| {
             ArgumentError::new(format!(
                 "the guarded call's setup could not be read as JSON ({e})"
             ))

@@ -78,7 +78,7 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
 }
 
 fn parse_argument(what: &str, text: &str) -> Result<Value, JsValue> {
-    serde_json::from_str(text).map_err(|e| {
+    serde_json::from_slice(text.as_bytes()).map_err(|e| {
         coded_error(
             "invalid_argument",
             &format!("{what} could not be read as JSON ({e})"),

@@ -37,7 +37,7 @@ pub fn request_telemetry_names(kinds: &[u8], model: Option<String>) -> Option<St
 /// The strict flag a response-format wrapper carries, if `schema_json` is one.
 #[wasm_bindgen(js_name = wrapperStrict)]
 pub fn wrapper_strict(schema_json: &str) -> Option<bool> {
-    let schema: Value = serde_json::from_str(schema_json).ok()?;
+    let schema: Value = serde_json::from_slice(schema_json.as_bytes()).ok()?;
     crate::verdict::unwrap_response_format(&schema).1
 }
 

@@ -334,7 +334,8 @@ impl RawSession {
         deadline_passed: bool,
     ) -> Result<String, JsValue> {
         with_step_input(copy_start, copy_len, |texts, copy, reports| {
-            let reports = serde_json::from_str::<Value>(reports).map_err(|_| unreadable_input())?;
+            let reports = serde_json::from_slice::<Value>(reports.as_bytes())
+                .map_err(|_| unreadable_input())?;
             let facts = StreamFacts {
                 bytes,
                 stopped_early,

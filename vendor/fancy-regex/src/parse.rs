@@ -1818,7 +1818,9 @@ fn remap_unicode_property_if_necessary(
                 format!("[{}]", inner)
             }
         };
-        match (p.to_lowercase().as_ref(), unicode_flag, in_class, neg) {
+        // Property names and values are ASCII: lowercasing only ASCII names
+        // the same properties without the standard library's Unicode tables.
+        match (p.to_ascii_lowercase().as_ref(), unicode_flag, in_class, neg) {
             ("alnum", true, in_c, n) => apply_wrap(r"\p{alpha}\p{digit}", in_c, n),
             ("alnum", false, in_c, n) => apply_wrap(r"[:alnum:]", in_c, n),
             ("blank", true, in_c, n) => apply_wrap(r"\p{Zs}\x09", in_c, n),
@@ -1855,7 +1857,7 @@ fn remap_unicode_property_if_necessary(
             ("cs", _, _, true) => r"\p{any}".to_string(),
             // For other properties, convert to lowercase and reconstruct
             _ => {
-                let lower = p.to_lowercase();
+                let lower = p.to_ascii_lowercase();
                 if neg {
                     format!(r"\P{{{}}}", lower)
                 } else {

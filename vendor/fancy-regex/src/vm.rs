@@ -847,7 +847,8 @@ impl State {
         self.nsave += 1;
         self.saves[slot] = val;
 
-        #[cfg(feature = "std")]
+        // wasm32-unknown-unknown has no standard output: a trace there prints nothing.
+        #[cfg(all(feature = "std", not(all(target_arch = "wasm32", target_os = "unknown"))))]
         if self.options & OPTION_TRACE != 0 {
             println!("saves: {:?}", self.saves);
         }
@@ -959,7 +960,8 @@ impl State {
     #[inline]
     #[allow(unused_variables)]
     fn trace_stack(&self, operation: &str) {
-        #[cfg(feature = "std")]
+        // wasm32-unknown-unknown has no standard output: a trace there prints nothing.
+        #[cfg(all(feature = "std", not(all(target_arch = "wasm32", target_os = "unknown"))))]
         if self.options & OPTION_TRACE != 0 {
             println!("stack after {}: {:?}", operation, self.stack);
         }
@@ -1249,7 +1251,8 @@ fn run_counted<S: HaystackInput + ?Sized, T>(
     state.reset(prog.n_saves, option_flags);
     inner_slots.clear();
     let look_matcher = LookMatcher::new();
-    #[cfg(feature = "std")]
+    // wasm32-unknown-unknown has no standard output: a trace there prints nothing.
+    #[cfg(all(feature = "std", not(all(target_arch = "wasm32", target_os = "unknown"))))]
     if option_flags & OPTION_TRACE != 0 {
         println!("pos\tinstruction");
     }
@@ -1265,7 +1268,8 @@ fn run_counted<S: HaystackInput + ?Sized, T>(
     loop {
         // break from this loop to fail, causes stack to pop
         'fail: loop {
-            #[cfg(feature = "std")]
+            // wasm32-unknown-unknown has no standard output: a trace there prints nothing.
+            #[cfg(all(feature = "std", not(all(target_arch = "wasm32", target_os = "unknown"))))]
             if option_flags & OPTION_TRACE != 0 {
                 println!("{}\t{} {:?}", ix, pc, prog.body[pc]);
             }
@@ -1276,7 +1280,8 @@ fn run_counted<S: HaystackInput + ?Sized, T>(
                     // with an explicit group; we might want to
                     // optimize that.
                     //state.saves[1] = ix;
-                    #[cfg(feature = "std")]
+                    // wasm32-unknown-unknown has no standard output: a trace there prints nothing.
+                    #[cfg(all(feature = "std", not(all(target_arch = "wasm32", target_os = "unknown"))))]
                     if option_flags & OPTION_TRACE != 0 {
                         println!("saves: {:?}", state.saves);
                     }
@@ -1974,7 +1979,8 @@ fn run_counted<S: HaystackInput + ?Sized, T>(
             }
             pc += 1;
         }
-        #[cfg(feature = "std")]
+        // wasm32-unknown-unknown has no standard output: a trace there prints nothing.
+        #[cfg(all(feature = "std", not(all(target_arch = "wasm32", target_os = "unknown"))))]
         if option_flags & OPTION_TRACE != 0 {
             println!("fail");
         }

@@ -1315,6 +1315,64 @@ impl From<FromUtf8Error> for ValidationError<'_> {
     }
 }
 
+/// An `f64` written as `{}` writes it (its shortest digits that read back
+/// as the same number, in positional notation: `2`, `0.0000001`), from the
+/// shortest digits `serde_json` writes the number with, so that no second
+/// float printer is built in: the standard library's is as large as the rest
+/// of the error messages together.
+#[derive(Clone, Copy, Debug)]
+pub struct PlainDecimal(pub f64);
+
+impl fmt::Display for PlainDecimal {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let value = self.0;
+        let Some(number) = serde_json::Number::from_f64(value) else {
+            return f.write_str(if value.is_nan() {
+                "NaN"
+            } else if value > 0.0 {
+                "inf"
+            } else {
+                "-inf"
+            });
+        };
+        let text = number.to_string();
+        let (negative, text) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text.as_str()),
+        };
+        let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+            Some((mantissa, exponent)) => (mantissa, exponent.parse::<i64>().unwrap_or(0)),
+            None => (text, 0),
+        };
+        let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let digits = format!("{whole}{fraction}");
+        let significant = digits.trim_start_matches('0');
+        // Where the decimal point falls among the significant digits.
+        let point = i64::try_from(whole.len()).unwrap_or(0) + exponent
+            - i64::try_from(digits.len() - significant.len()).unwrap_or(0);
+        let significant = significant.trim_end_matches('0');
+        if negative {
+            f.write_char('-')?;
+        }
+        if significant.is_empty() {
+            return f.write_char('0');
+        }
+        let len = i64::try_from(significant.len()).unwrap_or(0);
+        let zeros = |f: &mut Formatter<'_>, n: i64| (0..n).try_for_each(|_| f.write_char('0'));
+        if point <= 0 {
+            f.write_str("0.")?;
+            zeros(f, -point)?;
+            f.write_str(significant)
+        } else if point >= len {
+            f.write_str(significant)?;
+            zeros(f, point - len)
+        } else {
+            let (int, frac) = significant.split_at(usize::try_from(point).unwrap_or(0));
+            write!(f, "{int}.{frac}")
+        }
+    }
+}
+
 fn write_quoted_list(f: &mut Formatter<'_>, items: &[impl fmt::Display]) -> fmt::Result {
     let mut iter = items.iter();
     if let Some(item) = iter.next() {
@@ -1548,7 +1606,7 @@ impl fmt::Display for ValidationError<'_> {
                     f,
                     "{} is not a multiple of {}",
                     self.instance(),
-                    multiple_of
+                    PlainDecimal(*multiple_of)
                 )
             }
             ValidationErrorKind::UnevaluatedItems { unexpected } => {
@@ -1743,7 +1801,8 @@ impl fmt::Display for MaskedValidationError<'_, '_, '_> {
                 write!(
                     f,
                     "{} is not a multiple of {}",
-                    self.placeholder, multiple_of
+                    self.placeholder,
+                    PlainDecimal(*multiple_of)
                 )
             }
             ValidationErrorKind::UnevaluatedItems { unexpected } => {

@@ -5,7 +5,9 @@
 //! The Unicode data it needs, RFC 5892's derived property of each code point
 //! and the Bidi_Class and Joining_Type of those it admits, is in `tables`:
 //! ranges packed as LEB128 numbers, unpacked once, on first use, into sorted
-//! arrays that a lookup searches by halves.
+//! arrays that a lookup searches by halves; and the lowercase form of each
+//! uppercase letter, as runs of code points that one difference maps, each
+//! letter or every other one.
 //!
 //! What a host name is mapped through before it is checked is the part of
 //! UTS 46 that keeps a name's meaning: the label separators U+3002, U+FF0E
@@ -143,6 +145,27 @@ pub fn property(c: char) -> Property {
     }
 }
 
+/// The lowercase form of `c` where the standard library's
+/// `char::to_lowercase` gives one character, else `c` itself (as for U+0130,
+/// whose lowercase form is two).
+#[must_use]
+pub fn lowercase(c: char) -> char {
+    let cp = u32::from(c);
+    let runs = &tables::LOWERCASE;
+    let i = runs.partition_point(|&(run, _)| run & 0x1F_FFFF <= cp);
+    let Some(&(run, difference)) = i.checked_sub(1).and_then(|i| runs.get(i)) else {
+        return c;
+    };
+    let offset = cp - (run & 0x1F_FFFF);
+    let step = if run >> 31 == 1 { 2 } else { 1 };
+    if offset % step != 0 || offset / step >= (run >> 21) & 0x3FF {
+        return c;
+    }
+    cp.checked_add_signed(difference)
+        .and_then(char::from_u32)
+        .unwrap_or(c)
+}
+
 /// The Bidi_Class of `c`, for a `c` that [`property`] does not disallow.
 #[must_use]
 pub fn bidi(c: char) -> Bidi {
@@ -271,11 +294,8 @@ fn mapped(label: &str) -> Option<Vec<char>> {
             if property(c) != Property::Disallowed {
                 return Some(c);
             }
-            let mut lower = c.to_lowercase();
-            match (lower.next(), lower.next()) {
-                (Some(l), None) if property(l) != Property::Disallowed => Some(l),
-                _ => None,
-            }
+            let lower = lowercase(c);
+            (property(lower) != Property::Disallowed).then_some(lower)
         })
         .collect()
 }

@@ -1373,7 +1373,8 @@ pub use pattern_budget::{
     reference_refused, with_pattern_budget, REFERENCES_PER_BUDGET,
 };
 pub use error::{
-    ErrorIterator, MaskedValidationError, ValidationError, ValidationErrorParts, ValidationErrors,
+    ErrorIterator, MaskedValidationError, PlainDecimal, ValidationError, ValidationErrorParts,
+    ValidationErrors,
 };
 pub use evaluation::{
     AnnotationEntry, ErrorEntry, Evaluation, FlagOutput, HierarchicalOutput, ListOutput,

@@ -183,7 +183,7 @@ impl Plan {
 
     /// The plan of a compiled schema (see [`CompiledSchema::derived`]).
     pub fn derive(schema: &CompiledSchema) -> Option<Plan> {
-        let value: Value = serde_json::from_str(schema.canonical_text()).ok()?;
+        let value: Value = serde_json::from_slice(schema.canonical_text().as_bytes()).ok()?;
         let options = schema.compile_options();
         // A custom meta-schema decides the vocabulary, and a draft forced
         // over the schema's own `$schema` would not reach the subschemas

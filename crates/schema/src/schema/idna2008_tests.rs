@@ -1,12 +1,13 @@
 //! `idn-hostname` and `idn-email` are checked by the vendored jsonschema's
 //! IDNA2008 module (its idna2008 patch), whose Unicode tables are packed in
 //! its source. These tests hold the tables to ICU4X's Unicode data, the
-//! data the `idna` crate reads, and the checks to the `idna` crate's on the
-//! names both define alike.
+//! data the `idna` crate reads, its lowercase table to the standard
+//! library's `char::to_lowercase`, and the checks to the `idna` crate's on
+//! the names both define alike.
 //!
-//! To write the tables again (after an ICU4X update):
+//! To write the tables again (after an ICU4X or a Rust update):
 //! `IDNA2008_TABLES=vendor/jsonschema/src/idna2008/tables.rs cargo test -p
-//! hot-path idna2008_tables` from the repository root,
+//! guard-schema idna2008_tables` from the repository root,
 //! then regenerate the patch (see scripts/vendor-jsonschema.sh).
 #![allow(
     clippy::unwrap_used,
@@ -150,7 +151,7 @@ fn pack(values: &[Option<u8>]) -> Vec<u8> {
 }
 
 fn rust_table(name: &str, doc: &str, bytes: &[u8]) -> String {
-    let mut s = format!("{doc}\npub static {name}: [u8; {}] = [", bytes.len());
+    let mut s = format!("{doc}\npub(crate) static {name}: [u8; {}] = [", bytes.len());
     for (i, byte) in bytes.iter().enumerate() {
         if i % 20 == 0 {
             s.push_str("\n   ");
@@ -159,6 +160,92 @@ fn rust_table(name: &str, doc: &str, bytes: &[u8]) -> String {
     }
     s.push_str("\n];\n");
     s
+}
+
+/// `c`'s lowercase form by the standard library, where it is one character.
+fn std_lowercase(c: char) -> char {
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(l), None) => l,
+        _ => c,
+    }
+}
+
+/// The `LOWERCASE` table: the code points `std_lowercase` changes, in runs
+/// of one difference over consecutive code points or every other one (with
+/// none between that it changes), as `(start | length << 21 | every other
+/// << 31, difference)`.
+fn lowercase_table() -> String {
+    let changed: Vec<(u32, i32)> = (0..0x11_0000u32)
+        .filter_map(char::from_u32)
+        .filter(|&c| std_lowercase(c) != c)
+        .map(|c| {
+            let (cp, lower) = (u32::from(c), u32::from(std_lowercase(c)));
+            (cp, i32::try_from(i64::from(lower) - i64::from(cp)).unwrap())
+        })
+        .collect();
+    let is_changed = |cp: u32| changed.binary_search_by_key(&cp, |&(c, _)| c).is_ok();
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < changed.len() {
+        let (start, difference) = changed[i];
+        let (mut best_step, mut best_len) = (1, 1);
+        for step in [1u32, 2] {
+            let mut len = 1u32;
+            while changed.get(i + len as usize) == Some(&(start + len * step, difference))
+                && !(step == 2 && is_changed(start + len * step - 1))
+                && len < 0x3FF
+            {
+                len += 1;
+            }
+            if len > best_len {
+                (best_step, best_len) = (step, len);
+            }
+        }
+        runs.push((
+            start | best_len << 21 | u32::from(best_step == 2) << 31,
+            difference,
+        ));
+        i += best_len as usize;
+    }
+    let mut s = format!(
+        "/// Lowercase forms: runs of code points that one difference maps to their\n\
+         /// lowercase form (the standard library's, where it is one character), as\n\
+         /// (first code point | length << 21 | every other code point << 31,\n\
+         /// difference), in code point order.\n\
+         pub(crate) static LOWERCASE: [(u32, i32); {}] = [",
+        runs.len()
+    );
+    for (i, (run, difference)) in runs.iter().enumerate() {
+        if i % 4 == 0 {
+            s.push_str("\n   ");
+        }
+        s.push_str(&format!(" (0x{run:08X}, {difference}),"));
+    }
+    s.push_str("\n];\n");
+    s
+}
+
+#[test]
+fn idna2008_lowercase_is_the_standard_librarys() {
+    let wrong: Vec<String> = (0..0x11_0000u32)
+        .filter_map(char::from_u32)
+        .filter(|&c| idna2008::lowercase(c) != std_lowercase(c))
+        .map(|c| {
+            format!(
+                "U+{:04X} lowercases to U+{:04X}, the standard library's is U+{:04X}",
+                u32::from(c),
+                u32::from(idna2008::lowercase(c)),
+                u32::from(std_lowercase(c))
+            )
+        })
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} code points differ from the standard library's lowercase, first: {:?} (IDNA2008_TABLES writes the tables again, see this file's header)",
+        wrong.len(),
+        wrong.first()
+    );
 }
 
 #[test]
@@ -251,6 +338,7 @@ fn idna2008_tables_are_icu4x_unicode_data() {
                 "/// Joining_Type, of the code points `PROPERTY` admits, where it is not T\n/// (nonspacing marks, ZWNJ, ZWJ) or U (the others) by default: 1 U, 2 D,\n/// 3 R, 4 L, 5 C, 6 T.",
                 &pack(&joinings),
             ),
+            lowercase_table(),
         ]
         .concat();
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

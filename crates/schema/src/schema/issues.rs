@@ -413,7 +413,12 @@ fn describe(kind: &ValidationErrorKind, level: usize) -> String {
         K::Maximum { limit } => format!("must be at most {limit}"),
         K::ExclusiveMinimum { limit } => format!("must be greater than {limit}"),
         K::ExclusiveMaximum { limit } => format!("must be less than {limit}"),
-        K::MultipleOf { multiple_of } => format!("must be a multiple of {multiple_of}"),
+        K::MultipleOf { multiple_of } => {
+            format!(
+                "must be a multiple of {}",
+                jsonschema::PlainDecimal(*multiple_of)
+            )
+        }
         K::MinLength { limit } => format!(
             "must be at least {limit} {} long",
             plural(*limit, "character")

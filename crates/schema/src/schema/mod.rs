@@ -581,7 +581,7 @@ pub fn compile_in_dialect(
 
 /// Parses schema text, naming the problem when it is not JSON.
 pub fn parse_schema_text(text: &str) -> Result<Value, SchemaError> {
-    serde_json::from_str(text).map_err(|e| {
+    serde_json::from_slice(text.as_bytes()).map_err(|e| {
         if e.to_string().starts_with("recursion limit exceeded") {
             SchemaError::new(format!(
                 "the schema nests deeper than {MAX_SCHEMA_DEPTH} levels"

@@ -119,3 +119,66 @@ fn plurals() {
     assert_eq!(plural(2, "property"), "properties");
     assert_eq!(plural(0, "character"), "characters");
 }
+
+/// A multiple is written in the positional notation `{}` writes an `f64`
+/// in, with digits that read back as the same number: those `{}` writes
+/// wherever it needs at most 15, as many where it needs more (16 or 17
+/// digits can name a number two ways, and the two printers may choose
+/// differently).
+#[test]
+fn multiples_are_written_as_display_writes_an_f64() {
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let special = [
+        0.0,
+        -0.0,
+        1.0,
+        2.0,
+        0.5,
+        0.01,
+        0.1 + 0.2,
+        1e-7,
+        1e15,
+        1e16,
+        1e17,
+        1e21,
+        1e300,
+        -1e-300,
+        5e-324,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        123_456.789,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    let random = (0..50_000).flat_map(|_| {
+        let bits = next();
+        #[allow(clippy::cast_precision_loss)]
+        let decimal = (bits % 1_000_000) as f64 / 1000.0;
+        [f64::from_bits(bits), decimal]
+    });
+    for value in special.into_iter().chain(random) {
+        let written = jsonschema::PlainDecimal(value).to_string();
+        let display = value.to_string();
+        let significant = display
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect::<String>()
+            .trim_matches('0')
+            .len();
+        if significant <= 15 {
+            assert_eq!(written, display, "{value:?}");
+        } else {
+            assert_eq!(written.parse::<f64>().unwrap(), value, "{value:?}");
+            assert_eq!(written.len(), display.len(), "{value:?}");
+        }
+    }
+    let kind = ValidationErrorKind::MultipleOf { multiple_of: 1e-7 };
+    assert_eq!(describe(&kind, 0), "must be a multiple of 0.0000001");
+}
