@@ -7,14 +7,17 @@ import { membersAloneBy } from "./response-copy.mjs";
 import { shapeOf } from "./copy-match.mjs";
 import { cacheState, defaultCacheBound, handleForAnyValidator } from "./schemas.mjs";
 import { declaredTools, declarationsWritten } from "./declarations.mjs";
-import { BAIL, TEXT, VALUE, collectedIssues, errorHashOf, makeProgram, programOf, rejectionMessage, useCheckPrograms, withoutPrograms } from "./check-program.mjs";
+import { BAIL, TEXT, VALUE, collectedIssues, errorHashOf, makeProgram, programOf, rejectionMessage, sha256Head, useCheckPrograms, withoutPrograms, writtenSource } from "./check-program.mjs";
 import { checkOutput } from "./check.mjs";
+
+/** What the lane reads of check options (see `laneOptions` in js/check.mjs). */
+export { laneOptions } from "./check.mjs";
 import { openSessionCount, toolPathsReadBy } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
 import { acceptedValue, streamValue } from "./stream-value.mjs";
 import { fill, usageTemplate } from "./usage-readers.mjs";
 
-export { cacheState, callRaw, declaredTools, declarationsWritten, defaultCacheBound, markLoaded, rawGlue, toolPathsReadBy, useCheckPrograms };
+export { cacheState, callRaw, declaredTools, declarationsWritten, defaultCacheBound, markLoaded, rawGlue, sha256Head, toolPathsReadBy, useCheckPrograms };
 
 /** The usage plan's members of `value`, read as a guarded call reads them (see `membersAlone` in js/response-copy.mjs), written or by the general loop. */
 export function usageMembersBy(value, written) {
@@ -236,6 +239,16 @@ export function coreIsValid(validator, text) {
 /** checkOutput's verdict with every check left to the core (no check program). */
 export function coreCheckOutput(output, schema, options) {
   return withoutPrograms(() => checkOutput(output, schema, options));
+}
+
+/**
+ * The JavaScript a Validator's check program is written as for the text
+ * path (or the value path, when `asValue`), one function per node
+ * (`function n0(v, d, z) { ... }`), or undefined when it has no program.
+ */
+export function writtenCheckSource(validator, asValue = false) {
+  const text = checkProgramText(validator);
+  return text === undefined ? undefined : writtenSource(JSON.parse(text), asValue ? VALUE : TEXT).lines.join("\n");
 }
 
 /** A Validator's check program, as the core writes it (JSON text), or undefined when it has none. */
