@@ -68,6 +68,14 @@
 # fancy-regex reads as nothing or as one look-around (`(?:)+`, `(?:(?=a))*`,
 # which ECMA-262 repeats and fancy-regex refuses to) with a character
 # repeated no times beside it: the same match, and one fancy-regex takes.
+# grouped-atom-repeats (jsonschema-regex) lets Sequence::compile parse a
+# pattern with a quantified group before declining it: the translation
+# writes every quantified atom in a group (`(?:[a-z])+`), so its quick filter
+# declined every pattern with a quantifier and each went to the regex engine,
+# the meta-schema's `^[^#]*#?$` and anchor patterns among them (compiling
+# those two was about a third of the first schema compile in the browser).
+# The parsed form has no non-capturing groups; a repeated capture or a
+# repeated group of several atoms is still declined.
 # pattern-budget (jsonschema) and step-budget (fancy-regex) give every match
 # a validation makes one shared allowance of work, so that a check bounds all
 # its pattern work, not each match's: the backtrack limit alone let a response
@@ -388,6 +396,11 @@ crates.io, with these patches applied:
   repeated atom that fancy-regex reads as nothing or as one look-around
   (\`(?:)+\`, \`(?:(?=a))*\`) is written with a character repeated no times
   beside it, so that fancy-regex repeats it as ECMA-262 does.
+- \`patches/jsonschema-regex-$VERSION-grouped-atom-repeats.patch\`:
+  \`Sequence::compile\` takes a quantified atom in a non-capturing group
+  (\`(?:[a-z])+\`, as \`translate_ecma_regex\` writes every quantified atom)
+  as the atom repeated; a repeated capture or a repeated group of several
+  atoms is still no sequence.
 - \`patches/jsonschema-regex-$VERSION-shared-sort.patch\`: every sort goes through
   \`guard_sort\` (crates/guard-sort, a path dependency), the stable sort
   the package's crates share, so that the wasm module holds one instance of

@@ -756,7 +756,7 @@ fn pattern_sequence(pattern: &str) -> Built<String> {
 fn sequence_of(pattern: &Value) -> Option<String> {
     use jsonschema_regex::SequenceParts;
     let translated = jsonschema_regex::to_rust_regex(pattern.as_str()?).ok()?;
-    let sequence = jsonschema_regex::Sequence::compile(&without_class_groups(&translated))?;
+    let sequence = jsonschema_regex::Sequence::compile(&translated)?;
     match sequence.parts() {
         SequenceParts::Single { members, min, max } => {
             let mut words = [0_u32; 4];
@@ -788,70 +788,6 @@ fn sequence_of(pattern: &Value) -> Option<String> {
             ))
         }
     }
-}
-
-/// `translated` with every group that holds one bracketed class and nothing
-/// else (`(?:[0-9])`, as the ECMA-262 translation writes each class) written
-/// as the class alone: the same expression, in the form `Sequence::compile`
-/// reads (it declines a quantified group).
-fn without_class_groups(translated: &str) -> String {
-    let bytes = translated.as_bytes();
-    let mut out = String::with_capacity(translated.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if translated
-            .get(i..)
-            .is_some_and(|rest| rest.starts_with("(?:["))
-        {
-            if let Some(end) = class_end(bytes, i + 3) {
-                if bytes.get(end + 1) == Some(&b')') {
-                    out.push_str(translated.get(i + 3..=end).unwrap_or_default());
-                    i = end + 2;
-                    continue;
-                }
-            }
-        }
-        let len = translated
-            .get(i..)
-            .and_then(|rest| rest.chars().next())
-            .map_or(1, char::len_utf8);
-        out.push_str(translated.get(i..i + len).unwrap_or_default());
-        i += len;
-    }
-    out
-}
-
-/// The index of the `]` closing the bracketed class that opens at `start`
-/// (escapes skipped, nested classes counted, and a `]` first in a class,
-/// after `[` or `[^`, read as the character, as regex-syntax reads it).
-fn class_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let mut depth = 0;
-    let mut i = start;
-    // Where a `]` is the class's first character rather than its end.
-    let mut literal_at = None;
-    while let Some(&byte) = bytes.get(i) {
-        match byte {
-            b'\\' => i += 1,
-            b'[' => {
-                depth += 1;
-                literal_at = Some(if bytes.get(i + 1) == Some(&b'^') {
-                    i + 2
-                } else {
-                    i + 1
-                });
-            }
-            b']' if literal_at == Some(i) => {}
-            b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }
 
 /// The formats the validator knows in `draft` (jsonschema's `builtin_format`).

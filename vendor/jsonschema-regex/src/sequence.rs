@@ -49,14 +49,10 @@ impl Sequence {
     /// anchored sequence of literals, classes and their repetitions within the size limits.
     #[must_use]
     pub fn compile(translated: &str) -> Option<Sequence> {
-        // Skip parsing what is never a sequence: no leading `^`, alternations, quantified groups.
-        if !translated.starts_with('^')
-            || translated.contains('|')
-            || translated
-                .as_bytes()
-                .windows(2)
-                .any(|pair| pair[0] == b')' && matches!(pair[1], b'?' | b'*' | b'+' | b'{'))
-        {
+        // Skip parsing what is never a sequence: no leading `^`, alternations. A quantified group
+        // may be one: the ECMA-262 translation writes every quantified atom in a non-capturing
+        // group (`(?:[a-z])+`), which the parsed form does not keep.
+        if !translated.starts_with('^') || translated.contains('|') {
             return None;
         }
         let hir = regex_syntax::Parser::new().parse(translated).ok()?;
@@ -236,7 +232,7 @@ fn push_atoms(hir: &Hir, atoms: &mut Vec<Atom>) -> Option<()> {
             });
         }
         HirKind::Repetition(repetition) => {
-            // `compile` declines quantified groups before parsing, so no capture wraps `sub`.
+            // A repeated capture, or a repeated group of more than one atom, is not a sequence.
             let (class, ranges) = match repetition.sub.kind() {
                 HirKind::Class(class) => class_members(class)?,
                 HirKind::Literal(literal) => {

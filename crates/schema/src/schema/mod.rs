@@ -937,3 +937,5 @@ mod idna2008_tests;
 mod pattern_budget_tests;
 #[cfg(test)]
 mod regex_dialect_tests;
+#[cfg(test)]
+mod sequence_tests;
