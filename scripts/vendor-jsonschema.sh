@@ -103,6 +103,11 @@
 # boxes the closure that says where a pattern match could not finish before
 # it reaches the cold code that records it, which was copied for each of
 # about 60 call sites.
+# exact-decimal-multiple (jsonschema-value) decides `multipleOf` on the
+# decimals a number and its divisor print as, past i128 too, by the remainder
+# modulo the divisor, instead of falling back on fraction's BigFraction (a
+# rational read from about 16 digits of the binary value): the fallback was
+# the only use of num-bigint and fraction in the wasm module (12.9 KB gzip).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
@@ -148,6 +153,7 @@ vendor_crate() {
   rm -rf "vendor/$name"
   mkdir -p "vendor/$name"
   cp -r "$from/src" "vendor/$name/"
+  if [[ -f $from/build.rs ]]; then cp "$from/build.rs" "vendor/$name/"; fi
   if [[ -d $from/docs ]]; then cp -r "$from/docs" "vendor/$name/"; fi
   cp "$license" "vendor/$name/LICENSE"
   trim_manifest "$from/Cargo.toml" "vendor/$name/Cargo.toml"
@@ -164,6 +170,10 @@ vendor_crate jsonschema "$VERSION" "$src" "$src/LICENSE"
 # jsonschema-regex: its published crate has no LICENSE file; it comes from
 # the same repository as jsonschema, under the same MIT license.
 vendor_crate jsonschema-regex "$VERSION" "$(registry_src "jsonschema-regex-$VERSION")" "$src/LICENSE"
+# jsonschema-value: the number semantics jsonschema's keywords share, from the
+# same repository under the same license (its published crate has no LICENSE
+# file either).
+vendor_crate jsonschema-value "$VERSION" "$(registry_src "jsonschema-value-$VERSION")" "$src/LICENSE"
 fancy=$(registry_src "fancy-regex-$FANCY_REGEX_VERSION")
 vendor_crate fancy-regex "$FANCY_REGEX_VERSION" "$fancy" "$fancy/LICENSE"
 # regex-syntax is dual licensed (MIT or Apache-2.0): both license files.
@@ -268,6 +278,27 @@ with these patches applied:
 Nothing else differs from
 the published source except that the manifest drops test, bench,
 dev-dependency and lint sections. MIT licensed (LICENSE).
+MD
+cat > vendor/jsonschema-value/VENDORED.md <<MD
+# jsonschema-value $VERSION, vendored with patches
+
+Made by \`scripts/vendor-jsonschema.sh\` from the crate published on
+crates.io (the version jsonschema $VERSION depends on), with these patches
+applied:
+
+- \`patches/jsonschema-value-$VERSION-exact-decimal-multiple.patch\`:
+  \`is_multiple_of_float\` decides whether the decimal a number prints as is
+  a multiple of the decimal its divisor prints as exactly wherever they are
+  finite: where the two scaled mantissas leave \`i128\`, by the remainder
+  of the mantissa times a power of ten modulo the divisor, instead of
+  \`fraction\`'s \`BigFraction\` of the two binary values, which read
+  about 16 significant digits of each. Without the \`arbitrary-precision\`
+  feature, nothing in the crate then uses \`fraction\` or \`num-bigint\`.
+
+Nothing else differs from the published source except that the manifest
+drops test, dev-dependency and lint sections. MIT licensed: the published
+crate has no LICENSE file, so LICENSE is the one of jsonschema, which comes
+from the same repository under the same license.
 MD
 cat > vendor/fancy-regex/VENDORED.md <<MD
 # fancy-regex $FANCY_REGEX_VERSION, vendored with patches
