@@ -112,6 +112,13 @@
 # feature reads with the standard library's correctly rounded parser, which
 # the tape parser links anyway, instead of a second one of serde_json's own
 # (its lexical module and tables, no longer compiled: 9.8 KB gzip).
+# literal-strategies-with-prefilters (regex-automata) leaves the meta
+# regex's literal extraction and the strategies built on it (a literal
+# search for the whole regex, reverse suffix and reverse inner searches) out
+# of a build without the literal search engines, which the lean-regex-engines
+# patches already leave out: without them no prefilter can be built at all
+# (each of the prefilter's choices needs one), so those strategies were
+# never chosen and the extraction's work was thrown away.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
@@ -120,8 +127,9 @@ FANCY_REGEX_VERSION=0.20.2
 # The version Cargo.lock holds (regex, regex-automata, fancy-regex and
 # jsonschema-regex all read patterns with it).
 REGEX_SYNTAX_VERSION=0.8.12
-# The version Cargo.lock holds.
+# The versions Cargo.lock holds.
 SERDE_JSON_VERSION=1.0.154
+REGEX_AUTOMATA_VERSION=0.4.19
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -194,6 +202,11 @@ vendor_crate serde_json "$SERDE_JSON_VERSION" "$json" "$json/LICENSE-MIT"
 mv vendor/serde_json/LICENSE vendor/serde_json/LICENSE-MIT
 cp "$json/LICENSE-APACHE" vendor/serde_json/
 rm -r vendor/serde_json/src/lexical
+# regex-automata is dual licensed (MIT or Apache-2.0) too.
+automata=$(registry_src "regex-automata-$REGEX_AUTOMATA_VERSION")
+vendor_crate regex-automata "$REGEX_AUTOMATA_VERSION" "$automata" "$automata/LICENSE-MIT"
+mv vendor/regex-automata/LICENSE vendor/regex-automata/LICENSE-MIT
+cp "$automata/LICENSE-APACHE" vendor/regex-automata/
 cat > vendor/jsonschema/VENDORED.md <<MD
 # jsonschema $VERSION, vendored with patches
 
@@ -325,6 +338,28 @@ crates.io (the version Cargo.lock holds), with these patches applied:
   standard library's \`str::parse::<f64>\` (\`f32\` for \`f32\` fields),
   which is correctly rounded as serde_json's own \`lexical\` module is; the
   module is not compiled, and the script leaves its files out.
+
+Nothing else differs from the published source except that the manifest
+drops test, bench, example and dev-dependency sections. Licensed MIT or
+Apache-2.0 (LICENSE-MIT, LICENSE-APACHE, the crate's own).
+MD
+cat > vendor/regex-automata/VENDORED.md <<MD
+# regex-automata $REGEX_AUTOMATA_VERSION, vendored with patches
+
+Made by \`scripts/vendor-jsonschema.sh\` from the crate published on
+crates.io (the version Cargo.lock holds), with these patches applied:
+
+- \`patches/regex-automata-$REGEX_AUTOMATA_VERSION-literal-strategies-with-prefilters.patch\`:
+  without the literal search engines (\`perf-literal-substring\`,
+  \`perf-literal-multisubstring\`), the meta regex extracts no literals:
+  it builds no prefilter of its own (a caller's still applies) and none of
+  the strategies built on literals (a literal search standing in for the
+  regex, the reverse suffix and reverse inner searches), which leaves that
+  code out of the build. Without those engines no prefilter can be built
+  (each of the prefilter's choices needs one of them), so the strategies
+  were never chosen and every search runs as before. The manifest declares
+  the crate's \`docsrs_regex\` cfg, as the published manifest's lint
+  section does.
 
 Nothing else differs from the published source except that the manifest
 drops test, bench, example and dev-dependency sections. Licensed MIT or
