@@ -1,4 +1,6 @@
 // Browsers: `await ready()` once before the other exports.
+// First, so that the wasm is on its way before the rest is evaluated.
+import { compiledModule } from "./browser-wasm.mjs";
 import { createGlue } from "./wasm/guard.js";
 import { markLoaded, pendingReload } from "./wasm-instance.mjs";
 import { makeNoFunctions } from "./functions-from-source.mjs";
@@ -10,16 +12,18 @@ makeNoFunctions();
 let loading;
 
 /**
- * Loads the wasm module; later calls return the same promise, or, while the
- * module is being replaced after an internal failure, one for that.
+ * Instantiates the wasm module, which has been fetching and compiling since
+ * the entry was imported (see browser-wasm.mjs); later calls return the
+ * same promise, or, while the module is being replaced after an internal
+ * failure, one for that.
  */
 export function ready() {
   const reload = pendingReload();
   if (reload) return reload;
   loading ??= (async () => {
+    const module = await compiledModule;
     const glue = createGlue();
-    const exports = await glue.init({ module_or_path: new URL("./wasm/guard_bg.wasm", import.meta.url) });
-    const module = glue.module();
+    const exports = await glue.init({ module_or_path: module });
     // After a trap the instance is replaced from the module already
     // compiled: synchronously where the browser allows it (so the very next
     // call works), else asynchronously (calls ask to `await ready()`).

@@ -14,13 +14,14 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const types = { ".html": "text/html", ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
 
-export function serveRepo() {
+export function serveRepo(overrides = {}) {
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
     if (path.includes("..")) return res.writeHead(403).end();
     try {
       const body = await readFile(join(root, path));
-      res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream" }).end(body);
+      const type = overrides[extname(path)] ?? types[extname(path)] ?? "application/octet-stream";
+      res.writeHead(200, { "content-type": type }).end(body);
     } catch {
       res.writeHead(404).end();
     }
@@ -88,6 +89,47 @@ test("the browser entry loads with ready() and gives the same verdicts", async (
     await browser.close();
     server.close();
   }
+});
+
+/** Loads tests/browser/early-page.html (the package's browser entry) and gives its report and anything the page complained of. */
+async function earlyLoad(overrides) {
+  const server = await serveRepo(overrides);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    page.on("console", (message) => message.type() === "warning" && problems.push(message.text()));
+    await page.goto(`http://127.0.0.1:${server.address().port}/tests/browser/early-page.html?entry=/pkg/browser.mjs`);
+    await page.waitForFunction(() => window.__report !== undefined, null, { timeout: 20000 });
+    return { report: await page.evaluate(() => window.__report), problems };
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+test("the browser entry fetches and compiles the wasm while it is being imported, streaming where the server sends application/wasm", async () => {
+  assert.ok(existsSync(chromium), `no Chromium at ${chromium}: scripts/setup.sh installs Debian's package`);
+  const { report, problems } = await earlyLoad();
+  assert.deepEqual(problems, []);
+  // The request went out before the import resolved, not when ready() was called.
+  assert.equal(report.requestedWhileImporting, true);
+  assert.equal(report.requests, 1);
+  // Compiled as the bytes arrive, then instantiated from the compiled module by ready().
+  assert.deepEqual(report.beforeReady, [["compileStreaming", "Response"]]);
+  assert.deepEqual(report.calls, [["compileStreaming", "Response"], ["instantiate", "Module"]]);
+  assert.equal(report.ok, true);
+});
+
+test("served as another type than application/wasm, the wasm is compiled from its bytes, without a warning", async () => {
+  assert.ok(existsSync(chromium), `no Chromium at ${chromium}: scripts/setup.sh installs Debian's package`);
+  const { report, problems } = await earlyLoad({ ".wasm": "application/octet-stream" });
+  assert.deepEqual(problems, []);
+  assert.equal(report.requestedWhileImporting, true);
+  assert.equal(report.requests, 1);
+  assert.deepEqual(report.calls, [["compile", "bytes"], ["instantiate", "Module"]]);
+  assert.equal(report.ok, true);
 });
 
 test("after a trap the browser entry re-instantiates and the next call works", async () => {
