@@ -1,10 +1,11 @@
-// The rows of the speed targets (multipleOf, integer, many rows, the value
+// The rows of the speed targets (multipleOf, integer, many rows, rejected
+// documents and values against ajv allErrors, the value
 // path on small and large values, the defaults spelled out, the invoice
 // shape on the text, value and executor paths), measured for two builds of
 // the package and the peer in ONE process: every call of a row runs in
 // the same round, in a rotating order, so a busy machine slows them alike,
 // and a row's ratio is the median of its rounds' own ratios.
-//   node bench/before-after.mjs BEFORE_PKG_DIR AFTER_PKG_DIR [--rounds N] [--ms M]
+//   node bench/before-after.mjs BEFORE_PKG_DIR AFTER_PKG_DIR [--rounds N] [--ms M] [--only TEXT]
 // (also under bun). Each directory is a built pkg/ (scripts/build.sh), e.g.
 // the main branch's and this one's. Prints a Markdown table: each build's
 // median time per call (per item for the 1,000-item rows), the peer's, and
@@ -15,7 +16,7 @@ import { pathToFileURL } from "node:url";
 import { chatCompletion, smallDocument, smallSchema } from "./workloads.mjs";
 import { executorDesign } from "./executor-design.mjs";
 import { median } from "./median.mjs";
-import { ITEMS, KEYWORD_CASES, invoice, invoiceSchema, keywordWorkload, oneMemberSchema, oneMemberValue, smallObject, smallObjectSchema } from "./cost-cases.mjs";
+import { FORMAT_CASES, INVALID_EVERY, ITEMS, KEYWORD_CASES, formatCase, invalidInvoice, invoice, invoiceSchema, keywordWorkload, oneMemberSchema, oneMemberValue, smallObject, smallObjectSchema } from "./cost-cases.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -24,9 +25,11 @@ const option = (name, fallback) => {
 };
 const ROUNDS = option("rounds", 9);
 const SLICE_MS = option("ms", 25);
-const dirs = args.filter((a, i) => !a.startsWith("--") && !["--rounds", "--ms"].includes(args[i - 1]));
+// `--only TEXT`: only the sections whose title holds TEXT.
+const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1] : "";
+const dirs = args.filter((a, i) => !a.startsWith("--") && !["--rounds", "--ms", "--only"].includes(args[i - 1]));
 if (dirs.length !== 2) {
-  console.error("usage: node bench/before-after.mjs BEFORE_PKG_DIR AFTER_PKG_DIR [--rounds N] [--ms M]");
+  console.error("usage: node bench/before-after.mjs BEFORE_PKG_DIR AFTER_PKG_DIR [--rounds N] [--ms M] [--only TEXT]");
   process.exit(2);
 }
 const [before, after] = await Promise.all(dirs.map((dir) => import(pathToFileURL(resolve(dir, "node.mjs")).href)));
@@ -63,6 +66,7 @@ let section = "";
  * call names it divides. `per` divides the times (items per document).
  */
 function row(name, calls, ratios, { expected = true, per = 1, target = 1, bound } = {}) {
+  if (!section.includes(ONLY)) return;
   const entries = Object.entries(calls).map(([label, fn]) => [label, () => {
     if (fn() !== expected) throw new Error(`${name}: ${label} gave the wrong verdict`);
   }]);
@@ -195,6 +199,56 @@ for (const [name, schema, value] of values) {
   };
   const calls = { before: () => floor(smallObject), after: () => floor(smallObject), peer: () => validate(smallObject) };
   row("3-member object: the floor, a read-once copy alone ({ ...value } and a look at each member)", calls, peerRatios, { target: Infinity });
+}
+
+// --- rejected documents and values: the issue list against ajv allErrors -----------
+
+/** ajv's verdict, its errors read as a caller reads them. */
+const ajvErrors = (validate, value) => {
+  const valid = validate(value);
+  sink ^= valid ? 1 : validate.errors.length;
+  return valid;
+};
+/** A rejected verdict's issues read as a caller reads them: its verdict (false). */
+const rejected = (verdict) => {
+  sink ^= verdict.errors.length;
+  return verdict.ok ?? verdict.valid;
+};
+const rejections = [
+  ...["type: number", "type: integer", "enum", "multipleOf: 0.25", "pattern", "minimum", "required", "additionalProperties: false", "oneOf of three consts", "$ref to $defs"].map((id) => KEYWORD_CASES.find((kase) => kase.id === id)),
+  ...FORMAT_CASES.filter((f) => ["date", "email", "uuid"].includes(f.format)).map(formatCase),
+].map((kase) => {
+  const w = keywordWorkload(kase);
+  return [`${kase.id} (${ITEMS.toLocaleString("en")} items, 1 in ${INVALID_EVERY} invalid)`, w.schema, w.invalid, w.ajvSchema];
+});
+rejections.push(
+  ["invoice, 1 line", invoiceSchema, invalidInvoice(1)],
+  ["invoice, 40 lines", invoiceSchema, invalidInvoice(40)],
+  ["invoice, 1,500 lines", invoiceSchema, invalidInvoice(1500)],
+  ["3-member object", smallObjectSchema, { id: "42", name: "Ada Lovelace", active: true }],
+);
+
+header(`${runtime}: rejected, checkOutput(text, validator)`, "JSON.parse + ajv allErrors");
+for (const [name, schema, value, ajvSchema] of rejections) {
+  const text = JSON.stringify(value);
+  const validate = ajv.compile(ajvSchema ?? schema);
+  const calls = Object.fromEntries(builds.map(([label, api]) => {
+    const validator = api.compileSchema(schema);
+    return [label, () => rejected(api.checkOutput(text, validator, { requireObject: false }))];
+  }));
+  calls.peer = () => ajvErrors(validate, JSON.parse(text));
+  row(name, calls, peerRatios, { expected: false });
+}
+
+header(`${runtime}: rejected, validate(value)`, "ajv allErrors");
+for (const [name, schema, value, ajvSchema] of rejections) {
+  const validate = ajv.compile(ajvSchema ?? schema);
+  const calls = Object.fromEntries(builds.map(([label, api]) => {
+    const validator = api.compileSchema(schema);
+    return [label, () => rejected(validator.validate(value))];
+  }));
+  calls.peer = () => ajvErrors(validate, value);
+  row(name, calls, peerRatios, { expected: false });
 }
 
 // --- options that leave the work unchanged ----------------------------------------

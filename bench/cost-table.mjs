@@ -123,17 +123,18 @@ const verdictOk = (verdict) => {
 
 /**
  * The value path's floor beside a row: the read-once copy of the value
- * alone (see `readOnceCopy` in js/testing.mjs), which every call of the
- * value path makes before any check, against the same peer. No target: no
- * call that reads a caller's value once, as docs/api.md says the value path
- * does, costs less.
+ * alone (see `readOnceCopy` in js/testing.mjs), which `~standard.validate`
+ * makes before any check, and `isValid` and `validate` where the schema's
+ * program cannot read the value where it lies, against the same peer. No
+ * target: no call that copies a caller's value, reading it once, as
+ * docs/api.md says, costs less.
  */
 function floorRow(section, label, validator, value, peer) {
   // Past the checks made before the schema's program, so the copy follows its reach.
   for (let i = 0; i < 3; i++) validator.isValid(value);
   row(section, `${label}: the floor, the read-once copy alone`, () => readOnceCopy(validator, value) !== undefined, peer, { expected: true, target: Infinity, note: FLOOR_NOTE });
 }
-const FLOOR_NOTE = "the floor: the read-once copy every value-path call makes, no check";
+const FLOOR_NOTE = "the floor: the read-once copy ~standard.validate makes (and isValid where the value cannot be read in place), no check";
 
 // --- every keyword and every format, alone ------------------------------------
 

@@ -14,10 +14,13 @@
 // round's ratio; the table gives the median, the quartiles and the worst
 // tenth over the schemas, so one schema cannot hide the rest.
 //
-//   node bench/real-schemas.mjs [--ms 4] [--rounds 5] [--every 1] [--pkg path/to/node.mjs]
+//   node bench/real-schemas.mjs [--ms 4] [--rounds 5] [--every 1] [--pkg path/to/node.mjs] [--before path/to/node.mjs] [--only rejected]
 //   bun bench/real-schemas.mjs  (the same)
 // `--pkg` measures another build of the package (an earlier one, say) the
-// same way.
+// same way; `--before` measures a second build in the same rounds, each of
+// its rows beside the first's (the rows' ratios are then each build's to
+// ajv, and "after / before" the median over the schemas of the two builds'
+// ratio); `--only` measures one group of documents.
 import { median } from "./median.mjs";
 import { ajvFor, loadCases, resourcesOf } from "../tests/corpus/differential.mjs";
 
@@ -30,6 +33,8 @@ const SLICE_MS = Number(option("ms", "4"));
 const ROUNDS = Number(option("rounds", "5"));
 const EVERY = Number(option("every", "1"));
 const guard = await import(option("pkg", "../pkg/node.mjs"));
+const beforeGuard = option("before", undefined) === undefined ? undefined : await import(option("before", undefined));
+const ONLY = option("only", "");
 const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node ${process.versions.node}`;
 const STORE = "https://json.schemastore.org/";
 let sink = 0;
@@ -52,8 +57,8 @@ const quantile = (xs, q) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
 
-const rows = { accepted: { value: [], text: [] }, rejected: { value: [], text: [] } };
-const times = { accepted: { value: [], text: [], ajv: [] }, rejected: { value: [], text: [], ajv: [] } };
+const rows = { accepted: { value: [], text: [], valueBefore: [], textBefore: [], valueGain: [], textGain: [] }, rejected: { value: [], text: [], valueBefore: [], textBefore: [], valueGain: [], textGain: [] } };
+const times = { accepted: { value: [], text: [], ajv: [], valueBefore: [], textBefore: [] }, rejected: { value: [], text: [], ajv: [], valueBefore: [], textBefore: [] } };
 let schemas = 0;
 let documents = { accepted: 0, rejected: 0 };
 let left = 0;
@@ -61,9 +66,11 @@ for (const testCase of loadCases({ every: EVERY })) {
   const resources = resourcesOf(testCase);
   const baseUri = `${STORE}${testCase.name}.json`;
   let ours;
+  let before;
   let validate;
   try {
     ours = guard.compileSchema(testCase.schema, { resources, baseUri });
+    before = beforeGuard?.compileSchema(testCase.schema, { resources, baseUri });
     const ajv = ajvFor(testCase.schema, { allErrors: true });
     if (ajv === undefined) continue;
     for (const [uri, resource] of Object.entries(resources)) ajv.addSchema(resource, uri);
@@ -74,6 +81,7 @@ for (const testCase of loadCases({ every: EVERY })) {
     }
   } catch {
     ours?.free();
+    before?.free();
     continue;
   }
   const groups = { accepted: [], rejected: [] };
@@ -94,7 +102,7 @@ for (const testCase of loadCases({ every: EVERY })) {
   schemas++;
   for (const [group, docs] of Object.entries(groups)) {
     const n = docs.length;
-    if (n === 0) continue;
+    if (n === 0 || !group.includes(ONLY)) continue;
     documents[group] += n;
     const variants = {
       value: (i) => {
@@ -110,6 +118,14 @@ for (const testCase of loadCases({ every: EVERY })) {
         sink ^= validate(JSON.parse(docs[i].text)) ? 1 : validate.errors.length;
       },
     };
+    if (before !== undefined) {
+      variants.valueBefore = (i) => {
+        sink ^= before.validate(docs[i].data).errors.length;
+      };
+      variants.textBefore = (i) => {
+        sink ^= beforeGuard.checkOutput(docs[i].text, before).ok ? 1 : 2;
+      };
+    }
     const names = Object.keys(variants);
     for (const name of names) for (let i = 0; i < n; i++) variants[name](i);
     const measured = Object.fromEntries(names.map((name) => [name, []]));
@@ -125,8 +141,17 @@ for (const testCase of loadCases({ every: EVERY })) {
     times[group].value.push(median(measured.value));
     times[group].text.push(median(measured.text));
     times[group].ajv.push(median(measured.ajv));
+    if (before !== undefined) {
+      rows[group].valueBefore.push(ratio("valueBefore", "ajv"));
+      rows[group].textBefore.push(ratio("textBefore", "parsed"));
+      rows[group].valueGain.push(ratio("value", "valueBefore"));
+      rows[group].textGain.push(ratio("text", "textBefore"));
+      times[group].valueBefore.push(median(measured.valueBefore));
+      times[group].textBefore.push(median(measured.textBefore));
+    }
   }
   ours.free();
+  before?.free();
 }
 
 const fx = (x) => `${x.toFixed(2)}x`;
@@ -142,6 +167,11 @@ for (const group of ["accepted", "rejected"]) {
     const list = rows[group][path];
     if (list.length === 0) continue;
     console.log(`| ${group} | ${call} | ${peer} | ${list.length} | ${fmt(median(times[group][path]))} | ${fx(median(list))} | ${fx(quantile(list, 0.25))}–${fx(quantile(list, 0.75))} | ${fx(quantile(list, 0.9))} |`);
+    const earlier = rows[group][`${path}Before`];
+    if (earlier.length === 0) continue;
+    console.log(`| ${group} | ${call}, before | ${peer} | ${earlier.length} | ${fmt(median(times[group][`${path}Before`]))} | ${fx(median(earlier))} | ${fx(quantile(earlier, 0.25))}–${fx(quantile(earlier, 0.75))} | ${fx(quantile(earlier, 0.9))} |`);
+    const gain = rows[group][`${path}Gain`];
+    console.log(`| ${group} | ${call}, after / before | | ${gain.length} | | ${fx(median(gain))} | ${fx(quantile(gain, 0.25))}–${fx(quantile(gain, 0.75))} | ${fx(quantile(gain, 0.9))} |`);
   }
 }
 if (sink === 0.5) console.log(sink);

@@ -326,39 +326,27 @@ function hex(c) {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 }
 
+/**
+ * A UUID as the core reads it: 36 characters, hyphens at 8, 13, 18 and 23,
+ * hex digits elsewhere. A fixed expression of our own (no schema's), matched
+ * by the engine's compiled code in about half the time of a loop over the
+ * characters.
+ */
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
 function isUuid(s) {
-  if (s.length !== 36) return false;
-  for (let i = 0; i < 36; i++) {
-    const c = s.charCodeAt(i);
-    if (i === 8 || i === 13 || i === 18 || i === 23) {
-      if (c !== 45) return false;
-    } else if (!hex(c)) return false;
-  }
-  return true;
+  return s.length === 36 && UUID.test(s);
 }
 
+/**
+ * A dotted IPv4 address as the core reads it: four decimal parts of at
+ * most 255, without leading zeros, nothing else; a fixed expression of our
+ * own, as `UUID`.
+ */
+const IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
+
 function isIpv4(s) {
-  let parts = 0;
-  let i = 0;
-  const len = s.length;
-  while (parts < 4) {
-    const start = i;
-    let value = 0;
-    while (i < len && i - start < 3) {
-      const d = digit(s, i);
-      if (d < 0) break;
-      value = value * 10 + d;
-      i++;
-    }
-    const width = i - start;
-    if (width === 0 || value > 255 || (width > 1 && s.charCodeAt(start) === 48)) return false;
-    parts++;
-    if (parts < 4) {
-      if (s.charCodeAt(i) !== 46) return false;
-      i++;
-    }
-  }
-  return i === len;
+  return s.length <= 15 && IPV4.test(s);
 }
 
 /** The reference tokens of a JSON Pointer from `i` on: `~` only as `~0` or `~1`. */
@@ -701,7 +689,8 @@ function judge(handle, checks, strings) {
  * members and items no keyword reaches are probed for that). VALUE: a
  * JS value the run reads where the schema reads it (the value path gives it
  * the snapshot `valueSnapshot` made of a caller's value, see
- * js/arguments.mjs); what it reads must be JSON (a finite number, a string,
+ * js/arguments.mjs, or, with a plan, the caller's value itself, see
+ * `inPlacePlan`); what it reads must be JSON (a finite number, a string,
  * a boolean, null, an array, an object of no class, without toJSON), and
  * anything else, like every value the program rejects, goes to the exact
  * path, which says what is wrong where.
@@ -873,20 +862,35 @@ const VISITS_BEFORE_WRITTEN = 20_000;
 export function makeProgram(handle, spec, how) {
   // One string judged at once, where a run cannot set it aside (under
   // anyOf, oneOf, not, if, contains, a failure decides what else runs).
-  const judgeNow = (check, s) => judge(handle, [check], [s]) === null;
+  const judgeNow = (check, s) => {
+    if (crossingsLeft === Infinity) return judge(handle, [check], [s]) === null;
+    // Listing a rejected value's issues asks about a few strings at most,
+    // each once; more, and the core lists them in one crossing.
+    const key = `${check}\u0000${s}`;
+    let passes = judgedWhileCollecting.get(key);
+    if (passes === undefined) {
+      if (--crossingsLeft < 0) bail();
+      passes = judge(handle, [check], [s]) === null;
+      judgedWhileCollecting.set(key, passes);
+    }
+    return passes;
+  };
   const valueSafe = valueModeSafe(spec);
   // The strings a run set aside, judged once it passes.
   const judgePending = () => judge(handle, pendingChecks, pendingStrings) === null;
-  const write = (mode) => written(spec, judgeNow, judgePending, mode);
-  const make = (mode) => {
-    if (how === true) return only(interpreted(spec, judgeNow, judgePending, mode));
-    if (how === "closures") return only(closures(spec, judgeNow, judgePending, mode));
-    if (how === "written" || how === false) return only(write(mode) ?? closures(spec, judgeNow, judgePending, mode));
+  // How a caller's value is read where it lies, where it can be (see `inPlacePlan`).
+  const plan = valueSafe ? inPlacePlan(spec) : undefined;
+  const write = (mode, p) => written(spec, judgeNow, judgePending, mode, p);
+  const make = (mode, p) => {
+    if (how === true) return only(interpreted(spec, judgeNow, judgePending, mode, p));
+    if (how === "closures") return only(closures(spec, judgeNow, judgePending, mode, undefined, p));
+    if (how === "written" || how === false) return only(write(mode, p) ?? closures(spec, judgeNow, judgePending, mode, undefined, p));
     const work = { visits: 0 };
-    return tiered(closures(spec, judgeNow, judgePending, mode, work), work, () => write(mode));
+    return tiered(closures(spec, judgeNow, judgePending, mode, work, p), work, () => write(mode, p));
   };
   let text;
   let value;
+  let inPlace;
   let collect;
   return {
     textSafe: spec.textSafe === true,
@@ -897,11 +901,18 @@ export function makeProgram(handle, spec, how) {
      */
     collect(v, mode, maxErrors) {
       if (!programsOn || spec.says === undefined || spec.pointers === undefined || (mode === VALUE && !valueSafe)) bail();
-      // The run of this mode tells which subschemas pass, where no string
-      // is the core's to judge (it would cross once a string).
+      // The run of this mode tells which subschemas pass (a string only
+      // the core judges, which a run would set aside, it judges at once,
+      // as the interpreter would while visiting).
       const made = mode === VALUE ? value : text;
       collect ??= collector(spec, interpreted(spec, judgeNow, judgePending, VALUE));
-      return collect(v, mode, maxErrors, spec.strings.length === 0 ? made?.fn : undefined);
+      crossingsLeft = COLLECTOR_CROSSINGS;
+      try {
+        return collect(v, mode, maxErrors, made?.fn);
+      } finally {
+        crossingsLeft = Infinity;
+        if (judgedWhileCollecting.size !== 0) judgedWhileCollecting.clear();
+      }
     },
     /** What the program reads of a caller's value (see `reachOf`); undefined where it never reads one. */
     reach: valueSafe ? reachOf(spec) : undefined,
@@ -917,9 +928,38 @@ export function makeProgram(handle, spec, how) {
       value ??= make(VALUE);
       return value.run(v);
     },
+    /** Whether the program can check a caller's value where it lies (see `inPlacePlan`). */
+    inPlace: plan !== undefined,
+    /**
+     * `runValue` on a caller's value itself, each location read once (see
+     * `inPlacePlan`): true only where `runValue` would accept the copy
+     * `valueSnapshot` makes of it (made without a problem); false, or a
+     * throw (BAIL, or whatever a read threw), where the copy path must answer.
+     */
+    runInPlace(v) {
+      if (!programsOn || plan === undefined || plan.running) bail();
+      inPlace ??= make(VALUE, plan);
+      plan.running = true;
+      try {
+        return inPlace.run(v);
+      } finally {
+        plan.running = false;
+      }
+    },
     interpreted: () => how === true || write(TEXT) === undefined,
   };
 }
+
+/**
+ * The strings a program's collector may ask the core to judge, one
+ * crossing each, before it leaves the whole list to the core; and what is
+ * left of them while one collects (no bound outside, where no answer is
+ * kept).
+ */
+const COLLECTOR_CROSSINGS = 8;
+let crossingsLeft = Infinity;
+/** What the core said of each string asked about while one collects, by check and string. */
+const judgedWhileCollecting = new Map();
 
 /**
  * An executor that runs `first` until its runs have visited
@@ -943,8 +983,9 @@ function tiered(first, work, later) {
 
 /**
  * An executor of one run function: `run` to check with, and `fn`, the
- * function with its `passes` and `reset` that the collector asks (see
- * `collector`), the same function for a tiered executor's current tier.
+ * function with its `passes`, `firstFailing` and `reset` that the
+ * collector asks (see `collector`), the same function for a tiered
+ * executor's current tier.
  */
 function only(fn) {
   return { run: fn, fn };
@@ -1070,10 +1111,289 @@ function valueModeSafe(spec) {
   return !JSON.stringify(spec.nodes).includes("\ufffd");
 }
 
+// --- the value read in place ----------------------------------------------------------
+
+/** The checks a program read in place may hold (see `inPlacePlan`). */
+const IN_PLACE_CHECKS = new Set([
+  "type", "const", "enum", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "string", "email", "hostname", "pattern",
+  "minItems", "maxItems", "required", "properties", "additionalProperties", "items", "prefixItems", "allOf", "anyOf", "oneOf", "not", "if", "ref",
+]);
+
+/** The checks that read an object's members or an array's items. */
+const MEMBER_READS = new Set(["required", "properties", "additionalProperties", "items", "prefixItems"]);
+
+/** Subschemas applied to one value, over all its locations, past which a program is not read in place. */
+const IN_PLACE_WORK = 100_000;
+
+/**
+ * Whether, and how, the program can check a caller's value where it lies,
+ * without the copy `valueSnapshot` makes (see `run` in VALUE mode with a
+ * plan): undefined where it cannot, else `{ duty, whole, covers, ancestors }`.
+ * It can where every location is read once by construction: of the
+ * subschemas that apply to one value (a node and those its `allOf`,
+ * `$ref`, `anyOf`, `oneOf`, `not` and `if` apply to it), at most one reads
+ * its members or items (`properties`, `required` of names it has
+ * properties for, `additionalProperties` without patterns, `items`,
+ * `prefixItems`), and that one is applied once and whatever the others
+ * decide (not under a branch); checks that read a value's members another
+ * way (`patternProperties`, `propertyNames`, `contains`, `uniqueItems`,
+ * `min`/`maxProperties`, dependencies, `unevaluated*`, an `enum` of
+ * objects) keep the copy. That subschema, or the one the value was handed
+ * to where none reads into it, has the value's `duty`: once the value
+ * passes, it reads what no subschema was handed (`inPlaceCover`), as the
+ * copy would have read it: an object's other members (inside, when the
+ * value is under an array or an object read whole, `whole`; else only
+ * checked not to be one of the objects it is in, `ancestors`), an array's
+ * other items, whole. An array whose length more than one check reads is
+ * read once where it is handed on (`held`, `copies`), so that its length
+ * and items are what every subschema sees; each subschema reads an
+ * array's length once.
+ */
+export function inPlacePlan(spec) {
+  const nodes = spec.nodes;
+  for (const node of nodes) {
+    if (!Array.isArray(node)) continue;
+    const props = node.find((c) => c[0] === "properties");
+    const named = new Set(props === undefined ? [] : props[1].map(([name]) => name));
+    const seen = new Set();
+    for (const check of node) {
+      const [op] = check;
+      if (!IN_PLACE_CHECKS.has(op)) return undefined;
+      if (MEMBER_READS.has(op)) {
+        if (seen.has(op)) return undefined;
+        seen.add(op);
+      }
+      if (op === "const" && typeof check[1] === "object" && check[1] !== null) return undefined;
+      if (op === "enum" && check[1].some((x) => typeof x === "object" && x !== null)) return undefined;
+      // The written function reads a long list's names a second time (see
+      // `hasAll`); `additionalProperties` reads a name it has no property for.
+      if (op === "required" && (check[1].length > WRITTEN_NAMES || (node.some((c) => c[0] === "additionalProperties") && !check[1].every((name) => named.has(name))))) return undefined;
+      if (op === "additionalProperties" && ((check[3] ?? []).length > 0 || !check[1].every((name) => named.has(name)))) return undefined;
+    }
+  }
+  const reads = (n) => Array.isArray(nodes[n]) && nodes[n].some((c) => MEMBER_READS.has(c[0]));
+  const duty = new Array(nodes.length).fill(undefined);
+  const whole = new Array(nodes.length).fill(false);
+  const copies = new Array(nodes.length).fill(false);
+  const done = new Set();
+  const entries = [[0, false]];
+  let work = 0;
+  while (entries.length > 0) {
+    const [entry, wholeHere] = entries.pop();
+    const key = entry * 2 + (wholeHere ? 1 : 0);
+    if (entry < 0 || done.has(key)) continue;
+    done.add(key);
+    // The subschemas applied to the value handed to `entry`, each time it is
+    // applied, and whether under a branch.
+    const met = [];
+    const path = [];
+    const walk = (n, branch) => {
+      if (n < 0) return true;
+      if (path.includes(n) || ++work > IN_PLACE_WORK) return false;
+      met.push([n, branch]);
+      const node = nodes[n];
+      if (!Array.isArray(node)) return true;
+      path.push(n);
+      let ok = true;
+      for (const check of node) {
+        switch (check[0]) {
+          case "allOf":
+            for (const child of check[1]) ok &&= walk(child, branch);
+            break;
+          case "ref":
+            ok &&= walk(check[1], branch);
+            break;
+          case "anyOf":
+          case "oneOf":
+            for (const child of check[1]) ok &&= walk(child, true);
+            break;
+          case "not":
+            ok &&= walk(check[1], true);
+            break;
+          case "if":
+            ok &&= walk(check[1], true) && walk(check[2], true) && walk(check[3], true);
+            break;
+        }
+      }
+      path.pop();
+      return ok;
+    };
+    if (!walk(entry, false)) return undefined;
+    const readers = met.filter(([n]) => reads(n));
+    if (readers.length > 1 || (readers.length === 1 && readers[0][1])) return undefined;
+    const reader = readers.length === 1 ? readers[0][0] : entry;
+    if (met.filter(([n]) => n === reader).length > 1) return undefined;
+    for (const [n] of met) {
+      const has = n === reader;
+      if (duty[n] !== undefined && duty[n] !== has) return undefined;
+      duty[n] = has;
+    }
+    if (wholeHere) whole[reader] = true;
+    // An array's length read by more than one subschema (each reads it
+    // once; the cover of what none was handed reads it, unless `items` was
+    // handed all): the array is read once, into a copy of its items, where
+    // it is handed on.
+    const { prefix, itemsFrom } = coverage(Array.isArray(nodes[reader]) ? nodes[reader] : []);
+    let lengths = 0;
+    for (const [n] of met) {
+      const checks = Array.isArray(nodes[n]) ? nodes[n] : [];
+      if (checks.some((c) => c[0] === "minItems" || c[0] === "maxItems" || c[0] === "items" || c[0] === "prefixItems") || (n === reader && !(itemsFrom >= 0 && itemsFrom <= prefix))) lengths++;
+    }
+    if (lengths > 1) copies[entry] = true;
+    const node = nodes[reader];
+    if (!Array.isArray(node)) continue;
+    const everyMember = node.some((c) => c[0] === "additionalProperties");
+    for (const check of node) {
+      switch (check[0]) {
+        case "properties":
+          for (const [, child] of check[1]) entries.push([child, wholeHere || everyMember]);
+          break;
+        case "additionalProperties":
+          entries.push([check[2], true]);
+          break;
+        case "items":
+          entries.push([check[1], true]);
+          break;
+        case "prefixItems":
+          for (const child of check[1]) entries.push([child, true]);
+          break;
+      }
+    }
+  }
+  const covers = nodes.map((node, n) => {
+    if (duty[n] !== true) return undefined;
+    const { named, everyMember, prefix, itemsFrom } = typeof node === "boolean" ? coverage([]) : coverage(node);
+    // The names `required` lists that no `properties` entry has: read by it, their values are checked where they are read.
+    const listed = typeof node === "boolean" ? undefined : node.find((c) => c[0] === "required");
+    const loose = listed === undefined ? [] : listed[1].filter((name) => !(named ?? []).includes(name));
+    return { named: new Set([...(named ?? []), ...loose]), loose, everyMember, prefix, itemsFrom, whole: whole[n] };
+  });
+  return { duty: duty.map((x) => x === true), covers, copies, ancestors: new Array(MAX_DEPTH + 2), running: false };
+}
+
+/** Array.prototype.slice, as `held` calls it. */
+const arraySlice = Array.prototype.slice;
+
+/**
+ * A value handed to a subschema of a program read in place (see
+ * `inPlacePlan`): an array read once, into an array of its items (an
+ * array of another kind, another realm's, or longer than any the engines
+ * copy at once, goes to the copy path); anything else as it is.
+ */
+function held(x) {
+  if (!Array.isArray(x)) return x;
+  if (Object.getPrototypeOf(x) !== Array.prototype) bail();
+  const length = x.length;
+  if (length > 16) return arraySlice.call(x);
+  // A short array is copied faster item by item than by slice.
+  const out = new Array(length);
+  for (let i = 0; i < length; i++) out[i] = x[i];
+  return out;
+}
+
+/**
+ * What the subschema with a value's duty (see `inPlacePlan`) reads once the
+ * value passed: the value is JSON where it lies (as `classify`), and so is
+ * what no subschema was handed, as the copy reads it: an array's other
+ * items whole (`jsonWhole`); an object's other own enumerable members
+ * (one JSON leaves out left out), inside when `whole`, else a container
+ * only checked not to be one of the objects it is in.
+ */
+function inPlaceCover(plan, n, v, z, L) {
+  if (typeof v === "object") {
+    if (v === null) return;
+    if (z > MAX_DEPTH) bail();
+    const { named, everyMember, prefix, itemsFrom, whole } = plan.covers[n];
+    if (Array.isArray(v)) {
+      if (itemsFrom >= 0 && itemsFrom <= prefix) return;
+      const length = L === undefined ? v.length : L;
+      const end = itemsFrom < 0 ? length : Math.min(length, itemsFrom);
+      for (let i = prefix; i < end; i++) jsonItem(v[i], z + 1);
+      return;
+    }
+    if (!plainInPlace(v)) bail();
+    if (everyMember) return;
+    const ancestors = plan.ancestors;
+    // A subschema of no checks has not put it there.
+    ancestors[z] = v;
+    for (const k in v) if (!named.has(k)) looseMember(v[k], z, whole, ancestors);
+  } else if (typeof v === "number") {
+    if (v - v !== 0) bail();
+  } else if (typeof v !== "string" && typeof v !== "boolean") bail();
+}
+
+/**
+ * `plain` for a caller's object read in place: of no class, and without a
+ * member named toJSON at all (read once here, it is not read again: the
+ * copy path answers for such an object).
+ */
+function plainInPlace(v) {
+  if (v.toJSON !== undefined) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/**
+ * A member of an object read in place that no subschema was handed (see
+ * `inPlaceCover`), at the object's level `z`: JSON where it is, inside
+ * when `whole`, else a container only checked not to be one of the objects
+ * it is in (`ancestors`). One JSON leaves out is left out.
+ */
+function looseMember(x, z, whole, ancestors) {
+  if (typeof x === "object") {
+    if (x === null) return;
+    if (whole) jsonWhole(x, z + 1);
+    else for (let d = 1; d <= z; d++) if (ancestors[d] === x) bail();
+  } else if (typeof x === "number") {
+    if (x - x !== 0) bail();
+  } else if (typeof x === "bigint") bail();
+}
+
+/** An array's item, JSON whole (see `jsonWhole`): one JSON writes as null (undefined, a function, a symbol) is not. */
+function jsonItem(x, z) {
+  if (typeof x === "string" || typeof x === "boolean" || x === null) return;
+  jsonWhole(x, z);
+}
+
+/**
+ * Whether a caller's value is JSON all the way down, each member and item
+ * read once, as `valueSnapshot` copies it whole: a finite number, a string,
+ * a boolean, null, an array of such items, an object of no class without
+ * toJSON of such own enumerable members (one JSON leaves out left out),
+ * at most MAX_DEPTH containers deep (a cycle reaches that depth); BAIL
+ * where not.
+ */
+function jsonWhole(x, z) {
+  switch (typeof x) {
+    case "string":
+    case "boolean":
+      return;
+    case "number":
+      if (x - x !== 0) bail();
+      return;
+    case "object":
+      break;
+    default:
+      bail();
+  }
+  if (x === null) return;
+  if (z > MAX_DEPTH) bail();
+  if (Array.isArray(x)) {
+    const length = x.length;
+    for (let i = 0; i < length; i++) jsonItem(x[i], z + 1);
+    return;
+  }
+  if (!plainInPlace(x)) bail();
+  for (const k in x) {
+    const y = x[k];
+    if (y !== undefined && typeof y !== "function" && typeof y !== "symbol") jsonWhole(y, z + 1);
+  }
+}
+
 // --- the first executor: JavaScript written from the program ---------------------
 
 /** The shared helpers, as the functions written from programs receive them. */
-const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch };
+const HELPERS = { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch, held, inPlaceCover, plainInPlace, jsonItem, jsonWhole, looseMember };
 
 /** Whether object `v` has every member of `names` (as `memberSource` reads members in `mode`). */
 function hasAll(v, names, mode) {
@@ -1166,30 +1486,56 @@ function readsObjects(node) {
 /**
  * The program as one function written from source for `mode`, or
  * undefined where the runtime refuses to make one (the interpreter then
- * runs it).
+ * runs it); with `plan`, one that reads a caller's value where it lies
+ * (see `inPlacePlan`).
  */
-function written(spec, judgeNow, judgePending, mode) {
+function written(spec, judgeNow, judgePending, mode, plan) {
   if (JSON.stringify(spec.nodes).length > WRITTEN_PROGRAM) return undefined;
+  const { lines, constants } = writtenSource(spec, mode, plan);
+  const make = functionFrom(["H", "K", "now", "judgePending", "P"], lines);
+  return make === undefined ? undefined : make(HELPERS, constants, judgeNow, judgePending, plan);
+}
+
+/**
+ * The source `written` makes its function of (`lines`, the body of a
+ * function of H, the helpers, K, the `constants` it reads, now and
+ * judgePending), for `written` and for the tests that read what a node's
+ * function does.
+ */
+export function writtenSource(spec, mode, plan) {
   const constants = [];
   const constant = (value) => {
     constants.push(value);
     return `K[${constants.length - 1}]`;
   };
   const lines = [
-    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch } = H;",
+    "const { bail, probe, equal, oneOf, unique, minLength, maxLength, multipleOf, pend, FORMATS, hasOwn, plain, jsonMembers, wellFormedAll, absentIfLeftOut, POLLUTION_PROBE, pendingChecks, pendingStrings, hasAll, sequenceMatch, plainEmail, asciiHostname, namesMatch, held, inPlaceCover, plainInPlace, jsonItem, jsonWhole, looseMember } = H;",
+    "const A = P === undefined ? undefined : P.ancestors;",
     "let refs = 0, nesting = 0;",
   ];
   spec.nodes.forEach((node, index) => {
+    // Of a value read in place, the subschema with its duty (see `inPlacePlan`).
+    const duty = plan !== undefined && plan.duty[index];
     lines.push(`function n${index}(v, d, z) {`);
-    if (node === true) lines.push(mode === TEXT ? "probe(v, z); return true;" : "return true;");
+    if (node === true) lines.push(mode === TEXT ? "probe(v, z); return true;" : duty ? `const L = Array.isArray(v) ? v.length : 0;\n${inPlaceCoverSource(plan, index).join("\n")}\nreturn true;` : "return true;");
     else if (node === false) lines.push("return false;");
     else {
       const names = namesRead(node);
       const reads = new Map(names.map((name, i) => [name, `m${i}`]));
+      if (duty && !plan.covers[index].whole) lines.push("if (typeof v === \"object\" && v !== null) A[z] = v;");
+      // Read in place, an array's length is read once by each subschema.
+      if (plan !== undefined) lines.push("const L = Array.isArray(v) ? v.length : 0;");
       if (readsObjects(node)) lines.push("const o = typeof v === \"object\" && v !== null && !Array.isArray(v);");
       names.forEach((name, i) => lines.push(`const m${i} = o ? ${memberSource(name, mode)} : undefined;`));
-      for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode));
-      lines.push(...coverSource(node, mode));
+      // Of a parsed text, a node applied to the same value only on a
+      // condition (a dependency's schema, if's then) covers the value when it
+      // passes (see `coverage`): the node's own cover is then left out.
+      const cover = duty ? inPlaceCoverSource(plan, index, reads) : coverSource(node, mode);
+      const covers = mode === TEXT && cover.length > 0 && node.some(coversOnCondition);
+      if (covers) lines.push("let covered = false;");
+      for (const check of node) lines.push(...checkSource(check, constant, spec, reads, mode, covers, plan));
+      if (covers) lines.push("if (!covered) {", ...cover, "}");
+      else lines.push(...cover);
       lines.push("return true;");
     }
     lines.push("}");
@@ -1201,16 +1547,17 @@ function written(spec, judgeNow, judgePending, mode) {
     "for (const name in POLLUTION_PROBE) bail();",
     "refs = 0; nesting = 0;",
     "if (pendingChecks.length !== 0) { pendingChecks.length = 0; pendingStrings.length = 0; }",
-    "return n0(v, 1, 1) && (pendingChecks.length === 0 || judgePending());",
+    `return n0(${plan !== undefined && plan.copies[0] ? "held(v)" : "v"}, 1, 1) && (pendingChecks.length === 0 || judgePending());`,
     "};",
-    // For the collector (see `collector`): whether a node passes, decided alone.
+    // For the collector (see `collector`): whether a node passes, decided
+    // alone, and the first of an array's items from an index that does not.
     `const nodes = [${spec.nodes.map((_, index) => `n${index}`).join(", ")}];`,
     "run.passes = (n, v, z) => nodes[n](v, 0, z);",
+    "run.firstFailing = (n, items, from, z) => { const fn = nodes[n]; for (let i = from; i < items.length; i++) if (!fn(items[i], 0, z)) return i; return -1; };",
     "run.reset = () => { refs = 0; nesting = 0; };",
     "return run;",
   );
-  const make = functionFrom(["H", "K", "now", "judgePending"], lines);
-  return make === undefined ? undefined : make(HELPERS, constants, judgeNow, judgePending);
+  return { lines, constants };
 }
 
 /**
@@ -1224,14 +1571,87 @@ function memberSource(name, mode) {
   return mode === TEXT ? read : `absentIfLeftOut(${read})`;
 }
 
-/** The applicators whose children a node's keywords reach, for `coverSource`. */
+/** `inPlaceCover` of node `index`, written out (see `inPlacePlan`). */
+function inPlaceCoverSource(plan, index, reads = new Map()) {
+  const { named, loose, everyMember, prefix, itemsFrom, whole } = plan.covers[index];
+  const lines = ["if (typeof v === \"object\") { if (v !== null) {", `if (z > ${MAX_DEPTH}) bail();`];
+  if (itemsFrom >= 0 && itemsFrom <= prefix) lines.push("if (Array.isArray(v)) {}");
+  else lines.push(`if (Array.isArray(v)) { for (let i = ${prefix}, n = ${itemsFrom < 0 ? "L" : `Math.min(L, ${itemsFrom})`}; i < n; i++) jsonItem(v[i], z + 1); }`);
+  lines.push("else { if (!plainInPlace(v)) bail();");
+  for (const name of loose) lines.push(`looseMember(${reads.get(name)}, z, ${whole}, A);`);
+  if (!everyMember) {
+    const skip = named.size === 0 ? "" : `switch (k) { ${[...named].map((n) => `case ${JSON.stringify(n)}:`).join(" ")} continue; }`;
+    const inside = whole ? "jsonWhole(x, z + 1);" : "for (let e = 1; e <= z; e++) if (A[e] === x) bail();";
+    lines.push(
+      "A[z] = v;",
+      `for (const k in v) { ${skip} const x = v[k]; if (typeof x === "object") { if (x !== null) { ${inside} } } else if (typeof x === "number") { if (x - x !== 0) bail(); } else if (typeof x === "bigint") bail(); }`,
+    );
+  }
+  lines.push("} } }", "else if (typeof v === \"number\") { if (v - v !== 0) bail(); }", "else if (typeof v !== \"string\" && typeof v !== \"boolean\") bail();");
+  return lines;
+}
+
+
+/**
+ * What a value that passed a node's `type`, `const` and `enum` may be, as
+ * bits: null 1, boolean 2, a finite number 4, a number that may be
+ * infinite 8 (with 4), string 16, array 32, object 64. An integer is
+ * finite; so is a number a schema names.
+ */
+const PASSES_ANY = 127;
+const PASSES_INFINITE = 8;
+const PASSES_CONTAINERS = 32 | 64;
+
+function passingTypes(check) {
+  if (check[0] === "type") {
+    const mask = check[1];
+    return (mask & (1 | 2 | 16 | 32 | 64)) | (mask & 8 ? 4 | 8 : 0) | (mask & 4 ? 4 : 0);
+  }
+  const values = check[0] === "const" ? [check[1]] : check[1];
+  let types = 0;
+  for (const x of values) {
+    if (x === null) types |= 1;
+    else if (typeof x === "boolean") types |= 2;
+    else if (typeof x === "number") types |= 4;
+    else if (typeof x === "string") types |= 16;
+    else types |= Array.isArray(x) ? 32 : 64;
+  }
+  return types;
+}
+
+/**
+ * The applicators whose children a node's keywords reach, and `probes`:
+ * the types (see `passingTypes`) of a value that passed the node that its
+ * cover must look at, for `coverSource`: none where the node passes only
+ * if a node it applies to the same value passed (a `$ref`, `allOf`,
+ * `anyOf`, `oneOf`, or `if` with `else`), as a node that passed has
+ * covered its value whole.
+ */
 function coverage(node) {
   let named;
   let everyMember = false;
   let prefix = 0;
   let itemsFrom = -1;
+  let types = PASSES_ANY;
+  let inPlace = false;
   for (const check of node) {
     switch (check[0]) {
+      case "type":
+      case "const":
+      case "enum":
+        types &= passingTypes(check);
+        break;
+      case "ref":
+        inPlace = true;
+        break;
+      case "allOf":
+      case "anyOf":
+      case "oneOf":
+        if (check[1].length > 0) inPlace = true;
+        break;
+      case "if":
+        if (check[3] >= 0) inPlace = true;
+        break;
       case "properties":
         named = check[1].map(([name]) => name);
         break;
@@ -1248,15 +1668,16 @@ function coverage(node) {
         break;
     }
   }
-  return { named, everyMember, prefix, itemsFrom };
+  return { named, everyMember, prefix, itemsFrom, probes: inPlace ? 0 : types };
 }
 
 /**
  * What a node adds once its keywords pass. A number must be finite and a
  * container within the core's nesting. Of a parsed text, the members and
- * items no child node received are probed (see `probe`); of a caller's
- * value, nothing the schema does not read is read, but what the node read
- * must be JSON.
+ * items no child node received are probed (see `probe`), for the types a
+ * value that passed the node may be (a boolean or an integer item costs no
+ * probe); of a caller's value, nothing the schema does not read is read,
+ * but what the node read must be JSON.
  */
 function coverSource(node, mode) {
   if (mode === VALUE) {
@@ -1266,16 +1687,34 @@ function coverSource(node, mode) {
       "else if (typeof v !== \"string\" && typeof v !== \"boolean\") bail();",
     ];
   }
-  const { named, everyMember, prefix, itemsFrom } = coverage(node);
-  const lines = ["if (typeof v === \"number\") { if (v - v !== 0) bail(); }", "else if (typeof v === \"object\" && v !== null) {", "if (z > 127) bail();"];
-  const itemsEnd = itemsFrom < 0 ? "v.length" : `Math.min(v.length, ${Math.max(itemsFrom, prefix)})`;
-  lines.push(`if (Array.isArray(v)) { for (let i = ${prefix}; i < ${itemsEnd}; i++) probe(v[i], z + 1); }`);
+  const { named, everyMember, prefix, itemsFrom, probes } = coverage(node);
+  const lines = [];
+  if (probes & PASSES_INFINITE) lines.push("if (typeof v === \"number\") { if (v - v !== 0) bail(); }");
+  if ((probes & PASSES_CONTAINERS) === 0) return lines;
+  lines.push(`${lines.length === 0 ? "" : "else "}if (typeof v === "object" && v !== null) {`, "if (z > 127) bail();");
+  // Arrays: the items before `items` (or `unevaluatedItems`) and after `prefixItems`.
+  let array = "";
+  if (itemsFrom < 0) array = `for (let i = ${prefix}; i < v.length; i++) ${probeSource("v[i]")}`;
+  else if (itemsFrom > prefix) array = `for (let i = ${prefix}; i < Math.min(v.length, ${itemsFrom}); i++) ${probeSource("v[i]")}`;
+  // Objects: the members no `properties` entry names, unless a keyword reads them all.
+  let object = "";
   if (!everyMember) {
-    if (named === undefined || named.length === 0) lines.push("else { for (const k in v) probe(v[k], z + 1); }");
-    else lines.push(`else { for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: probe(v[k], z + 1); } } }`);
+    if (named === undefined || named.length === 0) object = `for (const k in v) ${probeSource("v[k]")}`;
+    else object = `for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: ${probeSource("v[k]")} } }`;
   }
+  if ((probes & PASSES_CONTAINERS) === PASSES_CONTAINERS) {
+    if (array !== "") lines.push(`if (Array.isArray(v)) { ${array} }`);
+    if (object !== "") lines.push(`${array === "" ? "if (!Array.isArray(v))" : "else"} { ${object} }`);
+  } else if (probes & 32) {
+    if (array !== "") lines.push(array);
+  } else if (object !== "") lines.push(object);
   lines.push("}");
   return lines;
+}
+
+/** `probe(item, z + 1)` written out for a scalar item, which is all most items are. */
+function probeSource(item) {
+  return `{ const x = ${item}; if (typeof x === "number") { if (x - x !== 0) bail(); } else if (typeof x === "object" && x !== null) probe(x, z + 1); }`;
 }
 
 /** A type mask's test of `v` (see `type_mask` in src/check_program.rs). */
@@ -1301,8 +1740,53 @@ function read(reads, name) {
   return reads.get(name);
 }
 
-function checkSource(check, constant, spec, reads, mode) {
+const referencesReached = new WeakMap();
+
+/**
+ * For each node of a program, whether its checks, or those of a node they
+ * apply, follow a reference (a node on a loop, or one not yet decided when
+ * met again, counts as one that does).
+ */
+function reachesReference(spec) {
+  let reached = referencesReached.get(spec);
+  if (reached !== undefined) return reached;
+  reached = new Array(spec.nodes.length).fill(undefined);
+  const visit = (n) => {
+    if (n < 0) return false;
+    if (reached[n] !== undefined) return reached[n] !== false;
+    // Met again before it is decided: a loop.
+    reached[n] = null;
+    const node = spec.nodes[n];
+    let found = false;
+    if (Array.isArray(node)) {
+      for (const check of node) {
+        if (check[0] === "ref") found = true;
+        else for (const [child] of children(check)) if (visit(child)) found = true;
+      }
+    }
+    reached[n] = found;
+    return found;
+  };
+  for (let n = 0; n < spec.nodes.length; n++) visit(n);
+  referencesReached.set(spec, reached);
+  return reached;
+}
+
+/** Whether a check applies a node to the same value on a condition (see `written`). */
+function coversOnCondition(check) {
+  return (check[0] === "dependencies" && check[2].length > 0) || check[0] === "if";
+}
+
+/**
+ * A check's source; `covered`: a node applied to the same value that
+ * passed sets `covered` (see `written`); with `plan`, of a value read in
+ * place: an array handed to a subschema is held first where the plan says
+ * (see `held`), and an array's length is read once.
+ */
+function checkSource(check, constant, spec, reads, mode, covered = false, plan = undefined) {
   const [op] = check;
+  const handed = (x, node) => (plan !== undefined && plan.copies[node] ? `held(${x})` : x);
+  const length = plan === undefined ? "v.length" : "L";
   const present = (name) => `${read(reads, name)} !== undefined`;
   // A caller's member JSON leaves out (undefined, a function, a symbol) is absent.
   const skipLeftOut = mode === VALUE ? "const x = v[k]; if (x === undefined || typeof x === \"function\" || typeof x === \"symbol\") continue;" : "const x = v[k];";
@@ -1354,9 +1838,9 @@ function checkSource(check, constant, spec, reads, mode) {
         `if (r < 0) { if (d) pend(${check[1]}, v); else if (!now(${check[1]}, v)) return false; } }`,
       ];
     case "minItems":
-      return [`if (Array.isArray(v) && v.length < ${check[1]}) return false;`];
+      return [`if (Array.isArray(v) && ${length} < ${check[1]}) return false;`];
     case "maxItems":
-      return [`if (Array.isArray(v) && v.length > ${check[1]}) return false;`];
+      return [`if (Array.isArray(v) && ${length} > ${check[1]}) return false;`];
     case "unique":
       // Two lone surrogates are one U+FFFD to the core: such strings are left to it.
       return [mode === VALUE ? "if (Array.isArray(v) && (!unique(v) || !wellFormedAll(v))) return false;" : "if (Array.isArray(v) && !unique(v)) return false;"];
@@ -1372,13 +1856,13 @@ function checkSource(check, constant, spec, reads, mode) {
       return check[1].map(([name, names]) => `if (${present(name)} && !(${names.map(present).join(" && ") || "true"})) return false;`);
     case "dependencies": {
       const lines = check[1].map(([name, names]) => `if (${present(name)} && !(${names.map(present).join(" && ") || "true"})) return false;`);
-      for (const [name, node] of check[2]) lines.push(`if (${present(name)} && !${call(node, "v", "z")}) return false;`);
+      for (const [name, node] of check[2]) lines.push(covered ? `if (${present(name)}) { if (!${call(node, "v", "z")}) return false; covered = true; }` : `if (${present(name)} && !${call(node, "v", "z")}) return false;`);
       return lines;
     }
     case "properties":
       return check[1].map(([name, node]) => {
         const m = read(reads, name);
-        return `if (${m} !== undefined && !${call(node, m, "z + 1")}) return false;`;
+        return `if (${m} !== undefined && !${call(node, handed(m, node), "z + 1")}) return false;`;
       });
     case "patternProperties": {
       const tests = check[1].map(([sequence, node]) => {
@@ -1391,7 +1875,7 @@ function checkSource(check, constant, spec, reads, mode) {
     case "unevaluatedProperties": {
       const [, named, node, patterns = []] = check;
       const matched = patterns.map((sequence) => `if (namesMatch(${constant(sequence)}, k)) continue;`).join(" ");
-      const test = `${matched} ${spec.nodes[node] === false ? "return false;" : `if (!${call(node, "x", "z + 1")}) return false;`}`;
+      const test = `${matched} ${spec.nodes[node] === false ? "return false;" : `if (!${call(node, handed("x", node), "z + 1")}) return false;`}`;
       if (named.length === 0) return [`if (o) { for (const k in v) { ${skipLeftOut} ${test} } }`];
       return [`if (o) { for (const k in v) { switch (k) { ${named.map((n) => `case ${JSON.stringify(n)}:`).join(" ")} break; default: { ${skipLeftOut} ${test} } } } }`];
     }
@@ -1401,10 +1885,10 @@ function checkSource(check, constant, spec, reads, mode) {
     case "unevaluatedItems": {
       const [, node, from] = check;
       if (spec.nodes[node] === false) return [`if (Array.isArray(v) && v.length > ${from}) return false;`];
-      return [`if (Array.isArray(v)) { for (let i = ${from}; i < v.length; i++) if (!${call(node, "v[i]", "z + 1")}) return false; }`];
+      return [`if (Array.isArray(v)) { for (let i = ${from}, n = ${length}; i < n; i++) if (!${call(node, handed("v[i]", node), "z + 1")}) return false; }`];
     }
     case "prefixItems":
-      return [`if (Array.isArray(v)) {`, ...check[1].map((node, i) => `if (v.length > ${i} && !${call(node, `v[${i}]`, "z + 1")}) return false;`), "}"];
+      return [`if (Array.isArray(v)) { const n = ${length};`, ...check[1].map((node, i) => `if (n > ${i} && !${call(node, handed(`v[${i}]`, node), "z + 1")}) return false;`), "}"];
     case "contains": {
       const [, node, min, max] = check;
       return [
@@ -1431,9 +1915,12 @@ function checkSource(check, constant, spec, reads, mode) {
       const [, test, then, otherwise] = check;
       const yes = then >= 0 ? `if (!${call(then, "v", "z")}) return false;` : "";
       const no = otherwise >= 0 ? `if (!${call(otherwise, "v", "z")}) return false;` : "";
-      return [`if (${call(test, "v", "z", 0)}) { ${yes} } else { ${no} }`];
+      return [`if (${call(test, "v", "z", 0)}) { ${covered ? "covered = true; " : ""}${yes} } else { ${no} }`];
     }
     case "ref":
+      // A reference to a node that reaches no reference cannot nest: only
+      // the count of references followed is kept.
+      if (!reachesReference(spec)[check[1]]) return [`if (++refs > ${REFERENCES}) bail();`, `if (!${call(check[1], "v", "z")}) return false;`];
       return [
         `if (++refs > ${REFERENCES} || ++nesting > ${REFERENCE_NESTING}) bail();`,
         `{ const ok = ${call(check[1], "v", "z")}; nesting--; if (!ok) return false; }`,
@@ -1489,7 +1976,8 @@ function classify(v, z) {
  * `coverSource` for a parsed text, for the interpreter and the closures:
  * what no child node of a node passed received (`coverage`), probed.
  */
-function cover({ named, everyMember, prefix, itemsFrom }, v, z) {
+function cover({ named, everyMember, prefix, itemsFrom, probes }, v, z) {
+  if ((probes & (PASSES_INFINITE | PASSES_CONTAINERS)) === 0) return;
   if (typeof v === "number") {
     if (v - v !== 0) bail();
     return;
@@ -1508,8 +1996,21 @@ function cover({ named, everyMember, prefix, itemsFrom }, v, z) {
  * The program run by walking it, for a runtime that makes no functions
  * from source. Its decisions are the written functions', check by check.
  */
-function interpreted(spec, judgeNow, judgePending, mode) {
-  const nodes = spec.nodes.map((node) => (typeof node === "boolean" ? node : node.map(prepared)));
+function interpreted(spec, judgeNow, judgePending, mode, plan = undefined) {
+  // Of a value read in place (see `inPlacePlan`): what a check hands a
+  // subschema is held first, and `properties` checks the names `required`
+  // lists, so that each is read once.
+  const hand = plan === undefined ? (x) => x : (x, n) => (plan.copies[n] ? held(x) : x);
+  const fusedRequired = (node, n) => {
+    const listed = node.find((c) => c[0] === "required");
+    if (plan === undefined || listed === undefined) return node;
+    // The names no `properties` entry has: their values checked where read (-1).
+    const loose = plan.covers[n] === undefined ? [] : plan.covers[n].loose.map((name) => [name, -1]);
+    const props = node.find((c) => c[0] === "properties");
+    const fused = ["properties", [...(props === undefined ? [] : props[1]), ...loose], new Set(listed[1]), plan.covers[n]?.whole];
+    return [...node.filter((c) => c[0] !== "required" && c[0] !== "properties"), fused];
+  };
+  const nodes = spec.nodes.map((node, n) => (typeof node === "boolean" ? node : fusedRequired(node, n).map(prepared)));
   const covers = spec.nodes.map((node) => (typeof node === "boolean" ? null : coverage(node)));
   const draft = spec.draft;
   let refs = 0;
@@ -1538,14 +2039,20 @@ function interpreted(spec, judgeNow, judgePending, mode) {
 
   function node(n, v, d, z) {
     const checks = nodes[n];
+    const duty = plan !== undefined && plan.duty[n];
     if (checks === true) {
       if (mode === TEXT) probe(v, z);
+      else if (duty) inPlaceCover(plan, n, v, z);
       return true;
     }
     if (checks === false) return false;
     const o = typeof v === "object" && v !== null && !Array.isArray(v);
-    for (let c = 0; c < checks.length; c++) if (!check(checks[c], v, d, z, o)) return false;
-    if (mode === VALUE) classify(v, z);
+    if (duty && o) plan.ancestors[z] = v;
+    // Read in place, an array's length is read once by each subschema.
+    const L = plan !== undefined && Array.isArray(v) ? v.length : undefined;
+    for (let c = 0; c < checks.length; c++) if (!check(checks[c], v, d, z, o, L)) return false;
+    if (duty) inPlaceCover(plan, n, v, z, L);
+    else if (mode === VALUE) classify(v, z);
     else cover(covers[n], v, z);
     return true;
   }
@@ -1554,7 +2061,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
     return member(v, name) !== undefined;
   }
 
-  function check(c, v, d, z, o) {
+  function check(c, v, d, z, o, L) {
     switch (c[0]) {
       case "type":
         return typed(c[1], v, draft);
@@ -1611,9 +2118,9 @@ function interpreted(spec, judgeNow, judgePending, mode) {
         }
         return judgeNow(c[1], v);
       case "minItems":
-        return !Array.isArray(v) || v.length >= c[1];
+        return !Array.isArray(v) || (L === undefined ? v.length : L) >= c[1];
       case "maxItems":
-        return !Array.isArray(v) || v.length <= c[1];
+        return !Array.isArray(v) || (L === undefined ? v.length : L) <= c[1];
       case "unique":
         return !Array.isArray(v) || (unique(v) && (mode === TEXT || wellFormedAll(v)));
       case "minProperties":
@@ -1637,7 +2144,10 @@ function interpreted(spec, judgeNow, judgePending, mode) {
         if (!o) return true;
         for (const [name, n] of c[1]) {
           const x = member(v, name);
-          if (x !== undefined && !node(n, x, d, z + 1)) return false;
+          if (x === undefined) {
+            if (c[2] !== undefined && c[2].has(name)) return false;
+          } else if (n < 0) looseMember(x, z, c[3], plan.ancestors);
+          else if (!node(n, hand(x, n), d, z + 1)) return false;
         }
         return true;
       case "patternProperties":
@@ -1655,7 +2165,7 @@ function interpreted(spec, judgeNow, judgePending, mode) {
           const x = v[k];
           if (leftOut(x)) continue;
           for (const sequence of c[3]) if (namesMatch(sequence, k)) continue members;
-          if (!node(c[2], x, d, z + 1)) return false;
+          if (!node(c[2], hand(x, c[2]), d, z + 1)) return false;
         }
         return true;
       case "propertyNames":
@@ -1664,11 +2174,11 @@ function interpreted(spec, judgeNow, judgePending, mode) {
         return true;
       case "items":
         if (!Array.isArray(v)) return true;
-        for (let i = c[2]; i < v.length; i++) if (!node(c[1], v[i], d, z + 1)) return false;
+        for (let i = c[2], n = L === undefined ? v.length : L; i < n; i++) if (!node(c[1], hand(v[i], c[1]), d, z + 1)) return false;
         return true;
       case "prefixItems":
         if (!Array.isArray(v)) return true;
-        for (let i = 0; i < c[1].length && i < v.length; i++) if (!node(c[1][i], v[i], d, z + 1)) return false;
+        for (let i = 0, n = L === undefined ? v.length : L; i < c[1].length && i < n; i++) if (!node(c[1][i], hand(v[i], c[1][i]), d, z + 1)) return false;
         return true;
       case "contains": {
         if (!Array.isArray(v)) return true;
@@ -1719,15 +2229,21 @@ function interpreted(spec, judgeNow, judgePending, mode) {
       pendingChecks.length = 0;
       pendingStrings.length = 0;
     }
-    return node(0, v, 1, 1) && (pendingChecks.length === 0 || judgePending());
+    return node(0, hand(v, 0), 1, 1) && (pendingChecks.length === 0 || judgePending());
   };
   // For the collector (see `collector`): one check of a node decided on
-  // its own, its string checks judged at once, and the run's counts reset.
+  // its own, its string checks judged at once, whether a node passes, the
+  // first of an array's items from an index that does not, and the run's
+  // counts reset.
   run.checkOf = (n, c, v, z) => {
     const o = typeof v === "object" && v !== null && !Array.isArray(v);
     return check(nodes[n][c], v, 0, z, o);
   };
   run.passes = (n, v, z) => node(n, v, 0, z);
+  run.firstFailing = (n, items, from, z) => {
+    for (let i = from; i < items.length; i++) if (!node(n, items[i], 0, z)) return i;
+    return -1;
+  };
   run.reset = () => {
     refs = 0;
     nesting = 0;
@@ -1736,6 +2252,44 @@ function interpreted(spec, judgeNow, judgePending, mode) {
 }
 
 // --- the issues of a rejected value, collected here ------------------------------------
+
+/** The checks that make at most one issue, on the value itself. */
+const LEAF_CHECKS = new Set(["type", "const", "enum", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "minItems", "maxItems", "minProperties", "maxProperties", "unique"]);
+
+/**
+ * The checks that make at most one issue, on the value itself, and whose
+ * failure the core may have to judge (a string the program cannot match
+ * alone, which the run then asks the core about).
+ */
+const STRING_CHECKS = new Set(["pattern", "email", "hostname", "string"]);
+
+/** How `collector` visits a check, by its name; any other is an applicator only the core describes. */
+const OTHER = 0;
+const LEAF = 1;
+const IF = 2;
+const REQUIRED = 3;
+const PROPERTIES = 4;
+const ADDITIONAL = 5;
+const ITEMS = 6;
+const PREFIX_ITEMS = 7;
+const ALL_OF = 8;
+const REF = 9;
+const ALTERNATIVES = 10;
+const NOT = 11;
+const VISIT_KINDS = new Map([
+  ...[...LEAF_CHECKS, ...STRING_CHECKS].map((name) => [name, LEAF]),
+  ["if", IF],
+  ["required", REQUIRED],
+  ["properties", PROPERTIES],
+  ["additionalProperties", ADDITIONAL],
+  ["items", ITEMS],
+  ["prefixItems", PREFIX_ITEMS],
+  ["allOf", ALL_OF],
+  ["ref", REF],
+  ["anyOf", ALTERNATIVES],
+  ["oneOf", ALTERNATIVES],
+  ["not", NOT],
+]);
 
 /**
  * The issue list of a value the program rejected, collected without the
@@ -1749,15 +2303,17 @@ function interpreted(spec, judgeNow, judgePending, mode) {
  * around them (`wording`); a sentence is the subject, the predicate and a
  * full stop, exactly the core's where redaction finds nothing to look at in
  * the subject (which this side looks for as the core does) and the
- * predicate (which the core looked at). Anything else throws BAIL and the
- * core lists the issues: an applicator's failure only the core describes
- * (`not`, `if`, `contains`, `propertyNames`, dependencies, `items: false`,
- * an `anyOf` or `oneOf` whose branches apply subschemas), a string the
- * core must judge, a subschema two references reach for one value (the
- * core lists its issues once), a value past what the core reads, a path
- * or predicate redaction might change, a message past the core's length.
- * Subschemas that pass under those applicators are decided by `inner` (the
- * interpreter), exactly as the accepting run decides them.
+ * predicate (which the core looked at); a failing `if` lists the issues
+ * of the branch that applies, a string only the core judges is asked
+ * about alone. Anything else throws BAIL and the core lists the issues: an
+ * applicator's failure only the core describes (`contains`,
+ * `propertyNames`, dependencies, `items: false`, an `anyOf` or `oneOf`
+ * whose failing branches fail in the subschemas they apply), more strings
+ * for the core to judge than a few, a subschema two references reach for
+ * one value (the core lists its issues once), a value past what the core
+ * reads, a path or predicate redaction might change, a message past the
+ * core's length. Subschemas that pass under those applicators are decided
+ * by `inner` (the interpreter), exactly as the accepting run decides them.
  */
 function collector(spec, inner) {
   const says = spec.says;
@@ -1778,58 +2334,59 @@ function collector(spec, inner) {
   let found = [];
   let refs = 0;
   let nesting = 0;
-  const reached = new Set();
+  // The instance paths a reference led to each node for: undefined, the
+  // one path, or a Set of them once there are two; `reachedNodes` lists
+  // the nodes with any, for the next run to forget them.
+  const reached = nodes.map(() => undefined);
+  const reachedNodes = [];
   // The instance path of the value being visited: object keys as strings,
   // array indices as numbers.
   const trail = [];
+  // Each check's kind, for the switch of `visit` (see VISIT_KINDS).
+  const kinds = nodes.map((checks) => (typeof checks === "boolean" ? null : checks.map((check) => VISIT_KINDS.get(check[0]) ?? OTHER)));
+
+  // The path of the first d tokens of `trail` as text ("/a/0"), `pathAt[d]`,
+  // made when a reference asks for it and kept while d <= `pathsKnown`.
+  const pathAt = [""];
+  let pathsKnown = 0;
+
+  /** `trail` one token longer; the path made for that level before is another's. */
+  function enter(token) {
+    if (pathsKnown >= trail.length + 1) pathsKnown = trail.length;
+    trail.push(token);
+  }
+
+  /** The path of the whole `trail` as text, from the levels already made. */
+  function pathText() {
+    for (let d = pathsKnown; d < trail.length; d++) pathAt[d + 1] = `${pathAt[d]}/${trail[d]}`;
+    pathsKnown = trail.length;
+    return pathAt[trail.length];
+  }
 
   function add(schemaPath, code, params, predicate) {
     found.push({ trail: trail.slice(), schemaPath, code, params, predicate });
   }
 
-  function visit(n, v, z) {
+  // `failing`: the run of this mode already found that node `n` fails for `v`.
+  function visit(n, v, z, failing = false) {
     const checks = nodes[n];
     if (checks === true) return;
     // A subschema that passes adds no issue.
-    if (fast !== undefined && checks !== false && fast.passes(n, v, z)) return;
+    if (!failing && fast !== undefined && checks !== false && fast.passes(n, v, z)) return;
     if (checks === false) {
       add(pointers[n], "falseSchema", null, wording.falseSchema);
       return;
     }
     const said = says[n];
+    const kind = kinds[n];
     const o = typeof v === "object" && v !== null && !Array.isArray(v);
     for (let c = 0; c < checks.length; c++) {
       const check = checks[c];
-      switch (check[0]) {
-        case "type":
-        case "const":
-        case "enum":
-        case "min":
-        case "max":
-        case "xmin":
-        case "xmax":
-        case "mul":
-        case "minLength":
-        case "maxLength":
-        case "format":
-        case "minItems":
-        case "maxItems":
-        case "minProperties":
-        case "maxProperties":
-        case "unique":
+      switch (kind[c]) {
+        case LEAF:
           if (!inner.checkOf(n, c, v, z)) add(placeOf(n, c), said[c][1], said[c][2], said[c][3]);
           break;
-        case "pattern":
-          if (typeof v === "string") {
-            const matched = sequenceMatch(check[2], v);
-            if (matched < 0) bail();
-            if (matched === 0) add(placeOf(n, c), said[c][1], said[c][2], said[c][3]);
-          }
-          break;
-        case "email":
-          if (typeof v === "string" && !plainEmail(v)) bail();
-          break;
-        case "required":
+        case REQUIRED:
           if (o) {
             const names = check[1];
             const s = said[c];
@@ -1840,18 +2397,18 @@ function collector(spec, inner) {
             }
           }
           break;
-        case "properties":
+        case PROPERTIES:
           if (o) {
             for (const [name, child] of check[1]) {
               const x = member(v, name);
               if (x === undefined) continue;
-              trail.push(name);
+              enter(name);
               visit(child, x, z + 1);
               trail.pop();
             }
           }
           break;
-        case "additionalProperties":
+        case ADDITIONAL:
           if (o) {
             const named = check[1];
             const child = check[2];
@@ -1871,24 +2428,26 @@ function collector(spec, inner) {
             } else {
               for (const k in v) {
                 if (named.includes(k)) continue;
-                trail.push(k);
+                enter(k);
                 visit(child, v[k], z + 1);
                 trail.pop();
               }
             }
           }
           break;
-        case "items":
+        case ITEMS:
           if (Array.isArray(v)) {
             const child = check[1];
             if (v.length > check[2] && nodes[child] === false) bail();
             if (nodes[child] === true) break;
             const before = found.length;
             for (let i = check[2]; i < v.length; i++) {
+              // The items that pass add no issue: the run finds the next
+              // one that does not in a loop of its own.
+              if (fast !== undefined && (i = fast.firstFailing(child, v, i, z + 1)) < 0) break;
               const x = v[i];
-              if (fast !== undefined && fast.passes(child, x, z + 1)) continue;
-              trail.push(i);
-              visit(child, x, z + 1);
+              enter(i);
+              visit(child, x, z + 1, fast !== undefined);
               trail.pop();
               // The issues of the items after this one all sort after those
               // found in this array so far: past the cap, none is shown.
@@ -1896,32 +2455,55 @@ function collector(spec, inner) {
             }
           }
           break;
-        case "prefixItems":
+        case PREFIX_ITEMS:
           if (Array.isArray(v)) {
             const children = check[1];
             for (let i = 0; i < children.length && i < v.length; i++) {
-              trail.push(i);
+              enter(i);
               visit(children[i], v[i], z + 1);
               trail.pop();
             }
           }
           break;
-        case "allOf":
+        case ALL_OF:
           for (const child of check[1]) visit(child, v, z);
           break;
-        case "ref": {
+        case IF: {
+          // The core lists the issues of `then` where `if` passes, of
+          // `else` where it does not.
+          const next = inner.passes(check[1], v, z) ? check[2] : check[3];
+          if (next >= 0) visit(next, v, z);
+          break;
+        }
+        case REF: {
           if (++refs > REFERENCES || ++nesting > REFERENCE_NESTING) bail();
           // The core lists a subschema's issues for a value once however
           // many references reach it: a second one is the core's to list.
-          const key = `${check[1]}\u0000${trail.join("/")}`;
-          if (reached.has(key)) bail();
-          reached.add(key);
+          const path = pathText();
+          const target = check[1];
+          const paths = reached[target];
+          if (paths === undefined) {
+            reached[target] = path;
+            reachedNodes.push(target);
+          } else if (typeof paths === "string") {
+            if (paths === path) bail();
+            reached[target] = new Set([paths, path]);
+          } else {
+            if (paths.has(path)) bail();
+            paths.add(path);
+          }
           visit(check[1], v, z);
           nesting--;
           break;
         }
-        case "anyOf":
-        case "oneOf":
+        case NOT:
+          // One issue of its own, where the core says it (see `says` in src/check_program.rs).
+          if (!inner.checkOf(n, c, v, z)) {
+            if (said[c][1] === undefined) bail();
+            add(placeOf(n, c), said[c][1], said[c][2], said[c][3]);
+          }
+          break;
+        case ALTERNATIVES:
           if (!inner.checkOf(n, c, v, z)) add(placeOf(n, c), check[0], null, alternatives(check, v, z));
           break;
         default:
@@ -1966,27 +2548,28 @@ function collector(spec, inner) {
    * the value itself (members, items, other subschemas) or says nothing
    * here.
    */
-  function firstProblem(n, v, z) {
+  function firstProblem(n, v, z, through = 0) {
     const checks = nodes[n];
     if (checks === false) return wording.falseSchema;
     if (checks === true) bail();
-    const said = says[n];
-    // Only checks of the value itself, whose issues the core lists in the
-    // order of the checks (an object's members, `required` among them, it
-    // lists in an order of its own).
-    for (const check of checks) if (!LEAF_CHECKS.has(check[0]) && check[0] !== "pattern") bail();
-    for (let c = 0; c < checks.length; c++) {
-      const check = checks[c];
-      if (LEAF_CHECKS.has(check[0])) {
-        if (!inner.checkOf(n, c, v, z)) return said[c][3] ?? bail();
-      } else if (check[0] === "pattern") {
-        if (typeof v !== "string") continue;
-        const matched = sequenceMatch(check[2], v);
-        if (matched < 0) bail();
-        if (matched === 0) return said[c][3] ?? bail();
-      } else bail();
+    // A branch that is one reference: the first problem of where it leads.
+    if (checks.length === 1 && checks[0][0] === "ref") {
+      if (through >= BRANCH_REFERENCES) bail();
+      return firstProblem(checks[0][1], v, z, through + 1);
     }
-    return bail();
+    const said = says[n];
+    // The first failing check of the value itself, where those are the
+    // only checks that fail: the core lists their issues in the order of
+    // the checks (an object's members, `required` among them, and the
+    // subschemas it applies, it lists in an order of its own).
+    let first = -1;
+    for (let c = 0; c < checks.length; c++) {
+      const name = checks[c][0];
+      if (LEAF_CHECKS.has(name) || STRING_CHECKS.has(name)) {
+        if (first < 0 && !inner.checkOf(n, c, v, z)) first = c;
+      } else if (!inner.checkOf(n, c, v, z)) bail();
+    }
+    return first < 0 ? bail() : (said[first][3] ?? bail());
   }
 
   /** An issue's sentence as the core writes it, or BAIL where the core must write it. */
@@ -2039,20 +2622,25 @@ function collector(spec, inner) {
     found = [];
     refs = 0;
     nesting = 0;
-    if (reached.size !== 0) reached.clear();
+    for (let i = 0; i < reachedNodes.length; i++) reached[reachedNodes[i]] = undefined;
+    reachedNodes.length = 0;
+    pathsKnown = 0;
     inner.reset();
     try {
-      visit(0, v, 1);
+      // The run of this mode rejected the value: the root fails.
+      visit(0, v, 1, fast !== undefined);
     } finally {
       if (trail.length !== 0) trail.length = 0;
     }
     if (found.length === 0) bail();
-    found.sort(compareIssues);
     const shown = Math.min(found.length, maxErrors);
+    // The first `shown` in the core's order: a short list sorted whole, a
+    // long one looked through once for them.
+    const first = found.length > 2 * shown + 8 ? smallest(found, shown) : found.sort(compareIssues);
     const errors = new Array(shown);
     const trails = new Array(shown);
     for (let i = 0; i < shown; i++) {
-      const { trail: at, schemaPath, code, params, predicate } = found[i];
+      const { trail: at, schemaPath, code, params, predicate } = first[i];
       const path = pointerOf(at);
       const issue = { path, schemaPath, code, message: sentence(path, predicate) };
       if (params !== null) issue.params = copyParams(params);
@@ -2075,8 +2663,9 @@ function pointerOf(trail) {
   return out;
 }
 
-/** The checks that make at most one issue, on the value itself. */
-const LEAF_CHECKS = new Set(["type", "const", "enum", "min", "max", "xmin", "xmax", "mul", "minLength", "maxLength", "format", "minItems", "maxItems", "minProperties", "maxProperties", "unique"]);
+
+/** References followed from an `anyOf` or `oneOf` branch to its first problem (see `firstProblem`). */
+const BRANCH_REFERENCES = 16;
 
 /** The longest issue message the core writes whole (`MAX_MESSAGE_CHARS`). */
 const MAX_MESSAGE = 1000;
@@ -2108,7 +2697,8 @@ function escapedForDisplay(text) {
  * Throws BAIL unless the value reads as the core reads its JSON: finite
  * numbers, nesting within the core's, well-formed strings and keys (the
  * core reads a lone surrogate as U+FFFD), and, of a caller's value, plain
- * objects.
+ * objects. One pass over the value, a call only for each container: an
+ * array's or object's strings and numbers are looked at in its own loop.
  */
 function sound(v, z, mode) {
   switch (typeof v) {
@@ -2121,16 +2711,22 @@ function sound(v, z, mode) {
     case "boolean":
       return;
     case "object":
+      if (v === null) return;
       break;
     default:
       bail();
   }
-  if (v === null) return;
   if (z > MAX_DEPTH) bail();
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      if (typeof x !== "boolean" && x !== null) sound(x, z + 1, mode);
+      if (typeof x === "number") {
+        if (x - x !== 0) bail();
+      } else if (typeof x === "string") {
+        if (!x.isWellFormed()) bail();
+      } else if (typeof x === "object") {
+        if (x !== null) sound(x, z + 1, mode);
+      } else if (typeof x !== "boolean") bail();
     }
     return;
   }
@@ -2138,8 +2734,30 @@ function sound(v, z, mode) {
   for (const k in v) {
     if (!k.isWellFormed()) bail();
     const x = v[k];
-    if (typeof x !== "boolean" && x !== null) sound(x, z + 1, mode);
+    if (typeof x === "number") {
+      if (x - x !== 0) bail();
+    } else if (typeof x === "string") {
+      if (!x.isWellFormed()) bail();
+    } else if (typeof x === "object") {
+      if (x !== null) sound(x, z + 1, mode);
+    } else if (typeof x !== "boolean") bail();
   }
+}
+
+/** The first `k` of `issues` in the core's order (see `compareIssues`), of equal ones the first found. */
+function smallest(issues, k) {
+  const out = [];
+  for (let i = 0; i < issues.length; i++) {
+    const issue = issues[i];
+    if (out.length === k && compareIssues(issue, out[k - 1]) >= 0) continue;
+    let j = out.length < k ? out.length : k - 1;
+    while (j > 0 && compareIssues(out[j - 1], issue) > 0) {
+      out[j] = out[j - 1];
+      j--;
+    }
+    out[j] = issue;
+  }
+  return out;
 }
 
 /** Issues in the core's order: instance path (array indices as numbers), code, schema path. */
@@ -2218,29 +2836,49 @@ export function rejectionMessage(wording, errors, moreErrors) {
  * and the sorted distinct (path, code) pairs of the issues shown.
  */
 export function errorHashOf(failure, errors) {
-  const pairs = errors.map((issue) => [issue.path, issue.code]);
-  pairs.sort((a, b) => compareText(a[0], b[0]) || compareText(a[1], b[1]));
+  const n = errors.length;
+  let order = errors;
+  if (n > 1) {
+    order = errors.slice();
+    if (n > 16) order.sort(comparePairs);
+    else {
+      // A few issues: sorted in place by insertion.
+      for (let i = 1; i < n; i++) {
+        const issue = order[i];
+        let j = i;
+        while (j > 0 && comparePairs(order[j - 1], issue) > 0) {
+          order[j] = order[j - 1];
+          j--;
+        }
+        order[j] = issue;
+      }
+    }
+  }
   let text = failure;
-  let last;
-  for (const [path, code] of pairs) {
-    if (last !== undefined && last[0] === path && last[1] === code) continue;
-    last = [path, code];
+  for (let i = 0; i < n; i++) {
+    const { path, code } = order[i];
+    if (i > 0 && path === order[i - 1].path && code === order[i - 1].code) continue;
     text += `\n${path}\u001f${code}`;
   }
   let hash = hashes.get(text);
   if (hash === undefined) {
-    hash = sha256Hex(utf8.encode(text)).slice(0, 32);
+    hash = sha256Head(text);
     if (hashes.size >= 256) hashes.clear();
     hashes.set(text, hash);
   }
   return hash;
 }
 
+/** Two issues by their (path, code) pairs, in the order of their UTF-8 bytes. */
+function comparePairs(a, b) {
+  return compareText(a.path, b.path) || compareText(a.code, b.code);
+}
+
 /** Error hashes already computed, by the text hashed (a repair loop meets the same list again). */
 const hashes = new Map();
 const utf8 = new TextEncoder();
 
-const K256 = new Uint32Array([
+const K256 = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
   0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
   0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
@@ -2249,20 +2887,61 @@ const K256 = new Uint32Array([
   0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-/** SHA-256 of `bytes`, as 64 lowercase hex digits. */
-function sha256Hex(bytes) {
-  const length = bytes.length;
-  const blocks = Math.ceil((length + 9) / 64);
-  const padded = new Uint8Array(blocks * 64);
-  padded.set(bytes);
-  padded[length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(length / 0x20000000));
-  view.setUint32(padded.length - 4, (length * 8) >>> 0);
-  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
-  const w = new Uint32Array(64);
-  for (let block = 0; block < blocks; block++) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block * 64 + i * 4);
+/** The message schedule and the padded message of `sha256Head`, kept between calls (the buffer grows to the longest text hashed). */
+const schedule = new Int32Array(64);
+let message = new Uint8Array(1024);
+
+/**
+ * The first 128 bits of the SHA-256 of `text`'s UTF-8 bytes, as 32
+ * lowercase hex digits. Written for the few hundred bytes of an issue
+ * list: no allocation but the hex, the state in locals, an ASCII text
+ * written into the buffer as it is.
+ */
+export function sha256Head(text) {
+  let length = text.length;
+  let ascii = true;
+  for (let i = 0; i < length; i++) {
+    if (text.charCodeAt(i) > 0x7f) {
+      ascii = false;
+      break;
+    }
+  }
+  let bytes;
+  if (!ascii) {
+    bytes = utf8.encode(text);
+    length = bytes.length;
+  }
+  const size = ((length + 72) >>> 6) << 6;
+  if (message.length < size) message = new Uint8Array(size * 2);
+  const m = message;
+  if (ascii) for (let i = 0; i < length; i++) m[i] = text.charCodeAt(i);
+  else m.set(bytes);
+  m[length] = 0x80;
+  m.fill(0, length + 1, size - 8);
+  const high = Math.floor(length / 0x20000000);
+  const low = (length * 8) >>> 0;
+  m[size - 8] = high >>> 24;
+  m[size - 7] = high >>> 16;
+  m[size - 6] = high >>> 8;
+  m[size - 5] = high;
+  m[size - 4] = low >>> 24;
+  m[size - 3] = low >>> 16;
+  m[size - 2] = low >>> 8;
+  m[size - 1] = low;
+  const w = schedule;
+  let h0 = 0x6a09e667 | 0;
+  let h1 = 0xbb67ae85 | 0;
+  let h2 = 0x3c6ef372 | 0;
+  let h3 = 0xa54ff53a | 0;
+  let h4 = 0x510e527f | 0;
+  let h5 = 0x9b05688c | 0;
+  let h6 = 0x1f83d9ab | 0;
+  let h7 = 0x5be0cd19 | 0;
+  for (let at = 0; at < size; at += 64) {
+    for (let i = 0; i < 16; i++) {
+      const j = at + i * 4;
+      w[i] = (m[j] << 24) | (m[j + 1] << 16) | (m[j + 2] << 8) | m[j + 3];
+    }
     for (let i = 16; i < 64; i++) {
       const a = w[i - 15];
       const b = w[i - 2];
@@ -2270,7 +2949,14 @@ function sha256Hex(bytes) {
       const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
       w[i] = (w[i - 16] + s0 + w[i - 7] + s1) | 0;
     }
-    let [a, b, c, d, e, f, g, k] = h;
+    let a = h0;
+    let b = h1;
+    let c = h2;
+    let d = h3;
+    let e = h4;
+    let f = h5;
+    let g = h6;
+    let k = h7;
     for (let i = 0; i < 64; i++) {
       const s1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
       const t1 = (k + s1 + ((e & f) ^ (~e & g)) + K256[i] + w[i]) | 0;
@@ -2285,18 +2971,24 @@ function sha256Hex(bytes) {
       b = a;
       a = (t1 + t2) | 0;
     }
-    h[0] += a;
-    h[1] += b;
-    h[2] += c;
-    h[3] += d;
-    h[4] += e;
-    h[5] += f;
-    h[6] += g;
-    h[7] += k;
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + k) | 0;
   }
-  let out = "";
-  for (let i = 0; i < 8; i++) out += h[i].toString(16).padStart(8, "0");
-  return out;
+  return hex8(h0) + hex8(h1) + hex8(h2) + hex8(h3);
+}
+
+/** Each byte as two lowercase hex digits. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+/** A 32-bit word as 8 lowercase hex digits. */
+function hex8(word) {
+  return HEX[word >>> 24] + HEX[(word >>> 16) & 0xff] + HEX[(word >>> 8) & 0xff] + HEX[word & 0xff];
 }
 
 /**
@@ -2327,9 +3019,12 @@ export function collectedIssues(program, value, mode, maxErrors) {
  * many times). Its decisions are the interpreter's, check by check. Each
  * node visited adds one to `work.visits`.
  */
-function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
+function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }, plan = undefined) {
   const draft = spec.draft;
   const asValue = mode === VALUE;
+  // Of a value read in place (see `inPlacePlan`), an array handed to subschema n is held first where the plan says.
+  const as = (x) => x;
+  const handTo = (n) => (plan !== undefined && plan.copies[n] ? held : as);
   let refs = 0;
   let nesting = 0;
   // Node n's closure; a check reaches a node through this table, so that a
@@ -2360,7 +3055,8 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     return judgeNow(id, v);
   };
 
-  function check(c) {
+  /** A check's closure; `required`: of a value read in place, the names the node's `required` lists, which its `properties` checks. */
+  function check(c, required, whole) {
     switch (c[0]) {
       case "type": {
         const mask = c[1];
@@ -2434,11 +3130,11 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
       }
       case "minItems": {
         const n = c[1];
-        return (v) => !Array.isArray(v) || v.length >= n;
+        return (v, d, z, o, L) => !Array.isArray(v) || (L === undefined ? v.length : L) >= n;
       }
       case "maxItems": {
         const n = c[1];
-        return (v) => !Array.isArray(v) || v.length <= n;
+        return (v, d, z, o, L) => !Array.isArray(v) || (L === undefined ? v.length : L) <= n;
       }
       case "unique":
         return asValue ? (v) => !Array.isArray(v) || (unique(v) && wellFormedAll(v)) : (v) => !Array.isArray(v) || unique(v);
@@ -2470,12 +3166,29 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
       }
       case "properties": {
         const reads = c[1].map(([name]) => reader(name));
-        const nodes = c[1].map(([, n]) => at(n));
+        const ancestors = plan?.ancestors;
+        // A name only `required` lists (-1): its value checked where read.
+        const nodes = c[1].map(([, n]) => (n >= 0 ? at(n) : (x, d, z) => (looseMember(x, z - 1, whole, ancestors), true)));
+        const hands = c[1].map(([, n]) => (n >= 0 ? handTo(n) : as));
+        if (required !== undefined) {
+          // Read in place, with the node's `required` (see `node`): each name read once.
+          const needed = c[1].map(([name]) => required.includes(name));
+          return (v, d, z, o) => {
+            if (!o) return true;
+            for (let i = 0; i < reads.length; i++) {
+              const x = reads[i](v);
+              if (x === undefined) {
+                if (needed[i]) return false;
+              } else if (!nodes[i](hands[i](x), d, z + 1)) return false;
+            }
+            return true;
+          };
+        }
         return (v, d, z, o) => {
           if (!o) return true;
           for (let i = 0; i < reads.length; i++) {
             const x = reads[i](v);
-            if (x !== undefined && !nodes[i](x, d, z + 1)) return false;
+            if (x !== undefined && !nodes[i](hands[i](x), d, z + 1)) return false;
           }
           return true;
         };
@@ -2497,6 +3210,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
       case "unevaluatedProperties": {
         const named = new Set(c[1]);
         const node = at(c[2]);
+        const hand = handTo(c[2]);
         const patterns = c[3] ?? [];
         return (v, d, z, o) => {
           if (!o) return true;
@@ -2505,7 +3219,7 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
             const x = v[k];
             if (asValue && leftOut(x)) continue;
             for (let i = 0; i < patterns.length; i++) if (namesMatch(patterns[i], k)) continue members;
-            if (!node(x, d, z + 1)) return false;
+            if (!node(hand(x), d, z + 1)) return false;
           }
           return true;
         };
@@ -2521,18 +3235,20 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
       case "items":
       case "unevaluatedItems": {
         const node = at(c[1]);
+        const hand = handTo(c[1]);
         const from = c[2];
-        return (v, d, z) => {
+        return (v, d, z, o, L) => {
           if (!Array.isArray(v)) return true;
-          for (let i = from; i < v.length; i++) if (!node(v[i], d, z + 1)) return false;
+          for (let i = from, n = L === undefined ? v.length : L; i < n; i++) if (!node(hand(v[i]), d, z + 1)) return false;
           return true;
         };
       }
       case "prefixItems": {
         const nodes = c[1].map(at);
-        return (v, d, z) => {
+        const hands = c[1].map(handTo);
+        return (v, d, z, o, L) => {
           if (!Array.isArray(v)) return true;
-          for (let i = 0; i < nodes.length && i < v.length; i++) if (!nodes[i](v[i], d, z + 1)) return false;
+          for (let i = 0, n = L === undefined ? v.length : L; i < nodes.length && i < n; i++) if (!nodes[i](hands[i](v[i]), d, z + 1)) return false;
           return true;
         };
       }
@@ -2603,8 +3319,16 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     }
   }
 
-  function node(checks) {
+  function node(checks, n) {
+    // Of a value read in place, the subschema with its duty (see `inPlacePlan`).
+    const duty = plan !== undefined && plan.duty[n];
     if (checks === true) {
+      if (duty) {
+        return (v, d, z) => {
+          inPlaceCover(plan, n, v, z);
+          return true;
+        };
+      }
       return asValue
         ? () => true
         : (v, d, z) => {
@@ -2613,8 +3337,41 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
           };
     }
     if (checks === false) return () => false;
-    const made = checks.map(check);
+    // Read in place, `properties` checks the names `required` lists, so that each is read once.
+    const listed = plan === undefined ? undefined : checks.find((c) => c[0] === "required");
+    let made;
+    if (listed === undefined) made = checks.map((c) => check(c, undefined));
+    else {
+      // The names no `properties` entry has, their values checked where read (-1).
+      const props = checks.find((c) => c[0] === "properties");
+      const loose = plan.covers[n] === undefined ? [] : plan.covers[n].loose.map((name) => [name, -1]);
+      const fused = ["properties", [...(props === undefined ? [] : props[1]), ...loose]];
+      made = [...checks.filter((c) => c[0] !== "required" && c[0] !== "properties"), fused].map((c) => check(c, c === fused ? listed[1] : undefined, plan.covers[n]?.whole));
+    }
+    if (plan !== undefined) {
+      // Read in place: an array's length read once by each subschema.
+      const ancestors = plan.ancestors;
+      return (v, d, z) => {
+        work.visits++;
+        const o = typeof v === "object" && v !== null && !Array.isArray(v);
+        if (duty && o) ancestors[z] = v;
+        const L = Array.isArray(v) ? v.length : undefined;
+        for (let c = 0; c < made.length; c++) if (!made[c](v, d, z, o, L)) return false;
+        if (duty) inPlaceCover(plan, n, v, z, L);
+        else classify(v, z);
+        return true;
+      };
+    }
     const covered = asValue ? undefined : coverage(checks);
+    if (!asValue && (covered.probes & (PASSES_INFINITE | PASSES_CONTAINERS)) === 0) {
+      // Of a parsed text, nothing a value that passed may be is left to probe (see `coverage`).
+      return (v, d, z) => {
+        work.visits++;
+        const o = typeof v === "object" && v !== null && !Array.isArray(v);
+        for (let c = 0; c < made.length; c++) if (!made[c](v, d, z, o)) return false;
+        return true;
+      };
+    }
     const end = asValue ? classify : (v, z) => cover(covered, v, z);
     return (v, d, z) => {
       work.visits++;
@@ -2625,8 +3382,9 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
     };
   }
 
-  for (let n = 0; n < spec.nodes.length; n++) fns[n] = node(spec.nodes[n]);
+  for (let n = 0; n < spec.nodes.length; n++) fns[n] = node(spec.nodes[n], n);
   const root = fns[0];
+  const rootHand = handTo(0);
   const run = (v) => {
     for (const name in POLLUTION_PROBE) bail();
     refs = 0;
@@ -2635,11 +3393,17 @@ function closures(spec, judgeNow, judgePending, mode, work = { visits: 0 }) {
       pendingChecks.length = 0;
       pendingStrings.length = 0;
     }
-    return root(v, 1, 1) && (pendingChecks.length === 0 || judgePending());
+    return root(rootHand(v), 1, 1) && (pendingChecks.length === 0 || judgePending());
   };
   // For the collector (see `collector`): whether a node passes, decided
-  // alone with its string checks judged at once, and the run's counts reset.
+  // alone with its string checks judged at once, the first of an array's
+  // items from an index that does not, and the run's counts reset.
   run.passes = (n, v, z) => fns[n](v, 0, z);
+  run.firstFailing = (n, items, from, z) => {
+    const fn = fns[n];
+    for (let i = from; i < items.length; i++) if (!fn(items[i], 0, z)) return i;
+    return -1;
+  };
   run.reset = () => {
     refs = 0;
     nesting = 0;

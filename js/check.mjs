@@ -110,6 +110,20 @@ function verdictFrom(result, text) {
 const LANE_DEFAULTS = Object.freeze({ maxErrors: DEFAULTS.maxErrors, requireObject: true, compiled: false, text: undefined, toolName: undefined, namedText: undefined });
 
 /**
+ * The lane's options that hold only `maxErrors` and `requireObject`, made
+ * once for caps up to this: options that leave the work unchanged cost a
+ * call no allocation.
+ */
+const SHARED_CAPS = 64;
+const laneCaps = [[], []];
+
+function sharedLane(maxErrors, requireObject) {
+  if (maxErrors > SHARED_CAPS) return { maxErrors, requireObject, compiled: false, text: undefined, toolName: undefined, namedText: undefined };
+  const byCap = laneCaps[requireObject ? 0 : 1];
+  return (byCap[maxErrors] ??= Object.freeze({ maxErrors, requireObject, compiled: false, text: undefined, toolName: undefined, namedText: undefined }));
+}
+
+/**
  * What the lane needs of the options ({ maxErrors, requireObject, compiled:
  * whether compile options are given, text: the options as JSON text when
  * they hold more than the core takes as a number or a boolean (maxErrors,
@@ -118,7 +132,8 @@ const LANE_DEFAULTS = Object.freeze({ maxErrors: DEFAULTS.maxErrors, requireObje
  * namedText: the options but `toolName` as `text` would give them, for the
  * check of that call's arguments (see `namedLane`) }), or undefined when
  * they need the general path (which also gives the typed error for options
- * that cannot be read).
+ * that cannot be read). The members read are the own enumerable ones, as
+ * JSON.stringify reads them for the core.
  */
 export function laneOptions(options) {
   if (options === undefined || options === null) return LANE_DEFAULTS;
@@ -129,35 +144,52 @@ export function laneOptions(options) {
   let others = false;
   let toolName;
   try {
-    for (const key of Object.keys(options)) {
+    // An object literal's members are its own, unless Object.prototype was given enumerable ones.
+    const ownOnly = Object.getPrototypeOf(options) === Object.prototype && !inheritsMembers();
+    for (const key in options) {
+      if (!ownOnly && !hasOwn(options, key)) continue;
       const value = options[key];
       // JSON.stringify leaves undefined members out, so the core never sees them.
       if (value === undefined) continue;
-      if (key === "maxErrors") {
-        if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) return undefined;
-        maxErrors = value;
-      } else if (key === "onInvalidSchema") {
-        // Once compiled, the schema cannot fail to compile; only a value the core would refuse matters.
-        if (value !== "degrade" && value !== "throw") return undefined;
-      } else if (key === "requireObject" && typeof value === "boolean") {
-        requireObject = value;
-      } else if (key === "rules" && Array.isArray(value) && value.length === 0) {
-        // No rules to check: what a missing list says too.
-      } else if (COMPILE_KEYS.includes(key) || key === "resources") {
-        // A compile option at its default compiles what none does.
-        if (!defaultCompileOption(key, value)) compiled = true;
-      } else if (key === "toolName" && typeof value === "string" && value !== "" && typeof value.isWellFormed === "function" && value.isWellFormed()) {
-        // A name as the core reads it (a non-empty string, each character as given).
-        toolName = value;
-      } else {
-        // Rules, a toolName of another kind, a value of the wrong type, or a
-        // name the core refuses (it then sends the call the general way,
-        // which says why).
-        others = true;
+      switch (key) {
+        case "maxErrors":
+          if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) return undefined;
+          maxErrors = value;
+          break;
+        case "requireObject":
+          if (typeof value === "boolean") requireObject = value;
+          else others = true;
+          break;
+        case "onInvalidSchema":
+          // Once compiled, the schema cannot fail to compile; only a value the core would refuse matters.
+          if (value !== "degrade" && value !== "throw") return undefined;
+          break;
+        case "rules":
+          // An empty list: no rules to check, what a missing list says too.
+          if (!Array.isArray(value) || value.length !== 0) others = true;
+          break;
+        case "toolName":
+          // A name as the core reads it (a non-empty string, each character as given).
+          if (typeof value === "string" && value !== "" && typeof value.isWellFormed === "function" && value.isWellFormed()) toolName = value;
+          else others = true;
+          break;
+        case "formats":
+          // The compile option users spell out most, read without a search of the others.
+          if (!defaultCompileOption("formats", value)) compiled = true;
+          break;
+        default:
+          // A compile option at its default compiles what none does.
+          if (COMPILE_KEYS.includes(key) || key === "resources") {
+            if (!defaultCompileOption(key, value)) compiled = true;
+          } else {
+            // Rules, a value of the wrong type, or a name the core refuses
+            // (it then sends the call the general way, which says why).
+            others = true;
+          }
       }
     }
     // Options that change nothing (`{}`, `{ maxErrors: 5 }`) read as none.
-    if (maxErrors === DEFAULTS.maxErrors && requireObject && !compiled && !others && toolName === undefined) return LANE_DEFAULTS;
+    if (!compiled && !others && toolName === undefined) return maxErrors === DEFAULTS.maxErrors && requireObject ? LANE_DEFAULTS : sharedLane(maxErrors, requireObject);
     // A string is its own answer, `toolName` or not (the core checks it as
     // content); for a response object, the named call's arguments are
     // checked with the other options (`namedText`).
@@ -167,6 +199,15 @@ export function laneOptions(options) {
   } catch {
     return undefined;
   }
+}
+
+const hasOwn = Object.hasOwn;
+const NO_MEMBERS = {};
+
+/** Whether an object literal inherits enumerable members (from a polluted Object.prototype). */
+function inheritsMembers() {
+  for (const _ in NO_MEMBERS) return true;
+  return false;
 }
 
 /**

@@ -31,8 +31,9 @@ export class Validator {
 
   validate(instance, options) {
     const program = programFor(this);
-    let snapshot = instanceSnapshot(instance, program?.reach);
     const cap = program === null ? undefined : inputCap(options);
+    if (cap !== undefined && acceptedInPlace(program, instance)) return { valid: true, errors: [], moreErrors: false };
+    let snapshot = instanceSnapshot(instance, program?.reach);
     const verdict = cap === undefined ? undefined : valueVerdict(program, snapshot);
     if (verdict === true) return { valid: true, errors: [], moreErrors: false };
     if (program !== null && keptUnread()) snapshot = instanceSnapshot(snapshot);
@@ -44,6 +45,7 @@ export class Validator {
 
   isValid(instance) {
     const program = programFor(this);
+    if (program !== null && acceptedInPlace(program, instance)) return true;
     let snapshot = instanceSnapshot(instance, program?.reach);
     const verdict = program === null ? undefined : valueVerdict(program, snapshot);
     if (verdict === true) return true;
@@ -100,6 +102,22 @@ Object.defineProperty(Validator.prototype, "~standard", {
   enumerable: false,
   configurable: true,
 });
+
+/**
+ * Whether a program accepts a caller's value read where it lies, each
+ * location once (see `inPlacePlan` in js/check-program.mjs): then the copy
+ * would be made without a problem and accepted too. Anything else (a value
+ * rejected, a value that is not JSON, a read that threw) is answered by the
+ * copy, exactly; a value the program cannot read in place is copied at once.
+ */
+function acceptedInPlace(program, instance) {
+  if (!program.inPlace || instance === undefined || typeof instance === "function" || typeof instance === "symbol") return false;
+  try {
+    return program.runInPlace(instance) === true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * An instance as `validate` and `isValid` check it: its snapshot (see

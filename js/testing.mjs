@@ -7,14 +7,17 @@ import { membersAloneBy } from "./response-copy.mjs";
 import { shapeOf } from "./copy-match.mjs";
 import { cacheState, defaultCacheBound, handleForAnyValidator } from "./schemas.mjs";
 import { declaredTools, declarationsWritten } from "./declarations.mjs";
-import { BAIL, TEXT, VALUE, collectedIssues, errorHashOf, makeProgram, programOf, rejectionMessage, useCheckPrograms, withoutPrograms } from "./check-program.mjs";
+import { BAIL, TEXT, VALUE, collectedIssues, errorHashOf, makeProgram, programOf, rejectionMessage, sha256Head, useCheckPrograms, withoutPrograms, writtenSource } from "./check-program.mjs";
 import { checkOutput } from "./check.mjs";
+
+/** What the lane reads of check options (see `laneOptions` in js/check.mjs). */
+export { laneOptions } from "./check.mjs";
 import { openSessionCount, toolPathsReadBy } from "./session.mjs";
 import { streamBatch } from "./stream-check.mjs";
 import { acceptedValue, streamValue } from "./stream-value.mjs";
 import { fill, usageTemplate } from "./usage-readers.mjs";
 
-export { cacheState, callRaw, declaredTools, declarationsWritten, defaultCacheBound, markLoaded, rawGlue, toolPathsReadBy, useCheckPrograms };
+export { cacheState, callRaw, declaredTools, declarationsWritten, defaultCacheBound, markLoaded, rawGlue, sha256Head, toolPathsReadBy, useCheckPrograms };
 
 /** The usage plan's members of `value`, read as a guarded call reads them (see `membersAlone` in js/response-copy.mjs), written or by the general loop. */
 export function usageMembersBy(value, written) {
@@ -127,9 +130,9 @@ export { forgetCallsRead as forgetToolCallsRead } from "./tool-calls.mjs";
 /**
  * The copy of `value` a Validator's value path reads it into before any
  * check (see `valueSnapshot`), along its program's reach once it has one:
- * the cost every `isValid`, `validate` and `~standard.validate` pays for
- * reading a caller's value once, which the cost table shows as the value
- * path's floor.
+ * the cost `~standard.validate` pays for reading a caller's value once (and
+ * `isValid` and `validate` where the program cannot read it where it lies,
+ * see `runInPlace`), which the cost table shows as the value path's floor.
  */
 export function readOnceCopy(validator, value) {
   const program = programOf(handleForAnyValidator(validator));
@@ -163,6 +166,31 @@ export function runCheckProgram(validator, value, interpret = false, asValue = f
   }
 }
 const programsMade = new WeakMap();
+
+/**
+ * A Validator's check program run on a caller's value where it lies, as
+ * `isValid` and `validate` first run it (see `inPlacePlan` in
+ * js/check-program.mjs), by the executor `runCheckProgram` names: true
+ * (accepted in place), "copy" where the copy path answers (the value
+ * rejected, not JSON, or a read that threw), "none" where the program
+ * never reads a value in place, undefined when the schema has no program.
+ */
+export function runInPlace(validator, value, interpret = false) {
+  const handle = handleForAnyValidator(validator);
+  const text = callRaw(() => handle.checkProgram());
+  if (text === undefined) return undefined;
+  const key = `${interpret}`;
+  let byMode = programsMade.get(handle);
+  if (byMode === undefined) programsMade.set(handle, (byMode = new Map()));
+  let program = byMode.get(key);
+  if (program === undefined) byMode.set(key, (program = makeProgram(handle, JSON.parse(text), interpret)));
+  if (!program.inPlace) return "none";
+  try {
+    return program.runInPlace(value) === true ? true : "copy";
+  } catch {
+    return "copy";
+  }
+}
 
 /**
  * How many calls into wasm `fn` makes (of the module's exports and of the
@@ -236,6 +264,16 @@ export function coreIsValid(validator, text) {
 /** checkOutput's verdict with every check left to the core (no check program). */
 export function coreCheckOutput(output, schema, options) {
   return withoutPrograms(() => checkOutput(output, schema, options));
+}
+
+/**
+ * The JavaScript a Validator's check program is written as for the text
+ * path (or the value path, when `asValue`), one function per node
+ * (`function n0(v, d, z) { ... }`), or undefined when it has no program.
+ */
+export function writtenCheckSource(validator, asValue = false) {
+  const text = checkProgramText(validator);
+  return text === undefined ? undefined : writtenSource(JSON.parse(text), asValue ? VALUE : TEXT).lines.join("\n");
 }
 
 /** A Validator's check program, as the core writes it (JSON text), or undefined when it has none. */

@@ -111,7 +111,8 @@ show bun "JS suite under Bun (bun test)" bun_counts
 run no-eval node --disallow-code-generation-from-strings --test --test-reporter=spec \
   tests/js/checking/copy-match.test.mjs tests/js/providers/usage-readers.test.mjs tests/js/guarded-calls/guarded-call.test.mjs \
   tests/js/checking/lane.test.mjs tests/js/checking/check-output.test.mjs tests/js/tools/tool-calls.test.mjs \
-  tests/js/providers/usage-clients.test.mjs tests/js/tools/declarations.test.mjs tests/js/checking/check-program.test.mjs
+  tests/js/providers/usage-clients.test.mjs tests/js/tools/declarations.test.mjs tests/js/checking/check-program.test.mjs \
+  tests/js/checking/value-in-place.test.mjs
 show no-eval "Response and usage readers, and check programs, without functions made from source (node --disallow-code-generation-from-strings)" node_counts
 
 first_half() {

@@ -930,7 +930,8 @@ fn split(checks: Vec<(u8, String, String)>) -> (String, String) {
 /// js/check-program.mjs): `[keyword]` for a check that applies subschemas
 /// (the keyword names the step of the schema path to them), or `[keyword,
 /// code, params, predicate]` for one that makes an issue of its own (see
-/// `issue_parts`; the predicate null where the core must write it).
+/// `issue_parts`; the predicate null where the core must write it), `not`
+/// among them.
 /// `required` gives a list of params and one of predicates, a name each
 /// (none past `WORDED_NAMES` names);
 /// `additionalProperties: false` gives its predicate for one property and
@@ -996,6 +997,9 @@ fn says(keyword: &str, value: &Value, map: &Map<String, Value>, draft: Draft) ->
             format: value.as_str().unwrap_or_default().to_owned(),
         },
         "uniqueItems" => K::UniqueItems,
+        "not" => K::Not {
+            schema: value.clone(),
+        },
         "required" => {
             // A list past this is a hostile schema's, whose words would
             // cost more to write than the core's issues for it.

@@ -116,6 +116,21 @@ fn email_is_a_string_check_the_javascript_side_may_accept_first() {
 }
 
 #[test]
+fn a_failing_not_says_its_own_issue() {
+    let p = program(json!({ "type": "object", "not": { "required": ["a"] } })).expect("a program");
+    let nodes = p["nodes"].as_array().cloned().unwrap_or_default();
+    let says = p["says"].as_array().cloned().unwrap_or_default();
+    let at = nodes[0]
+        .as_array()
+        .and_then(|checks| checks.iter().position(|check| check[0] == json!("not")))
+        .expect("a not check");
+    assert_eq!(
+        says[0][at],
+        json!(["not", "not", null, "must not match the schema under \"not\""])
+    );
+}
+
+#[test]
 fn each_check_carries_what_the_core_says_when_it_fails() {
     let p = program(json!({
         "type": "object",

@@ -11,7 +11,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../../pkg/node.mjs";
-import { checkProgramText, checksWithProgram, coreCheckOutput, coreIsValid, runCheckProgram, useCheckPrograms } from "../../../pkg/testing.mjs";
+import { checkProgramText, checksWithProgram, coreCheckOutput, coreIsValid, runCheckProgram, useCheckPrograms, writtenCheckSource } from "../../../pkg/testing.mjs";
 import { DRAFTS, compiledGroups, loadRemotes, suiteRoot } from "../../conformance/suite.mjs";
 import { STORE, loadCases, resourcesOf } from "../../corpus/differential.mjs";
 // A seeded generator, so every run checks the same values.
@@ -378,6 +378,110 @@ describe("the text path's verdicts are the core's", () => {
       }
     });
   }
+});
+
+describe("a parsed text's node probes only what can pass its own checks", () => {
+  // What a node's children do not read is probed for what the core refuses
+  // (a number JSON.parse made infinite, nesting past the core's depth); a
+  // value that passed the node's type, const or enum can only be of those
+  // types, so the rest of the probe is dead code on every item.
+  const itemOf = (item) => ({ type: "object", required: ["items"], properties: { items: { type: "array", items: item } } });
+  /** The written function of node `n` (by default the last one, the items') for the text path. */
+  const itemSource = (item, n) => {
+    const source = writtenCheckSource(guard.compileSchema({ ...itemOf(item), $defs: { number: { type: "number" } } }));
+    const start = n === undefined ? source.lastIndexOf("\nfunction n") : source.indexOf(`\nfunction n${n}(`);
+    const end = source.indexOf("\n}", start);
+    return source.slice(start, end);
+  };
+  const finiteCheck = "v - v !== 0";
+  test("a type, const or enum that admits no number and no container: nothing is probed", () => {
+    for (const item of [{ type: "boolean" }, { type: "null" }, { type: "string" }, { type: ["string", "null"] }, { type: "integer" }, { type: "integer", minimum: 0 }, { enum: ["a", 1, null] }, { const: "fixed" }, { type: "number", const: 2 }]) {
+      const source = itemSource(item);
+      assert.ok(!source.includes("probe(") && !source.includes(finiteCheck), `${JSON.stringify(item)}: ${source}`);
+    }
+  });
+  test("a number that may be infinite is checked; containers are probed only as the types allow", () => {
+    const number = itemSource({ type: "number", minimum: 0 });
+    assert.ok(number.includes(finiteCheck) && !number.includes("probe("), number);
+    const object = itemSource({ type: "object" });
+    assert.ok(object.includes("for (const k in v)") && !object.includes("Array.isArray(v)) { for") && !object.includes(finiteCheck), object);
+    const array = itemSource({ type: "array" });
+    assert.ok(array.includes("i < v.length; i++) { const x = v[i];") && !array.includes("for (const k in v)"), array);
+    // Items all read by the node's own `items`: nothing is left to probe.
+    const read = itemSource({ type: "array", items: { type: "integer" } });
+    assert.ok(!read.includes("probe("), read);
+    // No type to go by: every kind of value is probed.
+    const any = itemSource({ minimum: 0 });
+    assert.ok(any.includes(finiteCheck) && any.includes("for (const k in v)") && any.includes("i < v.length; i++) { const x = v[i];"), any);
+  });
+  test("a node that passes only where a node it applies to the same value passed adds no probe of its own", () => {
+    // The items' node is n2; the node it applies in place is n3, which covers the value.
+    for (const item of [{ $ref: "#/$defs/number" }, { allOf: [{ type: "number" }] }, { anyOf: [{ type: "number" }, { type: "string" }] }, { oneOf: [{ type: "number" }, { type: "object" }] }, { if: { type: "string" }, then: { minLength: 1 }, else: { type: "number" } }]) {
+      const source = itemSource(item, 2);
+      assert.ok(source.includes("n3(") && !source.includes("probe(") && !source.includes(finiteCheck), `${JSON.stringify(item)}: ${source}`);
+    }
+    // `not`: the value may pass where no node applied to it did.
+    const not = itemSource({ not: { type: "string" } }, 2);
+    assert.ok(not.includes("probe(") && not.includes(finiteCheck) && !not.includes("covered"), not);
+    // `if` without `else`, a dependency's schema: probed only where the node they apply did not pass.
+    for (const item of [{ if: { type: "string" }, then: { minLength: 1 } }, { type: "object", dependentSchemas: { a: { required: ["b"] } } }]) {
+      const source = itemSource(item, 2);
+      assert.ok(source.includes("covered = true;") && source.includes("if (!covered) {") && source.includes("probe("), `${JSON.stringify(item)}: ${source}`);
+    }
+  });
+  test("verdicts stay the core's where the probe was dropped or kept", () => {
+    const cases = [
+      [{ type: "integer" }, ['{"items":[1,2,1e400]}', '{"items":[1,-1e400]}', '{"items":[1,2.5]}']],
+      [{ type: "number" }, ['{"items":[1,2,1e400]}', '{"items":[0.5]}']],
+      [{ enum: [1, "a"] }, ['{"items":[1,1e400]}', '{"items":["a",1]}']],
+      [{ type: "object" }, ['{"items":[{"a":1e400}]}', `{"items":[{"a":${"[".repeat(130)}${"]".repeat(130)}}]}`, '{"items":[{"a":[1]}]}']],
+      [{ type: "array", items: { type: "integer" } }, ['{"items":[[1,1e400]]}', '{"items":[[1,2]]}']],
+      [{ type: ["string", "null"] }, ['{"items":["a",null,1e400]}', '{"items":["a",null]}']],
+      [{ $ref: "#/$defs/number" }, ['{"items":[1,1e400]}', '{"items":[1,2]}']],
+      [{ anyOf: [{ type: "integer" }, { type: "object" }] }, ['{"items":[1,{"a":1e400}]}', `{"items":[1,{"a":${"[".repeat(130)}${"]".repeat(130)}}]}`, '{"items":[1,{"a":[2]}]}']],
+      [{ if: { type: "integer" }, then: { minimum: 0 }, else: { type: "array" } }, ['{"items":[1,[1e400]]}', '{"items":[1,[2.5]]}']],
+      [{ if: { type: "object", required: ["a"] }, then: { required: ["b"] } }, ['{"items":[{"a":1,"b":1e400}]}', '{"items":[{"c":1e400}]}', '{"items":[[1e400]]}', '{"items":[{"a":1,"b":[2]},[3]]}']],
+      [{ type: "object", dependentSchemas: { a: { required: ["b"] } } }, ['{"items":[{"a":1,"b":1e400}]}', '{"items":[{"b":1e400}]}', `{"items":[{"b":${"[".repeat(130)}${"]".repeat(130)}}]}`, '{"items":[{"a":1,"b":2},{"c":[1]}]}']],
+    ];
+    for (const [item, texts] of cases) {
+      const validator = guard.compileSchema({ ...itemOf(item), $defs: { number: { type: "number" } } });
+      assert.equal(checksWithProgram(validator), true);
+      for (const text of texts) assert.deepEqual(guard.checkOutput(text, validator), coreCheckOutput(text, validator), `${JSON.stringify(item)}: ${text.slice(0, 80)}`);
+      for (const interpret of EXECUTORS) assert.equal(runCheckProgram(validator, { items: [Infinity] }, interpret), item.type === "number" || item.$ref !== undefined || (item.if !== undefined && item.else === undefined) ? "bail" : false, JSON.stringify(item));
+    }
+  });
+});
+
+describe("references in a written program", () => {
+  test("a reference to a node that reaches no reference keeps only the count of references, a recursive one its nesting too", () => {
+    const leaf = writtenCheckSource(guard.compileSchema({ type: "array", items: { $ref: "#/$defs/n" }, $defs: { n: { type: "number", minimum: 0 } } }));
+    assert.ok(leaf.includes("++refs") && !leaf.includes("nesting--") && !leaf.includes("++nesting"), leaf);
+    const tree = { $ref: "#/$defs/node", $defs: { node: { type: "object", properties: { v: { $ref: "#/$defs/leaf" }, kids: { type: "array", items: { $ref: "#/$defs/node" } } } }, leaf: { type: "integer" } } };
+    const recursive = writtenCheckSource(guard.compileSchema(tree));
+    assert.equal(recursive.match(/\+\+nesting/g)?.length, 2, recursive);
+    assert.equal(recursive.match(/\+\+refs/g)?.length, 3, recursive);
+  });
+  test("a loop of references that never reaches a value is still the core's, and a deep tree is checked", () => {
+    const loop = guard.compileSchema({ $ref: "#/$defs/a", $defs: { a: { $ref: "#/$defs/b" }, b: { allOf: [{ $ref: "#/$defs/a" }] } } });
+    const tree = guard.compileSchema({ $ref: "#/$defs/node", $defs: { node: { type: "object", properties: { v: { $ref: "#/$defs/leaf" }, kids: { type: "array", items: { $ref: "#/$defs/node" } } } }, leaf: { type: "integer" } } });
+    let deep = { v: 1 };
+    for (let i = 0; i < 40; i++) deep = { v: i, kids: [deep, { v: 2 }] };
+    for (const [validator, value] of [[loop, {}], [tree, deep], [tree, { v: 1, kids: [{ v: "x" }] }], [tree, { v: 1, kids: [{ v: 1e308 * 10 }] }]]) {
+      const text = JSON.stringify(value);
+      for (let i = 0; i < 3; i++) assert.deepEqual(guard.checkOutput(text, validator), coreCheckOutput(text, validator), text.slice(0, 80));
+      for (const interpret of EXECUTORS) {
+        let got;
+        try {
+          got = runCheckProgram(validator, JSON.parse(text), interpret);
+        } catch (error) {
+          // A stack that ran out: the text path leaves the value to the core (see `programVerdict`).
+          if (!(error instanceof RangeError)) throw error;
+          continue;
+        }
+        if (got !== "bail" && got !== undefined) assert.equal(got, coreCheckOutput(text, validator).ok, `${executorName(interpret)}: ${text.slice(0, 80)}`);
+      }
+    }
+  });
 });
 
 describe("a number past the double range under multipleOf is the core's to judge", () => {

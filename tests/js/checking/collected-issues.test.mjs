@@ -12,7 +12,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as guard from "../../../pkg/node.mjs";
-import { collectCheckIssues, coreCheckOutput, crossingsDuring, useCheckPrograms } from "../../../pkg/testing.mjs";
+import { createHash } from "node:crypto";
+import { collectCheckIssues, coreCheckOutput, crossingsDuring, sha256Head, useCheckPrograms } from "../../../pkg/testing.mjs";
 import { DRAFTS, compiledGroups, loadRemotes, suiteRoot } from "../../conformance/suite.mjs";
 import { STORE, loadCases, resourcesOf } from "../../corpus/differential.mjs";
 import { documentsOf, loadCorpus } from "../../corpus/tool-calls/corpus.mjs";
@@ -192,20 +193,155 @@ describe("a rejected value's issues, collected by its program, are the core's", 
 });
 
 describe("what the core alone says is left to it", () => {
-  test("a path that may hold a credential, a failing anyOf whose branch applies subschemas and a pattern the core matches are not collected", () => {
+  test("a path that may hold a credential and a failing anyOf whose branch applies subschemas are not collected", () => {
     const validator = guard.compileSchema({
       type: "object",
       properties: {
         choice: { anyOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "integer" }] },
-        code: { type: "string", pattern: "^(a|b)+\\1$" },
       },
       additionalProperties: { type: "integer" },
     });
     assert.equal(collectCheckIssues(validator, { ghp_token: "x" }, false, 5), "bail");
     assert.equal(collectCheckIssues(validator, { choice: { a: 1 } }, false, 5), "bail");
-    assert.equal(collectCheckIssues(validator, { code: "ab" }, false, 5), "bail");
     const collected = collectCheckIssues(validator, { plain: "x", choice: 1 }, false, 5);
     assert.deepStrictEqual(collected.errors.map((issue) => issue.path), ["/plain"]);
+  });
+
+  test("more strings than a few that only the core can judge are left to it, in one crossing", () => {
+    const validator = guard.compileSchema({ type: "object", properties: { codes: { type: "array", items: { type: "string", pattern: "^(a|b)+\\1$" } } } });
+    // Each a string of its own, the core's to match: one in eight fails.
+    const value = { codes: Array.from({ length: 60 }, (_, i) => `${"ab".repeat(i + 1)}${i % 8 === 7 ? "a" : "b"}`) };
+    assert.equal(collectCheckIssues(validator, value, false, 5), "bail");
+    assert.equal(collectCheckIssues(validator, value, true, 5), "bail");
+    const text = JSON.stringify(value);
+    for (let i = 0; i < 3; i++) guard.checkOutput(text, validator);
+    const [crossings, verdict] = crossingsDuring(validator, () => guard.checkOutput(text, validator));
+    assert.ok(crossings <= 12, `${crossings} crossings`);
+    assert.deepStrictEqual(verdict, coreOnly(() => guard.checkOutput(text, validator)));
+  });
+});
+
+describe("issues the program lists with the core's help, or through the subschemas it applies", () => {
+  /** The program's list for `value` equals the core's at caps 1, 5 and 100, on the parsed text and on the value. */
+  function collectedAsTheCore(validator, value) {
+    const text = JSON.stringify(value);
+    for (const cap of CAPS) {
+      const expected = coreCheckOutput(text, validator, { maxErrors: cap, requireObject: false });
+      const core = { errors: expected.errors, moreErrors: expected.moreErrors, message: expected.message, errorHash: expected.errorHash };
+      for (const asValue of [false, true]) assert.deepStrictEqual(collectCheckIssues(validator, value, asValue, cap), core, `maxErrors ${cap}${asValue ? ", value" : ""}`);
+    }
+  }
+
+  test("a string only the core judges (a pattern it matches, a format it checks) is asked about alone, and its issue collected", () => {
+    const validator = guard.compileSchema({
+      type: "object",
+      properties: { code: { type: "string", pattern: "^(a|b)+\\1$" }, name: { type: "string", pattern: "^[a-z]+$" }, site: { type: "string", format: "uri" } },
+    });
+    collectedAsTheCore(validator, { code: "ab", name: "ok" });
+    collectedAsTheCore(validator, { code: "aa", name: "nö", site: "not a uri" });
+    collectedAsTheCore(validator, { code: "abb", name: "Ünïcode", site: "https://example.com/" });
+  });
+
+  test("each string the core judges is asked about once while the issues are listed", () => {
+    const validator = guard.compileSchema({ type: "object", properties: { to: { type: "array", items: { type: "string", format: "email" } } } });
+    const value = { to: Array.from({ length: 300 }, (_, i) => (i % 50 === 49 ? `user${i}.example.com` : `user${i}@example.com`)) };
+    collectedAsTheCore(validator, value);
+    const text = JSON.stringify(value);
+    for (let i = 0; i < 3; i++) guard.checkOutput(text, validator);
+    // The run's batch, then one crossing for each of the six addresses
+    // that decide the first five issues and that there are more.
+    const [crossings, verdict] = crossingsDuring(validator, () => guard.checkOutput(text, validator, { maxErrors: 5 }));
+    assert.equal(crossings, 7);
+    assert.deepStrictEqual(verdict, coreOnly(() => guard.checkOutput(text, validator, { maxErrors: 5 })));
+  });
+
+  test("a long list keeps the first issues in the core's order, of every container, at each cap", () => {
+    // Visited in an order of their own (one allOf branch each, in a
+    // scrambled order; numbers as names), listed in the core's.
+    const names = Array.from({ length: 30 }, (_, i) => `${(i * 17) % 30}`);
+    const validator = guard.compileSchema({
+      type: "object",
+      allOf: names.map((name) => ({ properties: { [name]: { type: "integer" } } })),
+      properties: {
+        rows: { type: "array", items: { type: "object", properties: { n: { type: "integer", minimum: 0 } }, required: ["n"] } },
+      },
+    });
+    const value = Object.fromEntries(names.map((name) => [name, "x"]));
+    value.rows = Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? { n: -i } : i % 3 === 1 ? {} : { n: i }));
+    collectedAsTheCore(validator, value);
+    collectedAsTheCore(validator, { rows: value.rows });
+  });
+
+  test("a failing not says its own issue", () => {
+    const validator = guard.compileSchema({
+      type: "object",
+      properties: { status: { type: "string", not: { enum: ["deleted", "banned"] } }, tags: { type: "array", items: { not: { type: "integer" } } } },
+      not: { required: ["legacy"] },
+    });
+    collectedAsTheCore(validator, { status: "deleted", tags: ["a", 3, "b", 4] });
+    collectedAsTheCore(validator, { legacy: true, status: 3 });
+  });
+
+  test("a failing if / then / else lists the issues of the branch that applies", () => {
+    const validator = guard.compileSchema({
+      type: "object",
+      if: { properties: { kind: { const: "card" } } },
+      then: { required: ["number"], properties: { number: { type: "string", minLength: 12 } } },
+      else: { required: ["iban"], properties: { iban: { type: "string", maxLength: 34 } } },
+      properties: { amount: { type: "number", minimum: 0 } },
+    });
+    collectedAsTheCore(validator, { kind: "card", number: "123", amount: -1 });
+    collectedAsTheCore(validator, { kind: "card" });
+    collectedAsTheCore(validator, { kind: "transfer", amount: -5 });
+    collectedAsTheCore(validator, { kind: "transfer", iban: "x".repeat(40) });
+  });
+
+  test("an anyOf or oneOf whose branches are references names each branch's first problem where it leads", () => {
+    const validator = guard.compileSchema({
+      $defs: { count: { type: "integer", minimum: 0 }, label: { type: "string", maxLength: 3 }, viaLabel: { $ref: "#/$defs/label" } },
+      type: "object",
+      properties: {
+        either: { anyOf: [{ $ref: "#/$defs/count" }, { $ref: "#/$defs/viaLabel" }] },
+        exactly: { oneOf: [{ $ref: "#/$defs/count" }, { $ref: "#/$defs/label" }] },
+      },
+    });
+    collectedAsTheCore(validator, { either: -1, exactly: "long" });
+    collectedAsTheCore(validator, { either: "long", exactly: 1.5 });
+    collectedAsTheCore(validator, { either: true, exactly: null });
+  });
+
+  test("an anyOf or oneOf branch that also checks members or items names a problem of the value itself where only those fail", () => {
+    const validator = guard.compileSchema({
+      type: "object",
+      properties: {
+        target: {
+          anyOf: [
+            { type: "object", required: ["id"], properties: { id: { type: "integer" } }, minProperties: 2 },
+            { type: "array", items: { type: "string" }, maxItems: 2 },
+            { type: "string", maxLength: 4 },
+          ],
+        },
+        pick: { oneOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "integer", minimum: 10 }] },
+      },
+    });
+    collectedAsTheCore(validator, { target: true, pick: 3 });
+    collectedAsTheCore(validator, { target: { id: 1 }, pick: "x" });
+    collectedAsTheCore(validator, { target: ["a", "b", "c"], pick: [] });
+    collectedAsTheCore(validator, { target: "longer", pick: 2.5 });
+    // A member's problem is the core's to name.
+    assert.equal(collectCheckIssues(validator, { target: { id: "x", b: 1 } }, false, 5), "bail");
+  });
+});
+
+describe("the error hash", () => {
+  test("is the first 128 bits of SHA-256 of the text's UTF-8 bytes, at every length around a block and past the buffer kept", () => {
+    const next = rng(256);
+    const pieces = ["a", "/", "\u001f", "\n", "é", "€", "😀", "~1", "0"];
+    for (let length = 0; length < 3000; length += length < 200 ? 1 : 97) {
+      let text = "";
+      while (text.length < length) text += pieces[next.below(pieces.length)];
+      assert.equal(sha256Head(text), createHash("sha256").update(text, "utf8").digest("hex").slice(0, 32), `length ${length}`);
+    }
   });
 });
 

@@ -143,6 +143,28 @@ test("requireObject and an empty rules list cross as a boolean and as nothing, n
   assert.equal(guard.checkOutput("[1]", validator, { rules: [] }).failure, "not_object");
 });
 
+test("options that leave the work unchanged are read without a new lane each call, as their own members", () => {
+  // Two calls' options objects alike: the lane the second reads is the first's.
+  for (const make of [() => ({ maxErrors: 20 }), () => ({ maxErrors: 5, requireObject: true, formats: "assert" }), () => ({ requireObject: false, rules: [] }), () => ({ maxErrors: 0, onInvalidSchema: "throw" })]) {
+    assert.equal(internals.laneOptions(make()), internals.laneOptions(make()), JSON.stringify(make()));
+  }
+  // Members an options object inherits are no options (JSON.stringify reads own ones only), nor a
+  // member Object.prototype was given; an own member a prototype's shadows is read.
+  const validator = guard.compileSchema(schema);
+  const inherited = Object.create({ maxErrors: 0, requireObject: false, rules: [{ path: "/rows", rule: "nonEmpty" }] });
+  const shadowing = Object.assign(Object.create({ maxErrors: 0 }), { maxErrors: 1 });
+  for (const output of ["[1]", '{"rows":[{"type":"other"}]}', '{"rows":[{"type":"fact","when":"2024-02-29"}]}']) {
+    assert.deepEqual(guard.checkOutput(output, validator, inherited), textPathVerdict(output, schema, undefined), output);
+    assert.deepEqual(guard.checkOutput(output, validator, shadowing), textPathVerdict(output, schema, { maxErrors: 1 }), output);
+    Object.prototype.maxErrors = 0;
+    try {
+      assert.deepEqual(guard.checkOutput(output, validator, { requireObject: true }), textPathVerdict(output, schema, undefined), output);
+    } finally {
+      delete Object.prototype.maxErrors;
+    }
+  }
+});
+
 /**
  * The core's calls a response object's check can make: the read lane (a
  * copy the core reads), the lanes with a remembered read (the answer's text
