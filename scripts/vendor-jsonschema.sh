@@ -126,6 +126,22 @@
 # one-json-reader reads contentMediaType's JSON as bytes, as the package
 # reads every JSON text, so that serde_json's parser is built once (over a
 # slice) instead of twice (over a slice and over a str).
+# exact-decimal-multiple (jsonschema-value) decides `multipleOf` on the
+# decimals a number and its divisor print as, past i128 too, by the remainder
+# modulo the divisor, instead of falling back on fraction's BigFraction (a
+# rational read from about 16 digits of the binary value): the fallback was
+# the only use of num-bigint and fraction in the wasm module (12.9 KB gzip).
+# core-float-parse (serde_json) parses the numbers its float_roundtrip
+# feature reads with the standard library's correctly rounded parser, which
+# the tape parser links anyway, instead of a second one of serde_json's own
+# (its lexical module and tables, no longer compiled: 9.8 KB gzip).
+# literal-strategies-with-prefilters (regex-automata) leaves the meta
+# regex's literal extraction and the strategies built on it (a literal
+# search for the whole regex, reverse suffix and reverse inner searches) out
+# of a build without the literal search engines, which the lean-regex-engines
+# patches already leave out: without them no prefilter can be built at all
+# (each of the prefilter's choices needs one), so those strategies were
+# never chosen and the extraction's work was thrown away.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=0.61.2
@@ -134,6 +150,9 @@ FANCY_REGEX_VERSION=0.20.2
 # The version Cargo.lock holds (regex, regex-automata, fancy-regex and
 # jsonschema-regex all read patterns with it).
 REGEX_SYNTAX_VERSION=0.8.12
+# The versions Cargo.lock holds.
+SERDE_JSON_VERSION=1.0.154
+REGEX_AUTOMATA_VERSION=0.4.19
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -171,6 +190,7 @@ vendor_crate() {
   rm -rf "vendor/$name"
   mkdir -p "vendor/$name"
   cp -r "$from/src" "vendor/$name/"
+  if [[ -f $from/build.rs ]]; then cp "$from/build.rs" "vendor/$name/"; fi
   if [[ -d $from/docs ]]; then cp -r "$from/docs" "vendor/$name/"; fi
   cp "$license" "vendor/$name/LICENSE"
   trim_manifest "$from/Cargo.toml" "vendor/$name/Cargo.toml"
@@ -187,6 +207,10 @@ vendor_crate jsonschema "$VERSION" "$src" "$src/LICENSE"
 # jsonschema-regex: its published crate has no LICENSE file; it comes from
 # the same repository as jsonschema, under the same MIT license.
 vendor_crate jsonschema-regex "$VERSION" "$(registry_src "jsonschema-regex-$VERSION")" "$src/LICENSE"
+# jsonschema-value: the number semantics jsonschema's keywords share, from the
+# same repository under the same license (its published crate has no LICENSE
+# file either).
+vendor_crate jsonschema-value "$VERSION" "$(registry_src "jsonschema-value-$VERSION")" "$src/LICENSE"
 fancy=$(registry_src "fancy-regex-$FANCY_REGEX_VERSION")
 vendor_crate fancy-regex "$FANCY_REGEX_VERSION" "$fancy" "$fancy/LICENSE"
 # regex-syntax is dual licensed (MIT or Apache-2.0): both license files.
@@ -194,6 +218,18 @@ syntax=$(registry_src "regex-syntax-$REGEX_SYNTAX_VERSION")
 vendor_crate regex-syntax "$REGEX_SYNTAX_VERSION" "$syntax" "$syntax/LICENSE-MIT"
 mv vendor/regex-syntax/LICENSE vendor/regex-syntax/LICENSE-MIT
 cp "$syntax/LICENSE-APACHE" vendor/regex-syntax/
+# serde_json is dual licensed (MIT or Apache-2.0) too; its lexical module is
+# what the core-float-parse patch leaves uncompiled.
+json=$(registry_src "serde_json-$SERDE_JSON_VERSION")
+vendor_crate serde_json "$SERDE_JSON_VERSION" "$json" "$json/LICENSE-MIT"
+mv vendor/serde_json/LICENSE vendor/serde_json/LICENSE-MIT
+cp "$json/LICENSE-APACHE" vendor/serde_json/
+rm -r vendor/serde_json/src/lexical
+# regex-automata is dual licensed (MIT or Apache-2.0) too.
+automata=$(registry_src "regex-automata-$REGEX_AUTOMATA_VERSION")
+vendor_crate regex-automata "$REGEX_AUTOMATA_VERSION" "$automata" "$automata/LICENSE-MIT"
+mv vendor/regex-automata/LICENSE vendor/regex-automata/LICENSE-MIT
+cp "$automata/LICENSE-APACHE" vendor/regex-automata/
 cat > vendor/jsonschema/VENDORED.md <<MD
 # jsonschema $VERSION, vendored with patches
 
@@ -306,6 +342,66 @@ with these patches applied:
 Nothing else differs from
 the published source except that the manifest drops test, bench,
 dev-dependency and lint sections. MIT licensed (LICENSE).
+MD
+cat > vendor/jsonschema-value/VENDORED.md <<MD
+# jsonschema-value $VERSION, vendored with patches
+
+Made by \`scripts/vendor-jsonschema.sh\` from the crate published on
+crates.io (the version jsonschema $VERSION depends on), with these patches
+applied:
+
+- \`patches/jsonschema-value-$VERSION-exact-decimal-multiple.patch\`:
+  \`is_multiple_of_float\` decides whether the decimal a number prints as is
+  a multiple of the decimal its divisor prints as exactly wherever they are
+  finite: where the two scaled mantissas leave \`i128\`, by the remainder
+  of the mantissa times a power of ten modulo the divisor, instead of
+  \`fraction\`'s \`BigFraction\` of the two binary values, which read
+  about 16 significant digits of each. Without the \`arbitrary-precision\`
+  feature, nothing in the crate then uses \`fraction\` or \`num-bigint\`.
+
+Nothing else differs from the published source except that the manifest
+drops test, dev-dependency and lint sections. MIT licensed: the published
+crate has no LICENSE file, so LICENSE is the one of jsonschema, which comes
+from the same repository under the same license.
+MD
+cat > vendor/serde_json/VENDORED.md <<MD
+# serde_json $SERDE_JSON_VERSION, vendored with patches
+
+Made by \`scripts/vendor-jsonschema.sh\` from the crate published on
+crates.io (the version Cargo.lock holds), with these patches applied:
+
+- \`patches/serde_json-$SERDE_JSON_VERSION-core-float-parse.patch\`: with the
+  \`float_roundtrip\` feature, a number with a fraction or an exponent is
+  written out again from the digits the deserializer read and parsed by the
+  standard library's \`str::parse::<f64>\` (\`f32\` for \`f32\` fields),
+  which is correctly rounded as serde_json's own \`lexical\` module is; the
+  module is not compiled, and the script leaves its files out.
+
+Nothing else differs from the published source except that the manifest
+drops test, bench, example and dev-dependency sections. Licensed MIT or
+Apache-2.0 (LICENSE-MIT, LICENSE-APACHE, the crate's own).
+MD
+cat > vendor/regex-automata/VENDORED.md <<MD
+# regex-automata $REGEX_AUTOMATA_VERSION, vendored with patches
+
+Made by \`scripts/vendor-jsonschema.sh\` from the crate published on
+crates.io (the version Cargo.lock holds), with these patches applied:
+
+- \`patches/regex-automata-$REGEX_AUTOMATA_VERSION-literal-strategies-with-prefilters.patch\`:
+  without the literal search engines (\`perf-literal-substring\`,
+  \`perf-literal-multisubstring\`), the meta regex extracts no literals:
+  it builds no prefilter of its own (a caller's still applies) and none of
+  the strategies built on literals (a literal search standing in for the
+  regex, the reverse suffix and reverse inner searches), which leaves that
+  code out of the build. Without those engines no prefilter can be built
+  (each of the prefilter's choices needs one of them), so the strategies
+  were never chosen and every search runs as before. The manifest declares
+  the crate's \`docsrs_regex\` cfg, as the published manifest's lint
+  section does.
+
+Nothing else differs from the published source except that the manifest
+drops test, bench, example and dev-dependency sections. Licensed MIT or
+Apache-2.0 (LICENSE-MIT, LICENSE-APACHE, the crate's own).
 MD
 cat > vendor/fancy-regex/VENDORED.md <<MD
 # fancy-regex $FANCY_REGEX_VERSION, vendored with patches

@@ -934,6 +934,8 @@ mod email_format_tests;
 #[cfg(test)]
 mod idna2008_tests;
 #[cfg(test)]
+mod multiple_of_tests;
+#[cfg(test)]
 mod pattern_budget_tests;
 #[cfg(test)]
 mod regex_dialect_tests;
