@@ -3,14 +3,15 @@
 // level 9 (bench/size.sh breaks the same figure down per crate and item).
 // The budget is the size the module was last measured at plus at most 1%;
 // it only goes down: lower it with every cut, and let the commit that changes
-// it say what the bytes buy. WASM_GZIP_TARGET is where the module is headed.
+// it say what the bytes buy. WASM_GZIP_TARGET is the most a browser preview
+// should have to download; the budget stays at or below it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 export const WASM_GZIP_TARGET = 700_000;
-export const WASM_GZIP_BUDGET = 703_000;
+export const WASM_GZIP_BUDGET = 681_000;
 
 const wasmFile = new URL("../../pkg/wasm/guard_bg.wasm", import.meta.url);
 
@@ -21,5 +22,5 @@ test(`the packaged wasm is at most ${WASM_GZIP_BUDGET.toLocaleString("en")} byte
   console.log(`wasm: ${bytes.length.toLocaleString("en")} bytes raw, ${gzip.toLocaleString("en")} bytes gzip ` +
     `(budget ${WASM_GZIP_BUDGET.toLocaleString("en")}, target ${WASM_GZIP_TARGET.toLocaleString("en")})`);
   assert.ok(gzip <= WASM_GZIP_BUDGET, `the wasm grew to ${gzip} bytes gzip, past the budget of ${WASM_GZIP_BUDGET}`);
-  assert.ok(WASM_GZIP_BUDGET >= WASM_GZIP_TARGET, "the budget never needs to be below the target");
+  assert.ok(WASM_GZIP_BUDGET <= WASM_GZIP_TARGET, "the budget is above the target: a browser preview would download more than it should");
 });
