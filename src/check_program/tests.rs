@@ -113,7 +113,12 @@ fn a_failing_not_says_its_own_issue() {
         .expect("a not check");
     assert_eq!(
         says[0][at],
-        json!(["not", "not", null, "must not match the schema under \"not\""])
+        json!([
+            "not",
+            "not",
+            null,
+            "must not match the schema under \"not\""
+        ])
     );
 }
 

@@ -55,7 +55,10 @@ fn the_meta_schemas_patterns_are_sequences() {
         "^[A-Za-z][-A-Za-z0-9.:_]*$",
         "^[A-Za-z_][-A-Za-z0-9._]*$",
     ] {
-        assert!(found.iter().any(|p| p == expected), "{expected} in {found:?}");
+        assert!(
+            found.iter().any(|p| p == expected),
+            "{expected} in {found:?}"
+        );
     }
     for pattern in &found {
         assert!(sequence(pattern).is_some(), "/{pattern}/u is no sequence");
@@ -166,7 +169,10 @@ fn a_sequence_decides_as_the_engine_does() {
         for subject in SUBJECTS {
             let Some(verdict) = sequence.is_match(subject.as_bytes()) else {
                 // Past ASCII the sequence leaves it to the engine.
-                assert!(!subject.is_ascii(), "/{pattern}/u left {subject:?} undecided");
+                assert!(
+                    !subject.is_ascii(),
+                    "/{pattern}/u left {subject:?} undecided"
+                );
                 continue;
             };
             decided += 1;

@@ -633,7 +633,10 @@ fn the_numbers_say_what_the_json_says() {
             as_words.read_words(&text[..cut], &mut words);
             let listed = as_words.invalid_json();
             let read = words_as_json(&words, &text[..cut], &mut invalid, &listed);
-            assert_eq!(read, expected, "round {round}: {text:?} at {cut}: {words:?}");
+            assert_eq!(
+                read, expected,
+                "round {round}: {text:?} at {cut}: {words:?}"
+            );
         }
     }
 }
@@ -660,7 +663,10 @@ fn locations_kept_from_an_earlier_stream_judge_alike() {
         read
     };
     let first: Vec<_> = texts.iter().map(|t| fresh(t)).collect();
-    assert_eq!(first[0].1, ["", "/n2", "/rows", "/rows/1", "/rows/1/id", "/other"]);
+    assert_eq!(
+        first[0].1,
+        ["", "/n2", "/rows", "/rows/1", "/rows/1/id", "/other"]
+    );
     for _ in 0..3 {
         for (text, read) in texts.iter().zip(&first) {
             assert_eq!(&fresh(text), read, "{text}");
