@@ -148,14 +148,8 @@ export function readOnceCopy(validator, value) {
  * or run as closures when it is `"closures"`; the program text is the core's.
  */
 export function runCheckProgram(validator, value, interpret = false, asValue = false) {
-  const handle = handleForAnyValidator(validator);
-  const text = callRaw(() => handle.checkProgram());
-  if (text === undefined) return undefined;
-  const key = `${interpret}`;
-  let byMode = programsMade.get(handle);
-  if (byMode === undefined) programsMade.set(handle, (byMode = new Map()));
-  let program = byMode.get(key);
-  if (program === undefined) byMode.set(key, (program = makeProgram(handle, JSON.parse(text), interpret)));
+  const program = programMadeFor(validator, interpret);
+  if (program === undefined) return undefined;
   try {
     // The value path runs on the copy made along what the program reads.
     return asValue ? program.run(valueSnapshot(value, program.reach), VALUE) : program.run(value, TEXT);
@@ -167,6 +161,19 @@ export function runCheckProgram(validator, value, interpret = false, asValue = f
 }
 const programsMade = new WeakMap();
 
+/** A Validator's program made with the executor `interpret` names, once per handle and executor; undefined when the schema has none. */
+function programMadeFor(validator, interpret) {
+  const handle = handleForAnyValidator(validator);
+  const text = callRaw(() => handle.checkProgram());
+  if (text === undefined) return undefined;
+  const key = `${interpret}`;
+  let byMode = programsMade.get(handle);
+  if (byMode === undefined) programsMade.set(handle, (byMode = new Map()));
+  let program = byMode.get(key);
+  if (program === undefined) byMode.set(key, (program = makeProgram(handle, JSON.parse(text), interpret)));
+  return program;
+}
+
 /**
  * A Validator's check program run on a caller's value where it lies, as
  * `isValid` and `validate` first run it (see `inPlacePlan` in
@@ -176,14 +183,8 @@ const programsMade = new WeakMap();
  * never reads a value in place, undefined when the schema has no program.
  */
 export function runInPlace(validator, value, interpret = false) {
-  const handle = handleForAnyValidator(validator);
-  const text = callRaw(() => handle.checkProgram());
-  if (text === undefined) return undefined;
-  const key = `${interpret}`;
-  let byMode = programsMade.get(handle);
-  if (byMode === undefined) programsMade.set(handle, (byMode = new Map()));
-  let program = byMode.get(key);
-  if (program === undefined) byMode.set(key, (program = makeProgram(handle, JSON.parse(text), interpret)));
+  const program = programMadeFor(validator, interpret);
+  if (program === undefined) return undefined;
   if (!program.inPlace) return "none";
   try {
     return program.runInPlace(value) === true ? true : "copy";
@@ -234,13 +235,8 @@ export function crossingsDuring(validator, fn) {
  * program.
  */
 export function collectCheckIssues(validator, value, asValue, maxErrors) {
-  const handle = handleForAnyValidator(validator);
-  const text = callRaw(() => handle.checkProgram());
-  if (text === undefined) return undefined;
-  let byMode = programsMade.get(handle);
-  if (byMode === undefined) programsMade.set(handle, (byMode = new Map()));
-  let program = byMode.get("false");
-  if (program === undefined) byMode.set("false", (program = makeProgram(handle, JSON.parse(text), false)));
+  const program = programMadeFor(validator, false);
+  if (program === undefined) return undefined;
   let input;
   try {
     input = asValue ? valueSnapshot(value) : JSON.parse(JSON.stringify(value));

@@ -181,7 +181,10 @@ impl PartialValue {
     /// schema's meaning depends on more than the location).
     pub fn new(start: usize, schema: Option<&CompiledSchema>) -> Self {
         let plan = schema.and_then(|schema| schema.derived(Plan::derive));
-        let locs = plan.as_ref().map(|plan| plan.take_locs()).unwrap_or_default();
+        let locs = plan
+            .as_ref()
+            .map(|plan| plan.take_locs())
+            .unwrap_or_default();
         PartialValue {
             start,
             pos: start,
@@ -226,14 +229,7 @@ impl PartialValue {
     pub fn read_json(&mut self, text: &str) -> String {
         let (value, invalid) = self.read(text);
         let mut out = String::with_capacity(value.as_ref().map_or(0, String::len) + 32);
-        out.push_str("{\"invalid\":[");
-        for (i, pointer) in invalid.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            crate::json_text::push_json_str(&mut out, pointer);
-        }
-        out.push(']');
+        push_invalid(&mut out, &invalid);
         if let Some(value) = value {
             out.push_str(",\"value\":");
             out.push_str(&value);
@@ -329,7 +325,12 @@ impl PartialValue {
         }
         if let Some((start, cut, open_string)) = delta.value {
             flags |= words::VALUE;
-            out.extend([at(start), at(cut), u32::from(open_string), at(delta.closers.len())]);
+            out.extend([
+                at(start),
+                at(cut),
+                u32::from(open_string),
+                at(delta.closers.len()),
+            ]);
             out.extend(delta.closers.iter().map(|&object| u32::from(object)));
         }
         let slot = |out: &mut Vec<u32>, slot: Slot| match slot {
@@ -521,14 +522,7 @@ impl PartialValue {
         let mut invalid = Vec::new();
         let delta = self.delta(text, &mut invalid);
         let mut out = String::with_capacity(64);
-        out.push_str("{\"invalid\":[");
-        for (i, pointer) in invalid.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            crate::json_text::push_json_str(&mut out, pointer);
-        }
-        out.push(']');
+        push_invalid(&mut out, &invalid);
         if delta.same {
             out.push_str(",\"same\":true}");
             return out;
@@ -1274,6 +1268,19 @@ fn string_prefix_end(bytes: &[u8], start: usize, end: usize) -> usize {
         }
     }
     cut
+}
+
+/// `{"invalid":[...]` (the object left open) for the failing pointers, as
+/// `read_json` and `write_delta` begin their replies.
+fn push_invalid(out: &mut String, invalid: &[String]) {
+    out.push_str("{\"invalid\":[");
+    for (i, pointer) in invalid.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        crate::json_text::push_json_str(out, pointer);
+    }
+    out.push(']');
 }
 
 #[cfg(test)]
