@@ -430,6 +430,11 @@ crates.io (the version jsonschema $VERSION locks), with these patches applied:
   output prints nothing, and the panic for writing out a hard expression
   names it without formatting it: no \`Debug\` of the syntax tree or of the
   program, and no standard output, is built into the wasm module.
+- \`patches/fancy-regex-$FANCY_REGEX_VERSION-saturating-sizes.patch\`: the least
+  length of a repetition and of a delegate's fragments saturates instead of
+  overflowing, so a pattern like \`(?<=\\1dM{7777…})\` with a count past
+  usize is refused by the size limits, never a panic in a build with
+  overflow checks.
 
 Nothing else differs from the published source except that the manifest
 drops test, bench, example and dev-dependency sections. MIT licensed

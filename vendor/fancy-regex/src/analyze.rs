@@ -376,7 +376,7 @@ impl<'a> Analyzer<'a> {
                     child_inside_zero_rep,
                     enclosing_group,
                 )?;
-                min_size = child_info.min_size * lo;
+                min_size = child_info.min_size.saturating_mul(lo);
                 max_size = if hi == usize::MAX || child_info.max_size == usize::MAX {
                     usize::MAX
                 } else {

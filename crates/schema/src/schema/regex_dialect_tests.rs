@@ -179,3 +179,17 @@ fn format_regex_accepts_what_the_u_flag_accepts() {
         assert!(!compiled.is_valid(&json!(source)), "{source}");
     }
 }
+
+#[test]
+fn a_count_past_any_length_is_a_verdict_not_an_overflow() {
+    // A backreference beside a repetition whose least length is past usize:
+    // the lengths fancy-regex adds up saturate, in a build with overflow
+    // checks as in one without.
+    let pattern = "(\u{fffd}?<=\\1dMMMMMMMMMMMMMMM{77777777770000000000000001119769285})";
+    if let Ok(schema) = compile(
+        &json!({ "type": "string", "pattern": pattern }),
+        &CompileOptions::default(),
+    ) {
+        let _ = schema.is_valid(&json!("dMM"));
+    }
+}
